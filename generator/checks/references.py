@@ -1,0 +1,65 @@
+"""Checks on ``{references}`` from prose and YAML text to the data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import Location
+from ..library import Library
+from ..prose import MISSING, find_refs, is_block_path, lookup
+from . import check
+
+
+def _text_fields(data: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str, tuple]]:
+    """(location, text, enclosing item's location) for every string in YAML data."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, str):
+                yield loc + (key,), value, loc
+            else:
+                yield from _text_fields(value, loc + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _text_fields(value, loc + (i,))
+
+
+def _resolves(path: str, block: bool, scopes: list[Any]) -> str | None:
+    """None if the reference is good, else why not."""
+    for scope in scopes:
+        value = lookup(scope, path)
+        if value is MISSING:
+            continue
+        if block and not is_block_path(path):
+            return f"'{{{path}}}' on a line of its own must name a table (scoring.ID, rounds, alternate_rules, examples.ID, score_sheet)"
+        if not block and isinstance(value, (dict, list)):
+            return f"'{{{path}}}' is a table, not a value; put it on a line of its own"
+        return None
+    return f"'{{{path}}}' does not name anything in the data"
+
+
+@check("reference.unknown")
+def unknown_reference(lib: Library):
+    """A {reference} in prose or YAML text names nothing in the game's data."""
+    for gs in lib.ordered_games():
+        data = gs.doc.data
+        variants = {v.get("id"): v for v in data.get("variants", []) if isinstance(v, dict)}
+        proses = [(gs.prose, [data])] + [(p, [variants.get(vid, {}), data]) for vid, p in gs.variant_prose.items()]
+        for prose, scopes in proses:
+            if prose is None:
+                continue
+            for ref in find_refs(prose.text):
+                problem = _resolves(ref.path, ref.block, scopes)
+                if problem:
+                    yield Location(prose.path, ref.line, ref.col), problem, gs.id
+        for loc, text, parent in _text_fields(data):
+            local = lookup(data, ".".join(str(p) for p in parent)) if parent else data
+            scopes = [local, data]
+            if loc and loc[0] == "variants" and len(loc) > 1:
+                scopes.insert(1, data["variants"][loc[1]])
+            for ref in find_refs(text):
+                if ref.block:
+                    continue
+                problem = _resolves(ref.path, False, scopes)
+                if problem:
+                    yield gs.where(loc), problem, gs.id

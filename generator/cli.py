@@ -1,0 +1,77 @@
+"""The ``rulebook`` command: argument parsing only; errors are caught once and printed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import RulebookError, SourceErrors
+
+
+def _root(args: argparse.Namespace) -> Path:
+    return Path(args.root).resolve()
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from . import report
+    from .checks import run_checks
+    from .library import load_library
+
+    lib = load_library(_root(args), args.edition, allow_missing=args.allow_missing)
+    findings = run_checks(lib)
+    if args.format == "json":
+        print(report.as_json(findings))
+    elif args.format == "github":
+        print(report.as_github(findings, len(lib.games)))
+    else:
+        print(report.as_text(findings, len(lib.games)))
+    return 1 if any(f.severity == "error" for f in findings) else 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .build import build
+
+    out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
+                site=not args.pdf_only, pdf=not args.site_only)
+    print(f"built {out}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser (also used to document the commands)."""
+    p = argparse.ArgumentParser(prog="rulebook", description="Build and check the Metzker Book of Card Game Rules.")
+    p.add_argument("--root", default=".", help="project folder (default: current folder)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("validate", help="check the rules data; exit 1 on any error")
+    v.add_argument("--edition", help="edition id, e.g. 2026.1 (default: current)")
+    v.add_argument("--format", choices=("text", "json", "github"), default="text")
+    v.add_argument("--allow-missing", action="store_true", help="skip listed games that have no file yet")
+    v.set_defaults(func=cmd_validate)
+
+    b = sub.add_parser("build", help="validate, then build the site and the PDF")
+    b.add_argument("--edition", help="edition id (default: current)")
+    b.add_argument("--out", help="output folder (default: build/)")
+    b.add_argument("--site-only", action="store_true", help="skip the PDF")
+    b.add_argument("--pdf-only", action="store_true", help="skip the site")
+    b.set_defaults(func=cmd_build)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; print 'error: ...' and exit non-zero on failure."""
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SourceErrors as exc:
+        for err in exc.errors:
+            print(f"{err.where}: {err.problem}", file=sys.stderr)
+        print(f"error: {len(exc.errors)} problem(s) in the source files", file=sys.stderr)
+        return 1
+    except RulebookError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,237 @@
+"""Stage 3, assembling: every source file loaded, validated and cut to one edition.
+
+The current edition is the data as it stands. An older edition is rebuilt from the same files
+by undoing the errata (each records the published and the corrected value) and leaving out what
+was introduced later. There is one copy of the data, never two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import Location, SourceError, SourceErrors
+from .loader import TextDoc, YamlDoc, read_text, read_yaml
+from .model import Book, Edition, Errata, Erratum, Game
+
+DATA_DIR = "rules_data"
+CONTENT_DIR = "content"
+BOOK_FILE = "book.yaml"
+ERRATA_FILE = "errata.yaml"
+
+
+def edition_key(edition_id: str) -> tuple[int, ...]:
+    """Sort key of an edition id: '2026.10' comes after '2026.9'."""
+    return tuple(int(part) for part in edition_id.split("."))
+
+
+@dataclass
+class GameSource:
+    """A game as loaded: its model, the YAML it came from, and its prose."""
+
+    game: Game
+    doc: YamlDoc
+    prose: TextDoc | None
+    variant_prose: dict[str, TextDoc] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    def where(self, loc: tuple[str | int, ...]) -> Location:
+        """File and line of a data path in this game's YAML."""
+        return self.doc.where(loc)
+
+
+@dataclass
+class Library:
+    """The whole book, cut to one edition."""
+
+    root: Path
+    edition: Edition
+    book: Book
+    book_doc: YamlDoc
+    games: dict[str, GameSource]
+    pages: dict[str, TextDoc]
+    errata: list[Erratum]
+    errata_doc: YamlDoc
+
+    @property
+    def is_current(self) -> bool:
+        return self.edition.id == self.book.current
+
+    def in_edition(self, introduced: str | None) -> bool:
+        """True if something introduced in ``introduced`` is part of this edition."""
+        return introduced is None or edition_key(introduced) <= edition_key(self.edition.id)
+
+    def ordered_games(self) -> list[GameSource]:
+        """Games in book order (section by section)."""
+        return [self.games[g] for s in self.book.sections for g in s.games if g in self.games]
+
+
+def validation_errors(exc: ValidationError, doc: YamlDoc) -> list[SourceError]:
+    """Turn pydantic's errors into file:line:col errors, one per place."""
+    seen: dict[tuple, list[str]] = {}
+    for err in exc.errors(include_url=False):
+        loc: tuple = ()
+        for part in err["loc"]:  # skip union-branch names pydantic puts in the path
+            if loc + (part,) in doc.marks:
+                loc = loc + (part,)
+        if err["type"] == "extra_forbidden":
+            message = f"unknown key '{err['loc'][-1]}'"
+        elif err["type"] == "missing":
+            message = f"missing key '{err['loc'][-1]}'"
+        else:
+            field_name = ".".join(str(p) for p in loc) or "file"
+            message = f"{field_name}: {err['msg']}"
+            if "input" in err and not isinstance(err["input"], (dict, list)):
+                message += f" (found {err['input']!r})"
+        seen.setdefault(loc, [])
+        if message not in seen[loc]:
+            seen[loc].append(message)
+    out = []
+    for loc, messages in seen.items():
+        # A union field fails once per branch; the first two reasons say enough.
+        out.append(SourceError(doc.where(loc), "; ".join(messages[:2])))
+    return out
+
+
+def _validate(model: type[BaseModel], doc: YamlDoc, errors: list[SourceError]) -> Any:
+    if not isinstance(doc.data, dict):
+        errors.append(SourceError(doc.where(()), "expected a mapping of keys at the top"))
+        return None
+    try:
+        return model.model_validate(doc.data)
+    except ValidationError as exc:
+        errors.extend(validation_errors(exc, doc))
+        return None
+
+
+def _get(data: Any, path: list[str]) -> tuple[Any, Any]:
+    """(container, key) for a dotted path, creating nothing."""
+    node = data
+    for part in path[:-1]:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    last = path[-1]
+    return node, int(last) if isinstance(node, list) else last
+
+
+def undo_erratum(erratum: Erratum, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) -> None:
+    """Put the published value back; raise SourceError if the files no longer match the erratum."""
+    stale = f"erratum '{erratum.id}' no longer matches {erratum.file}"
+    if erratum.path is not None:
+        doc = docs.get(erratum.file)
+        if doc is None:
+            raise SourceError(Location(ERRATA_FILE), f"erratum '{erratum.id}': no data file {erratum.file}")
+        path = erratum.path.split(".")
+        try:
+            container, key = _get(doc.data, path)
+            current = container[key]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise SourceError(Location(erratum.file), f"{stale}: no value at '{erratum.path}'") from None
+        if current != erratum.corrected:
+            where = doc.where(tuple(int(p) if p.isdigit() else p for p in path))
+            raise SourceError(where, f"{stale}: {erratum.path} is {current!r}, erratum says {erratum.corrected!r}")
+        container[key] = erratum.published
+        return
+    text = texts.get(erratum.file)
+    if text is None:
+        raise SourceError(Location(ERRATA_FILE), f"erratum '{erratum.id}': no text file {erratum.file}")
+    found = text.text.count(str(erratum.corrected))
+    if found != erratum.count:
+        raise SourceError(Location(erratum.file), f"{stale}: '{erratum.corrected}' occurs {found} times, erratum says {erratum.count}")
+    text.text = text.text.replace(str(erratum.corrected), str(erratum.published))
+
+
+def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
+    """Load and validate every source file; raise SourceErrors listing every bad file at once."""
+    errors: list[SourceError] = []
+    data_dir, content_dir = root / DATA_DIR, root / CONTENT_DIR
+
+    def rel(p: Path) -> str:
+        return p.relative_to(root).as_posix()
+
+    docs: dict[str, YamlDoc] = {}
+    for path in sorted(data_dir.glob("*.yaml")):
+        try:
+            docs[rel(path)] = read_yaml(path, rel(path))
+        except SourceError as exc:
+            errors.append(exc)
+    texts: dict[str, TextDoc] = {}
+    for path in sorted(content_dir.glob("*.md")):
+        try:
+            texts[rel(path)] = read_text(path, rel(path))
+        except SourceError as exc:
+            errors.append(exc)
+
+    book_doc = docs.pop(f"{DATA_DIR}/{BOOK_FILE}", None)
+    errata_doc = docs.pop(f"{DATA_DIR}/{ERRATA_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ERRATA_FILE}", {"errata": []})
+    if book_doc is None:
+        if not any(e.where.path.endswith(BOOK_FILE) for e in errors):
+            errors.append(SourceError(Location(f"{DATA_DIR}/{BOOK_FILE}"), "missing: the book's own data"))
+        raise SourceErrors(errors)
+    book = _validate(Book, book_doc, errors)
+    errata_model = _validate(Errata, errata_doc, errors)
+    if book is None or errata_model is None:
+        raise SourceErrors(errors)
+
+    edition_id = edition_id or book.current
+    editions = {e.id: e for e in book.editions}
+    if edition_id not in editions:
+        raise SourceErrors([SourceError(book_doc.where(("editions",)), f"no edition '{edition_id}' (have {', '.join(editions)})")])
+    edition = editions[edition_id]
+
+    # Rebuild an older edition by undoing, newest first, every correction made after it.
+    all_docs = {**docs, book_doc.path: book_doc}
+    for erratum in sorted(errata_model.errata, key=lambda e: edition_key(e.edition), reverse=True):
+        if edition_key(erratum.edition) > edition_key(edition_id):
+            try:
+                undo_erratum(erratum, all_docs, texts)
+            except SourceError as exc:
+                errors.append(exc)
+    book = _validate(Book, book_doc, errors) or book
+
+    games: dict[str, GameSource] = {}
+    for path, doc in docs.items():
+        game = _validate(Game, doc, errors)
+        if game is None:
+            continue
+        expected = f"{DATA_DIR}/{game.id}.yaml"
+        if path != expected:
+            errors.append(SourceError(doc.where(("id",)), f"id '{game.id}' does not match the file name (expected {expected})"))
+            continue
+        if edition_key(game.introduced) > edition_key(edition_id):
+            continue
+        prose = texts.get(f"{CONTENT_DIR}/{game.id}.md")
+        if prose is None:
+            errors.append(SourceError(doc.where(("id",)), f"no prose file {CONTENT_DIR}/{game.id}.md"))
+        variant_prose = {}
+        for v in game.variants:
+            vp = texts.get(f"{CONTENT_DIR}/{game.id}.{v.id}.md")
+            if vp is not None:
+                variant_prose[v.id] = vp
+        games[game.id] = GameSource(game, doc, prose, variant_prose)
+
+    listed = {g for s in book.sections for g in s.games}
+    for i, section in enumerate(book.sections):
+        for j, gid in enumerate(section.games):
+            if gid not in games and f"{DATA_DIR}/{gid}.yaml" not in docs and not allow_missing:
+                errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
+    for gid, gs in games.items():
+        if gid not in listed:
+            errors.append(SourceError(gs.where(("id",)), f"game '{gid}' is not listed in any section of {DATA_DIR}/{BOOK_FILE}"))
+    pages = {}
+    for i, page in enumerate(book.pages):
+        text = texts.get(f"{CONTENT_DIR}/{page.id}.md")
+        if text is None and not allow_missing:
+            errors.append(SourceError(book_doc.where(("pages", i)), f"no prose file {CONTENT_DIR}/{page.id}.md"))
+        elif text is None:
+            continue
+        else:
+            pages[page.id] = text
+    if errors:
+        raise SourceErrors(errors)
+    return Library(root, edition, book, book_doc, games, pages, errata_model.errata, errata_doc)

@@ -1,0 +1,193 @@
+"""Stage 1, reading: YAML and Markdown files become plain objects that know their file and line.
+
+The YAML reader is deliberately small and strict. It composes the document with libyaml (the C
+parser, when PyYAML has it) into nodes, then builds Python values itself so that:
+
+* no tag is honoured (``!!python/object`` and friends are refused, not constructed);
+* anchors and aliases are refused outright, so an alias bomb costs nothing;
+* duplicate keys, at any depth, are an error at the second key's line;
+* plain scalars that YAML 1.1 would silently convert (``no``, ``013``, ``1:30``, ``2026-01-05``,
+  ``.inf``) are refused with a hint to quote them, and ``2026.10`` stays a float that a string
+  field then rejects, instead of quietly becoming ``2026.1``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Location, SourceError
+
+MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
+
+Loc = tuple[str | int, ...]
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _NoImplicitLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """libyaml composer with no implicit typing: every plain scalar is tagged str."""
+
+    yaml_implicit_resolvers: dict = {}
+
+
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]*)\.[0-9]+")
+_AMBIGUOUS = [
+    (re.compile(r"(?i)yes|no|on|off|y|n"), "is a YAML 1.1 boolean; write true/false, or quote it"),
+    (re.compile(r"(?i)true|false"), "must be written in lower case (true/false)"),
+    (re.compile(r"[-+]?0[0-9_]+"), "has a leading zero (YAML 1.1 octal); quote it"),
+    (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9]*)?"), "looks like a sexagesimal number; quote it"),
+    (re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"), "looks like a date; quote it"),
+    (re.compile(r"(?i)[-+]?\.(inf|nan)"), "is a special float; quote it"),
+    (re.compile(r"[-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)"), "is an exponent number; quote it"),
+    (re.compile(r"[-+]?([0-9][0-9_]*)?\.[0-9_]+|[-+]?[0-9][0-9_]*\.|[-+]?[0-9]+(_[0-9]+)+"),
+     "is an ambiguous number; write digits only, or quote it"),
+]
+
+
+@dataclass
+class YamlDoc:
+    """A parsed YAML file: its data and the line/column of every key and item."""
+
+    path: str
+    data: Any
+    marks: dict[Loc, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, loc: Loc) -> Location:
+        """The location of ``loc`` (a path of keys/indices), or of its nearest ancestor."""
+        loc = tuple(loc)
+        while loc not in self.marks and loc:
+            loc = loc[:-1]
+        line, col = self.marks.get(loc, (1, 1))
+        return Location(self.path, line, col)
+
+
+@dataclass
+class TextDoc:
+    """A Markdown (or other text) source file."""
+
+    path: str
+    text: str
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _decode(raw: bytes, path: str) -> str:
+    if len(raw) > MAX_FILE_BYTES:
+        raise SourceError(Location(path, 1, 1), f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SourceError(Location(path, line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def read_text(path: Path, display: str) -> TextDoc:
+    """Read a text file as UTF-8, refusing oversized or undecodable files."""
+    return TextDoc(display, _decode(path.read_bytes(), display))
+
+
+class _Builder:
+    """Turns composed nodes into plain values, recording where each came from."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.marks: dict[Loc, tuple[int, int]] = {}
+
+    def fail(self, node: yaml.Node, problem: str) -> SourceError:
+        line, col = _mark(node)
+        return SourceError(Location(self.path, line, col), problem)
+
+    def build(self, node: yaml.Node, loc: Loc) -> Any:
+        self.marks[loc] = _mark(node)
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != "tag:yaml.org,2002:map":
+                raise self.fail(node, f"tags are not allowed ({node.tag})")
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                    raise self.fail(key_node, "keys must be plain words")
+                key = key_node.value
+                if key == "<<":
+                    raise self.fail(key_node, "merge keys (<<) are not allowed")
+                if key in out:
+                    first = self.marks[loc + (key,)][0]
+                    raise self.fail(key_node, f"duplicate key '{key}' (first given on line {first})")
+                self.marks[loc + (key,)] = _mark(key_node)
+                out[key] = self.build(value_node, loc + (key,))
+                self.marks[loc + (key,)] = _mark(key_node)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != "tag:yaml.org,2002:seq":
+                raise self.fail(node, f"tags are not allowed ({node.tag})")
+            return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
+        if node.tag != "tag:yaml.org,2002:str":
+            raise self.fail(node, f"tags are not allowed ({node.tag})")
+        return self.scalar(node)
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        value = node.value
+        if node.style:  # quoted or block scalar: always text (plain is None or "")
+            return value
+        if value in ("", "~", "null"):
+            return None
+        if value == "true":
+            return True
+        if value == "false":
+            return False
+        if _INT.fullmatch(value):
+            return int(value)
+        if _FLOAT.fullmatch(value):
+            number = float(value)
+            if repr(number) != value.lstrip("+"):  # 2026.10 would silently become 2026.1
+                raise self.fail(node, f"unquoted value '{value}' would be read as {number!r}; quote it")
+            return number
+        for pattern, why in _AMBIGUOUS:
+            if pattern.fullmatch(value):
+                raise self.fail(node, f"unquoted value '{value}' {why}")
+        return value
+
+
+def parse_yaml(text: str, path: str) -> YamlDoc:
+    """Parse one YAML document strictly; raise SourceError at the offending line and column."""
+    if "\t" in text:
+        line = text[: text.index("\t")].count("\n") + 1
+        col = text.index("\t") - (text.rfind("\n", 0, text.index("\t")) + 1) + 1
+        raise SourceError(Location(path, line, col), "tab character; YAML is indented with spaces")
+    try:
+        # Refuse anchors and aliases before composing, so an alias bomb is never expanded.
+        for event in yaml.parse(text, Loader=_NoImplicitLoader):
+            anchor = getattr(event, "anchor", None)
+            if isinstance(event, yaml.AliasEvent) or anchor:
+                m = event.start_mark
+                raise SourceError(Location(path, m.line + 1, m.column + 1),
+                                  "anchors and aliases (&name, *name) are not allowed")
+        node = yaml.compose(text, Loader=_NoImplicitLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        raise SourceError(Location(path, line, col), f"YAML syntax: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise SourceError(Location(path, 1, 1), f"YAML: {exc}") from None
+    if node is None:
+        return YamlDoc(path, None, {(): (1, 1)})
+    builder = _Builder(path)
+    data = builder.build(node, ())
+    return YamlDoc(path, data, builder.marks)
+
+
+def read_yaml(path: Path, display: str) -> YamlDoc:
+    """Read and parse a YAML file (size and encoding checked first)."""
+    return parse_yaml(_decode(path.read_bytes(), display), display)

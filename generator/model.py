@@ -1,0 +1,450 @@
+"""Stage 2, the nouns: what a game and the book are, as typed, validated models.
+
+Every model rejects unknown keys and never converts types (``strict``): a value the YAML reader
+gives as text stays text. Phrases written the way the book writes them (players ``2-4``, card
+groups ``K-10``, melds ``2 sets of 3``) are checked here, on load, by the parsers they use later.
+The JSON Schema contributors' editors use is generated from these classes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .cards import PredicateError, parse_cards
+from .phrases import parse_meld, parse_players, parse_range
+
+EDITION_ID = r"^[0-9]{4}\.[0-9]+$"
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+Slug = Annotated[str, Field(pattern=SLUG, description="lower-case words joined by hyphens")]
+EditionId = Annotated[str, Field(pattern=EDITION_ID, description="edition such as '2026.2' (quoted)")]
+Points = int | float | Literal["face"]
+
+
+class Strict(BaseModel):
+    """Base for every model: unknown keys and silent type conversions are errors."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _check_cards(value: str | None) -> str | None:
+    if value is not None:
+        try:
+            parse_cards(value, {"wild": "joker"})
+        except PredicateError as exc:
+            raise ValueError(f"card phrase '{value}': {exc}") from None
+    return value
+
+
+def _check_players(value: str | int | None) -> str | int | None:
+    if value is not None:
+        parse_players(value)
+    return value
+
+
+def _check_range(value: int | str | None) -> int | str | None:
+    if value is not None and not (isinstance(value, str) and value.strip().startswith("players")):
+        parse_range(value)
+    return value
+
+
+class Source(Strict):
+    """Where a game or variant comes from: a seed file and its section heading."""
+
+    seed: Annotated[str, Field(pattern=r"^[0-9]{3}_[0-9a-f]{16}\.txt$")]
+    section: str
+    date: str | None = Field(None, description="date the source gives, as written")
+
+
+class Removal(Strict):
+    """Cards taken out of the decks: all copies, or ``copies`` of each matching card."""
+
+    cards: str
+    copies: int | None = None
+    _v = field_validator("cards")(_check_cards)
+
+
+class CardEquipment(Strict):
+    """Playing cards: how many decks, jokers, and which cards are kept or removed."""
+
+    players: str | int | None = Field(None, description="player counts this line applies to")
+    decks: int | str = Field(description="1, '3-4', 'players + 1', 'players' (one each) or 'enough'")
+    per: Literal["game", "table", "couple", "player"] = "game"
+    jokers: bool = False
+    keep: str | None = Field(None, description="card phrase: only these are used (Euchre: '9-A')")
+    remove: list[str | Removal] = []
+    stated_cards: int | None = Field(None, description="deck size the source states ('50 card deck')")
+    min_cards_each: int | None = Field(None, description="'enough decks for at least N cards each'")
+
+    _p = field_validator("players")(_check_players)
+    _k = field_validator("keep")(_check_cards)
+
+    @field_validator("decks")
+    @classmethod
+    def _decks(cls, v: int | str) -> int | str:
+        if isinstance(v, str) and v.strip() not in ("players", "players + 1", "enough"):
+            parse_range(v)
+        return v
+
+    @field_validator("remove")
+    @classmethod
+    def _remove(cls, v: list[str | Removal]) -> list[str | Removal]:
+        for item in v:
+            if isinstance(item, str):
+                _check_cards(item)
+        return v
+
+
+class Dominoes(Strict):
+    """A domino set; ``set`` is the top double (12 for double-12), or null when unstated."""
+
+    set: int | None = None
+
+
+class Stakes(Strict):
+    """Money or chips: the coin, what each player starts with, the ante."""
+
+    coin: Literal["cent", "nickel", "dime", "quarter", "chip"]
+    start: int | None = None
+    ante: int | None = None
+    note: str | None = None
+
+
+class Equipment(Strict):
+    """Everything needed on the table."""
+
+    cards: list[CardEquipment] = []
+    dominoes: Dominoes | None = None
+    dice: int | None = None
+    board: str | None = None
+    sticks: bool = False
+    stakes: Stakes | None = None
+    other: list[str] = []
+
+
+class Deal(Strict):
+    """What each player receives, and what else is dealt (kitty, foot, blind cards, upcard)."""
+
+    players: str | int | None = Field(None, description="player counts this deal applies to")
+    each: int | str | None = Field(None, description="cards each: 12, '3-14', or 'all' (deal all out)")
+    by_round: bool = Field(False, description="hand size set by each round (see rounds)")
+    hand: int | None = Field(None, description="of 'each', the cards held in the hand")
+    foot: int | None = None
+    kitty: int | None = None
+    widow: int | Literal["hand"] | None = None
+    blind: int | None = None
+    face_up: int | None = None
+    upcard: int = 0
+    tiles: int | None = None
+    min_remainder: int | None = Field(None, description="cards that must stay undealt (Hearts: 2)")
+    equalize_by_removing: str | None = Field(None, description="card phrase removed to deal evenly")
+    uneven: bool = Field(False, description="players may get different numbers of cards")
+    composition: list[Removal] = Field([], description="each hand is made of these cards")
+    dealer_gets: int | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
+    implied: bool = Field(False, description="not stated by the source; implied by its rules")
+    by_players: list[Deal] = []
+
+    _p = field_validator("players")(_check_players)
+    _e = field_validator("equalize_by_removing")(_check_cards)
+
+    @field_validator("each")
+    @classmethod
+    def _each(cls, v: int | str | None) -> int | str | None:
+        if isinstance(v, str) and v != "all":
+            parse_range(v)
+        return v
+
+
+class ScoreItem(Strict):
+    """One line of a scoring table: a card group's value, or points for an event."""
+
+    label: str
+    cards: str | None = None
+    per: Literal["card", "trick", "event", "hand", "pip", "combination"] | None = None
+    points: Points | None = None
+    cents: int | None = None
+    value: str | None = Field(None, description="the value as printed when it is not 'N points'")
+    note: str | None = None
+    stated_total: int | str | None = None
+    conditional: bool = Field(False, description="scores only when something happens")
+
+    _c = field_validator("cards")(_check_cards)
+    _t = field_validator("stated_total")(_check_range)
+
+    @property
+    def unit(self) -> str:
+        """What the item counts: card, trick, event, ..."""
+        return self.per or ("card" if self.cards else "event")
+
+
+class ScoreTable(Strict):
+    """A scoring table; ``card_values`` must cover every card in play exactly once."""
+
+    title: str | None = None
+    kind: Literal["card_values", "counters", "events", "combinations", "payments", "dice"]
+    items: list[ScoreItem]
+    stated_total: int | None = Field(None, description="'Total per hand is 125 points'")
+    note: str | None = None
+
+
+class Round(Strict):
+    """One round or hand: its deal, wild cards, meld contract, trump and scoring."""
+
+    name: str
+    each: int | None = None
+    wild: str | None = None
+    meld: str | None = None
+    min_meld: int | None = None
+    trump: str | None = None
+    partners: bool | None = None
+    hands: list[str] = Field([], description="the hands of this round, as the score sheet lists them")
+    scoring: list[ScoreItem] = []
+    possible: int | str | None = Field(None, description="stated best score, '13' or '13 to 39'")
+    text: str | None = None
+
+    _w = field_validator("wild")(_check_cards)
+    _r = field_validator("possible")(_check_range)
+
+    @field_validator("meld")
+    @classmethod
+    def _meld(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_meld(v)
+        return v
+
+
+class Sequence(Strict):
+    """Hand sizes that run down and (optionally) back up: Oh Hell's 10 to 1 and back."""
+
+    players: str | int | None = None
+    start: int
+    low: int = 1
+    back_up: bool = False
+    stated_count: int | None = None
+    _p = field_validator("players")(_check_players)
+
+
+class Rounds(Strict):
+    """The rounds of a game: listed, generated from ranks or hand sizes, or listed then reversed."""
+
+    title: str | None = None
+    items: list[Round] = []
+    ranks: str | None = Field(None, description="one round per rank, e.g. '3-K' (Arizona)")
+    sequences: list[Sequence] = []
+    then_reversed: bool = Field(False, description="the listed rounds are played again in reverse")
+    stated_count: int | None = None
+
+    _r = field_validator("ranks")(_check_cards)
+
+
+class Goal(Strict):
+    """How a game is won and when it ends."""
+
+    winner: Literal["high", "low", "first_out", "last_standing", "first_to_target", "race"]
+    target: int | None = None
+    lose_at: int | None = None
+    then_back_to: int | None = None
+    rounds: int | None = None
+
+
+class AlternateRule(Strict):
+    """One alternate rule; numbered ones can be referenced ('See Alternate Rule 2')."""
+
+    number: int | None = None
+    text: str
+    introduced: EditionId | None = None
+
+
+class AlternateRules(Strict):
+    """A game's alternate rules, under the heading the book gives them."""
+
+    title: str = "Alternate Rules"
+    rules: list[AlternateRule]
+
+
+class ExampleValue(Strict):
+    """A figure in a worked example: an expression over earlier figures and the stated result."""
+
+    expr: str | None = None
+    stated: int | float | None = None
+    label: str | None = None
+
+
+class Example(Strict):
+    """A worked example or sample game whose arithmetic can be recomputed."""
+
+    title: str
+    values: dict[str, int | float | ExampleValue]
+
+
+class SheetBlock(Strict):
+    """A part of a score sheet: columns, row labels, and the total row."""
+
+    title: str | None = None
+    note: str | None = None
+    columns: list[str] = ["Score"]
+    player_columns: bool = False
+    rows: list[str] = []
+    rows_from: Literal["rounds", "sequence"] | None = None
+    round: str | None = Field(None, description="the round (by name) whose scoring this block keeps")
+    blank_rows: int | None = None
+    total: str | None = None
+    possible: int | str | None = None
+
+    _r = field_validator("possible")(_check_range)
+
+
+class ScoreSheet(Strict):
+    """A printable score sheet, drawn from data."""
+
+    title: str
+    fields: list[str] = []
+    landscape: bool = False
+    blocks: list[SheetBlock]
+    example: str | None = Field(None, description="worked example filled into a sample sheet")
+
+
+class GameBody(Strict):
+    """The rule content shared by a game and its variants."""
+
+    players: str | int | None = None
+    partnerships: Literal["none", "partners", "teams", "optional"] | None = None
+    equipment: Equipment | None = None
+    wild: str | None = Field(None, description="card phrase for the wild cards")
+    deal: Deal | None = None
+    rounds: Rounds | None = None
+    scoring: dict[str, ScoreTable] = {}
+    goal: Goal | None = None
+    alternate_rules: AlternateRules | None = None
+    examples: dict[str, Example] = {}
+    score_sheet: ScoreSheet | None = None
+
+    _p = field_validator("players")(_check_players)
+    _w = field_validator("wild")(_check_cards)
+
+
+class Variant(GameBody):
+    """Another way to play a game, from another source, shown beside the family's rule."""
+
+    id: Slug
+    title: str
+    introduced: EditionId
+    sources: list[Source]
+
+
+class Game(GameBody):
+    """One game of the book."""
+
+    id: Slug
+    title: str
+    subtitle: str | None = None
+    other_names: list[str] = []
+    category: Literal["cards", "equipment", "tournament"]
+    equipment_kind: Literal["dice", "dominoes", "sticks", "board"] | None = None
+    status: list[Literal["updated_rule", "under_review"]] = []
+    introduced: EditionId
+    sources: list[Source]
+    variants: list[Variant] = []
+
+    @model_validator(mode="after")
+    def _complete(self) -> Game:
+        if self.players is None:
+            raise ValueError("a game must say how many players it takes")
+        if self.partnerships is None:
+            object.__setattr__(self, "partnerships", "none")
+        if self.category == "equipment" and self.equipment_kind is None:
+            raise ValueError("an 'equipment' game must name its equipment_kind")
+        ids = [v.id for v in self.variants]
+        if len(ids) != len(set(ids)):
+            raise ValueError("variant ids must be unique")
+        return self
+
+
+class Edition(Strict):
+    """One printing of the book."""
+
+    id: EditionId
+    year: int
+    revision: int
+    label: str = Field(description="as the cover prints it, e.g. 'Revision 1 (Jan/2026)'")
+    date: Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    edition_number: int | None = None
+
+
+class IndexEntry(Strict):
+    """A line of the alphabetical index as printed."""
+
+    page: int | str
+    title: str
+    game: Slug
+    players: str | int
+    _p = field_validator("players")(_check_players)
+
+
+class PrintedIndex(Strict):
+    """The index as typed by hand in the editions that printed one."""
+
+    editions: list[EditionId]
+    sections: dict[str, list[IndexEntry]]
+
+
+class Section(Strict):
+    """A group of games, in book order."""
+
+    id: Literal["cards", "equipment", "tournament"]
+    title: str
+    games: list[Slug]
+
+
+class Page(Strict):
+    """A page of prose that is not a game (general rules, about, board layouts)."""
+
+    id: Slug
+    title: str
+    after: Literal["cards", "equipment", "tournament"] | None = Field(
+        None, description="the section this page follows; none: before the games")
+
+
+class Book(Strict):
+    """Book-level data."""
+
+    title: str
+    author: str
+    language: str = "en"
+    editions: list[Edition]
+    current: EditionId
+    index_title: str
+    sections: list[Section]
+    pages: list[Page]
+    printed_index: PrintedIndex | None = None
+
+    @model_validator(mode="after")
+    def _current(self) -> Book:
+        if self.current not in {e.id for e in self.editions}:
+            raise ValueError(f"current edition {self.current} is not among the editions")
+        return self
+
+
+class Erratum(Strict):
+    """A correction: the published value, the corrected one, and the check that caught it."""
+
+    id: Slug
+    edition: EditionId = Field(description="the edition that carries the correction")
+    file: str
+    path: str | None = Field(None, description="dotted data path; omit for a text correction")
+    published: str | int | float | bool | None
+    corrected: str | int | float | bool | None
+    count: int = Field(1, description="for text corrections: how often the text occurs")
+    check: str
+    note: str
+
+
+class Errata(Strict):
+    """All corrections between editions."""
+
+    errata: list[Erratum]
+
+
+Deal.model_rebuild()
