@@ -1,0 +1,51 @@
+# The Metzker Book of Card Game Rules. `make help` lists the targets.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
+EDITION ?=
+
+.DEFAULT_GOAL := all
+.PHONY: all build validate test serve publish bench lint schema help clean
+
+all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
+
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@rm -f $(VENV)/.installed-* && touch $@
+
+venv: $(STAMP) ## create .venv and install the pinned dependencies
+
+validate: $(STAMP) ## check the rules data (EDITION=2026.1 for the as-published book)
+	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION))
+
+build: $(STAMP) ## validate, then build site and PDF (EDITION=... for another edition)
+	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION)) || test -n "$(EDITION)"
+	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))
+
+test: $(STAMP) ## run the test suite
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+serve: $(STAMP) ## live preview of the site at http://127.0.0.1:8000
+	$(BIN)/rulebook serve
+
+publish: $(STAMP) ## deploy every edition with mike to the local gh-pages branch
+	$(BIN)/rulebook publish
+
+bench: $(STAMP) ## run the benchmarks in bench/ (ratios, not timings, are the result)
+	$(BIN)/python bench/run.py
+
+lint: $(STAMP) ## ruff over the code
+	$(BIN)/ruff check generator tests bench
+
+schema: $(STAMP) ## regenerate the JSON Schemas in schema/ from the data model
+	$(BIN)/rulebook schema
+
+clean: ## remove build output (keeps .venv)
+	rm -rf build
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12

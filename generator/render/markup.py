@@ -1,0 +1,91 @@
+"""The one place where text becomes HTML: Jinja set-up, Markdown, and the sanitizer.
+
+Contributor text (YAML strings, Markdown prose) is untrusted. Jinja autoescapes every template,
+whatever its name; undefined variables fail the build. Prose goes through Markdown with raw HTML
+escaped, then through nh3 (an allow-list HTML sanitizer), and only then is marked safe. The
+MkDocs plugin runs the same sanitizer over every finished page body as a second line of defence.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import markdown
+import nh3
+from markupsafe import Markup, escape
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "details", "div",
+    "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "input", "ins",
+    "kbd", "label", "li", "mark", "nav", "ol", "p", "pre", "q", "s", "section", "small", "span", "strong",
+    "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "button", "form",
+    "fieldset", "legend", "select", "option", "output", "aside", "header", "footer", "article", "main",
+}
+ALLOWED_ATTRIBUTES = {
+    "*": {"class", "id", "title", "lang", "role", "aria-label", "aria-hidden", "aria-live", "aria-describedby",
+          "data-players-min", "data-players-max", "data-players-step", "data-players-set", "data-category",
+          "data-equipment", "data-partnerships", "data-game", "hidden", "tabindex"},
+    "a": {"href", "name"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
+    "col": {"span"},
+    "input": {"type", "name", "value", "min", "max", "checked", "for", "inputmode"},
+    "label": {"for"},
+    "select": {"name"},
+    "option": {"value", "selected"},
+    "ol": {"start"},
+    "details": {"open"},
+    "output": {"for"},
+}
+URL_SCHEMES = {"http", "https", "mailto"}
+
+
+def sanitize(html: str) -> str:
+    """Strip everything not on the allow-list: scripts, styles, event handlers, unsafe URLs."""
+    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, url_schemes=URL_SCHEMES,
+                     link_rel="noopener noreferrer", strip_comments=True)
+
+
+def escape_raw_html(text: str) -> str:
+    """Make contributor Markdown's raw HTML show as text (``<script>`` becomes ``&lt;script>``)."""
+    return text.replace("<", "&lt;")
+
+
+def demote_headings(text: str, levels: int) -> str:
+    """Push Markdown headings down ``levels`` (a variant's '## Play' becomes '### Play')."""
+    return re.sub(r"^(#{1,6})(?=\s)", lambda m: "#" * min(6, len(m.group(1)) + levels), text, flags=re.M)
+
+
+_MD = markdown.Markdown(extensions=["sane_lists", "tables", "toc"], extension_configs={"toc": {"permalink": False}})
+
+
+def prose_html(text: str) -> Markup:
+    """Contributor Markdown to sanitized HTML, ready for a template."""
+    _MD.reset()
+    html = _MD.convert(escape_raw_html(text))
+    return Markup(sanitize(html))  # noqa: S704 - sanitized on the line above
+
+
+def prose_markdown(text: str) -> Markup:
+    """Contributor Markdown kept as Markdown for MkDocs (raw HTML escaped; pages are sanitized again)."""
+    return Markup(escape_raw_html(text))  # noqa: S704 - no raw HTML survives escape_raw_html
+
+
+def environment(**globals_: Any) -> jinja2.Environment:
+    """The Jinja environment: autoescape on for every template, undefined names are errors."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["e"] = escape
+    env.globals.update(globals_)
+    return env

@@ -1,0 +1,63 @@
+"""The MkDocs plugin: generates the pages from rules_data/ and content/, and sanitizes every page.
+
+Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs serve`` and
+``mike deploy`` all build the book from its sources. The edition comes from the plugin's
+``edition`` option or the ``RULEBOOK_EDITION`` environment variable (mike sets it per version).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+
+from ..errors import RulebookError
+from .markup import sanitize
+
+
+class RulebookConfig(Config):
+    edition = c.Optional(c.Type(str))
+    generated = c.Type(str, default="build/generated")
+    downloads = c.Optional(c.Type(str))
+
+
+class RulebookPlugin(BasePlugin[RulebookConfig]):
+    """Generate the docs from data on every build; sanitize every page body."""
+
+    def _generate(self, config: Any) -> None:
+        from ..library import load_library
+        from .site import write_docs
+
+        root = Path(config["config_file_path"]).resolve().parent
+        edition = self.config.edition or os.environ.get("RULEBOOK_EDITION") or None
+        try:
+            lib = load_library(root, edition)
+        except RulebookError as exc:
+            raise PluginError(str(exc)) from exc
+        docs = root / self.config.generated / lib.edition.id / "docs"
+        downloads = Path(self.config.downloads) if self.config.downloads else None
+        result = write_docs(lib, docs, downloads)
+        config["docs_dir"] = str(docs)
+        config["nav"] = result["nav"]
+        config["site_name"] = f"{lib.book.title} · {lib.edition.id}"
+        self.edit_urls = result.get("edit", {})
+        self.lib = lib
+
+    def on_config(self, config: Any) -> Any:
+        self._generate(config)
+        return config
+
+    def on_pre_build(self, config: Any) -> None:
+        # Live preview: regenerate from the sources on every rebuild.
+        if getattr(self, "_built_once", False):
+            self._generate(config)
+        self._built_once = True
+
+    def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
+        # Second line of defence: whatever the Markdown produced, only allow-listed HTML survives.
+        return sanitize(html)

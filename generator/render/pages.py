@@ -1,0 +1,179 @@
+"""Page views: what a game page shows, worked out once for the site and the PDF alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..arith import example_values
+from ..library import GameSource, Library
+from ..model import Game, GameBody, Round, Variant
+from ..phrases import parse_players
+from ..prose import expand, lookup, split_blocks
+from . import describe
+
+BLOCK_ORDER = ("scoring", "rounds", "examples", "alternate_rules", "score_sheet")
+SEEDS_README_TITLES = {
+    "000": "The book as published (2026, Revision 1)",
+    "001": "A family games blog",
+    "002": "Gin Rummy for 2-4 players",
+    "003": "A family's game sheet",
+    "004": "A card-games site (Standard Gin Rummy)",
+}
+
+
+@dataclass
+class BodyView:
+    """A game's or a variant's content, ready to print."""
+
+    body: GameBody
+    data: dict[str, Any]
+    scopes: list[dict[str, Any]]
+    segments: list[tuple[str, Any]]
+    glance: list[tuple[str, str]]
+    in_edition: Any = None
+
+    def text(self, value: str | None, local: dict[str, Any] | None = None) -> str:
+        """YAML text with its {references} filled in."""
+        if value is None:
+            return ""
+        return expand(value, *([local] if local else []), *self.scopes)
+
+    def item_value(self, item: Any, in_round: bool = False) -> str:
+        """A score item's value as printed."""
+        scope: dict[str, Any] = {}
+        for s in reversed(self.scopes):  # the first scope (the variant's own data) wins
+            scope.update(s)
+        return describe.item_value(item, scope, in_round)
+
+    def alternate_rules(self) -> list[Any]:
+        """The alternate rules that belong to this edition."""
+        rules = self.body.alternate_rules.rules if self.body.alternate_rules else []
+        return [r for r in rules if self.in_edition(r.introduced)]
+
+    def examples(self) -> dict[str, dict[str, tuple]]:
+        """Each example's figures: name -> (computed, stated, problem)."""
+        return {k: example_values(ex.values) for k, ex in self.body.examples.items()}
+
+    def round_columns(self) -> list[str]:
+        """Which columns the rounds table needs."""
+        rounds = self.body.rounds.items if self.body.rounds else []
+        cols = []
+        for name, attr in (("Cards", "each"), ("Wild", "wild"), ("Meld", "meld"), ("Minimum meld", "min_meld"),
+                           ("Trump", "trump"), ("Hands", "hands"), ("Scoring", "scoring"), ("Possible", "possible")):
+            if any(getattr(r, attr) not in (None, [], "") for r in rounds):
+                cols.append(attr)
+        return cols
+
+    def round_cells(self, r: Round) -> dict[str, str]:
+        """The cells of one round's row."""
+        cells = {
+            "each": f"{r.each} cards dealt" if r.each is not None else "",
+            "wild": f"{r.wild} wild" if r.wild else "",
+            "meld": r.meld or "",
+            "min_meld": str(r.min_meld) if r.min_meld is not None else "",
+            "trump": r.trump or "",
+            "hands": "; ".join(r.hands),
+            "scoring": "; ".join(f"{self.text(i.label)} {self.item_value(i, in_round=True)}".strip() for i in r.scoring),
+            "possible": str(r.possible) if r.possible is not None else "",
+        }
+        return cells
+
+    def sequences(self) -> list[str]:
+        """Generated rounds, described: 'Hands of 10, 9, ... 1, ... 10 cards (19 hands) for 3-5 players'."""
+        out = []
+        rounds = self.body.rounds
+        if rounds is None:
+            return out
+        for s in rounds.sequences:
+            sizes = list(range(s.start, s.low - 1, -1))
+            if s.back_up:
+                sizes += list(range(s.low + 1, s.start + 1))
+            who = f" with {parse_players(s.players).describe()} players" if s.players is not None else ""
+            out.append(f"{len(sizes)} hands{who}: {', '.join(map(str, sizes))} cards")
+        if rounds.ranks:
+            out.append(f"One round for each rank {rounds.ranks}; the rank sets the cards dealt and is wild")
+        if rounds.then_reversed:
+            out.append(f"The {len(rounds.items)} hands above, then the same hands in reverse order")
+        return out
+
+    def unplaced(self) -> list[str]:
+        """Data blocks the prose did not place; the page appends them so that all data shows."""
+        placed = {seg[1] for seg in self.segments if seg[0] == "block"}
+        out = []
+        for key, table in self.body.scoring.items():
+            if f"scoring.{key}" not in placed:
+                out.append(f"scoring.{key}")
+        if self.body.rounds and (self.body.rounds.items or self.body.rounds.sequences or self.body.rounds.ranks) \
+                and "rounds" not in placed:
+            out.append("rounds")
+        for key in self.body.examples:
+            if f"examples.{key}" not in placed:
+                out.append(f"examples.{key}")
+        if self.body.alternate_rules and "alternate_rules" not in placed:
+            out.append("alternate_rules")
+        return out
+
+
+@dataclass
+class GamePage:
+    """Everything a game page shows."""
+
+    gs: GameSource
+    game: Game
+    main: BodyView
+    variants: list[tuple[Variant, BodyView]] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    def heading(self) -> str:
+        """The title as the book prints it: 'Oh Hell! (Screw your neighbour)'."""
+        return f"{self.game.title} ({self.game.subtitle})" if self.game.subtitle else self.game.title
+
+    def sources(self) -> list[str]:
+        """'Seed 000 (The book as published ...): section “Golf”' for the game and each variant."""
+        out = []
+        for src in self.game.sources + [s for v, _ in self.variants for s in v.sources]:
+            key = src.seed[:3]
+            line = f"{SEEDS_README_TITLES.get(key, 'Source ' + key)}, “{src.section}”"
+            if src.date:
+                line += f", {src.date}"
+            if line not in out:
+                out.append(line)
+        return out
+
+
+def _segments(text: str | None) -> list[tuple[str, Any]]:
+    return split_blocks(text) if text else []
+
+
+def _view(lib: Library, body: GameBody, data: dict[str, Any], scopes: list[dict[str, Any]],
+          prose: str | None) -> BodyView:
+    segments = []
+    for kind, value in _segments(prose):
+        segments.append((kind, expand(value, *scopes) if kind == "md" else value))
+    return BodyView(body, data, scopes, segments, describe.glance(body), lib.in_edition)
+
+
+def effective(game: Game, variant: Variant) -> GameBody:
+    """A variant's rules: the game's, with every field the variant sets replaced."""
+    merged = {k: getattr(game, k) for k in GameBody.model_fields}
+    merged.update({k: getattr(variant, k) for k in variant.model_fields_set if k in GameBody.model_fields})
+    return GameBody.model_construct(**merged)
+
+
+def game_page(lib: Library, gs: GameSource) -> GamePage:
+    """The view of one game and its variants (those in this edition)."""
+    data = gs.doc.data
+    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None)
+    page = GamePage(gs, gs.game, main)
+    for i, variant in enumerate(gs.game.variants):
+        if not lib.in_edition(variant.introduced):
+            continue
+        vdata = lookup(data, f"variants.{i}")
+        prose = gs.variant_prose.get(variant.id)
+        view = _view(lib, variant, vdata, [vdata, data], prose.text if prose else None)
+        page.variants.append((variant, view))
+    return page

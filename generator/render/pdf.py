@@ -1,0 +1,143 @@
+"""Stage 4b, the print book: Jinja to HTML, WeasyPrint to PDF, in two passes for page numbers.
+
+The first pass lays the book out and reads where every game starts and ends; the second prints
+those page numbers in the contents and the index. Nothing is typed by hand. Score sheets are
+printed after their game and, separately, one PDF per game with as many blank rows as fit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..library import Library
+from ..model import ScoreSheet, SheetBlock
+from ..prose import format_value
+from . import describe
+from .fetcher import ASSET_ROOT, ProjectFetcher
+from .markup import demote_headings, environment, prose_html
+from .pages import GamePage, game_page
+from .sheets import sheet_columns, sheet_rows
+
+PAPER = {"letter": "letter", "a4": "A4"}
+TRIAL_ROWS = 60
+
+
+def _weasy():
+    import weasyprint  # imported late: it is slow to import and only the PDF needs it
+
+    return weasyprint
+
+
+def _md(text: str, levels: int = 1) -> Any:
+    return prose_html(demote_headings(text, levels))
+
+
+def _env(lib: Library):
+    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, describe=describe,
+                       book=lib.book, edition=lib.edition, md=_md)
+
+
+def generic_sheet(page: GamePage) -> ScoreSheet:
+    """A score sheet for a game that has none of its own: one column per player, a row per round."""
+    rounds = page.main.body.rounds
+    block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if rounds and rounds.items else None,
+                       total="Total")
+    return ScoreSheet(title=f"{page.heading()} score sheet", fields=["Date"], blocks=[block])
+
+
+def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = False) -> str:
+    """The whole book as one HTML document (page numbers from a previous layout, if given)."""
+    env = _env(lib)
+    game_pages = [game_page(lib, gs) for gs in lib.ordered_games()]
+    by_section = {s.id: [p for p in game_pages if p.id in s.games] for s in lib.book.sections}
+    pages = pages or {}
+
+    def page_range(game_id: str) -> str:
+        start, end = pages.get(f"game-{game_id}"), pages.get(f"end-{game_id}")
+        if start is None:
+            return "00"  # first pass: a placeholder as wide as a real number
+        return str(start) if end in (None, start) else f"{start}-{end}"
+
+    def index_rows(section_id: str) -> list[GamePage]:
+        return sorted(by_section[section_id], key=lambda p: p.heading().lower())
+
+    return env.get_template("print/book.html.j2").render(
+        games=game_pages, sections=lib.book.sections, by_section=by_section, pages=pages, page_range=page_range,
+        index_rows=index_rows, duplex=duplex,
+        front_pages=[p for p in lib.book.pages if p.after is None],
+        after_pages={s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections},
+        page_prose={p.id: _md(lib.pages[p.id].text) for p in lib.book.pages},
+        errata=[e for e in lib.errata if lib.in_edition(e.edition)],
+    ).replace("<body class=", f'<body data-edition="{lib.edition.id}" class=', 1)
+
+
+def _stylesheets(paper: str) -> list[Any]:
+    weasyprint = _weasy()
+    sheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher())]
+    if paper != "letter":
+        sheets.append(weasyprint.CSS(string=f"@page {{ size: {PAPER[paper]}; }} .cover {{ height: 297mm; }}"))
+    return sheets
+
+
+def _document(html: str, paper: str) -> Any:
+    weasyprint = _weasy()
+    doc = weasyprint.HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=ProjectFetcher())
+    return doc.render(stylesheets=_stylesheets(paper), pdf_tags=True)
+
+
+def anchor_pages(document: Any) -> dict[str, int]:
+    """Page number (1-based) of every anchor in a laid-out document."""
+    found: dict[str, int] = {}
+    for number, page in enumerate(document.pages, 1):
+        for anchor in page.anchors:
+            found.setdefault(anchor, number)
+    return found
+
+
+def _write(document: Any, target: Path, lang: str) -> None:
+    document.write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False, custom_metadata=False)
+
+
+def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
+    """Write the book PDF to ``target``; return the page of every anchor (games, pages, index)."""
+    first = _document(book_html(lib, None, duplex), paper)
+    pages = anchor_pages(first)
+    final = _document(book_html(lib, pages, duplex), paper)
+    checked = anchor_pages(final)
+    _write(final, target, lib.book.language)
+    return checked
+
+
+def sheet_html(lib: Library, page: GamePage, blank_rows: int | None) -> str:
+    """One game's score sheet as a printable HTML page."""
+    env = _env(lib)
+    view = page.main
+    if view.body.score_sheet is None:
+        view = type(view)(**{**view.__dict__, "body": view.body.model_copy(update={"score_sheet": generic_sheet(page)})})
+    return env.get_template("print/sheet.html.j2").render(page=page, view=view, blank_rows=blank_rows)
+
+
+def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter") -> int:
+    """Write a game's score sheet PDF, with as many blank rows as fit on one page; return the rows."""
+    sheet = page.main.body.score_sheet
+    if sheet is not None and len(sheet.blocks) > 1:  # a designed multi-part sheet prints as designed
+        document = _document(sheet_html(lib, page, None), paper)
+        _write(document, target, lib.book.language)
+        return 0
+    # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
+    document = _document(sheet_html(lib, page, TRIAL_ROWS), paper)
+    first = set(document.pages[0].anchors)
+    rows = sum(1 for i in range(TRIAL_ROWS) if f"row-{i}" in first) - 1  # keep room for the total row
+    while True:
+        document = _document(sheet_html(lib, page, max(rows, 0)), paper)
+        if len(document.pages) == 1 or rows <= 0:
+            break
+        rows -= 1
+    _write(document, target, lib.book.language)
+    return rows
+
+
+def game_pages(lib: Library) -> list[GamePage]:
+    """Every game page of the edition, in book order."""
+    return [game_page(lib, gs) for gs in lib.ordered_games()]

@@ -1,0 +1,106 @@
+"""Stage 4a, the site: generate MkDocs pages from the library, then let MkDocs build them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..library import Library
+from ..phrases import parse_players
+from ..prose import format_value
+from . import describe
+from .markup import TEMPLATES, demote_headings, environment, prose_markdown
+from .pages import GamePage, game_page
+from .sheets import sheet_columns, sheet_rows
+
+SITE_ASSETS = TEMPLATES / "site" / "assets"
+
+
+def game_path(game_id: str) -> str:
+    """The Markdown file of a game page, relative to the docs folder."""
+    return f"games/{game_id}.md"
+
+
+def finder_record(page: GamePage) -> dict[str, Any]:
+    """What the game finder needs to know about a game, from its data."""
+    game = page.game
+    spec = parse_players(game.players)
+    eq = game.equipment
+    kinds = set()
+    if eq:
+        for cards in eq.cards:
+            kinds.add("jokers" if cards.jokers else "")
+            if cards.decks == 1 and cards.per == "game":
+                kinds.add("one-deck")
+            else:
+                kinds.add("several-decks")
+        if eq.dice:
+            kinds.add("dice")
+        if eq.dominoes is not None:
+            kinds.add("dominoes")
+        if eq.board:
+            kinds.add("board")
+        if eq.sticks:
+            kinds.add("sticks")
+    kinds.discard("")
+    return {
+        "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
+        "category": game.category, "partnerships": game.partnerships,
+        "players": {"min": spec.low, "max": spec.high, "step": spec.step,
+                    "set": sorted(spec.allowed) if spec.allowed is not None else None,
+                    "text": spec.describe()},
+        "equipment": sorted(kinds),
+    }
+
+
+def write_docs(lib: Library, docs: Path, downloads: Path | None = None) -> dict[str, Any]:
+    """Write every page of the site into ``docs``; return the MkDocs nav for them."""
+    if docs.exists():
+        shutil.rmtree(docs)
+    (docs / "games").mkdir(parents=True)
+    env = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, describe=describe,
+                      book=lib.book, edition=lib.edition, prose=prose_markdown,
+                      demote=lambda text: demote_headings(text, 1))
+    pages = [game_page(lib, gs) for gs in lib.ordered_games()]
+    by_section = {s.id: [p for p in pages if p.id in s.games] for s in lib.book.sections}
+
+    game_tpl = env.get_template("site/game.md.j2")
+    for page in pages:
+        has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
+        (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet), encoding="utf-8")
+
+    for page_data in lib.book.pages:
+        text = lib.pages[page_data.id].text
+        out = env.get_template("site/prose.md.j2").render(title=page_data.title, text=text)
+        (docs / f"{page_data.id}.md").write_text(out, encoding="utf-8")
+
+    (docs / "index.md").write_text(env.get_template("site/index.md.j2").render(
+        sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib)), encoding="utf-8")
+    records = [finder_record(p) for p in pages]
+    (docs / "finder.md").write_text(env.get_template("site/finder.md.j2").render(games=records), encoding="utf-8")
+    (docs / "errata.md").write_text(env.get_template("site/errata.md.j2").render(
+        errata=[e for e in lib.errata if lib.in_edition(e.edition)]), encoding="utf-8")
+
+    if SITE_ASSETS.exists():
+        shutil.copytree(SITE_ASSETS, docs / "assets")
+    (docs / "assets").mkdir(exist_ok=True)
+    (docs / "assets" / "games.json").write_text(json.dumps(records, indent=1, sort_keys=True), encoding="utf-8")
+    if downloads is not None and downloads.exists():
+        shutil.copytree(downloads, docs / "downloads")
+
+    nav: list[Any] = [{"Home": "index.md"}, {"Find a game": "finder.md"}]
+    front = [p for p in lib.book.pages if p.after is None]
+    nav += [{p.title: f"{p.id}.md"} for p in front]
+    for section in lib.book.sections:
+        nav.append({section.title: [{p.game.title + (f" ({p.game.subtitle})" if p.game.subtitle else ""): game_path(p.id)}
+                                    for p in by_section[section.id]]})
+        nav += [{p.title: f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
+    nav.append({"Errata": "errata.md"})
+    return {"nav": nav}
+
+
+def pdf_name(lib: Library) -> str:
+    """The book PDF's file name, with the edition."""
+    return f"metzker-book-of-card-game-rules-{lib.edition.id}.pdf"
