@@ -6,6 +6,7 @@ good ``build/site`` and ``build/pdf`` exactly as they were: nothing is written i
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -36,7 +37,8 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
     return anchors
 
 
-def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None) -> None:
+def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None,
+                book_pages: dict[str, int] | None = None) -> None:
     """Build the MkDocs site (strict) for the library's edition into ``site_dir``."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -49,6 +51,10 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     plugin.config.edition = lib.edition.id
     plugin.config.generated = str(staging / "generated")
     plugin.config.downloads = str(downloads) if downloads else None
+    if book_pages is not None:
+        pages_file = staging / "book-pages.json"
+        pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
+        plugin.config.pages = str(pages_file)
     try:
         mkdocs_build(config)
     except (MkDocsException, SystemExit) as exc:
@@ -79,10 +85,9 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
     try:
-        if pdf:
-            render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex)
+        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex) if pdf else None
         if site:
-            render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None)
+            render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors)
         if pdf:
             _swap(staging / "pdf", out / "pdf")
         if site:

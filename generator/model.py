@@ -187,6 +187,9 @@ class ScoreTable(Strict):
     items: list[ScoreItem]
     stated_total: int | None = Field(None, description="'Total per hand is 125 points'")
     note: str | None = None
+    layout: Literal["table", "list", "inline"] = Field(
+        "table", description="a table, a bulleted list, or one sentence (items joined by commas)")
+    line: str = Field("{label} {value}", description="how a list/inline item reads, e.g. '{label} are {value}'")
 
 
 class Round(Strict):
@@ -279,6 +282,13 @@ class Example(Strict):
     values: dict[str, int | float | ExampleValue]
 
 
+class ColumnGroup(Strict):
+    """A heading over several columns of a score sheet (Guys | Girls)."""
+
+    label: str
+    span: int
+
+
 class SheetBlock(Strict):
     """A part of a score sheet: columns, row labels, and the total row."""
 
@@ -292,6 +302,10 @@ class SheetBlock(Strict):
     blank_rows: int | None = None
     total: str | None = None
     possible: int | str | None = None
+    groups: list[ColumnGroup] = []
+    sample_only: bool = Field(False, description="shown only in the filled-in sample, not on the blank sheet")
+    sample: list[list[str | None]] = Field(
+        [], description="a filled-in sample: rows of cells, each the name of an example figure (or empty)")
 
     _r = field_validator("possible")(_check_range)
 

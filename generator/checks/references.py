@@ -53,6 +53,8 @@ def unknown_reference(lib: Library):
                 if problem:
                     yield Location(prose.path, ref.line, ref.col), problem, gs.id
         for loc, text, parent in _text_fields(data):
+            if loc[-1] == "line":  # a table's line format: {label} and {value} are its own slots
+                continue
             local = lookup(data, ".".join(str(p) for p in parent)) if parent else data
             scopes = [local, data]
             if loc and loc[0] == "variants" and len(loc) > 1:

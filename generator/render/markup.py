@@ -61,7 +61,7 @@ def demote_headings(text: str, levels: int) -> str:
     return re.sub(r"^(#{1,6})(?=\s)", lambda m: "#" * min(6, len(m.group(1)) + levels), text, flags=re.M)
 
 
-_MD = markdown.Markdown(extensions=["sane_lists", "tables", "toc"], extension_configs={"toc": {"permalink": False}})
+_MD = markdown.Markdown(extensions=["sane_lists", "tables"])  # print: no heading ids, they would clash book-wide
 
 
 def prose_html(text: str) -> Markup:

@@ -7,6 +7,7 @@ Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs s
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ class RulebookConfig(Config):
     edition = c.Optional(c.Type(str))
     generated = c.Type(str, default="build/generated")
     downloads = c.Optional(c.Type(str))
+    pages = c.Optional(c.Type(str))
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -41,7 +43,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             raise PluginError(str(exc)) from exc
         docs = root / self.config.generated / lib.edition.id / "docs"
         downloads = Path(self.config.downloads) if self.config.downloads else None
-        result = write_docs(lib, docs, downloads)
+        book_pages = json.loads(Path(self.config.pages).read_text(encoding="utf-8")) if self.config.pages else None
+        result = write_docs(lib, docs, downloads, book_pages)
         config["docs_dir"] = str(docs)
         config["nav"] = result["nav"]
         config["site_name"] = f"{lib.book.title} · {lib.edition.id}"

@@ -32,6 +32,7 @@ class BodyView:
     segments: list[tuple[str, Any]]
     glance: list[tuple[str, str]]
     in_edition: Any = None
+    prefix: str = ""  # for element ids: several blocks of one kind can share a page (or the book)
 
     def text(self, value: str | None, local: dict[str, Any] | None = None) -> str:
         """YAML text with its {references} filled in."""
@@ -45,6 +46,15 @@ class BodyView:
         for s in reversed(self.scopes):  # the first scope (the variant's own data) wins
             scope.update(s)
         return describe.item_value(item, scope, in_round)
+
+    def item_lines(self, table: Any) -> list[str]:
+        """A list/inline table's items as sentences: its ``line`` with label and value filled in."""
+        out = []
+        for item in table.items:
+            local = item.model_dump(exclude_none=True)
+            line = table.line.replace("{label}", self.text(item.label, local)).replace("{value}", self.item_value(item))
+            out.append(line)
+        return out
 
     def alternate_rules(self) -> list[Any]:
         """The alternate rules that belong to this edition."""
@@ -72,7 +82,7 @@ class BodyView:
             "wild": f"{r.wild} wild" if r.wild else "",
             "meld": r.meld or "",
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
-            "trump": r.trump or "",
+            "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
             "hands": "; ".join(r.hands),
             "scoring": "; ".join(f"{self.text(i.label)} {self.item_value(i, in_round=True)}".strip() for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
@@ -164,10 +174,11 @@ def effective(game: Game, variant: Variant) -> GameBody:
     return GameBody.model_construct(**merged)
 
 
-def game_page(lib: Library, gs: GameSource) -> GamePage:
-    """The view of one game and its variants (those in this edition)."""
+def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
+    """The view of one game and its variants (those in this edition); ``book``: ids unique book-wide."""
     data = gs.doc.data
     main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None)
+    main.prefix = f"{gs.id}-" if book else ""
     page = GamePage(gs, gs.game, main)
     for i, variant in enumerate(gs.game.variants):
         if not lib.in_edition(variant.introduced):
@@ -175,5 +186,6 @@ def game_page(lib: Library, gs: GameSource) -> GamePage:
         vdata = lookup(data, f"variants.{i}")
         prose = gs.variant_prose.get(variant.id)
         view = _view(lib, variant, vdata, [vdata, data], prose.text if prose else None)
+        view.prefix = main.prefix + f"{variant.id}-"
         page.variants.append((variant, view))
     return page

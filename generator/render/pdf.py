@@ -17,7 +17,7 @@ from . import describe
 from .fetcher import ASSET_ROOT, ProjectFetcher
 from .markup import demote_headings, environment, prose_html
 from .pages import GamePage, game_page
-from .sheets import sheet_columns, sheet_rows
+from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
 
 PAPER = {"letter": "letter", "a4": "A4"}
 TRIAL_ROWS = 60
@@ -34,7 +34,8 @@ def _md(text: str, levels: int = 1) -> Any:
 
 
 def _env(lib: Library):
-    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, describe=describe,
+    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
+                      sample_cells=sample_cells, describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
 
@@ -49,7 +50,7 @@ def generic_sheet(page: GamePage) -> ScoreSheet:
 def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = False) -> str:
     """The whole book as one HTML document (page numbers from a previous layout, if given)."""
     env = _env(lib)
-    game_pages = [game_page(lib, gs) for gs in lib.ordered_games()]
+    game_pages = [game_page(lib, gs, book=True) for gs in lib.ordered_games()]
     by_section = {s.id: [p for p in game_pages if p.id in s.games] for s in lib.book.sections}
     pages = pages or {}
 
@@ -72,18 +73,22 @@ def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = 
     ).replace("<body class=", f'<body data-edition="{lib.edition.id}" class=', 1)
 
 
-def _stylesheets(paper: str) -> list[Any]:
+def _stylesheets(paper: str, fonts: Any) -> list[Any]:
     weasyprint = _weasy()
-    sheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher())]
+    sheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher(), font_config=fonts)]
     if paper != "letter":
-        sheets.append(weasyprint.CSS(string=f"@page {{ size: {PAPER[paper]}; }} .cover {{ height: 297mm; }}"))
+        sheets.append(weasyprint.CSS(string=f"@page {{ size: {PAPER[paper]}; }} .cover {{ height: 297mm; }}",
+                                     font_config=fonts))
     return sheets
 
 
 def _document(html: str, paper: str) -> Any:
     weasyprint = _weasy()
+    from weasyprint.text.fonts import FontConfiguration
+
+    fonts = FontConfiguration()  # makes the bundled @font-face fonts available, not the system's
     doc = weasyprint.HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=ProjectFetcher())
-    return doc.render(stylesheets=_stylesheets(paper), pdf_tags=True)
+    return doc.render(stylesheets=_stylesheets(paper, fonts), font_config=fonts, pdf_tags=True)
 
 
 def anchor_pages(document: Any) -> dict[str, int]:
@@ -128,7 +133,7 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
     # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
     document = _document(sheet_html(lib, page, TRIAL_ROWS), paper)
     first = set(document.pages[0].anchors)
-    rows = sum(1 for i in range(TRIAL_ROWS) if f"row-{i}" in first) - 1  # keep room for the total row
+    rows = sum(1 for i in range(TRIAL_ROWS) if f"{page.main.prefix}row-{i}" in first) - 1  # keep room for the total row
     while True:
         document = _document(sheet_html(lib, page, max(rows, 0)), paper)
         if len(document.pages) == 1 or rows <= 0:

@@ -45,17 +45,44 @@ def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None) -> l
     """Row labels: listed, from the rounds, from the named round's hands; padded with blanks."""
     rows: list[str] = list(block.rows)
     rounds = view.body.rounds
+    if block.round and rounds is not None and not rows:
+        rnd = sheet_round(view, block)
+        rows = list(rnd.hands) if rnd else []
     if block.rows_from == "rounds" and rounds is not None:
         rows = [r.name for r in rounds.items]
         if rounds.then_reversed:
             rows += [f"{r.name} (again)" for r in reversed(rounds.items)]
     elif block.rows_from == "sequence":
         rows = _sequence_rows(view)
-    elif block.round and rounds is not None and not rows:
-        for r in rounds.items:
-            if r.name == block.round:
-                rows = list(r.hands)
     wanted = blank_rows if blank_rows is not None else block.blank_rows
     if wanted and len(rows) < wanted:
         rows += [""] * (wanted - len(rows))
+    return rows
+
+
+def sheet_round(view: Any, block: SheetBlock) -> Any:
+    """The round a block keeps score for, if it names one."""
+    rounds = view.body.rounds
+    if block.round is None or rounds is None:
+        return None
+    return next((r for r in rounds.items if r.name == block.round), None)
+
+
+def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
+    """A sample block's cells: each names a figure of the sheet's worked example (or is literal)."""
+    from ..prose import format_value
+
+    figures = view.examples().get(sheet.example or "", {})
+    rows = []
+    for row in block.sample:
+        cells = []
+        for cell in row:
+            if cell is None:
+                cells.append("")
+            elif cell in figures:
+                computed, stated, _ = figures[cell]
+                cells.append(format_value(stated if stated is not None else computed))
+            else:
+                cells.append(view.text(cell))
+        rows.append(cells)
     return rows

@@ -13,7 +13,7 @@ from ..prose import format_value
 from . import describe
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
-from .sheets import sheet_columns, sheet_rows
+from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -55,12 +55,14 @@ def finder_record(page: GamePage) -> dict[str, Any]:
     }
 
 
-def write_docs(lib: Library, docs: Path, downloads: Path | None = None) -> dict[str, Any]:
+def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
+               book_pages: dict[str, int] | None = None) -> dict[str, Any]:
     """Write every page of the site into ``docs``; return the MkDocs nav for them."""
     if docs.exists():
         shutil.rmtree(docs)
     (docs / "games").mkdir(parents=True)
-    env = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, describe=describe,
+    env = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
+                      sample_cells=sample_cells, describe=describe,
                       book=lib.book, edition=lib.edition, prose=prose_markdown,
                       demote=lambda text: demote_headings(text, 1))
     pages = [game_page(lib, gs) for gs in lib.ordered_games()]
@@ -78,6 +80,21 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None) -> dict[
 
     (docs / "index.md").write_text(env.get_template("site/index.md.j2").render(
         sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib)), encoding="utf-8")
+    printed = lib.book.printed_index
+    if printed is not None and lib.edition.id not in printed.editions:
+        printed = None
+    anchors = book_pages or {}
+
+    def page_range(game_id: str) -> str:
+        start, end = anchors.get(f"game-{game_id}"), anchors.get(f"end-{game_id}")
+        if start is None:
+            return ""
+        return str(start) if end in (None, start) else f"{start}-{end}"
+
+    sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
+    (docs / "book-index.md").write_text(env.get_template("site/book-index.md.j2").render(
+        printed=printed, sections=lib.book.sections, by_section_sorted=sorted_sections, page_range=page_range),
+        encoding="utf-8")
     records = [finder_record(p) for p in pages]
     (docs / "finder.md").write_text(env.get_template("site/finder.md.j2").render(games=records), encoding="utf-8")
     (docs / "errata.md").write_text(env.get_template("site/errata.md.j2").render(
@@ -97,6 +114,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None) -> dict[
         nav.append({section.title: [{p.game.title + (f" ({p.game.subtitle})" if p.game.subtitle else ""): game_path(p.id)}
                                     for p in by_section[section.id]]})
         nav += [{p.title: f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
+    nav.append({lib.book.index_title: "book-index.md"})
     nav.append({"Errata": "errata.md"})
     return {"nav": nav}
 

@@ -1,0 +1,49 @@
+"""Shared fixtures: the project root, each edition's library, and each edition built once."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.library import load_library
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CURRENT = "2026.2"
+PUBLISHED = "2026.1"
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def library():
+    return load_library(ROOT)
+
+
+@pytest.fixture(scope="session")
+def published_library():
+    return load_library(ROOT, PUBLISHED)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> dict[str, Path]:
+    """Both editions, site and PDF, built once per test session."""
+    out = {}
+    for edition in (CURRENT, PUBLISHED):
+        target = tmp_path_factory.mktemp(f"build-{edition}")
+        out[edition] = build(ROOT, edition_id=edition, out=target)
+    return out
+
+
+def copy_project(dest: Path) -> Path:
+    """A throw-away copy of the project's sources (for tests that edit or break them)."""
+    for name in ("rules_data", "content", "templates"):
+        shutil.copytree(ROOT / name, dest / name)
+    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    return dest
