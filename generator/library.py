@@ -67,6 +67,11 @@ class Library:
         """True if something introduced in ``introduced`` is part of this edition."""
         return introduced is None or edition_key(introduced) <= edition_key(self.edition.id)
 
+    def scope(self) -> dict[str, Any]:
+        """Book-wide values prose may refer to: {book.title}, {edition.year}, {edition.label}..."""
+        return {"book": {"title": self.book.title, "author": self.book.author},
+                "edition": self.edition.model_dump()}
+
     def ordered_games(self) -> list[GameSource]:
         """Games in book order (section by section)."""
         return [self.games[g] for s in self.book.sections for g in s.games if g in self.games]

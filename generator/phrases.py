@@ -51,6 +51,10 @@ class PlayerSpec:
             return sorted(self.allowed)
         return [n for n in range(self.low, top + 1) if self.allows(n)]
 
+    def same_as(self, other: PlayerSpec) -> bool:
+        """True if both allow the same player counts ('2-4' is '2, 3 or 4'; '2 or more' is 'any')."""
+        return self.bounded == other.bounded and self.counts() == other.counts()
+
     @property
     def bounded(self) -> bool:
         """False when the spec states no upper limit."""

@@ -14,6 +14,7 @@ from typing import Literal
 
 from ..errors import Location
 from ..library import GameSource, Library
+from ..model import Game, GameBody, Variant
 
 Severity = Literal["error", "warning"]
 
@@ -89,3 +90,44 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
 def iter_games(lib: Library) -> Iterator[GameSource]:
     """Games in book order."""
     return iter(lib.ordered_games())
+
+
+@dataclass(frozen=True)
+class Body:
+    """A game's rules, or a variant's (the game's, with the variant's own fields put in)."""
+
+    gs: GameSource
+    rules: GameBody
+    variant: Variant | None = None
+    index: int | None = None
+
+    @property
+    def game(self) -> str:
+        return self.gs.id
+
+    @property
+    def name(self) -> str:
+        """How a finding names it: '' for the game, 'variant X: ' for a variant."""
+        return f"variant {self.variant.id}: " if self.variant else ""
+
+    def at(self, *loc: str | int) -> Location:
+        """The location of a data path, in the variant when the variant sets that field."""
+        if self.variant is not None and loc and loc[0] in self.variant.model_fields_set:
+            return self.gs.where(("variants", self.index, *loc))
+        return self.gs.where(tuple(loc))
+
+
+def effective(game: Game, variant: Variant) -> GameBody:
+    """A variant's rules: the game's, with every field the variant sets replaced."""
+    merged = {k: getattr(game, k) for k in GameBody.model_fields}
+    merged.update({k: getattr(variant, k) for k in variant.model_fields_set if k in GameBody.model_fields})
+    return GameBody.model_construct(**merged)
+
+
+def bodies(lib: Library) -> Iterator[Body]:
+    """Every game and every variant of this edition, in book order."""
+    for gs in lib.ordered_games():
+        yield Body(gs, gs.game)
+        for i, variant in enumerate(gs.game.variants):
+            if lib.in_edition(variant.introduced):
+                yield Body(gs, effective(gs.game, variant), variant, i)

@@ -41,10 +41,16 @@ def _resolves(path: str, block: bool, scopes: list[Any]) -> str | None:
 @check("reference.unknown")
 def unknown_reference(lib: Library):
     """A {reference} in prose or YAML text names nothing in the game's data."""
+    for page in lib.pages.values():
+        for ref in find_refs(page.text):
+            problem = _resolves(ref.path, False, [lib.scope()])
+            if problem:
+                yield Location(page.path, ref.line, ref.col), problem, None
     for gs in lib.ordered_games():
         data = gs.doc.data
         variants = {v.get("id"): v for v in data.get("variants", []) if isinstance(v, dict)}
-        proses = [(gs.prose, [data])] + [(p, [variants.get(vid, {}), data]) for vid, p in gs.variant_prose.items()]
+        book = lib.scope()
+        proses = [(gs.prose, [data, book])] + [(p, [variants.get(vid, {}), data, book]) for vid, p in gs.variant_prose.items()]
         for prose, scopes in proses:
             if prose is None:
                 continue

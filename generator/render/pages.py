@@ -163,15 +163,8 @@ def _view(lib: Library, body: GameBody, data: dict[str, Any], scopes: list[dict[
           prose: str | None) -> BodyView:
     segments = []
     for kind, value in _segments(prose):
-        segments.append((kind, expand(value, *scopes) if kind == "md" else value))
+        segments.append((kind, expand(value, *scopes, lib.scope()) if kind == "md" else value))
     return BodyView(body, data, scopes, segments, describe.glance(body), lib.in_edition)
-
-
-def effective(game: Game, variant: Variant) -> GameBody:
-    """A variant's rules: the game's, with every field the variant sets replaced."""
-    merged = {k: getattr(game, k) for k in GameBody.model_fields}
-    merged.update({k: getattr(variant, k) for k in variant.model_fields_set if k in GameBody.model_fields})
-    return GameBody.model_construct(**merged)
 
 
 def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:

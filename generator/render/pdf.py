@@ -12,7 +12,7 @@ from typing import Any
 
 from ..library import Library
 from ..model import ScoreSheet, SheetBlock
-from ..prose import format_value
+from ..prose import expand, format_value
 from . import describe
 from .fetcher import ASSET_ROOT, ProjectFetcher
 from .markup import demote_headings, environment, prose_html
@@ -68,7 +68,7 @@ def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = 
         index_rows=index_rows, duplex=duplex,
         front_pages=[p for p in lib.book.pages if p.after is None],
         after_pages={s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections},
-        page_prose={p.id: _md(lib.pages[p.id].text) for p in lib.book.pages},
+        page_prose={p.id: _md(expand(lib.pages[p.id].text, lib.scope())) for p in lib.book.pages},
         errata=[e for e in lib.errata if lib.in_edition(e.edition)],
     ).replace("<body class=", f'<body data-edition="{lib.edition.id}" class=', 1)
 

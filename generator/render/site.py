@@ -9,7 +9,7 @@ from typing import Any
 
 from ..library import Library
 from ..phrases import parse_players
-from ..prose import format_value
+from ..prose import expand, format_value
 from . import describe
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
@@ -74,7 +74,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
         (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet), encoding="utf-8")
 
     for page_data in lib.book.pages:
-        text = lib.pages[page_data.id].text
+        text = expand(lib.pages[page_data.id].text, lib.scope())
         out = env.get_template("site/prose.md.j2").render(title=page_data.title, text=text)
         (docs / f"{page_data.id}.md").write_text(out, encoding="utf-8")
 

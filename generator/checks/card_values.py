@@ -1,0 +1,88 @@
+"""Card-value tables: every card in play scores, and scores once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from ..cards import CardSet, card_name, parse_cards, rank_name
+from ..equipment import tables, wild_names
+from ..errors import Location
+from ..library import Library
+from ..phrases import parse_players
+from . import Body, bodies, check
+
+Finding = tuple[Location, str, str]
+
+
+def all_cards(b: Body) -> CardSet | None:
+    """Every distinct card the game can have in play, over every player count and deck count."""
+    if b.rules.equipment is None or not b.rules.equipment.cards:
+        return None
+    counts = parse_players(b.rules.players).counts() if b.rules.players is not None else [4]
+    found: dict = {}
+    for n in counts[:20]:
+        for t in tables(b.rules, n, per_player_cards=10):
+            for card in t.cards.counts:
+                found[card] = 1
+    return CardSet(Counter(found)) if found else None
+
+
+def _group(cards: list) -> str:
+    """'2♣ 2♦ 2♥ 2♠' reads better as 'all 2s'."""
+    ranks: dict[int, list] = {}
+    for c in cards:
+        ranks.setdefault(c[0], []).append(c)
+    parts = []
+    for rank, cs in sorted(ranks.items()):
+        parts.append(f"all {rank_name(rank)}s" if len(cs) == 4 or rank == 0 else ", ".join(card_name(c) for c in cs))
+    return "; ".join(parts)
+
+
+def _coverage(b: Body):
+    """(table key, table, {card: [item indexes that match]}, cards in play) for each value table."""
+    cards = all_cards(b)
+    if cards is None:
+        return
+    names = wild_names(b.rules)
+    for key, table in b.rules.scoring.items():
+        if table.kind not in ("card_values", "counters"):
+            continue
+        matches: dict = {card: [] for card in cards.cards()}
+        for i, item in enumerate(table.items):
+            if not item.cards or item.unit != "card":
+                continue
+            if item.cards.strip().lower() in ("wild", "wilds") and not names:
+                continue  # wild cards change from round to round (Arizona): a role, not a set of cards
+            pred = parse_cards(item.cards, names)
+            for card in matches:
+                if pred(card):
+                    matches[card].append(i)
+        yield key, table, matches
+
+
+@check("card_values.missing")
+def missing(lib: Library) -> Iterator[Finding]:
+    """A card-value table leaves some card in play without a value."""
+    for b in bodies(lib):
+        for key, table, matches in _coverage(b):
+            if table.kind != "card_values":
+                continue
+            uncovered = [c for c, hits in matches.items() if not hits]
+            if uncovered:
+                yield (b.at("scoring", key), f"{b.name}{table.title or key}: no value for {_group(uncovered)}", b.game)
+
+
+@check("card_values.overlap")
+def overlap(lib: Library) -> Iterator[Finding]:
+    """Two lines of a card-value table both give a value to the same card."""
+    for b in bodies(lib):
+        for key, table, matches in _coverage(b):
+            pairs: dict[tuple, list] = {}
+            for card, hits in matches.items():
+                if len(hits) > 1:
+                    pairs.setdefault(tuple(hits), []).append(card)
+            for hits, cards in sorted(pairs.items()):
+                labels = " and ".join(f"'{table.items[i].label}'" for i in hits)
+                yield (b.at("scoring", key, "items", hits[1]),
+                       f"{b.name}{labels} both value {_group(cards)}", b.game)

@@ -1,0 +1,176 @@
+"""Deal arithmetic: for every player count a game claims, the deal fits the equipment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..cards import parse_cards
+from ..equipment import deal_for, each, tables
+from ..errors import Location
+from ..library import Library
+from ..model import Deal
+from ..phrases import PLAYER_HORIZON, parse_players
+from . import Body, bodies, check
+
+Finding = tuple[Location, str, str]
+
+
+def round_sizes(b: Body, players: int) -> list[int]:
+    """Cards dealt each round, when the rounds set them."""
+    rounds = b.rules.rounds
+    if rounds is None:
+        return []
+    sizes = [r.each for r in rounds.items if r.each is not None]
+    for s in rounds.sequences:
+        if s.players is None or parse_players(s.players).allows(players):
+            sizes.append(s.start)
+    if rounds.ranks:
+        sizes.append(13)  # one round per rank: the largest hand is a King's 13 (an Ace-high rank: 14)
+        if "a" in rounds.ranks.lower().split("-"):
+            sizes.append(14)
+    return sizes
+
+
+def needed(deal: Deal, players: int, sizes: list[int]) -> tuple[int, str] | None:
+    """Cards (or tiles) the deal needs for ``players``, and the sum written out."""
+    per = each(deal, sizes)
+    if per is None:
+        return None
+    parts = [f"{players} x {per}"]
+    total = players * per
+    if deal.dealer_gets is not None:
+        total += deal.dealer_gets - per
+        parts = [f"{players - 1} x {per} + {deal.dealer_gets}"]
+    for name in ("kitty", "upcard"):
+        extra = getattr(deal, name)
+        if extra:
+            total += extra
+            parts.append(f"{extra} {name}")
+    if deal.widow == "hand":
+        total += per
+        parts.append(f"{per} widow")
+    elif isinstance(deal.widow, int):
+        total += deal.widow
+        parts.append(f"{deal.widow} widow")
+    return total, " + ".join(parts)
+
+
+def claimed_counts(b: Body) -> tuple[list[int], bool]:
+    """The player counts to check, and whether the claim is bounded."""
+    spec = parse_players(b.rules.players)
+    return spec.counts(), spec.bounded
+
+
+def _card_problems(b: Body, n: int) -> tuple[str | None, str | None]:
+    """(does not fit, cannot be dealt evenly) messages for ``n`` players, or None."""
+    deal = deal_for(b.rules, n)
+    if deal is None or deal.tiles is not None:
+        return None, None
+    sizes = round_sizes(b, n)
+    found = tables(b.rules, n, per_player_cards=each(deal, sizes))
+    if not found:
+        return None, None
+    seats = {"table": 4, "couple": 2}.get(found[0].config.per)
+    group = seats or n
+    best = max(found, key=lambda t: len(t.cards))
+    fit = None
+    need = needed(deal, group, sizes)
+    if need is not None and need[0] > len(best.cards):
+        fit = f"{n} players: {need[1]} = {need[0]} cards, but {best.describe()}"
+    uneven = None
+    if deal.each == "all" and not deal.uneven:
+        size = len(best.cards)
+        spare = best.cards.count(parse_cards(deal.equalize_by_removing)) if deal.equalize_by_removing else 0
+        keep = deal.min_remainder or 0
+        leftover = size - group * ((size - keep) // group)
+        if group > size:
+            uneven = f"{n} players: {best.describe()} cannot give everyone a card"
+        elif deal.min_remainder is None and size % group > spare:
+            uneven = f"{n} players: {size} cards do not deal out evenly ({size % group} left over" + (
+                f", and only {spare} may be removed)" if deal.equalize_by_removing else ")")
+        elif deal.min_remainder is not None and (size - keep) // group < 1:
+            uneven = f"{n} players: {size} cards cannot give everyone a card and keep {keep} in the middle"
+        elif deal.min_remainder is not None and leftover < keep:
+            uneven = f"{n} players: cannot keep {keep} cards in the middle"
+    return fit, uneven
+
+
+def _summarise(counts: list[int]) -> str:
+    runs, start = [], None
+    for i, n in enumerate(counts):
+        if start is None:
+            start = n
+        if i + 1 == len(counts) or counts[i + 1] != n + 1:
+            runs.append(str(start) if start == n else f"{start}-{n}")
+            start = None
+    return ", ".join(runs)
+
+
+@check("deal.exceeds_deck")
+def exceeds_deck(lib: Library) -> Iterator[Finding]:
+    """For a player count the game claims, the deal needs more cards or tiles than the equipment has."""
+    for b in bodies(lib):
+        if b.rules.players is None:
+            continue
+        counts, bounded = claimed_counts(b)
+        if not bounded:
+            continue  # open-ended claims are reported once, by players.unbounded
+        for n in counts:
+            fit, _ = _card_problems(b, n)
+            if fit:
+                yield b.at("deal"), f"{b.name}{fit}", b.game
+        yield from _tiles(b, counts)
+
+
+def _tiles(b: Body, counts: list[int]) -> Iterator[Finding]:
+    eq = b.rules.equipment
+    if eq is None or eq.dominoes is None or eq.dominoes.set is None:
+        return
+    from ..cards import domino_tiles
+
+    have = domino_tiles(eq.dominoes.set)
+    for n in counts:
+        deal = deal_for(b.rules, n)
+        if deal is None or deal.tiles is None:
+            continue
+        if n * deal.tiles > have:
+            yield (b.at("deal"), f"{b.name}{n} players: {n} x {deal.tiles} = {n * deal.tiles} tiles, "
+                   f"but a double-{eq.dominoes.set} set has {have}", b.game)
+
+
+@check("deal.uneven")
+def uneven(lib: Library) -> Iterator[Finding]:
+    """'Deal all the cards equally' is impossible for a claimed player count, even with the removals allowed."""
+    for b in bodies(lib):
+        if b.rules.players is None:
+            continue
+        counts, bounded = claimed_counts(b)
+        if not bounded:
+            continue
+        for n in counts:
+            _, problem = _card_problems(b, n)
+            if problem:
+                yield b.at("deal"), f"{b.name}{problem}", b.game
+
+
+@check("players.unbounded", "warning")
+def unbounded(lib: Library) -> Iterator[Finding]:
+    """A game claims any number of players, but its deal only works up to some number."""
+    for b in bodies(lib):
+        if b.rules.players is None:
+            continue
+        counts, bounded = claimed_counts(b)
+        if bounded:
+            continue
+        failing = []
+        for n in counts:
+            fit, even = _card_problems(b, n)
+            if fit or even:
+                failing.append(n)
+        failing += [n for n in counts if n not in failing and any(True for _ in _tiles(b, [n]))]
+        failing.sort()
+        if failing:
+            works = [n for n in counts if n not in failing]
+            yield (b.at("players"), f"{b.name}'{b.rules.players}' players, but the deal fails for "
+                   f"{_summarise(failing)}{' (works for ' + _summarise(works) + ')' if works else ''}"
+                   f" (checked up to {PLAYER_HORIZON})", b.game)

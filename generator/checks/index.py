@@ -1,0 +1,93 @@
+"""The alphabetical index as printed agrees with the game pages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..errors import Location
+from ..library import Library
+from ..phrases import parse_players
+from . import check
+
+Finding = tuple[Location, str, str | None]
+
+
+def _entries(lib: Library):
+    printed = lib.book.printed_index
+    if printed is None or lib.edition.id not in printed.editions:
+        return
+    for section, entries in printed.sections.items():
+        for i, entry in enumerate(entries):
+            yield section, i, entry, lib.book_doc.where(("printed_index", "sections", section, i))
+
+
+def _first_page(page: int | str) -> int:
+    return int(re.match(r"\d+", str(page)).group())
+
+
+@check("index.players_mismatch")
+def players_mismatch(lib: Library) -> Iterator[Finding]:
+    """The index gives a game a different number of players than the game's page."""
+    for _, _, entry, where in _entries(lib):
+        gs = lib.games.get(entry.game)
+        if gs is None:
+            continue
+        printed, page = parse_players(entry.players), parse_players(gs.game.players)
+        if not printed.same_as(page):
+            yield (where, f"{entry.title}: the index says '{entry.players}' ({printed.describe()}), "
+                   f"the game page says '{gs.game.players}' ({page.describe()})", entry.game)
+
+
+@check("index.unknown_game")
+def unknown_game(lib: Library) -> Iterator[Finding]:
+    """The index lists a game the book does not have."""
+    for _, _, entry, where in _entries(lib):
+        if entry.game not in lib.games:
+            yield where, f"{entry.title}: no such game in this edition", entry.game
+
+
+@check("index.missing_game")
+def missing_game(lib: Library) -> Iterator[Finding]:
+    """A game of the book is missing from the index."""
+    listed = {entry.game for _, _, entry, _ in _entries(lib)}
+    if not listed:
+        return
+    for gs in lib.ordered_games():
+        if gs.id not in listed:
+            yield gs.where(("title",)), f"{gs.game.title} is not in the printed index", gs.id
+
+
+@check("index.section_mismatch")
+def section_mismatch(lib: Library) -> Iterator[Finding]:
+    """The index files a game under another section than the book does."""
+    section_of = {g: s.id for s in lib.book.sections for g in s.games}
+    for section, _, entry, where in _entries(lib):
+        actual = section_of.get(entry.game)
+        if actual and actual != section:
+            yield where, f"{entry.title}: indexed under '{section}', but the book places it under '{actual}'", entry.game
+
+
+@check("index.page_order")
+def page_order(lib: Library) -> Iterator[Finding]:
+    """Index page numbers do not follow the order of the games in the book."""
+    order = [g for s in lib.book.sections for g in s.games]
+    entries = sorted(_entries(lib), key=lambda e: order.index(e[2].game) if e[2].game in order else 0)
+    last = 0
+    for _, _, entry, where in entries:
+        first = _first_page(entry.page)
+        if first < last:
+            yield where, f"{entry.title}: page {entry.page} comes before page {last}, the game before it", entry.game
+        last = max(last, first)
+
+
+@check("index.title_mismatch", "warning")
+def title_mismatch(lib: Library) -> Iterator[Finding]:
+    """An index entry's name does not begin with the game's title."""
+    def norm(text: str) -> str:
+        return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+    for _, _, entry, where in _entries(lib):
+        gs = lib.games.get(entry.game)
+        if gs and not norm(entry.title).startswith(norm(gs.game.title)):
+            yield where, f"the index calls it '{entry.title}', the page '{gs.game.title}'", entry.game

@@ -1,0 +1,158 @@
+"""Stated totals: every total the book states equals what the cards and the scoring rule give."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..cards import CardSet, parse_cards
+from ..equipment import deal_for, each, tables, wild_names
+from ..errors import Location
+from ..library import Library
+from ..model import ScoreItem
+from ..phrases import NumRange, parse_players, parse_range
+from ..prose import format_value
+from . import Body, bodies, check
+
+Finding = tuple[Location, str, str]
+
+
+def seats(b: Body) -> int | None:
+    """Players at one table, when the rules fix it (4 for Court Whist's tables, 2 per couple)."""
+    eq = b.rules.equipment
+    if eq and eq.cards and eq.cards[0].per in ("table", "couple"):
+        return {"table": 4, "couple": 2}[eq.cards[0].per]
+    counts = parse_players(b.rules.players).counts() if b.rules.players is not None else []
+    return counts[0] if len(counts) == 1 else None
+
+
+def table_cards(b: Body) -> CardSet | None:
+    """The cards in play, when that does not depend on the number of players."""
+    n = seats(b) or 4
+    found = tables(b.rules, n)
+    return found[0].cards if len(found) == 1 else None
+
+
+def tricks_per_hand(b: Body) -> int | None:
+    """Tricks in one hand: the cards each player holds, when that is fixed."""
+    n, cards = seats(b), table_cards(b)
+    if n is None or b.rules.deal is None:
+        return None
+    deal = deal_for(b.rules, n)
+    if deal is not None and deal.each == "all" and cards is not None:
+        return len(cards) // n
+    return each(deal) if deal is not None else None
+
+
+def item_total(b: Body, item: ScoreItem, cards: CardSet | None) -> tuple[float, str] | None:
+    """What an item is worth over a whole hand, and how that was worked out; None if unknowable."""
+    if not isinstance(item.points, (int, float)):
+        return None
+    points = item.points
+    unit = item.unit
+    if unit == "card" and item.cards and cards is not None:
+        n = cards.count(parse_cards(item.cards, wild_names(b.rules)))
+        return n * points, f"{n} {item.label.lower()} x {format_value(points)}"
+    if unit == "trick":
+        tricks = tricks_per_hand(b)
+        if tricks is None:
+            return None
+        return tricks * points, f"{tricks} tricks x {format_value(points)}"
+    if unit == "event":
+        return points, f"{format_value(points)} once"
+    return None
+
+
+def _range(value: int | str) -> NumRange:
+    return parse_range(value)
+
+
+def _round_possible(b: Body, scoring: list[ScoreItem], cards: CardSet | None) -> tuple[float, float, str] | None:
+    """(least, most, working) one hand of a round can score."""
+    low = high = 0.0
+    parts = []
+    for item in scoring:
+        worth = item_total(b, item, cards)
+        if worth is None:
+            return None
+        value, how = worth
+        if item.conditional:
+            high += max(value, 0)
+            low += min(value, 0)
+            parts.append(f"up to {how}")
+        else:
+            high += value
+            low += value
+            parts.append(how)
+    return low, high, " + ".join(parts)
+
+
+def _compare_possible(stated: int | str, low: float, high: float) -> bool:
+    r = _range(stated)
+    return (r.low == r.high == high) or (r.low == low and r.high == high)
+
+
+@check("scoring.total_mismatch")
+def total_mismatch(lib: Library) -> Iterator[Finding]:
+    """A stated total (per round, per hand, a table's total, a score sheet's maximum) is not what the cards give."""
+    for b in bodies(lib):
+        cards = table_cards(b)
+        for key, table in b.rules.scoring.items():
+            for i, item in enumerate(table.items):
+                if item.stated_total is not None:
+                    worth = item_total(b, item, cards)
+                    if worth and worth[0] != _range(item.stated_total).high:
+                        yield (b.at("scoring", key, "items", i, "stated_total"),
+                               f"{b.name}{item.label}: {worth[1]} = {format_value(worth[0])}, stated {item.stated_total}", b.game)
+            if table.stated_total is not None and cards is not None and table.kind in ("card_values", "counters"):
+                total, counted = 0.0, []
+                names = wild_names(b.rules)
+                for item in table.items:
+                    if item.cards and isinstance(item.points, (int, float)) and item.unit == "card":
+                        n = cards.count(parse_cards(item.cards, names))
+                        total += n * item.points
+                        counted.append(f"{n} x {format_value(item.points)}")
+                if total != table.stated_total:
+                    yield (b.at("scoring", key, "stated_total"),
+                           f"{b.name}{table.title or key}: {' + '.join(counted)} = {format_value(total)}, stated {table.stated_total}", b.game)
+        rounds = b.rules.rounds.items if b.rules.rounds else []
+        computed: dict[str, tuple[float, float, str]] = {}
+        for r_index, rnd in enumerate(rounds):
+            for i, item in enumerate(rnd.scoring):
+                if item.stated_total is not None:
+                    worth = item_total(b, item, cards)
+                    if worth and worth[0] != _range(item.stated_total).high:
+                        yield (b.at("rounds", "items", r_index, "scoring", i, "stated_total"),
+                               f"{b.name}{rnd.name}: {worth[1]} = {format_value(worth[0])}, stated {item.stated_total}", b.game)
+            if rnd.scoring:
+                possible = _round_possible(b, rnd.scoring, cards)
+                if possible:
+                    computed[rnd.name] = possible
+                    if rnd.possible is not None and not _compare_possible(rnd.possible, possible[0], possible[1]):
+                        shown = format_value(possible[1]) if possible[0] == possible[1] else \
+                            f"{format_value(possible[0])} to {format_value(possible[1])}"
+                        yield (b.at("rounds", "items", r_index, "possible"),
+                               f"{b.name}{rnd.name}: {possible[2]} gives a possible {shown}, stated {rnd.possible}", b.game)
+        sheet = b.rules.score_sheet
+        for i, block in enumerate(sheet.blocks if sheet else []):
+            if block.possible is not None and block.round in computed:
+                low, high, how = computed[block.round]
+                if not _compare_possible(block.possible, low, high):
+                    shown = format_value(high) if low == high else f"{format_value(low)} to {format_value(high)}"
+                    yield (b.at("score_sheet", "blocks", i, "possible"),
+                           f"{b.name}score sheet, {block.round}: {how} gives a possible {shown}, stated {block.possible}", b.game)
+
+
+@check("deck.size_mismatch")
+def deck_size_mismatch(lib: Library) -> Iterator[Finding]:
+    """A deck size the source states ('a 50 card deck') is not what the decks and removals give."""
+    for b in bodies(lib):
+        eq = b.rules.equipment
+        for i, cfg in enumerate(eq.cards if eq else []):
+            if cfg.stated_cards is None:
+                continue
+            n = parse_players(cfg.players).counts()[0] if cfg.players is not None else (seats(b) or 4)
+            found = [t for t in tables(b.rules, n) if t.config is cfg]
+            sizes = sorted({len(t.cards) for t in found})
+            if sizes and cfg.stated_cards not in sizes:
+                yield (b.at("equipment", "cards", i, "stated_cards"),
+                       f"{b.name}{found[0].describe()}, stated {cfg.stated_cards} cards", b.game)

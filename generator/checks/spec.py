@@ -1,0 +1,56 @@
+"""Specification gaps (warnings): rules that leave a case undefined, equipment too vague to check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..equipment import card_config
+from ..errors import Location
+from ..library import Library
+from ..phrases import parse_players
+from . import bodies, check
+
+Finding = tuple[Location, str, str]
+
+
+@check("spec.vague_equipment", "warning")
+def vague_equipment(lib: Library) -> Iterator[Finding]:
+    """The equipment is too vague for the deal to be checked (an unnamed domino set, no deck for some counts)."""
+    for b in bodies(lib):
+        eq = b.rules.equipment
+        if eq is None or b.rules.players is None:
+            continue
+        if eq.dominoes is not None and eq.dominoes.set is None:
+            yield b.at("equipment", "dominoes"), f"{b.name}the domino set is not named (double-6, -9, -12?)", b.game
+        if eq.cards:
+            spec = parse_players(b.rules.players)
+            uncovered = [n for n in spec.counts(horizon=12) if card_config(b.rules, n) is None]
+            if uncovered:
+                shown = ", ".join(map(str, uncovered)) + ("" if spec.bounded else " ...")
+                yield b.at("equipment", "cards"), f"{b.name}no cards are stated for {shown} players", b.game
+        for i, cfg in enumerate(eq.cards):
+            if cfg.decks == "enough" and cfg.min_cards_each is None:
+                yield b.at("equipment", "cards", i, "decks"), f"{b.name}'enough decks', but enough for what?", b.game
+
+
+@check("spec.undefined_end", "warning")
+def undefined_end(lib: Library) -> Iterator[Finding]:
+    """The rules never say how the game is won, or when it ends."""
+    for b in bodies(lib):
+        goal = b.rules.goal
+        if goal is None:
+            yield b.at("title") if b.variant is None else b.at(), f"{b.name}no winner or end of the game is stated", b.game
+            continue
+        rounds = b.rules.rounds
+        has_rounds = rounds is not None and (rounds.items or rounds.sequences or rounds.ranks)
+        if goal.winner in ("high", "low") and goal.target is None and goal.rounds is None and not has_rounds:
+            yield (b.at("goal"), f"{b.name}{goal.winner} score wins, but no target or number of rounds says when "
+                   "the game ends", b.game)
+
+
+@check("spec.deal_unstated", "warning")
+def deal_unstated(lib: Library) -> Iterator[Finding]:
+    """The source never states the deal; the data records what its rules imply."""
+    for b in bodies(lib):
+        if b.rules.deal is not None and b.rules.deal.implied:
+            yield b.at("deal", "implied"), f"{b.name}the deal is not stated by the source, only implied", b.game

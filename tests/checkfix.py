@@ -1,0 +1,48 @@
+"""A tiny project built around one fixture game, for exercising one check at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+BOOK = """\
+title: Fixture Book
+author: Tests
+editions:
+  - {{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}}
+current: "2026.1"
+index_title: Index of Games
+pages:
+  - {{id: about, title: About}}
+sections:
+  - id: cards
+    title: Cards required
+    games: [{cards}]
+  - id: equipment
+    title: Equipment required
+    games: [{equipment}]
+  - id: tournament
+    title: Tournament
+    games: [{tournament}]
+{extra}"""
+
+
+def make_project(root: Path, fixture: dict) -> Path:
+    """Write book.yaml, the fixture's games and prose, and an About page under ``root``."""
+    data, content = root / "rules_data", root / "content"
+    data.mkdir(parents=True)
+    content.mkdir()
+    sections: dict[str, list[str]] = {"cards": [], "equipment": [], "tournament": []}
+    for game_text in fixture["games"]:
+        game = yaml.safe_load(game_text)
+        sections[game["category"]].append(game["id"])
+        (data / f"{game['id']}.yaml").write_text(game_text, encoding="utf-8")
+        prose = fixture.get("prose", {}).get(game["id"], "## Rules\n\nPlay well.\n")
+        (content / f"{game['id']}.md").write_text(prose, encoding="utf-8")
+    (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""),
+                                                **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
+    (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
+    if "dictionary" in fixture:
+        (data / "dictionary.txt").write_text(fixture["dictionary"], encoding="utf-8")
+    return root

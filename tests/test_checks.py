@@ -1,0 +1,88 @@
+"""The validator: each check proven by a broken fixture, no false alarms on good data."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.checks import load_all, run_checks
+from generator.library import load_library
+from tests.checkfix import make_project
+from tests.conftest import ROOT
+
+FIXTURES = Path(__file__).parent / "fixtures" / "checks"
+BROKEN = sorted(FIXTURES.glob("*.yaml"))
+GOOD = sorted((FIXTURES / "good").glob("*.yaml"))
+GOLDEN = Path(__file__).parent / "golden" / "validate-2026.1.json"
+
+
+def findings_for(fixture_path: Path, tmp_path: Path, only=None):
+    fixture = yaml.safe_load(fixture_path.read_text(encoding="utf-8"))
+    project = make_project(tmp_path / "project", fixture)
+    return fixture, run_checks(load_library(project), only=only)
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])
+def test_broken_fixture_reports_its_check(path, tmp_path):
+    fixture, findings = findings_for(path, tmp_path)
+    mine = [f for f in findings if f.check == fixture["expect"]]
+    assert mine, f"{path.name}: expected {fixture['expect']}, got {[(f.check, f.message) for f in findings]}"
+    if "line" in fixture:
+        first_game = yaml.safe_load(fixture["games"][0])["id"]
+        assert any(f.path == f"rules_data/{first_game}.yaml" and f.line == fixture["line"] for f in mine), \
+            [(f.path, f.line, f.message) for f in mine]
+
+
+def test_every_check_has_a_broken_fixture():
+    fixtures = {p.stem for p in BROKEN}
+    checks = set(load_all())
+    assert checks - fixtures == set(), "checks without a fixture"
+    assert fixtures - checks == set(), "fixtures naming no check"
+
+
+def test_every_check_is_named_area_problem_with_a_docstring():
+    for name, chk in load_all().items():
+        area, problem = name.split(".")
+        assert area and problem and chk.doc, name
+        assert chk.severity in ("error", "warning")
+
+
+@pytest.mark.parametrize("path", GOOD, ids=[p.stem for p in GOOD])
+def test_good_fixture_has_no_finding(path, tmp_path):
+    _, findings = findings_for(path, tmp_path)
+    assert findings == [], [(f.check, f.message) for f in findings]
+
+
+def test_current_edition_has_no_errors(library):
+    errors = [f for f in run_checks(library) if f.severity == "error"]
+    assert errors == [], "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
+
+
+def _pinned(findings: list[dict]) -> list[dict]:
+    # Lines move whenever a file is edited above a finding; what was found, and where, is pinned.
+    return sorted(({k: f[k] for k in ("check", "severity", "path", "game", "message")} for f in findings),
+                  key=lambda f: (f["path"], f["check"], f["message"]))
+
+
+def test_published_edition_findings_match_the_golden_file():
+    """`rulebook validate --edition 2026.1` reports the published book's mistakes; the list is pinned.
+
+    After a deliberate change, regenerate with:
+    .venv/bin/rulebook validate --edition 2026.1 --format json > tests/golden/validate-2026.1.json
+    """
+    result = subprocess.run([sys.executable, "-m", "generator", "validate", "--edition", "2026.1", "--format", "json"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1  # the published book has errors
+    assert _pinned(json.loads(result.stdout)) == _pinned(json.loads(GOLDEN.read_text(encoding="utf-8")))
+
+
+def test_errata_cover_every_published_error(library, published_library):
+    """Every error in the published edition was corrected by an erratum naming that check."""
+    published_errors = {f.check for f in run_checks(published_library) if f.severity == "error"}
+    corrected_by = {e.check for e in library.errata}
+    assert published_errors <= corrected_by
