@@ -38,6 +38,43 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
+    from mkdocs.commands.serve import serve
+
+    if args.edition:
+        os.environ["RULEBOOK_EDITION"] = args.edition
+    serve(config_file=str(_root(args) / "mkdocs.yml"), dev_addr=args.addr, livereload=True)
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .schema import write_schemas
+
+    for path in write_schemas(_root(args)):
+        print(f"wrote {path.relative_to(_root(args))}")
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .diff import diff
+
+    print(diff(args.old, args.new, _root(args)))
+    return 0
+
+
+def cmd_new_game(args: argparse.Namespace) -> int:
+    from .library import load_library
+    from .scaffold import new_game
+
+    edition = load_library(_root(args)).book.current
+    for path in new_game(_root(args), args.name, edition, args.section):
+        print(f"wrote {path.relative_to(_root(args))}")
+    print("next: fill in the rules, then run `make validate`")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (also used to document the commands)."""
     p = argparse.ArgumentParser(prog="rulebook", description="Build and check the Metzker Book of Card Game Rules.")
@@ -56,6 +93,24 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--site-only", action="store_true", help="skip the PDF")
     b.add_argument("--pdf-only", action="store_true", help="skip the site")
     b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("serve", help="live preview of the site (rebuilds when a source changes)")
+    s.add_argument("--edition", help="edition id (default: current)")
+    s.add_argument("--addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
+    s.set_defaults(func=cmd_serve)
+
+    d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")
+    d.add_argument("old", help="git ref or project folder before the change, e.g. origin/main")
+    d.add_argument("new", help="git ref or project folder after the change, e.g. HEAD")
+    d.set_defaults(func=cmd_diff)
+
+    n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
+    n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
+    n.add_argument("--section", choices=("cards", "equipment", "tournament"), default="cards")
+    n.set_defaults(func=cmd_new_game)
+
+    sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model")
+    sc.set_defaults(func=cmd_schema)
     return p
 
 

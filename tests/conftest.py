@@ -43,7 +43,7 @@ def built(tmp_path_factory) -> dict[str, Path]:
 
 def copy_project(dest: Path) -> Path:
     """A throw-away copy of the project's sources (for tests that edit or break them)."""
-    for name in ("rules_data", "content", "templates"):
+    for name in ("rules_data", "content", "templates", "schema"):
         shutil.copytree(ROOT / name, dest / name)
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     return dest

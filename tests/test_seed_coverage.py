@@ -7,6 +7,7 @@ debris) are listed with a reason in seed_exceptions.yaml; nothing else may be mi
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ import yaml
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.textmatch import normalise, site_text, source_line
 
-SEEDS = ROOT.parent / "shared" / "seeds"
+# The sources sit beside the repository (as CI checks it out); RULEBOOK_SEEDS can point elsewhere.
+SEEDS = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds"))
+needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason=f"the sources are not at {SEEDS}")
 EXCEPTIONS = yaml.safe_load((Path(__file__).parent / "seed_exceptions.yaml").read_text(encoding="utf-8"))
 
 
@@ -57,7 +60,7 @@ def missing_lines(seed_name: str, edition: str, built: dict[str, Path]) -> list[
     return [f"{seed_name}:{n}: {ways[0]}" for n, ways in rule_lines(SEEDS / seed_name) if not found(ways, everything)]
 
 
-@pytest.mark.skipif(not SEEDS.exists(), reason="the sources are not beside the repository")
+@needs_seeds
 @pytest.mark.parametrize("seed,edition", [
     ("000_321aee1cc9de258a.txt", PUBLISHED),
     ("001_59fee6dd4a7ef7b3.txt", CURRENT),
@@ -70,6 +73,7 @@ def test_every_rule_line_is_in_the_site(seed, edition, built):
     assert not missing, "lines missing from the site:\n" + "\n".join(missing)
 
 
+@needs_seeds
 def test_every_exception_has_a_reason_and_names_real_lines():
     for seed, items in EXCEPTIONS.items():
         [path] = SEEDS.glob(f"{seed}_*.txt")

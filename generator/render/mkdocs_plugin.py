@@ -44,7 +44,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         docs = root / self.config.generated / lib.edition.id / "docs"
         downloads = Path(self.config.downloads) if self.config.downloads else None
         book_pages = json.loads(Path(self.config.pages).read_text(encoding="utf-8")) if self.config.pages else None
-        result = write_docs(lib, docs, downloads, book_pages)
+        result = write_docs(lib, docs, downloads, book_pages, config.get("repo_url") or "")
         config["docs_dir"] = str(docs)
         config["nav"] = result["nav"]
         config["site_name"] = f"{lib.book.title} · {lib.edition.id}"
@@ -60,6 +60,13 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if getattr(self, "_built_once", False):
             self._generate(config)
         self._built_once = True
+
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        # "Edit this page" opens the source a contributor should change, not the generated page.
+        source = self.edit_urls.get(page.file.src_uri)
+        if source and config.get("repo_url"):
+            page.edit_url = f"{config['repo_url'].rstrip('/')}/{config.get('edit_uri') or 'edit/main/'}{source}"
+        return markdown
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         # Second line of defence: whatever the Markdown produced, only allow-listed HTML survives.

@@ -55,8 +55,11 @@ def finder_record(page: GamePage) -> dict[str, Any]:
     }
 
 
+REPO_URL = "https://github.com/metzker-family/rulebook"
+
+
 def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
-               book_pages: dict[str, int] | None = None) -> dict[str, Any]:
+               book_pages: dict[str, int] | None = None, repo_url: str = REPO_URL) -> dict[str, Any]:
     """Write every page of the site into ``docs``; return the MkDocs nav for them."""
     if docs.exists():
         shutil.rmtree(docs)
@@ -64,7 +67,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     env = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
                       sample_cells=sample_cells, describe=describe,
                       book=lib.book, edition=lib.edition, prose=prose_markdown,
-                      demote=lambda text: demote_headings(text, 1))
+                      demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
     pages = [game_page(lib, gs) for gs in lib.ordered_games()]
     by_section = {s.id: [p for p in pages if p.id in s.games] for s in lib.book.sections}
 
@@ -79,7 +82,8 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
         (docs / f"{page_data.id}.md").write_text(out, encoding="utf-8")
 
     (docs / "index.md").write_text(env.get_template("site/index.md.j2").render(
-        sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib)), encoding="utf-8")
+        sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib),
+        has_pdf=downloads is not None and (downloads / pdf_name(lib)).exists()), encoding="utf-8")
     printed = lib.book.printed_index
     if printed is not None and lib.edition.id not in printed.editions:
         printed = None
@@ -107,6 +111,11 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     if downloads is not None and downloads.exists():
         shutil.copytree(downloads, docs / "downloads")
 
+    edit = {"index.md": "rules_data/book.yaml", "finder.md": "rules_data/book.yaml",
+            "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml"}
+    edit.update({game_path(p.id): f"content/{p.id}.md" for p in pages})
+    edit.update({f"{p.id}.md": f"content/{p.id}.md" for p in lib.book.pages})
+
     nav: list[Any] = [{"Home": "index.md"}, {"Find a game": "finder.md"}]
     front = [p for p in lib.book.pages if p.after is None]
     nav += [{p.title: f"{p.id}.md"} for p in front]
@@ -114,9 +123,28 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
         nav.append({section.title: [{p.game.title + (f" ({p.game.subtitle})" if p.game.subtitle else ""): game_path(p.id)}
                                     for p in by_section[section.id]]})
         nav += [{p.title: f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
+    (docs / "changes.md").write_text(changes_page(lib), encoding="utf-8")
+    edit["changes.md"] = "rules_data/errata.yaml"
+    nav.append({"What changed": "changes.md"})
     nav.append({lib.book.index_title: "book-index.md"})
     nav.append({"Errata": "errata.md"})
-    return {"nav": nav}
+    return {"nav": nav, "edit": edit}
+
+
+def changes_page(lib: Library) -> str:
+    """The 'What changed' page: this edition against the one before, worked out from the data."""
+    from ..diff import compare, markdown
+    from ..library import edition_key, load_library
+
+    earlier = sorted((e for e in lib.book.editions if edition_key(e.id) < edition_key(lib.edition.id)),
+                     key=lambda e: edition_key(e.id))
+    head = f"# What changed in {lib.edition.id}\n\n"
+    if not earlier:
+        return head + "This is the first edition kept as data; there is nothing earlier to compare with.\n"
+    previous = earlier[-1]
+    summary = compare(load_library(lib.root, previous.id), lib)
+    text = markdown(summary, f"From {previous.id} ({previous.label}) to {lib.edition.id} ({lib.edition.label})")
+    return head + text.replace("<", "&lt;") + "\nEvery correction, with the check that found it, is on the [errata](errata.md) page.\n"
 
 
 def pdf_name(lib: Library) -> str:

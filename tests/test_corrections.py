@@ -1,0 +1,90 @@
+"""Corrections by pull request: what CI tells a contributor, and what a change does to the rules."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from generator.build import build
+from generator.library import load_library
+from tests.conftest import ROOT, copy_project
+
+BIN = Path(sys.executable).parent
+
+
+def rulebook(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_workflows_lint_clean_and_are_safe_for_forks():
+    workflows = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+    assert workflows
+    result = subprocess.run([str(BIN / "actionlint"), *map(str, workflows)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for path in workflows:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+        assert "pull_request_target" not in text, path.name
+        assert data["permissions"] == {"contents": "read"}, f"{path.name}: top-level permissions must be read-only"
+        assert "secrets." not in text, path.name
+    publish = yaml.safe_load((ROOT / ".github" / "workflows" / "publish.yml").read_text(encoding="utf-8"))
+    assert set(publish[True]) <= {"push", "workflow_dispatch"}  # PyYAML reads the key `on` as True
+    assert publish[True]["push"]["branches"] == ["main"]
+
+
+def test_yaml_files_lint_clean():
+    result = subprocess.run([str(BIN / "yamllint"), "-s", ".github", "rules_data", ".pre-commit-config.yaml"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_a_changed_total_is_annotated_at_its_file_and_line(tmp_path):
+    project = copy_project(tmp_path)
+    path = project / "rules_data" / "canadian-salad.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = "{label: Red cards, cards: red, points: 5, stated_total: 130}"
+    assert old in text
+    path.write_text(text.replace(old, old.replace("130", "125")), encoding="utf-8")
+    line = next(n for n, l in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "stated_total: 125" in l)
+    result = rulebook("--root", str(project), "validate", "--format", "github")
+    assert result.returncode == 1
+    expected = (f"::error file=rules_data/canadian-salad.yaml,line={line},title=scoring.total_mismatch::"
+                "scoring.total_mismatch: Round 1: 26 red cards x 5 = 130, stated 125")
+    assert expected in result.stdout.splitlines()
+    assert re.search(r"^1 error, \d+ warnings in \d+ games$", result.stdout, re.M)
+
+
+def test_diff_of_two_commits_says_what_changed(tmp_path):
+    repo = copy_project(tmp_path / "repo")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "before"], check=True)
+    path = repo / "rules_data" / "euchre.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("target: 10", "target: 11"), encoding="utf-8")
+    subprocess.run(git + ["commit", "-qam", "play to 11"], check=True)
+    result = rulebook("--root", str(repo), "diff", "HEAD~1", "HEAD")
+    assert result.returncode == 0, result.stderr
+    assert "### Euchre" in result.stdout
+    assert "To win: First to the target wins; play to 10 → First to the target wins; play to 11" in result.stdout
+    assert "### Hearts" not in result.stdout
+
+
+def test_new_game_scaffold_validates_and_builds(tmp_path):
+    project = copy_project(tmp_path)
+    result = rulebook("--root", str(project), "new-game", "Crazy Eights")
+    assert result.returncode == 0, result.stderr
+    lib = load_library(project)
+    assert "crazy-eights" in lib.games
+    check = rulebook("--root", str(project), "validate")
+    assert check.returncode == 0, check.stdout
+    out = build(project, out=tmp_path / "out", pdf=False)
+    assert (out / "site" / "games" / "crazy-eights" / "index.html").exists()
+    again = rulebook("--root", str(project), "new-game", "Crazy Eights")
+    assert again.returncode == 1 and "already exists" in again.stderr
+    shutil.rmtree(tmp_path / "out")
