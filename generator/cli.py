@@ -57,6 +57,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_publish(args: argparse.Namespace) -> int:
+    from .publish import publish
+
+    versions = publish(_root(args), args.branch)
+    print(f"deployed {', '.join(versions)} to the local '{args.branch}' branch (push it to publish)")
+    return 0
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
     from .diff import diff
 
@@ -98,6 +106,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--edition", help="edition id (default: current)")
     s.add_argument("--addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
     s.set_defaults(func=cmd_serve)
+
+    pb = sub.add_parser("publish", help="deploy every edition with mike to the local gh-pages branch")
+    pb.add_argument("--branch", default="gh-pages")
+    pb.set_defaults(func=cmd_publish)
 
     d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")
     d.add_argument("old", help="git ref or project folder before the change, e.g. origin/main")

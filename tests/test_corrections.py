@@ -50,7 +50,8 @@ def test_a_changed_total_is_annotated_at_its_file_and_line(tmp_path):
     old = "{label: Red cards, cards: red, points: 5, stated_total: 130}"
     assert old in text
     path.write_text(text.replace(old, old.replace("130", "125")), encoding="utf-8")
-    line = next(n for n, l in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "stated_total: 125" in l)
+    line = next(n for n, text_line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if "stated_total: 125" in text_line)
     result = rulebook("--root", str(project), "validate", "--format", "github")
     assert result.returncode == 1
     expected = (f"::error file=rules_data/canadian-salad.yaml,line={line},title=scoring.total_mismatch::"

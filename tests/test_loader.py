@@ -94,7 +94,7 @@ def test_schema_rejects_wrong_types_with_the_line(tmp_path):
     path = project / "rules_data" / "euchre.yaml"
     text = path.read_text(encoding="utf-8").replace('introduced: "2026.1"', "introduced: 2026.1", 1)
     path.write_text(text, encoding="utf-8")
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("introduced:"))
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith("introduced:"))
     with pytest.raises(SourceErrors) as info:
         load_library(project)
     [err] = [e for e in info.value.errors if e.where.path.endswith("euchre.yaml")]

@@ -8,7 +8,7 @@ from ..cards import parse_cards
 from ..equipment import deal_for, each, tables
 from ..errors import Location
 from ..library import Library
-from ..model import Deal
+from ..model import Deal, GameBody
 from ..phrases import PLAYER_HORIZON, parse_players
 from . import Body, bodies, check
 
@@ -104,6 +104,22 @@ def _summarise(counts: list[int]) -> str:
             runs.append(str(start) if start == n else f"{start}-{n}")
             start = None
     return ", ".join(runs)
+
+
+def players_that_work(body: GameBody) -> list[int]:
+    """The player counts a game claims for which its deal actually fits (open claims cut at the horizon)."""
+    from ..library import GameSource  # noqa: F401 - only for the type of Body.gs
+
+    b = Body(gs=None, rules=body)  # type: ignore[arg-type]
+    if body.players is None:
+        return []
+    counts, _ = claimed_counts(b)
+    works = []
+    for n in counts:
+        fit, even = _card_problems(b, n)
+        if not fit and not even and not any(True for _ in _tiles(b, [n])):
+            works.append(n)
+    return works
 
 
 @check("deal.exceeds_deck")

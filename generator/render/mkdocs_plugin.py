@@ -26,6 +26,7 @@ class RulebookConfig(Config):
     generated = c.Type(str, default="build/generated")
     downloads = c.Optional(c.Type(str))
     pages = c.Optional(c.Type(str))
+    repo = c.Type(str, default="")
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -41,10 +42,15 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             lib = load_library(root, edition)
         except RulebookError as exc:
             raise PluginError(str(exc)) from exc
-        docs = root / self.config.generated / lib.edition.id / "docs"
-        downloads = Path(self.config.downloads) if self.config.downloads else None
-        book_pages = json.loads(Path(self.config.pages).read_text(encoding="utf-8")) if self.config.pages else None
-        result = write_docs(lib, docs, downloads, book_pages, config.get("repo_url") or "")
+        generated = os.environ.get("RULEBOOK_GENERATED") or self.config.generated
+        docs = root / generated / lib.edition.id / "docs"
+        downloads_dir = self.config.downloads or os.environ.get("RULEBOOK_DOWNLOADS")
+        downloads = Path(downloads_dir) if downloads_dir else None
+        pages_file = self.config.pages or os.environ.get("RULEBOOK_PAGES")
+        book_pages = json.loads(Path(pages_file).read_text(encoding="utf-8")) if pages_file else None
+        result = write_docs(lib, docs, downloads, book_pages, self.config.repo)
+        if os.environ.get("RULEBOOK_VERSIONED"):
+            config["extra"]["version"] = {"provider": "mike"}
         config["docs_dir"] = str(docs)
         config["nav"] = result["nav"]
         config["site_name"] = f"{lib.book.title} · {lib.edition.id}"
@@ -64,10 +70,18 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         # "Edit this page" opens the source a contributor should change, not the generated page.
         source = self.edit_urls.get(page.file.src_uri)
-        if source and config.get("repo_url"):
-            page.edit_url = f"{config['repo_url'].rstrip('/')}/{config.get('edit_uri') or 'edit/main/'}{source}"
+        if source and self.config.repo:
+            page.edit_url = f"{self.config.repo.rstrip('/')}/edit/main/{source}"
         return markdown
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         # Second line of defence: whatever the Markdown produced, only allow-listed HTML survives.
         return sanitize(html)
+
+    def on_post_build(self, config: Any) -> None:
+        # Links, anchors and safety are verified before anything (a build folder, a mike commit) uses the site.
+        from .verify import verify_site
+
+        problems = verify_site(Path(config["site_dir"]))
+        if problems:
+            raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))

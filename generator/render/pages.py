@@ -65,14 +65,14 @@ class BodyView:
         """Each example's figures: name -> (computed, stated, problem)."""
         return {k: example_values(ex.values) for k, ex in self.body.examples.items()}
 
-    def round_columns(self) -> list[str]:
-        """Which columns the rounds table needs."""
+    def round_columns(self) -> list[tuple[str, str]]:
+        """Which columns the rounds table needs: (field, heading)."""
         rounds = self.body.rounds.items if self.body.rounds else []
         cols = []
         for name, attr in (("Cards", "each"), ("Wild", "wild"), ("Meld", "meld"), ("Minimum meld", "min_meld"),
                            ("Trump", "trump"), ("Hands", "hands"), ("Scoring", "scoring"), ("Possible", "possible")):
             if any(getattr(r, attr) not in (None, [], "") for r in rounds):
-                cols.append(attr)
+                cols.append((attr, name))
         return cols
 
     def round_cells(self, r: Round) -> dict[str, str]:
@@ -111,7 +111,7 @@ class BodyView:
         """Data blocks the prose did not place; the page appends them so that all data shows."""
         placed = {seg[1] for seg in self.segments if seg[0] == "block"}
         out = []
-        for key, table in self.body.scoring.items():
+        for key in self.body.scoring:
             if f"scoring.{key}" not in placed:
                 out.append(f"scoring.{key}")
         if self.body.rounds and (self.body.rounds.items or self.body.rounds.sequences or self.body.rounds.ranks) \

@@ -45,12 +45,22 @@ def finder_record(page: GamePage) -> dict[str, Any]:
         if eq.sticks:
             kinds.add("sticks")
     kinds.discard("")
+    from ..checks.deal import players_that_work
+
+    works = players_that_work(game)
+    limited = not spec.bounded and works != spec.counts()
+    players = {"min": spec.low, "max": spec.high, "step": spec.step,
+               "set": sorted(spec.allowed) if spec.allowed is not None else None, "text": spec.describe()}
+    if limited and works:
+        contiguous = works == list(range(works[0], works[-1] + 1))
+        players.update(max=works[-1], set=None if contiguous else works,
+                       text=f"{spec.describe()} (up to {works[-1]})")
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
         "category": game.category, "partnerships": game.partnerships,
-        "players": {"min": spec.low, "max": spec.high, "step": spec.step,
-                    "set": sorted(spec.allowed) if spec.allowed is not None else None,
-                    "text": spec.describe()},
+        # The finder offers a game only for player counts its deal really supports: "any number"
+        # of players with one deck is, in fact, up to 17 for Thirty One.
+        "players": players,
         "equipment": sorted(kinds),
     }
 

@@ -1,0 +1,61 @@
+"""``make publish``: every edition of the site deployed with mike to the local gh-pages branch.
+
+Each edition is one mike version (2026.1 as published, 2026.2 current, alias ``latest``, and
+``latest`` as the default the site root redirects to). mike runs ``mkdocs`` from PATH, so the
+project's own environment is put first on PATH. A version that fails to build or verify is not
+committed: mike commits only after a build succeeds, and the rulebook plugin verifies the site
+at the end of every build.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .build import render_pdfs
+from .errors import BuildError
+from .library import edition_key, load_library
+
+ALIAS = "latest"
+
+
+def _mike(args: list[str], root: Path, env: dict[str, str]) -> None:
+    mike = Path(sys.executable).with_name("mike")
+    result = subprocess.run([str(mike), *args, "--config-file", str(root / "mkdocs.yml")], cwd=root, env=env,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise BuildError(f"mike {' '.join(args)} failed:\n{result.stderr.strip()[-3000:]}")
+
+
+def publish(root: Path, branch: str = "gh-pages") -> list[str]:
+    """Deploy every edition to ``branch`` (local only; pushing is the workflow's job); return the versions."""
+    lib = load_library(root)
+    editions = sorted(lib.book.editions, key=lambda e: edition_key(e.id))
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["RULEBOOK_VERSIONED"] = "1"
+    deployed = []
+    with tempfile.TemporaryDirectory(prefix="rulebook-publish-") as tmp:
+        for edition in editions:
+            ed_lib = load_library(root, edition.id)
+            pdf_dir = Path(tmp) / edition.id / "pdf"
+            anchors = render_pdfs(ed_lib, pdf_dir)
+            pages = Path(tmp) / edition.id / "book-pages.json"
+            pages.write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
+            env.update(RULEBOOK_EDITION=edition.id, RULEBOOK_DOWNLOADS=str(pdf_dir), RULEBOOK_PAGES=str(pages),
+                       RULEBOOK_GENERATED=str(Path(tmp) / edition.id / "generated"))
+            args = ["deploy", "--branch", branch, "--title", f"{edition.id} – {edition.label}", edition.id]
+            if edition.id == lib.book.current:
+                args += [ALIAS, "--update-aliases"]
+            _mike(args, root, env)
+            deployed.append(edition.id)
+            shutil.rmtree(Path(tmp) / edition.id, ignore_errors=True)
+        for name in ("RULEBOOK_EDITION", "RULEBOOK_DOWNLOADS", "RULEBOOK_PAGES", "RULEBOOK_GENERATED"):
+            env.pop(name, None)
+        _mike(["set-default", "--branch", branch, ALIAS], root, env)
+    return deployed
