@@ -10,6 +10,8 @@ import json
 import logging
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,15 +27,44 @@ def default_out(root: Path, lib: Library) -> Path:
     return root / "build" if lib.is_current else root / "build" / "editions" / lib.edition.id
 
 
-def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
-    """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors."""
-    from .render.pdf import game_pages, render_book, render_sheet
-    from .render.site import pdf_name
+# Limits for one edition's PDF render; generous for this book (about 15 s and 400 MB), they stop
+# a runaway layout. RULEBOOK_PDF_TIMEOUT (seconds) and RULEBOOK_PDF_MEMORY_MB override them.
+PDF_TIMEOUT = 900
+PDF_MEMORY_MB = 4096
 
-    (pdf_dir / "score-sheets").mkdir(parents=True, exist_ok=True)
-    anchors = render_book(lib, pdf_dir / pdf_name(lib), paper=paper, duplex=duplex)
-    for page in game_pages(lib):
-        render_sheet(lib, page, pdf_dir / "score-sheets" / f"{page.id}.pdf", paper=paper)
+
+def _limit_memory(megabytes: int):
+    def apply() -> None:
+        import resource
+
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return apply
+
+
+def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
+    """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
+
+    The render runs in a child process under a time and memory limit.
+    """
+    timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT))
+    memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB))
+    pdf_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "generator.render.pdf_worker", str(lib.root), lib.edition.id, str(pdf_dir), paper,
+           "1" if duplex else "0"]
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                                preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1])
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped") from None
+    if result.returncode != 0:
+        tail = result.stderr.strip().splitlines()[-1:] or ["(no message)"]
+        if result.returncode < 0 or "MemoryError" in result.stderr or "Cannot allocate" in result.stderr:
+            raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB ({tail[0]})")
+        raise BuildError(f"the PDF render failed: {tail[0].removeprefix('error: ')}")
+    anchors_file = pdf_dir / ".anchors.json"
+    anchors = json.loads(anchors_file.read_text(encoding="utf-8"))
+    anchors_file.unlink()
     return anchors
 
 

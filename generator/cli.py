@@ -33,7 +33,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .build import build
 
     out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
-                site=not args.pdf_only, pdf=not args.site_only)
+                site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex)
     print(f"built {out}")
     return 0
 
@@ -100,6 +100,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--out", help="output folder (default: build/)")
     b.add_argument("--site-only", action="store_true", help="skip the PDF")
     b.add_argument("--pdf-only", action="store_true", help="skip the site")
+    b.add_argument("--paper", choices=("letter", "a4"), default="letter", help="paper size of the PDFs")
+    b.add_argument("--duplex", action="store_true", help="start every game on a right-hand page")
     b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("serve", help="live preview of the site (rebuilds when a source changes)")

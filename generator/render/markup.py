@@ -51,6 +51,14 @@ def sanitize(html: str) -> str:
                      link_rel="noopener noreferrer", strip_comments=True)
 
 
+def inline_markdown(text: str) -> Markup:
+    """One line of YAML text as HTML: escaped first, then only **bold** and *italics* made tags."""
+    html = str(escape(text))
+    html = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html)
+    html = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", html)
+    return Markup(html)  # noqa: S704 - escaped above; only the two tags added are not text
+
+
 def escape_raw_html(text: str) -> str:
     """Make contributor Markdown's raw HTML show as text (``<script>`` becomes ``&lt;script>``)."""
     return text.replace("<", "&lt;")

@@ -11,6 +11,7 @@ from ..model import Game, GameBody, Round, Variant
 from ..phrases import parse_players
 from ..prose import expand, lookup, split_blocks
 from . import describe
+from .markup import Markup, inline_markdown
 
 BLOCK_ORDER = ("scoring", "rounds", "examples", "alternate_rules", "score_sheet")
 SEEDS_README_TITLES = {
@@ -34,11 +35,11 @@ class BodyView:
     in_edition: Any = None
     prefix: str = ""  # for element ids: several blocks of one kind can share a page (or the book)
 
-    def text(self, value: str | None, local: dict[str, Any] | None = None) -> str:
-        """YAML text with its {references} filled in."""
+    def text(self, value: str | None, local: dict[str, Any] | None = None) -> Markup:
+        """YAML text with its {references} filled in, escaped, with **bold** and *italics* kept."""
         if value is None:
-            return ""
-        return expand(value, *([local] if local else []), *self.scopes)
+            return Markup("")
+        return inline_markdown(expand(value, *([local] if local else []), *self.scopes))
 
     def item_value(self, item: Any, in_round: bool = False) -> str:
         """A score item's value as printed."""

@@ -14,7 +14,7 @@ from ..library import Library
 from ..model import ScoreSheet, SheetBlock
 from ..prose import expand, format_value
 from . import describe
-from .fetcher import ASSET_ROOT, ProjectFetcher
+from .fetcher import ASSET_ROOT, ProjectFetcher, RefusedResource
 from .markup import demote_headings, environment, prose_html
 from .pages import GamePage, game_page
 from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
@@ -85,10 +85,15 @@ def _stylesheets(paper: str, fonts: Any) -> list[Any]:
 def _document(html: str, paper: str) -> Any:
     weasyprint = _weasy()
     from weasyprint.text.fonts import FontConfiguration
+    from weasyprint.urls import FatalURLFetchingError
 
     fonts = FontConfiguration()  # makes the bundled @font-face fonts available, not the system's
-    doc = weasyprint.HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=ProjectFetcher())
-    return doc.render(stylesheets=_stylesheets(paper, fonts), font_config=fonts, pdf_tags=True)
+    fetcher = ProjectFetcher()
+    doc = weasyprint.HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=fetcher)
+    try:
+        return doc.render(stylesheets=_stylesheets(paper, fonts), font_config=fonts, pdf_tags=True)
+    except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: turn it into a build error
+        raise RefusedResource(fetcher.refused[-1] if fetcher.refused else str(exc)) from None
 
 
 def anchor_pages(document: Any) -> dict[str, int]:
