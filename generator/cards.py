@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RED = {"diamonds", "hearts"}
@@ -137,6 +138,16 @@ def _conjunction(phrase: str, names: Mapping[str, Predicate]) -> Predicate:
 
 def parse_cards(phrase: str, names: Mapping[str, str] | None = None) -> Predicate:
     """Compile a card phrase into a predicate; raise PredicateError if it is not understood."""
+    return _parse_cached(phrase, tuple(sorted((names or {}).items())))
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(phrase: str, names: tuple[tuple[str, str], ...]) -> Predicate:
+    # Phrases repeat across games and checks; compiling each once keeps validation fast.
+    return _parse(phrase, dict(names))
+
+
+def _parse(phrase: str, names: Mapping[str, str] | None = None) -> Predicate:
     compiled: dict[str, Predicate] = {}
     for name, definition in (names or {}).items():
         compiled[name] = parse_cards(definition)

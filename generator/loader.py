@@ -93,9 +93,26 @@ def _decode(raw: bytes, path: str) -> str:
     return text
 
 
+MAX_LINE = 10_000  # characters: a paragraph is long, a 100 KB line is not prose
+MAX_NESTING = 8  # blockquote and list levels: deep nesting only serves to exhaust the renderer
+
+
+def check_prose(text: str, path: str) -> None:
+    """Refuse Markdown shaped to exhaust the renderer: huge lines, deep quote or list nesting."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_LINE:
+            raise SourceError(Location(path, n, MAX_LINE), f"line is {len(line)} characters; the limit is {MAX_LINE}")
+        quotes = re.match(r"[\s>]*", line).group().count(">")
+        indent = len(line) - len(line.lstrip(" \t"))
+        if quotes > MAX_NESTING or indent > 4 * MAX_NESTING:
+            raise SourceError(Location(path, n, 1), f"nested more than {MAX_NESTING} levels deep")
+
+
 def read_text(path: Path, display: str) -> TextDoc:
-    """Read a text file as UTF-8, refusing oversized or undecodable files."""
-    return TextDoc(display, _decode(path.read_bytes(), display))
+    """Read a Markdown file as UTF-8, refusing oversized, undecodable or pathologically nested files."""
+    text = _decode(path.read_bytes(), display)
+    check_prose(text, display)
+    return TextDoc(display, text)
 
 
 class _Builder:

@@ -47,3 +47,16 @@ def copy_project(dest: Path) -> Path:
         shutil.copytree(ROOT / name, dest / name)
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     return dest
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Print how many hostile inputs were tried, by kind, and how many got through."""
+    from tests.hostile import GOT_THROUGH, TRIED
+
+    if not TRIED:
+        return
+    kinds = ", ".join(f"{kind}: {n}" for kind, n in sorted(TRIED.items()))
+    through = sum(GOT_THROUGH.values())
+    terminalreporter.write_sep("-", "hostile inputs")
+    terminalreporter.write_line(f"{sum(TRIED.values())} hostile inputs tried ({kinds}); "
+                                f"{through if through else 'none'} got through")

@@ -46,7 +46,7 @@ def _outline(reader: pypdf.PdfReader) -> list[tuple[int, str, int]]:
 
 def test_contents_and_index_point_to_where_each_game_starts(reader, library):
     starts = {}
-    for level, title, page in _outline(reader):
+    for _level, title, page in _outline(reader):
         starts.setdefault(normalise(title), page)
     text = "\n".join(reader.pages[i].extract_text() for i in range(len(reader.pages)))
     contents = normalise(" ".join(reader.pages[i].extract_text() for i in range(1, 4)))
@@ -65,7 +65,7 @@ def test_contents_and_index_point_to_where_each_game_starts(reader, library):
 
 def test_every_game_starts_on_a_new_page(reader, library):
     pages = {}
-    for level, title, page in _outline(reader):
+    for _level, title, page in _outline(reader):
         pages.setdefault(normalise(title), page)
     starts = [pages[normalise(p.heading())] for p in game_pages(library)]
     assert len(set(starts)) == len(starts)

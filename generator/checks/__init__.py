@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..errors import Location
@@ -100,6 +100,7 @@ class Body:
     rules: GameBody
     variant: Variant | None = None
     index: int | None = None
+    memo: dict = field(default_factory=dict, compare=False, hash=False)  # results shared between checks
 
     @property
     def game(self) -> str:
@@ -124,10 +125,15 @@ def effective(game: Game, variant: Variant) -> GameBody:
     return GameBody.model_construct(**merged)
 
 
-def bodies(lib: Library) -> Iterator[Body]:
-    """Every game and every variant of this edition, in book order."""
-    for gs in lib.ordered_games():
-        yield Body(gs, gs.game)
-        for i, variant in enumerate(gs.game.variants):
-            if lib.in_edition(variant.introduced):
-                yield Body(gs, effective(gs.game, variant), variant, i)
+def bodies(lib: Library) -> list[Body]:
+    """Every game and every variant of this edition, in book order (made once per library)."""
+    cached = lib.__dict__.get("_bodies")
+    if cached is None:
+        cached = []
+        for gs in lib.ordered_games():
+            cached.append(Body(gs, gs.game))
+            for i, variant in enumerate(gs.game.variants):
+                if lib.in_edition(variant.introduced):
+                    cached.append(Body(gs, effective(gs.game, variant), variant, i))
+        lib.__dict__["_bodies"] = cached
+    return cached

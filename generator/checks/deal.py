@@ -63,6 +63,13 @@ def claimed_counts(b: Body) -> tuple[list[int], bool]:
 
 def _card_problems(b: Body, n: int) -> tuple[str | None, str | None]:
     """(does not fit, cannot be dealt evenly) messages for ``n`` players, or None."""
+    key = ("deal", n)
+    if key not in b.memo:
+        b.memo[key] = _work_out(b, n)
+    return b.memo[key]
+
+
+def _work_out(b: Body, n: int) -> tuple[str | None, str | None]:
     deal = deal_for(b.rules, n)
     if deal is None or deal.tiles is not None:
         return None, None

@@ -66,6 +66,18 @@ def texts(lib: Library) -> Iterator[tuple[Location, str]]:
             yield Location(prose.path, n), line
 
 
+_KNOWN: dict[str, bool] = {}
+
+
+def _unknown(english, words: list[str]) -> list[str]:
+    """The words the English list lacks (each word looked up once per process)."""
+    new = [w for w in set(words) if w not in _KNOWN]
+    if new:
+        missing = english.unknown(new)
+        _KNOWN.update({w: w in missing for w in new})
+    return sorted({w for w in words if _KNOWN[w]})
+
+
 @check("spelling.unknown_word", "warning")
 def unknown_word(lib: Library) -> Iterator[Finding]:
     """A word is in neither the English word list nor the house dictionary of game terms."""
@@ -77,7 +89,7 @@ def unknown_word(lib: Library) -> Iterator[Finding]:
         text = SUIT_WORD_CARD.sub(" ", text)  # 'club4' is a card (notation.card), not a word
         words = [re.sub(r"'s$", "", w.replace("’", "'")).strip("'").lower() for w in WORD.findall(text)]
         words = [w for w in words if len(w) > 1 and w not in house]
-        for word in english.unknown(words):
+        for word in _unknown(english, words):
             key = (where.path, word)
             seen.setdefault(key, []).append(where.line)
             first.setdefault(key, where)
