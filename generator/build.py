@@ -58,10 +58,12 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
     except subprocess.TimeoutExpired:
         raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped") from None
     if result.returncode != 0:
-        tail = result.stderr.strip().splitlines()[-1:] or ["(no message)"]
-        if result.returncode < 0 or "MemoryError" in result.stderr or "Cannot allocate" in result.stderr:
-            raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB ({tail[0]})")
-        raise BuildError(f"the PDF render failed: {tail[0].removeprefix('error: ')}")
+        last = (result.stderr.strip().splitlines() or ["no message"])[-1].removeprefix("error: ")
+        # Out of address space shows up as a signal, a MemoryError, or a library that cannot be mapped.
+        starved = ("MemoryError", "Cannot allocate", "cannot load library", "bad_alloc", "out of memory")
+        if result.returncode < 0 or any(s in result.stderr for s in starved):
+            raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB of memory ({last[:200]})")
+        raise BuildError(f"the PDF render failed: {last}")
     anchors_file = pdf_dir / ".anchors.json"
     anchors = json.loads(anchors_file.read_text(encoding="utf-8"))
     anchors_file.unlink()

@@ -164,6 +164,12 @@ def glance(body: GameBody) -> list[tuple[str, str]]:
         rows.append(("Deal", line))
     if body.wild:
         rows.append(("Wild cards", body.wild))
+    for table in body.scoring.values():
+        if table.kind in ("card_values", "counters") and table.items:
+            values = ", ".join(f"{i.label} {item_value(i, {}) if i.value is None else i.value}".strip()
+                               for i in table.items if "{" not in (i.value or ""))
+            rows.append(("Card values" if table.kind == "card_values" else "Counters", values))
+            break
     if goal(body.goal):
         rows.append(("To win", goal(body.goal) or ""))
     return rows

@@ -17,6 +17,8 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
+__all__ = ["Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown", "sanitize"]
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 ALLOWED_TAGS = {

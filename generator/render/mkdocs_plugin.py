@@ -7,6 +7,7 @@ Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs s
 
 from __future__ import annotations
 
+import html
 import json
 import os
 from pathlib import Path
@@ -53,7 +54,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             config["extra"]["version"] = {"provider": "mike"}
         config["docs_dir"] = str(docs)
         config["nav"] = result["nav"]
-        config["site_name"] = f"{lib.book.title} · {lib.edition.id}"
+        config["site_name"] = html.escape(f"{lib.book.title} · {lib.edition.id}")  # printed raw by the theme
         self.edit_urls = result.get("edit", {})
         self.lib = lib
 

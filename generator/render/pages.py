@@ -11,7 +11,7 @@ from ..model import Game, GameBody, Round, Variant
 from ..phrases import parse_players
 from ..prose import expand, lookup, split_blocks
 from . import describe
-from .markup import Markup, inline_markdown
+from .markup import Markup, escape, inline_markdown
 
 BLOCK_ORDER = ("scoring", "rounds", "examples", "alternate_rules", "score_sheet")
 SEEDS_README_TITLES = {
@@ -53,8 +53,9 @@ class BodyView:
         out = []
         for item in table.items:
             local = item.model_dump(exclude_none=True)
-            line = table.line.replace("{label}", self.text(item.label, local)).replace("{value}", self.item_value(item))
-            out.append(line)
+            # Markup.replace escapes plain text and keeps the label's markup: nothing is escaped twice.
+            line = escape(table.line).replace("{label}", self.text(item.label, local))
+            out.append(line.replace("{value}", self.item_value(item)))
         return out
 
     def alternate_rules(self) -> list[Any]:
@@ -85,7 +86,8 @@ class BodyView:
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
             "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
             "hands": "; ".join(r.hands),
-            "scoring": "; ".join(f"{self.text(i.label)} {self.item_value(i, in_round=True)}".strip() for i in r.scoring),
+            "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label), self.item_value(i, in_round=True))
+                                         for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
         }
         return cells

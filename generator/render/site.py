@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from pathlib import Path
@@ -84,7 +85,9 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     game_tpl = env.get_template("site/game.md.j2")
     for page in pages:
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
-        (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet), encoding="utf-8")
+        has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
+        (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book,
+                                                               book_pdf=pdf_name(lib)), encoding="utf-8")
 
     for page_data in lib.book.pages:
         text = expand(lib.pages[page_data.id].text, lib.scope())
@@ -126,17 +129,18 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     edit.update({game_path(p.id): f"content/{p.id}.md" for p in pages})
     edit.update({f"{p.id}.md": f"content/{p.id}.md" for p in lib.book.pages})
 
+    # The theme prints navigation titles as raw HTML, so titles from the data are escaped here.
     nav: list[Any] = [{"Home": "index.md"}, {"Find a game": "finder.md"}]
     front = [p for p in lib.book.pages if p.after is None]
-    nav += [{p.title: f"{p.id}.md"} for p in front]
+    nav += [{html.escape(p.title): f"{p.id}.md"} for p in front]
     for section in lib.book.sections:
-        nav.append({section.title: [{p.game.title + (f" ({p.game.subtitle})" if p.game.subtitle else ""): game_path(p.id)}
-                                    for p in by_section[section.id]]})
-        nav += [{p.title: f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
+        nav.append({html.escape(section.title): [{html.escape(p.heading()): game_path(p.id)}
+                                                 for p in by_section[section.id]]})
+        nav += [{html.escape(p.title): f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
     (docs / "changes.md").write_text(changes_page(lib), encoding="utf-8")
     edit["changes.md"] = "rules_data/errata.yaml"
     nav.append({"What changed": "changes.md"})
-    nav.append({lib.book.index_title: "book-index.md"})
+    nav.append({html.escape(lib.book.index_title): "book-index.md"})
     nav.append({"Errata": "errata.md"})
     return {"nav": nav, "edit": edit}
 

@@ -17,6 +17,8 @@ from ..errors import BuildError
 # The theme draws its icons as inline <svg> inside the article, so svg itself is allowed; scripts are not.
 UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "link", "meta", "base", "frame", "frameset", "foreignobject"}
 UNSAFE_URL = re.compile(r"^\s*(javascript|data|vbscript|file):", re.I)
+# The theme's own inline scripts (Material for MkDocs); any other inline script is an injection.
+THEME_SCRIPTS = ("__md_scope=", "var palette=__md_get(", "var target=document.getElementById(location.hash")
 
 
 class _Page(HTMLParser):
@@ -26,8 +28,17 @@ class _Page(HTMLParser):
         self.links: list[tuple[str, int]] = []
         self.problems: list[str] = []
         self.depth = 0  # >0 inside the page's own content (not the theme's frame)
+        self.script: dict[str, str | None] | None = None
+        self.script_text = ""
+        # <title> and <textarea> hold text only (RCDATA): a browser reads '<script>' there as words.
+        self.rcdata: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.rcdata:
+            return
+        if tag in ("title", "textarea"):
+            self.rcdata = tag
+            return
         a = dict(attrs)
         if a.get("id"):
             self.ids.add(a["id"] or "")
@@ -43,6 +54,11 @@ class _Page(HTMLParser):
                 self.problems.append(f"unsafe URL in <{tag} {key}>: {value[:60]}")
         if tag in ("a", "link") and a.get("href"):
             self.links.append((a["href"] or "", self.getpos()[0]))
+        if tag == "script":
+            self.script, self.script_text = a, ""
+            src = a.get("src")
+            if src and (urlparse(src).scheme or urlparse(src).netloc or "assets/" not in src):
+                self.problems.append(f"script from outside the site's assets: {src[:80]}")
         if self.depth:
             if tag in UNSAFE_TAGS:
                 self.problems.append(f"<{tag}> in page content")
@@ -53,8 +69,24 @@ class _Page(HTMLParser):
                 self.problems.append(f"remote image {a['src']}")
 
     def handle_endtag(self, tag: str) -> None:
+        if self.rcdata:
+            if tag == self.rcdata:
+                self.rcdata = None
+            return
+        if tag == "script" and self.script is not None:
+            text = self.script_text.strip()
+            is_config = self.script.get("type") == "application/json" and self.script.get("id") == "__config"
+            if text and not is_config and not text.startswith(THEME_SCRIPTS):
+                self.problems.append(f"inline script that is not the theme's: {text[:60]}")
+            if is_config and "<" in text:
+                self.problems.append("markup inside the theme's configuration")
+            self.script = None
         if self.depth:
             self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.script is not None:
+            self.script_text += data
 
 
 def verify_site(site: Path) -> list[str]:
