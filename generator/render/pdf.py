@@ -7,6 +7,7 @@ printed after their game and, separately, one PDF per game with as many blank ro
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from ..prose import expand, format_value
 from . import describe
 from .fetcher import ASSET_ROOT, ProjectFetcher, RefusedResource
 from .markup import demote_headings, environment, prose_html
-from .pages import GamePage, game_page
+from .pages import BodyView, GamePage, game_page
 from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
 
 PAPER = {"letter": "letter", "a4": "A4"}
@@ -39,12 +40,14 @@ def _env(lib: Library):
                        book=lib.book, edition=lib.edition, md=_md)
 
 
-def generic_sheet(page: GamePage) -> ScoreSheet:
+def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     """A score sheet for a game that has none of its own: one column per player, a row per round."""
-    rounds = page.main.body.rounds
-    block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if rounds and rounds.items else None,
-                       total="Total")
-    return ScoreSheet(title=f"{page.heading()} score sheet", fields=["Date"], blocks=[block])
+    rounds = body.rounds
+    listed = bool(rounds and rounds.items)
+    counted = body.goal.rounds if body.goal and body.goal.rounds and not listed else None
+    block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if listed else None,
+                       rows=[f"Round {i}" for i in range(1, counted + 1)] if counted else [], total="Total")
+    return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[block])
 
 
 def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = False) -> str:
@@ -119,28 +122,34 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
     return checked
 
 
-def sheet_html(lib: Library, page: GamePage, blank_rows: int | None) -> str:
-    """One game's score sheet as a printable HTML page."""
+def sheet_html(lib: Library, heading: str, view: BodyView, blank_rows: int | None) -> str:
+    """One score sheet (a game's, or a variant's) as a printable HTML page."""
     env = _env(lib)
-    view = page.main
     if view.body.score_sheet is None:
-        view = type(view)(**{**view.__dict__, "body": view.body.model_copy(update={"score_sheet": generic_sheet(page)})})
-    return env.get_template("print/sheet.html.j2").render(page=page, view=view, blank_rows=blank_rows)
+        sheet = generic_sheet(heading, view.body)
+        body = view.body.model_copy(update={"score_sheet": sheet}) if hasattr(view.body, "model_copy") else view.body
+        view = replace(view, body=body)
+    return env.get_template("print/sheet.html.j2").render(heading=heading, view=view, blank_rows=blank_rows)
 
 
-def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter") -> int:
-    """Write a game's score sheet PDF, with as many blank rows as fit on one page; return the rows."""
-    sheet = page.main.body.score_sheet
-    if sheet is not None and len(sheet.blocks) > 1:  # a designed multi-part sheet prints as designed
-        document = _document(sheet_html(lib, page, None), paper)
+def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None) -> int:
+    """Write a score sheet PDF (the game's, or a variant's), with as many blank rows as fit; return the rows."""
+    view = page.main
+    heading = page.heading()
+    if variant is not None:
+        view = next(v for var, v in page.variants if var.id == variant.id)
+        heading = f"{page.heading()} – {variant.title}"
+    sheet = view.body.score_sheet
+    if sheet is not None and len([b for b in sheet.blocks if not b.sample_only]) > 1:
+        document = _document(sheet_html(lib, heading, view, None), paper)  # a designed sheet prints as designed
         _write(document, target, lib.book.language)
         return 0
     # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
-    document = _document(sheet_html(lib, page, TRIAL_ROWS), paper)
+    document = _document(sheet_html(lib, heading, view, TRIAL_ROWS), paper)
     first = set(document.pages[0].anchors)
-    rows = sum(1 for i in range(TRIAL_ROWS) if f"{page.main.prefix}row-{i}" in first) - 1  # keep room for the total row
+    rows = sum(1 for i in range(TRIAL_ROWS) if f"{view.prefix}row-{i}" in first) - 1  # keep room for the total row
     while True:
-        document = _document(sheet_html(lib, page, max(rows, 0)), paper)
+        document = _document(sheet_html(lib, heading, view, max(rows, 0)), paper)
         if len(document.pages) == 1 or rows <= 0:
             break
         rows -= 1

@@ -26,6 +26,8 @@ def sheet_columns(view: Any, block: SheetBlock) -> list[str]:
     """Column headings: the block's own, or one (or several) per player."""
     if not block.player_columns:
         return list(block.columns)
+    if getattr(view.body, "partnerships", None) in ("partners", "teams"):
+        return ["Team 1", "Team 2"]  # partners score together: one column per side
     n = player_count(view.body)
     if len(block.columns) <= 1:
         return [f"Player {i}" for i in range(1, n + 1)]
@@ -49,7 +51,9 @@ def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None) -> l
         rnd = sheet_round(view, block)
         rows = list(rnd.hands) if rnd else []
     if block.rows_from == "rounds" and rounds is not None:
-        rows = [r.name for r in rounds.items]
+        # A round's label carries what the player must know while scoring: its meld or minimum.
+        rows = [r.name + (f" – {r.meld}" if r.meld else f" – minimum meld {r.min_meld}" if r.min_meld else "")
+                for r in rounds.items]
         if rounds.then_reversed:
             rows += [f"{r.name} (again)" for r in reversed(rounds.items)]
     elif block.rows_from == "sequence":

@@ -86,8 +86,11 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     for page in pages:
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
         has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
+        variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
+                          for v, _ in page.variants}
         (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book,
-                                                               book_pdf=pdf_name(lib)), encoding="utf-8")
+                                                               book_pdf=pdf_name(lib), variant_sheets=variant_sheets),
+                                               encoding="utf-8")
 
     for page_data in lib.book.pages:
         text = expand(lib.pages[page_data.id].text, lib.scope())
