@@ -163,6 +163,8 @@ def main() -> int:
                 continue
             print(f"running {name} ...", flush=True)
             fn(results, Path(tmp))
+            (ROOT / "bench" / "results").mkdir(exist_ok=True)
+            (ROOT / "bench" / "results" / "partial.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     results["peak_rss_mb_parent"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)

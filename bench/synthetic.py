@@ -16,6 +16,7 @@ def make_book(dest: Path, games: int) -> Path:
     (dest / "rules_data").mkdir(parents=True)
     (dest / "content").mkdir()
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    shutil.copytree(ROOT / "templates", dest / "templates")  # mkdocs.yml watches it
     originals = sorted(p for p in (ROOT / "rules_data").glob("*.yaml") if p.stem not in ("book", "errata"))
     sections: dict[str, list[str]] = {"cards": [], "equipment": [], "tournament": []}
     for i in range(games):

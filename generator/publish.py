@@ -39,6 +39,12 @@ def publish(root: Path, branch: str = "gh-pages") -> list[str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["RULEBOOK_VERSIONED"] = "1"
+    # mike commits to gh-pages; a fresh machine (CI) may have no git identity configured.
+    known = subprocess.run(["git", "-C", str(root), "config", "user.email"], capture_output=True, text=True).stdout
+    if not known.strip():
+        for who in ("AUTHOR", "COMMITTER"):
+            env.setdefault(f"GIT_{who}_NAME", "rulebook publisher")
+            env.setdefault(f"GIT_{who}_EMAIL", "rulebook-publisher@localhost")
     deployed = []
     with tempfile.TemporaryDirectory(prefix="rulebook-publish-") as tmp:
         for edition in editions:

@@ -137,8 +137,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     front = [p for p in lib.book.pages if p.after is None]
     nav += [{html.escape(p.title): f"{p.id}.md"} for p in front]
     for section in lib.book.sections:
-        nav.append({html.escape(section.title): [{html.escape(p.heading()): game_path(p.id)}
-                                                 for p in by_section[section.id]]})
+        nav.append({html.escape(section.title): section_nav(by_section[section.id])})
         nav += [{html.escape(p.title): f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
     (docs / "changes.md").write_text(changes_page(lib), encoding="utf-8")
     edit["changes.md"] = "rules_data/errata.yaml"
@@ -146,6 +145,25 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     nav.append({html.escape(lib.book.index_title): "book-index.md"})
     nav.append({"Errata": "errata.md"})
     return {"nav": nav, "edit": edit}
+
+
+NAV_GROUP = 40  # games in one navigation list before they are grouped by initial letter
+
+
+def section_nav(pages: list[GamePage]) -> list[Any]:
+    """A section's navigation: its games, grouped by initial letter when there are many.
+
+    Material draws the whole navigation on every page; with navigation.prune only the open group is
+    drawn, so grouping keeps each page's navigation (and the build) from growing with the book.
+    """
+    items = [{html.escape(p.heading()): game_path(p.id)} for p in pages]
+    if len(pages) <= NAV_GROUP:
+        return items
+    groups: dict[str, list[Any]] = {}
+    for page, item in zip(pages, items, strict=True):
+        first = page.heading()[:1].upper()
+        groups.setdefault(first if first.isalpha() else "0-9", []).append(item)
+    return [{letter: groups[letter]} for letter in sorted(groups)]
 
 
 def changes_page(lib: Library) -> str:
