@@ -115,9 +115,7 @@ def _summarise(counts: list[int]) -> str:
 
 def players_that_work(body: GameBody) -> list[int]:
     """The player counts a game claims for which its deal actually fits (open claims cut at the horizon)."""
-    from ..library import GameSource  # noqa: F401 - only for the type of Body.gs
-
-    b = Body(gs=None, rules=body)  # type: ignore[arg-type]
+    b = Body(gs=None, rules=body)  # type: ignore[arg-type]  # no file: used for the finder, not for findings
     if body.players is None:
         return []
     counts, _ = claimed_counts(b)
@@ -129,15 +127,19 @@ def players_that_work(body: GameBody) -> list[int]:
     return works
 
 
+def _bounded_claims(lib: Library) -> Iterator[tuple[Body, list[int]]]:
+    """(body, player counts) for every bounded claim; open-ended ones are players.unbounded's."""
+    for b in bodies(lib):
+        if b.rules.players is not None:
+            counts, bounded = claimed_counts(b)
+            if bounded:
+                yield b, counts
+
+
 @check("deal.exceeds_deck")
 def exceeds_deck(lib: Library) -> Iterator[Finding]:
     """For a player count the game claims, the deal needs more cards or tiles than the equipment has."""
-    for b in bodies(lib):
-        if b.rules.players is None:
-            continue
-        counts, bounded = claimed_counts(b)
-        if not bounded:
-            continue  # open-ended claims are reported once, by players.unbounded
+    for b, counts in _bounded_claims(lib):
         for n in counts:
             fit, _ = _card_problems(b, n)
             if fit:
@@ -164,12 +166,7 @@ def _tiles(b: Body, counts: list[int]) -> Iterator[Finding]:
 @check("deal.uneven")
 def uneven(lib: Library) -> Iterator[Finding]:
     """'Deal all the cards equally' is impossible for a claimed player count, even with the removals allowed."""
-    for b in bodies(lib):
-        if b.rules.players is None:
-            continue
-        counts, bounded = claimed_counts(b)
-        if not bounded:
-            continue
+    for b, counts in _bounded_claims(lib):
         for n in counts:
             _, problem = _card_problems(b, n)
             if problem:

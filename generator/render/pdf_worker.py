@@ -27,7 +27,7 @@ def main(argv: list[str]) -> int:
         anchors = render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex == "1")
         for page in game_pages(lib):
             render_sheet(lib, page, out_dir / "score-sheets" / f"{page.id}.pdf", paper=paper)
-            for variant, view in page.variants:
+            for variant, _view in page.variants:
                 if "score_sheet" in variant.model_fields_set:  # a variant with a sheet of its own
                     render_sheet(lib, page, out_dir / "score-sheets" / f"{page.id}.{variant.id}.pdf", paper=paper,
                                  variant=variant)
