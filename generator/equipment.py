@@ -71,12 +71,13 @@ def _removal(item: str | Removal) -> tuple[str, int | None]:
 
 def cards_in_play(cfg: CardEquipment, decks: int) -> CardSet:
     """The decks with their jokers, keeping and removing what the equipment says."""
-    return _cards_in_play(cfg.model_dump_json(exclude={"players", "stated_cards", "min_cards_each", "decks"}), decks)
+    return _cards_in_play(cfg.model_dump_json(), decks)
 
 
 @lru_cache(maxsize=1024)
 def _cards_in_play(cfg_json: str, decks: int) -> CardSet:
-    cfg = CardEquipment.model_validate_json(cfg_json.replace("{", '{"decks": 1, ', 1))
+    # Keyed by the configuration's JSON: equal configurations (every copy of "1 deck") share one CardSet.
+    cfg = CardEquipment.model_validate_json(cfg_json)
     cards = CardSet.standard(decks, jokers=2 if cfg.jokers else 0)
     if cfg.keep:
         cards = cards.keep(parse_cards(cfg.keep))

@@ -86,3 +86,15 @@ def test_errata_cover_every_published_error(library, published_library):
     published_errors = {f.check for f in run_checks(published_library) if f.severity == "error"}
     corrected_by = {e.check for e in library.errata}
     assert published_errors <= corrected_by
+
+
+def test_dominoes_that_do_not_go_round_are_reported(tmp_path):
+    """The deal check counts tiles as it counts cards: 8 players x 15 tiles > a double-12 set's 91."""
+    game = ("id: train\ntitle: Demo Train\ncategory: equipment\nequipment_kind: dominoes\nintroduced: \"2026.1\"\n"
+            "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\nplayers: 2-8\n"
+            "equipment: {dominoes: {set: 12}}\ndeal: {tiles: 15}\ngoal: {winner: low, rounds: 13}\n")
+    project = make_project(tmp_path, {"games": [game]})
+    found = [f for f in run_checks(load_library(project)) if f.check == "deal.exceeds_deck"]
+    assert [f.message for f in found] == [
+        "7 players: 7 x 15 = 105 tiles, but a double-12 set has 91",
+        "8 players: 8 x 15 = 120 tiles, but a double-12 set has 91"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -85,11 +85,6 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
         for where, message, game in chk.func(lib):
             findings.add(Finding(where.path, where.line, name, message, chk.severity, game))
     return sorted(findings)
-
-
-def iter_games(lib: Library) -> Iterator[GameSource]:
-    """Games in book order."""
-    return iter(lib.ordered_games())
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import parse_cards
+from ..cards import domino_tiles, parse_cards
 from ..equipment import deal_for, each, tables
 from ..errors import Location
 from ..library import Library
@@ -62,7 +62,7 @@ def claimed_counts(b: Body) -> tuple[list[int], bool]:
 
 
 def _card_problems(b: Body, n: int) -> tuple[str | None, str | None]:
-    """(does not fit, cannot be dealt evenly) messages for ``n`` players, or None."""
+    """(does not fit, cannot be dealt evenly) messages for ``n`` players, or None; cards or tiles."""
     key = ("deal", n)
     if key not in b.memo:
         b.memo[key] = _work_out(b, n)
@@ -71,7 +71,9 @@ def _card_problems(b: Body, n: int) -> tuple[str | None, str | None]:
 
 def _work_out(b: Body, n: int) -> tuple[str | None, str | None]:
     deal = deal_for(b.rules, n)
-    if deal is None or deal.tiles is not None:
+    if deal is not None and deal.tiles is not None:
+        return _tiles(b, n, deal.tiles), None
+    if deal is None:
         return None, None
     sizes = round_sizes(b, n)
     found = tables(b.rules, n, per_player_cards=each(deal, sizes))
@@ -122,55 +124,46 @@ def players_that_work(body: GameBody) -> list[int]:
     works = []
     for n in counts:
         fit, even = _card_problems(b, n)
-        if not fit and not even and not any(True for _ in _tiles(b, [n])):
+        if not fit and not even:
             works.append(n)
     return works
 
 
-def _bounded_claims(lib: Library) -> Iterator[tuple[Body, list[int]]]:
-    """(body, player counts) for every bounded claim; open-ended ones are players.unbounded's."""
+def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
+    """Findings for each player count a bounded claim allows: ``which`` 0 = does not fit, 1 = uneven.
+
+    Open-ended claims ("any number") are reported once, by players.unbounded.
+    """
     for b in bodies(lib):
-        if b.rules.players is not None:
-            counts, bounded = claimed_counts(b)
-            if bounded:
-                yield b, counts
+        if b.rules.players is None or not parse_players(b.rules.players).bounded:
+            continue
+        for n in claimed_counts(b)[0]:
+            problem = _card_problems(b, n)[which]
+            if problem:
+                yield b.at("deal"), f"{b.name}{problem}", b.game
 
 
 @check("deal.exceeds_deck")
 def exceeds_deck(lib: Library) -> Iterator[Finding]:
     """For a player count the game claims, the deal needs more cards or tiles than the equipment has."""
-    for b, counts in _bounded_claims(lib):
-        for n in counts:
-            fit, _ = _card_problems(b, n)
-            if fit:
-                yield b.at("deal"), f"{b.name}{fit}", b.game
-        yield from _tiles(b, counts)
+    return _bounded_problems(lib, 0)
 
 
-def _tiles(b: Body, counts: list[int]) -> Iterator[Finding]:
+def _tiles(b: Body, n: int, tiles: int) -> str | None:
+    """Why ``n`` players cannot each take ``tiles`` dominoes from the set, or None."""
     eq = b.rules.equipment
     if eq is None or eq.dominoes is None or eq.dominoes.set is None:
-        return
-    from ..cards import domino_tiles
-
+        return None  # an unnamed set is spec.vague_equipment's to report
     have = domino_tiles(eq.dominoes.set)
-    for n in counts:
-        deal = deal_for(b.rules, n)
-        if deal is None or deal.tiles is None:
-            continue
-        if n * deal.tiles > have:
-            yield (b.at("deal"), f"{b.name}{n} players: {n} x {deal.tiles} = {n * deal.tiles} tiles, "
-                   f"but a double-{eq.dominoes.set} set has {have}", b.game)
+    if n * tiles <= have:
+        return None
+    return f"{n} players: {n} x {tiles} = {n * tiles} tiles, but a double-{eq.dominoes.set} set has {have}"
 
 
 @check("deal.uneven")
 def uneven(lib: Library) -> Iterator[Finding]:
     """'Deal all the cards equally' is impossible for a claimed player count, even with the removals allowed."""
-    for b, counts in _bounded_claims(lib):
-        for n in counts:
-            _, problem = _card_problems(b, n)
-            if problem:
-                yield b.at("deal"), f"{b.name}{problem}", b.game
+    return _bounded_problems(lib, 1)
 
 
 @check("players.unbounded", "warning")
@@ -182,13 +175,7 @@ def unbounded(lib: Library) -> Iterator[Finding]:
         counts, bounded = claimed_counts(b)
         if bounded:
             continue
-        failing = []
-        for n in counts:
-            fit, even = _card_problems(b, n)
-            if fit or even:
-                failing.append(n)
-        failing += [n for n in counts if n not in failing and any(True for _ in _tiles(b, [n]))]
-        failing.sort()
+        failing = [n for n in counts if any(_card_problems(b, n))]
         if failing:
             works = [n for n in counts if n not in failing]
             yield (b.at("players"), f"{b.name}'{b.rules.players}' players, but the deal fails for "

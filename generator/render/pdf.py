@@ -108,7 +108,7 @@ def anchor_pages(document: Any) -> dict[str, int]:
     return found
 
 
-def _write(document: Any, target: Path, lang: str) -> None:
+def _write(document: Any, target: Path) -> None:
     document.write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False, custom_metadata=False)
 
 
@@ -118,7 +118,7 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
     pages = anchor_pages(first)
     final = _document(book_html(lib, pages, duplex), paper)
     checked = anchor_pages(final)
-    _write(final, target, lib.book.language)
+    _write(final, target)
     return checked
 
 
@@ -127,8 +127,7 @@ def sheet_html(lib: Library, heading: str, view: BodyView, blank_rows: int | Non
     env = _env(lib)
     if view.body.score_sheet is None:
         sheet = generic_sheet(heading, view.body)
-        body = view.body.model_copy(update={"score_sheet": sheet}) if hasattr(view.body, "model_copy") else view.body
-        view = replace(view, body=body)
+        view = replace(view, body=view.body.model_copy(update={"score_sheet": sheet}))
     return env.get_template("print/sheet.html.j2").render(heading=heading, view=view, blank_rows=blank_rows)
 
 
@@ -142,7 +141,7 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
     sheet = view.body.score_sheet
     if sheet is not None and len([b for b in sheet.blocks if not b.sample_only]) > 1:
         document = _document(sheet_html(lib, heading, view, None), paper)  # a designed sheet prints as designed
-        _write(document, target, lib.book.language)
+        _write(document, target)
         return 0
     # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
     document = _document(sheet_html(lib, heading, view, TRIAL_ROWS), paper)
@@ -153,7 +152,7 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
         if len(document.pages) == 1 or rows <= 0:
             break
         rows -= 1
-    _write(document, target, lib.book.language)
+    _write(document, target)
     return rows
 
 
