@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ class BodyView:
     glance: list[tuple[str, str]]
     in_edition: Any = None
     prefix: str = ""  # for element ids: several blocks of one kind can share a page (or the book)
+    headed: set[str] = field(default_factory=set)  # blocks whose title the prose prints just before them
 
     def text(self, value: str | None, local: dict[str, Any] | None = None) -> Markup:
         """YAML text with its {references} filled in, escaped, with **bold** and *italics* kept."""
@@ -167,7 +169,30 @@ def _view(lib: Library, body: GameBody, data: dict[str, Any], scopes: list[dict[
     segments = []
     for kind, value in _segments(prose):
         segments.append((kind, expand(value, *scopes, lib.scope()) if kind == "md" else value))
-    return BodyView(body, data, scopes, segments, describe.glance(body), lib.in_edition)
+    view = BodyView(body, data, scopes, segments, describe.glance(body), lib.in_edition)
+    view.headed = _headed_blocks(view)
+    return view
+
+
+def _headed_blocks(view: BodyView) -> set[str]:
+    """Blocks the prose already heads with their own title, so the table needs no caption repeating it."""
+    def words(text: str) -> str:
+        return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+    headed = set()
+    for (kind, text), (next_kind, path) in zip(view.segments, view.segments[1:], strict=False):
+        lines = [line for line in text.splitlines() if line.strip()] if kind == "md" else []
+        if next_kind != "block" or not lines or not lines[-1].startswith("#"):
+            continue
+        if path == "rounds":
+            title = view.body.rounds.title if view.body.rounds else None
+        elif path.startswith("scoring.") and path[8:] in view.body.scoring:
+            title = view.body.scoring[path[8:]].title
+        else:
+            continue
+        if title and words(lines[-1].lstrip("#")) == words(title):
+            headed.add(path)
+    return headed
 
 
 def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
