@@ -219,10 +219,10 @@ def test_the_fetcher_refuses_what_is_not_a_print_asset(tmp_path, trap):
 
 def test_a_refused_resource_fails_the_render_clearly():
     from generator.render.fetcher import RefusedResource
-    from generator.render.pdf import _document
+    from generator.render.weasy import document
 
     with pytest.raises(RefusedResource, match="refused"):
-        _document('<html><body><img src="http://127.0.0.1:9/x.png"></body></html>', "letter")
+        document('<html><body><img src="http://127.0.0.1:9/x.png"></body></html>', "letter")
     hostile.tried("file and network access")
 
 

@@ -1,33 +1,36 @@
-"""Stage 4b, the print book: Jinja to HTML, WeasyPrint to PDF, in two passes for page numbers.
+"""Stage 4b, the print book: Jinja to HTML, WeasyPrint to PDF, one layout pass for page numbers.
 
-The first pass lays the book out and reads where every game starts and ends; the second prints
-those page numbers in the contents and the index. Nothing is typed by hand. Score sheets are
-printed after their game and, separately, one PDF per game with as many blank rows as fit.
+The book is cut into parts that each start on a new page: the cover and contents, each prose
+page, each section's title page, each game with its score sheet, the index and the errata. Each
+part is laid out on its own, starting at the page number the parts before it reached, and the
+pages are written together as one PDF. The contents and index are laid out with placeholders
+first, then again with the real numbers; only those two small parts are laid out twice (unless
+a page number grows so much that the contents needs another page). Nothing is typed by hand.
+
+Score sheets are printed after their game and, separately, one PDF per game with as many blank
+rows as fit.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..errors import BuildError
 from ..library import Library
 from ..model import ScoreSheet, SheetBlock
 from ..prose import expand, format_value
 from . import describe
-from .fetcher import ASSET_ROOT, ProjectFetcher, RefusedResource
-from .markup import demote_headings, environment, prose_html
+from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+from .weasy import Engine, without_cycle_collector
 
-PAPER = {"letter": "letter", "a4": "A4"}
 TRIAL_ROWS = 60
-
-
-def _weasy():
-    import weasyprint  # imported late: it is slow to import and only the PDF needs it
-
-    return weasyprint
+MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
+FILLER = '<div class="verso-filler" aria-hidden="true"></div>'
 
 
 def _md(text: str, levels: int = 1) -> Any:
@@ -36,7 +39,7 @@ def _md(text: str, levels: int = 1) -> Any:
 
 def _env(lib: Library):
     return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
-                      sample_cells=sample_cells, describe=describe,
+                       sample_cells=sample_cells, describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
 
@@ -50,76 +53,129 @@ def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[block])
 
 
+@dataclass(frozen=True)
+class Part:
+    """A run of the book that starts on a new page and is laid out on its own."""
+
+    key: str
+    body: str  # an HTML fragment for <body>
+    recto: bool = False  # printed two-sided, it starts on a right-hand (odd) page
+
+
+class BookParts:
+    """The book's parts in order. Only the contents and the index depend on page numbers, so the
+    other parts are made once, however many times the numbers are laid out."""
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+        self.templates = _env(lib).get_template("print/book.html.j2").module
+        self.games = [game_page(lib, gs, book=True) for gs in lib.ordered_games()]
+        self.by_section = {s.id: [p for p in self.games if p.id in s.games] for s in lib.book.sections}
+        self.front_pages = [p for p in lib.book.pages if p.after is None]
+        self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
+        self.errata = [e for e in lib.errata if lib.in_edition(e.edition)]
+        self.middle = self._middle()
+
+    def _prose(self, p: Any, level: int, section: Any = None) -> Part:
+        html = _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
+        return Part(f"page-{p.id}", self.templates.prose_page(p, html, level, section), recto=True)
+
+    def _middle(self) -> list[Part]:
+        t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
+        for section in self.lib.book.sections:
+            out.append(Part(f"section-{section.id}", t.section_title(section), recto=True))
+            out += [Part(f"game-{page.id}", t.game(page, section), recto=True) for page in self.by_section[section.id]]
+            out += [self._prose(p, 2, section) for p in self.after_pages[section.id]]
+        return out
+
+    def numbered(self, pages: dict[str, int] | None) -> list[Part]:
+        """Every part, with ``pages`` printed in the contents and the index (placeholders if None)."""
+        t, pages = self.templates, pages or {}
+
+        def page_range(game_id: str) -> str:
+            start, end = pages.get(f"game-{game_id}"), pages.get(f"end-{game_id}")
+            if start is None:
+                return "00"  # not laid out yet: a placeholder as wide as a real number
+            return str(start) if end in (None, start) else f"{start}-{end}"
+
+        def index_rows(section_id: str) -> list[GamePage]:
+            return sorted(self.by_section[section_id], key=lambda p: p.heading().lower())
+
+        sections = self.lib.book.sections
+        front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
+                        page_range)
+        end = [Part("book-index", t.index(sections, index_rows, page_range), recto=True)]
+        if self.errata:
+            end.append(Part("errata", t.errata_page(self.errata), recto=True))
+        return [Part("front", front), *self.middle, *end]
+
+
+def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
+    """A function that puts a body fragment into the book's HTML document (head, edition, paper)."""
+    template = _env(lib).get_template("print/document.html.j2")
+    return lambda body: template.render(body=Markup(body), duplex=duplex)  # noqa: S704 - our own templates' output
+
+
 def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = False) -> str:
-    """The whole book as one HTML document (page numbers from a previous layout, if given)."""
-    env = _env(lib)
-    game_pages = [game_page(lib, gs, book=True) for gs in lib.ordered_games()]
-    by_section = {s.id: [p for p in game_pages if p.id in s.games] for s in lib.book.sections}
-    pages = pages or {}
-
-    def page_range(game_id: str) -> str:
-        start, end = pages.get(f"game-{game_id}"), pages.get(f"end-{game_id}")
-        if start is None:
-            return "00"  # first pass: a placeholder as wide as a real number
-        return str(start) if end in (None, start) else f"{start}-{end}"
-
-    def index_rows(section_id: str) -> list[GamePage]:
-        return sorted(by_section[section_id], key=lambda p: p.heading().lower())
-
-    return env.get_template("print/book.html.j2").render(
-        games=game_pages, sections=lib.book.sections, by_section=by_section, pages=pages, page_range=page_range,
-        index_rows=index_rows, duplex=duplex,
-        front_pages=[p for p in lib.book.pages if p.after is None],
-        after_pages={s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections},
-        page_prose={p.id: _md(expand(lib.pages[p.id].text, lib.scope())) for p in lib.book.pages},
-        errata=[e for e in lib.errata if lib.in_edition(e.edition)],
-    ).replace("<body class=", f'<body data-edition="{lib.edition.id}" class=', 1)
+    """The whole book as one HTML document (for reading and for the hostile-input tests)."""
+    return document_maker(lib, duplex)("\n".join(p.body for p in BookParts(lib).numbered(pages)))
 
 
-def _stylesheets(paper: str, fonts: Any) -> list[Any]:
-    weasyprint = _weasy()
-    sheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher(), font_config=fonts)]
-    if paper != "letter":
-        sheets.append(weasyprint.CSS(string=f"@page {{ size: {PAPER[paper]}; }} .cover {{ height: 297mm; }}",
-                                     font_config=fonts))
-    return sheets
+@dataclass
+class Layout:
+    """Lays out the book's parts, remembering each by its HTML and first page number.
+
+    Within one render, the second layout (with real page numbers) reuses every part that did
+    not change. Kept between renders in one process, it re-lays out only the parts a change
+    touched, and the parts after them if the change moved their page numbers.
+    """
+
+    engine: Engine
+    duplex: bool = False
+    cache: dict[tuple[str, int], Any] = field(default_factory=dict)
+    laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
+
+    def part(self, make_document: Callable[[str], str], part: Part, first_page: int) -> Any:
+        """The laid-out part whose first page is numbered ``first_page``."""
+        body = part.body
+        if self.duplex and part.recto and first_page % 2 == 0:
+            body = FILLER + body  # an empty left-hand page, so that the part opens on the right
+        html = make_document(body)
+        key = (html, first_page)
+        if key not in self.cache:
+            counter = self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
+            self.cache[key] = self.engine.document(html, [counter])
+            self.laid_out += 1
+        return self.cache[key]
 
 
-def _document(html: str, paper: str) -> Any:
-    weasyprint = _weasy()
-    from weasyprint.text.fonts import FontConfiguration
-    from weasyprint.urls import FatalURLFetchingError
-
-    fonts = FontConfiguration()  # makes the bundled @font-face fonts available, not the system's
-    fetcher = ProjectFetcher()
-    doc = weasyprint.HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=fetcher)
-    try:
-        return doc.render(stylesheets=_stylesheets(paper, fonts), font_config=fonts, pdf_tags=True)
-    except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: turn it into a build error
-        raise RefusedResource(fetcher.refused[-1] if fetcher.refused else str(exc)) from None
-
-
-def anchor_pages(document: Any) -> dict[str, int]:
-    """Page number (1-based) of every anchor in a laid-out document."""
-    found: dict[str, int] = {}
-    for number, page in enumerate(document.pages, 1):
-        for anchor in page.anchors:
-            found.setdefault(anchor, number)
-    return found
+def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:
+    """Lay out every part until the page numbers the contents and index print are the real ones."""
+    make_document, parts = document_maker(lib, layout.duplex), BookParts(lib)
+    pages: dict[str, int] | None = None
+    for _ in range(MAX_LAYOUTS):
+        documents, found, next_page = [], {}, 1
+        for part in parts.numbered(pages):
+            document = layout.part(make_document, part, next_page)
+            for offset, page in enumerate(document.pages):
+                for anchor in page.anchors:
+                    found.setdefault(anchor, next_page + offset)
+            documents.append(document)
+            next_page += len(document.pages)
+        if found == pages:
+            return documents, found
+        pages = found
+    raise BuildError(f"the book's page numbers did not settle after {MAX_LAYOUTS} layouts")
 
 
-def _write(document: Any, target: Path) -> None:
-    document.write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False, custom_metadata=False)
-
-
-def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
+def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool = False,
+                layout: Layout | None = None) -> dict[str, int]:
     """Write the book PDF to ``target``; return the page of every anchor (games, pages, index)."""
-    first = _document(book_html(lib, None, duplex), paper)
-    pages = anchor_pages(first)
-    final = _document(book_html(lib, pages, duplex), paper)
-    checked = anchor_pages(final)
-    _write(final, target)
-    return checked
+    layout = layout or Layout(Engine(paper), duplex)
+    with without_cycle_collector():
+        documents, pages = paginate(lib, layout)
+        layout.engine.write(documents, target)
+    return pages
 
 
 def sheet_html(lib: Library, heading: str, view: BodyView, blank_rows: int | None) -> str:
@@ -131,28 +187,31 @@ def sheet_html(lib: Library, heading: str, view: BodyView, blank_rows: int | Non
     return env.get_template("print/sheet.html.j2").render(heading=heading, view=view, blank_rows=blank_rows)
 
 
-def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None) -> int:
+def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None,
+                 engine: Engine | None = None) -> int:
     """Write a score sheet PDF (the game's, or a variant's), with as many blank rows as fit; return the rows."""
+    engine = engine or Engine(paper)
     view = page.main
     heading = page.heading()
     if variant is not None:
         view = next(v for var, v in page.variants if var.id == variant.id)
         heading = f"{page.heading()} – {variant.title}"
     sheet = view.body.score_sheet
-    if sheet is not None and len([b for b in sheet.blocks if not b.sample_only]) > 1:
-        document = _document(sheet_html(lib, heading, view, None), paper)  # a designed sheet prints as designed
-        _write(document, target)
-        return 0
-    # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
-    document = _document(sheet_html(lib, heading, view, TRIAL_ROWS), paper)
-    first = set(document.pages[0].anchors)
-    rows = sum(1 for i in range(TRIAL_ROWS) if f"{view.prefix}row-{i}" in first) - 1  # keep room for the total row
-    while True:
-        document = _document(sheet_html(lib, heading, view, max(rows, 0)), paper)
-        if len(document.pages) == 1 or rows <= 0:
-            break
-        rows -= 1
-    _write(document, target)
+    with without_cycle_collector():
+        if sheet is not None and len([b for b in sheet.blocks if not b.sample_only]) > 1:
+            document = engine.document(sheet_html(lib, heading, view, None))  # a designed sheet prints as designed
+            engine.write([document], target)
+            return 0
+        # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
+        document = engine.document(sheet_html(lib, heading, view, TRIAL_ROWS))
+        first = set(document.pages[0].anchors)
+        rows = sum(1 for i in range(TRIAL_ROWS) if f"{view.prefix}row-{i}" in first) - 1  # room for the total row
+        while True:
+            document = engine.document(sheet_html(lib, heading, view, max(rows, 0)))
+            if len(document.pages) == 1 or rows <= 0:
+                break
+            rows -= 1
+        engine.write([document], target)
     return rows
 
 

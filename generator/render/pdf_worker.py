@@ -1,15 +1,54 @@
 """Renders one edition's PDFs in a child process, so that a runaway render can be stopped.
 
-The parent (``build.render_pdfs``) gives the child a memory ceiling and a time limit; a render
-that exceeds either is killed and the build fails with a clear error, leaving the last good
-output in place.
+The parent (``build.render_pdfs``) gives the child a memory ceiling (per process) and a time
+limit; a render that exceeds either is killed and the build fails with a clear error, leaving
+the last good output in place.
+
+The book and the score sheets are independent documents, so they are rendered side by side, one
+process per CPU (``RULEBOOK_PDF_JOBS`` overrides): the book first, since it is the longest, and
+the sheets shared out as processes come free. Each file is the same whichever process made it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
+
+# What every task needs, set before the pool forks so that no process loads the library twice.
+_STATE: dict[str, Any] = {}
+
+
+def _task(task: tuple[str, str | None, str | None]) -> tuple[str, Any]:
+    """Render one PDF: ("book", None, None) or ("sheet", game id, variant id or None)."""
+    from ..errors import RulebookError
+    from .pdf import render_book, render_sheet
+    from .site import pdf_name
+    from .weasy import Engine
+
+    lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
+    kind, game_id, variant_id = task
+    try:
+        if kind == "book":
+            return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex)
+        engine = _STATE.get("engine") or _STATE.setdefault("engine", Engine(paper))  # one per process
+        page = _STATE["pages"][game_id]
+        variant = next(v for v, _ in page.variants if v.id == variant_id) if variant_id else None
+        name = f"{game_id}.{variant_id}.pdf" if variant_id else f"{game_id}.pdf"
+        render_sheet(lib, page, out_dir / "score-sheets" / name, paper=paper, variant=variant, engine=engine)
+        return "ok", None
+    except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
+        return "error", str(exc)
+
+
+def _jobs() -> int:
+    wanted = os.environ.get("RULEBOOK_PDF_JOBS")
+    return max(1, int(wanted) if wanted else len(os.sched_getaffinity(0)))
 
 
 def main(argv: list[str]) -> int:
@@ -17,24 +56,39 @@ def main(argv: list[str]) -> int:
     root, edition, out, paper, duplex = argv
     from ..errors import RulebookError
     from ..library import load_library
-    from .pdf import game_pages, render_book, render_sheet
-    from .site import pdf_name
+    from .pdf import game_pages
 
     try:
         lib = load_library(Path(root), edition)
-        out_dir = Path(out)
-        (out_dir / "score-sheets").mkdir(parents=True, exist_ok=True)
-        anchors = render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex == "1")
-        for page in game_pages(lib):
-            render_sheet(lib, page, out_dir / "score-sheets" / f"{page.id}.pdf", paper=paper)
-            for variant, _view in page.variants:
-                if "score_sheet" in variant.model_fields_set:  # a variant with a sheet of its own
-                    render_sheet(lib, page, out_dir / "score-sheets" / f"{page.id}.{variant.id}.pdf", paper=paper,
-                                 variant=variant)
     except RulebookError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    (out_dir / ".anchors.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
+    out_dir = Path(out)
+    (out_dir / "score-sheets").mkdir(parents=True, exist_ok=True)
+    pages = game_pages(lib)
+    _STATE.update(lib=lib, out=out_dir, paper=paper, duplex=duplex == "1", pages={p.id: p for p in pages})
+    tasks: list[tuple[str, str | None, str | None]] = [("book", None, None)]
+    for page in pages:
+        tasks.append(("sheet", page.id, None))
+        # A variant with a score sheet of its own gets its own PDF.
+        tasks += [("sheet", page.id, v.id) for v, _ in page.variants if "score_sheet" in v.model_fields_set]
+
+    jobs = min(_jobs(), len(tasks))
+    try:
+        if jobs == 1:
+            results = [_task(t) for t in tasks]
+        else:
+            # fork: the children inherit the loaded library; nothing has touched Pango before this point.
+            with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+                results = list(pool.map(_task, tasks))
+    except BrokenProcessPool:
+        print("error: a PDF render process died (out of memory?)", file=sys.stderr)
+        return 1
+    errors = [value for status, value in results if status == "error"]
+    if errors:
+        print(f"error: {errors[0]}", file=sys.stderr)
+        return 1
+    (out_dir / ".anchors.json").write_text(json.dumps(results[0][1], sort_keys=True), encoding="utf-8")
     return 0
 
 
