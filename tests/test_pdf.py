@@ -11,7 +11,7 @@ import pypdf
 import pytest
 
 from generator.build import render_pdfs
-from generator.render.pdf import game_pages, render_sheet
+from generator.render.pdf import game_pages, render_book, render_sheet
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
 from tests.textmatch import normalise
@@ -141,3 +141,85 @@ def test_a4_paper(library, tmp_path):
     render_sheet(library, page, tmp_path / "a4.pdf", paper="a4")
     box = pypdf.PdfReader(tmp_path / "a4.pdf").pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+
+
+def _links(reader: pypdf.PdfReader, first: int, last: int) -> dict[str, int]:
+    """Link target name -> 1-based page it lands on, for links on pages first..last."""
+    named = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    found = {}
+    for page in reader.pages[first - 1:last]:
+        for annot in page.get("/Annots", []):
+            dest = annot.get_object().get("/Dest")
+            if isinstance(dest, str):
+                found[dest] = named[dest]
+    return found
+
+
+def test_contents_and_index_entries_link_to_the_game(reader, library):
+    starts = {}
+    for _level, title, page in _outline(reader):
+        starts.setdefault(normalise(title), page)
+    index_page = starts[normalise(library.book.index_title)]
+    contents, index = _links(reader, 2, index_page - 1), _links(reader, index_page, len(reader.pages))
+    for page in game_pages(library):
+        start = starts[normalise(page.heading())]
+        assert contents.get(f"game-{page.id}") == start, f"contents link to {page.id}"
+        assert index.get(f"game-{page.id}") == start, f"index link to {page.id}"
+
+
+@pytest.fixture(scope="module")
+def duplex(library, tmp_path_factory) -> tuple[pypdf.PdfReader, dict[str, int]]:
+    target = tmp_path_factory.mktemp("duplex") / "book.pdf"
+    anchors = render_book(library, target, duplex=True)
+    return pypdf.PdfReader(target), anchors
+
+
+def test_duplex_opens_every_game_on_a_right_hand_page(duplex, reader, library):
+    book, anchors = duplex
+    opens = [anchors[f"game-{p.id}"] for p in game_pages(library)]
+    opens += [anchors[f"section-{s.id}"] for s in library.book.sections]
+    assert all(page % 2 == 1 for page in opens), opens
+    # The pages added so that a part opens on the right carry nothing, not even a page number.
+    blank = [n for n in range(1, len(book.pages) + 1) if not book.pages[n - 1].extract_text().strip()]
+    assert len(blank) == len(book.pages) - len(reader.pages) > 0
+    part_openings = {page for name, page in anchors.items()
+                     if name.startswith(("game-", "section-", "page-", "book-index", "errata"))}
+    assert all(n + 1 in part_openings for n in blank)
+
+
+def test_cached_page_references_give_pydyf_answer():
+    import pydyf
+
+    from generator.render.weasy import _cache_page_references
+
+    _cache_page_references()
+    cached = pydyf.PDF.page_references
+    original = cached.fget.original
+    pdf = pydyf.PDF()
+    for _ in range(4):
+        assert pdf.page_references == original(pdf)  # read before and after each page is added
+        pdf.add_page(pydyf.Dictionary({"Type": "/Page"}))
+        assert pdf.page_references == original(pdf) and len(pdf.page_references) == pdf.pages["Count"]
+
+
+def test_a_changed_game_is_laid_out_again_alone(tmp_path):
+    from generator.library import load_library
+    from generator.render.pdf import Layout
+    from generator.render.weasy import Engine
+    from tests.conftest import copy_project
+
+    project = copy_project(tmp_path / "project")
+    layout = Layout(Engine())
+    render_book(load_library(project), tmp_path / "before.pdf", layout=layout)
+    before = layout.laid_out
+    prose = project / "content" / "euchre.md"
+    text = prose.read_text(encoding="utf-8")
+    assert " player " in text
+    prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")  # same width: same pages
+    changed = load_library(project)
+    anchors = render_book(changed, tmp_path / "cached.pdf", layout=layout)
+    assert layout.laid_out - before == 1  # only Euchre; the contents and index did not change
+    euchre = pypdf.PdfReader(tmp_path / "cached.pdf").pages[anchors["game-euchre"] - 1].extract_text()
+    assert "allows person to the left" in " ".join(euchre.split())
+    render_book(changed, tmp_path / "fresh.pdf")
+    assert (tmp_path / "cached.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()

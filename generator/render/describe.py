@@ -192,3 +192,11 @@ def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = Fals
     if item.stated_total is not None:
         text += f" (total {format_value(item.stated_total)})"
     return text
+
+
+def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:
+    """Where a game is printed: '15', or '7–8' when it runs over pages; ``unknown`` before layout."""
+    start, end = pages.get(f"game-{game_id}"), pages.get(f"end-{game_id}")
+    if start is None:
+        return unknown
+    return str(start) if end in (None, start) else f"{start}–{end}"

@@ -30,7 +30,7 @@ from .weasy import Engine, without_cycle_collector
 
 TRIAL_ROWS = 60
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
-FILLER = '<div class="verso-filler" aria-hidden="true"></div>'
+FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
 
 
 def _md(text: str, levels: int = 1) -> Any:
@@ -93,10 +93,8 @@ class BookParts:
         t, pages = self.templates, pages or {}
 
         def page_range(game_id: str) -> str:
-            start, end = pages.get(f"game-{game_id}"), pages.get(f"end-{game_id}")
-            if start is None:
-                return "00"  # not laid out yet: a placeholder as wide as a real number
-            return str(start) if end in (None, start) else f"{start}-{end}"
+            # Before the first layout, a placeholder about as wide as a real number.
+            return describe.page_range(pages, game_id, unknown="00")
 
         def index_rows(section_id: str) -> list[GamePage]:
             return sorted(self.by_section[section_id], key=lambda p: p.heading().lower())

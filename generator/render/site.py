@@ -106,10 +106,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     anchors = book_pages or {}
 
     def page_range(game_id: str) -> str:
-        start, end = anchors.get(f"game-{game_id}"), anchors.get(f"end-{game_id}")
-        if start is None:
-            return ""
-        return str(start) if end in (None, start) else f"{start}-{end}"
+        return describe.page_range(anchors, game_id)
 
     sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
     (docs / "book-index.md").write_text(env.get_template("site/book-index.md.j2").render(
