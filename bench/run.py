@@ -1,9 +1,9 @@
 """Benchmarks, reported as ratios (never as pass/fail timings): `make bench` or `python bench/run.py`.
 
 1. validation: the whole book, and generated books of 200 and 1000 games (time per game);
-2. PDF: the book against WeasyPrint alone on the same number of plain pages; one game alone
-   against the whole book (can a one-game change avoid re-rendering everything?); growth with
-   generated books of 100 and 300 games (time and peak memory);
+2. PDF: the book against WeasyPrint alone, both on as many plain pages and on the book's own
+   pages laid out once; a one-game change with the laid-out book kept; growth with generated
+   books of 100, 300 and 1000 games (time, pages and peak memory);
 3. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
 
@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench.synthetic import make_book  # noqa: E402
 from generator.checks import run_checks  # noqa: E402
 from generator.library import load_library  # noqa: E402
+from tests.conftest import copy_project  # noqa: E402
 
 
 def timed(fn, repeat: int = 3) -> float:
@@ -63,15 +64,19 @@ PDF_BOOK = """
 import json, resource, sys, time
 from pathlib import Path
 from generator.library import load_library
-from generator.render.pdf import render_book
+from generator.render.pdf import Layout, render_book
+from generator.render.weasy import Engine
 lib = load_library(Path({root!r}))
-t = time.perf_counter(); anchors = render_book(lib, Path({out!r})); t = time.perf_counter() - t
+layout = Layout(Engine())
+t = time.perf_counter(); anchors = render_book(lib, Path({out!r}), layout=layout); t = time.perf_counter() - t
 import pypdf
 pages = len(pypdf.PdfReader({out!r}).pages)
-print(json.dumps({{"s": t, "pages": pages, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+print(json.dumps({{"s": t, "pages": pages, "parts": layout.laid_out,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
 
-PDF_BASELINE = """
+# WeasyPrint alone, its defaults, on plain pages: a heading, a paragraph and a small table each.
+PDF_PLAIN = """
 import json, time
 from weasyprint import HTML
 html = "<style>@page {{ size: letter; margin: 20mm }} section {{ break-after: page }}</style>" + "".join(
@@ -81,40 +86,71 @@ t = time.perf_counter(); doc = HTML(string=html).render(); doc.write_pdf({out!r}
 print(json.dumps({{"s": t, "pages": len(doc.pages)}}))
 """
 
-PDF_ONE_GAME = """
+# WeasyPrint alone, its defaults, on the book's own pages: the whole book as one HTML document with
+# the print stylesheet and fonts, laid out once (no page numbers in the contents) and written.
+PDF_SAME_PAGES = """
 import json, time
 from pathlib import Path
 from generator.library import load_library
-from generator.render.pdf import _document, _weasy, game_pages, _env
-lib = load_library(Path({root!r}))
-page = [p for p in game_pages(lib) if p.id == "hand-and-foot"][0]
-env = _env(lib)
-html = env.get_template("print/book.html.j2").render(
-    games=[page], sections=[s for s in lib.book.sections if s.id == "cards"], by_section={{"cards": [page]}},
-    pages={{}}, page_range=lambda g: "", index_rows=lambda s: [], duplex=False, front_pages=[],
-    after_pages={{"cards": []}}, page_prose={{}}, errata=[])
-t = time.perf_counter(); doc = _document(html, "letter"); doc.write_pdf({out!r}); t = time.perf_counter() - t
+from generator.render.pdf import book_html
+from generator.render.fetcher import ASSET_ROOT, ProjectFetcher
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+html = book_html(load_library(Path({root!r})))
+t = time.perf_counter()
+fonts = FontConfiguration()
+css = CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher(), font_config=fonts)
+doc = HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=ProjectFetcher()).render(
+    stylesheets=[css], font_config=fonts, pdf_tags=True)
+doc.write_pdf({out!r}, pdf_variant="pdf/ua-1")
+t = time.perf_counter() - t
 print(json.dumps({{"s": t, "pages": len(doc.pages)}}))
+"""
+
+# A one-game change while the laid-out book is kept (the same process): only that game is laid out
+# again, if its page count did not change. The same word swap as tests/test_pdf.py.
+PDF_ONE_GAME = """
+import json, shutil, time
+from pathlib import Path
+from generator.library import load_library
+from generator.render.pdf import Layout, render_book
+from generator.render.weasy import Engine
+project = Path({project!r})
+layout = Layout(Engine())
+t = time.perf_counter(); render_book(load_library(project), Path({out!r}), layout=layout); full = time.perf_counter() - t
+before = layout.laid_out
+prose = project / "content" / "euchre.md"
+prose.write_text(prose.read_text(encoding="utf-8").replace(" player ", " person ", 1), encoding="utf-8")
+t = time.perf_counter(); render_book(load_library(project), Path({out!r}), layout=layout); again = time.perf_counter() - t
+print(json.dumps({{"full_s": full, "again_s": again, "parts_again": layout.laid_out - before}}))
 """
 
 
 def pdf(results: dict, tmp: Path) -> None:
-    book = _child(PDF_BOOK.format(root=str(ROOT), out=str(tmp / "book.pdf")))
-    base = _child(PDF_BASELINE.format(pages=book["pages"] // 2, out=str(tmp / "base.pdf")))
-    one = _child(PDF_ONE_GAME.format(root=str(ROOT), out=str(tmp / "one.pdf")))
-    results.update(pdf_book_s=book["s"], pdf_book_pages=book["pages"], pdf_book_rss_mb=book["rss_mb"],
-                   pdf_ms_per_page=1000 * book["s"] / book["pages"],
-                   # The book is laid out twice (page numbers), so one pass is compared with the baseline.
-                   weasyprint_ms_per_page=1000 * base["s"] / base["pages"],
-                   pdf_vs_weasyprint_per_pass=(book["s"] / 2 / book["pages"]) / (base["s"] / base["pages"]),
-                   pdf_one_game_s=one["s"], pdf_one_game_vs_book=one["s"] / book["s"])
-    for n in (100, 300):
+    # Interleaved and best of three: this machine's speed drifts by 20 % from minute to minute.
+    book, plain, same = [], [], []
+    for _ in range(3):
+        book.append(_child(PDF_BOOK.format(root=str(ROOT), out=str(tmp / "book.pdf"))))
+        plain.append(_child(PDF_PLAIN.format(pages=book[0]["pages"], out=str(tmp / "plain.pdf"))))
+        same.append(_child(PDF_SAME_PAGES.format(root=str(ROOT), out=str(tmp / "same.pdf"))))
+    b, p, s = (min(runs, key=lambda r: r["s"]) for runs in (book, plain, same))
+    results.update(pdf_book_s=b["s"], pdf_book_pages=b["pages"], pdf_book_rss_mb=b["rss_mb"],
+                   pdf_book_parts_laid_out=b["parts"], pdf_ms_per_page=1000 * b["s"] / b["pages"],
+                   weasyprint_plain_ms_per_page=1000 * p["s"] / p["pages"],
+                   weasyprint_same_pages_ms_per_page=1000 * s["s"] / s["pages"],
+                   pdf_vs_weasyprint_plain=(b["s"] / b["pages"]) / (p["s"] / p["pages"]),
+                   pdf_vs_weasyprint_same_pages=(b["s"] / b["pages"]) / (s["s"] / s["pages"]))
+    one = _child(PDF_ONE_GAME.format(project=str(copy_project(tmp / "one-game")), out=str(tmp / "one.pdf")))
+    results.update(pdf_one_game_change_s=one["again_s"], pdf_one_game_change_parts=one["parts_again"],
+                   pdf_one_game_change_vs_full=one["again_s"] / one["full_s"])
+    for n in (100, 300, 1000):
         gen = make_book(tmp / f"pdf{n}", n)
         r = _child(PDF_BOOK.format(root=str(gen), out=str(tmp / f"book{n}.pdf")))
         results[f"pdf_{n}_games_s"] = r["s"]
         results[f"pdf_{n}_games_pages"] = r["pages"]
         results[f"pdf_{n}_games_rss_mb"] = r["rss_mb"]
         results[f"pdf_{n}_games_ms_per_page"] = 1000 * r["s"] / r["pages"]
+        shutil.rmtree(gen)
 
 
 def _mkdocs_build(config: Path, site: Path, env: dict | None = None) -> float:

@@ -27,10 +27,15 @@ def default_out(root: Path, lib: Library) -> Path:
     return root / "build" if lib.is_current else root / "build" / "editions" / lib.edition.id
 
 
-# Limits for one edition's PDF render; generous for this book (about 15 s and 400 MB), they stop
-# a runaway layout. RULEBOOK_PDF_TIMEOUT (seconds) and RULEBOOK_PDF_MEMORY_MB override them.
+# Limits for one edition's PDF render; generous for this book (about 10 s and 250 MB), they stop
+# a runaway layout. Both grow with the number of games: the laid-out book stays in memory until
+# it is written (about 2 MB a page, 5 MB a game, bench/README.md). Every source file is
+# size-limited, so no one game can need much more than its share. RULEBOOK_PDF_TIMEOUT (seconds)
+# and RULEBOOK_PDF_MEMORY_MB (per process) override them.
 PDF_TIMEOUT = 900
+PDF_TIMEOUT_PER_GAME = 1  # a 1000-game book: about 210 s for the book, 180 s for its sheets on 2 CPUs
 PDF_MEMORY_MB = 4096
+PDF_MEMORY_MB_PER_GAME = 8
 
 
 def _limit_memory(megabytes: int):
@@ -47,8 +52,8 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
 
     The render runs in a child process under a time and memory limit.
     """
-    timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT))
-    memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB))
+    timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * len(lib.games)))
+    memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * len(lib.games)))
     pdf_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "generator.render.pdf_worker", str(lib.root), lib.edition.id, str(pdf_dir), paper,
            "1" if duplex else "0"]
