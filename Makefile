@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum
 EDITION ?=
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test serve publish bench lint schema help clean
+.PHONY: all build validate test serve preview publish bench lint schema help clean
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -31,6 +31,9 @@ test: $(STAMP) ## run the test suite
 
 serve: $(STAMP) ## live preview of the site at http://127.0.0.1:8000
 	$(BIN)/rulebook serve
+
+preview: $(STAMP) ## live preview of the book PDF in preview/book.pdf (re-lays out only what changed)
+	$(BIN)/rulebook preview
 
 publish: $(STAMP) ## deploy every edition with mike to the local gh-pages branch
 	$(BIN)/rulebook publish

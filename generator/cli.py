@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -46,6 +47,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.edition:
         os.environ["RULEBOOK_EDITION"] = args.edition
     serve(config_file=str(_root(args) / "mkdocs.yml"), dev_addr=args.addr, livereload=True)
+    return 0
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    from .preview import Preview, watch
+
+    root = _root(args)
+    target = Path(args.out) if args.out else root / "preview" / "book.pdf"  # not build/: a build replaces it
+    preview = Preview(root, target, edition=args.edition, paper=args.paper, duplex=args.duplex)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a preview ends
+        watch(preview, report=lambda line: print(line, flush=True))
     return 0
 
 
@@ -108,6 +120,14 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--edition", help="edition id (default: current)")
     s.add_argument("--addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
     s.set_defaults(func=cmd_serve)
+
+    pv = sub.add_parser("preview", help="rebuild the book PDF whenever a source changes (only what changed is "
+                                         "laid out again)")
+    pv.add_argument("--edition", help="edition id (default: current)")
+    pv.add_argument("--out", help="PDF to write (default: preview/book.pdf)")
+    pv.add_argument("--paper", choices=("letter", "a4"), default="letter", help="paper size")
+    pv.add_argument("--duplex", action="store_true", help="start every game on a right-hand page")
+    pv.set_defaults(func=cmd_preview)
 
     pb = sub.add_parser("publish", help="deploy every edition with mike to the local gh-pages branch")
     pb.add_argument("--branch", default="gh-pages")

@@ -131,7 +131,13 @@ class Layout:
     engine: Engine
     duplex: bool = False
     cache: dict[tuple[str, int], Any] = field(default_factory=dict)
+    used: set[tuple[str, int]] = field(default_factory=set)  # keys the current layout of the book used
+    pages: dict[str, int] | None = None  # page numbers found last time: the next layout starts from them
     laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
+
+    def forget_unused(self) -> None:
+        """Drop parts the last layout did not use, so that a long preview session does not grow."""
+        self.cache = {key: doc for key, doc in self.cache.items() if key in self.used}
 
     def part(self, make_document: Callable[[str], str], part: Part, first_page: int) -> Any:
         """The laid-out part whose first page is numbered ``first_page``."""
@@ -140,6 +146,7 @@ class Layout:
             body = FILLER + body  # an empty left-hand page, so that the part opens on the right
         html = make_document(body)
         key = (html, first_page)
+        self.used.add(key)
         if key not in self.cache:
             counter = self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
             self.cache[key] = self.engine.document(html, [counter])
@@ -150,9 +157,10 @@ class Layout:
 def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:
     """Lay out every part until the page numbers the contents and index print are the real ones."""
     make_document, parts = document_maker(lib, layout.duplex), BookParts(lib)
-    pages: dict[str, int] | None = None
+    pages = layout.pages
     for _ in range(MAX_LAYOUTS):
         documents, found, next_page = [], {}, 1
+        layout.used.clear()
         for part in parts.numbered(pages):
             document = layout.part(make_document, part, next_page)
             for offset, page in enumerate(document.pages):
@@ -161,6 +169,8 @@ def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:
             documents.append(document)
             next_page += len(document.pages)
         if found == pages:
+            layout.pages = found
+            layout.forget_unused()
             return documents, found
         pages = found
     raise BuildError(f"the book's page numbers did not settle after {MAX_LAYOUTS} layouts")

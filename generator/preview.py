@@ -1,0 +1,80 @@
+"""``rulebook preview``: rebuild the book PDF whenever a source changes, for proof-reading in print.
+
+The laid-out book is kept between rebuilds (``render.pdf.Layout``), so an edit to one game lays
+out that game again, and the parts after it only if its page count changed. The PDF is written
+beside the target and moved over it, so a PDF viewer never opens a half-written file, and a
+source with errors leaves the last good preview in place.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .errors import RulebookError
+
+WATCHED = ("rules_data", "content", "templates")
+
+
+def sources_stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """What the sources look like now: every watched file's path, size and modification time."""
+    found = []
+    for folder in WATCHED:
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file():
+                stat = path.stat()
+                found.append((path.relative_to(root).as_posix(), stat.st_size, stat.st_mtime_ns))
+    return tuple(found)
+
+
+class Preview:
+    """One edition's book PDF, rebuilt on demand with the previous layout kept."""
+
+    def __init__(self, root: Path, target: Path, edition: str | None = None, paper: str = "letter",
+                 duplex: bool = False) -> None:
+        from .render.pdf import Layout
+        from .render.weasy import Engine
+
+        self.root, self.target, self.edition = root, target, edition
+        self.layout = Layout(Engine(paper), duplex)
+
+    def rebuild(self) -> int:
+        """Validate and write the PDF; return how many parts had to be laid out again."""
+        from . import report
+        from .checks import run_checks
+        from .library import load_library
+        from .render.pdf import render_book
+
+        lib = load_library(self.root, self.edition)
+        errors = [f for f in run_checks(lib) if f.severity == "error"]
+        if errors:  # the same lines `rulebook validate` prints, so an editor can jump to them
+            raise RulebookError("the sources have errors; the last good preview is kept\n"
+                                + report.as_text(errors, len(lib.games)))
+        before = self.layout.laid_out
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.target.with_name(f".{self.target.name}.partial")
+        render_book(lib, partial, paper=self.layout.engine.paper, layout=self.layout)
+        os.replace(partial, self.target)
+        return self.layout.laid_out - before
+
+
+def watch(preview: Preview, report: Callable[[str], None] = print, interval: float = 1.0,
+          rounds: int | None = None) -> None:
+    """Rebuild now and after every change to the sources; ``rounds`` limits the polls (tests)."""
+    stamp = None
+    while rounds is None or rounds > 0:
+        now = sources_stamp(preview.root)
+        if now != stamp:
+            stamp = now
+            started = time.perf_counter()
+            try:
+                parts = preview.rebuild()
+                report(f"wrote {preview.target} ({parts} part(s) laid out, {time.perf_counter() - started:.1f} s)")
+            except RulebookError as exc:
+                report(f"error: {exc}")
+        if rounds is not None:
+            rounds -= 1
+        if rounds != 0:
+            time.sleep(interval)

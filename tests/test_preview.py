@@ -1,0 +1,31 @@
+"""`rulebook preview`: the book PDF rebuilt on every change, laying out only what changed."""
+
+from __future__ import annotations
+
+from generator.preview import Preview, sources_stamp, watch
+from tests.conftest import copy_project
+
+
+def test_preview_relays_out_only_the_changed_game_and_keeps_the_last_good_pdf(tmp_path):
+    project = copy_project(tmp_path / "project")
+    target = tmp_path / "out" / "book.pdf"
+    preview = Preview(project, target)
+    lines: list[str] = []
+    watch(preview, report=lines.append, interval=0, rounds=1)
+    assert lines and lines[0].startswith(f"wrote {target}") and target.read_bytes().startswith(b"%PDF")
+    assert preview.layout.laid_out > 40  # every part, the first time
+
+    prose = project / "content" / "euchre.md"
+    stamp = sources_stamp(project)
+    prose.write_text(prose.read_text(encoding="utf-8").replace(" player ", " person ", 1), encoding="utf-8")
+    assert sources_stamp(project) != stamp  # the watcher sees the edit
+    assert preview.rebuild() == 1  # Euchre alone
+    assert len(preview.layout.cache) == len(preview.layout.used)  # the old Euchre is forgotten
+    good = target.read_bytes()
+
+    game = project / "rules_data" / "euchre.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\nplayers: [\n", encoding="utf-8")  # broken YAML
+    watch(preview, report=lines.append, interval=0, rounds=1)
+    assert lines[-1].startswith("error: ") and "euchre.yaml" in lines[-1]
+    assert target.read_bytes() == good
+    assert not list(target.parent.glob(".*partial"))
