@@ -48,7 +48,7 @@ schema: $(STAMP) ## regenerate the JSON Schemas in schema/ from the data model
 	$(BIN)/rulebook schema
 
 clean: ## remove build output (keeps .venv)
-	rm -rf build
+	rm -rf build preview
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
