@@ -108,19 +108,19 @@ print(json.dumps({{"s": t, "pages": len(doc.pages)}}))
 """
 
 # A one-game change while the laid-out book is kept (the same process): only that game is laid out
-# again, if its page count did not change. The same word swap as tests/test_pdf.py.
+# again, if its page count did not change. The same word swap as the tests.
 PDF_ONE_GAME = """
-import json, shutil, time
+import json, time
 from pathlib import Path
 from generator.library import load_library
 from generator.render.pdf import Layout, render_book
 from generator.render.weasy import Engine
+from tests.conftest import edit_one_word
 project = Path({project!r})
 layout = Layout(Engine())
 t = time.perf_counter(); render_book(load_library(project), Path({out!r}), layout=layout); full = time.perf_counter() - t
 before = layout.laid_out
-prose = project / "content" / "euchre.md"
-prose.write_text(prose.read_text(encoding="utf-8").replace(" player ", " person ", 1), encoding="utf-8")
+edit_one_word(project)
 t = time.perf_counter(); render_book(load_library(project), Path({out!r}), layout=layout); again = time.perf_counter() - t
 print(json.dumps({{"full_s": full, "again_s": again, "parts_again": layout.laid_out - before}}))
 """

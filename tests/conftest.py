@@ -49,6 +49,15 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+def edit_one_word(project: Path) -> Path:
+    """Swap one word of Euchre's prose for another as wide ('player' -> 'person'), so no page moves."""
+    prose = project / "content" / "euchre.md"
+    text = prose.read_text(encoding="utf-8")
+    assert " player " in text
+    prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")
+    return prose
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Print how many hostile inputs were tried, by kind, and how many got through."""
     from tests.hostile import GOT_THROUGH, TRIED

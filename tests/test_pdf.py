@@ -206,16 +206,13 @@ def test_a_changed_game_is_laid_out_again_alone(tmp_path):
     from generator.library import load_library
     from generator.render.pdf import Layout
     from generator.render.weasy import Engine
-    from tests.conftest import copy_project
+    from tests.conftest import copy_project, edit_one_word
 
     project = copy_project(tmp_path / "project")
     layout = Layout(Engine())
     render_book(load_library(project), tmp_path / "before.pdf", layout=layout)
     before = layout.laid_out
-    prose = project / "content" / "euchre.md"
-    text = prose.read_text(encoding="utf-8")
-    assert " player " in text
-    prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")  # same width: same pages
+    edit_one_word(project)
     changed = load_library(project)
     anchors = render_book(changed, tmp_path / "cached.pdf", layout=layout)
     assert layout.laid_out - before == 1  # only Euchre; the contents and index did not change

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.preview import Preview, sources_stamp, watch
-from tests.conftest import copy_project
+from tests.conftest import copy_project, edit_one_word
 
 
 def test_preview_relays_out_only_the_changed_game_and_keeps_the_last_good_pdf(tmp_path):
@@ -15,9 +15,8 @@ def test_preview_relays_out_only_the_changed_game_and_keeps_the_last_good_pdf(tm
     assert lines and lines[0].startswith(f"wrote {target}") and target.read_bytes().startswith(b"%PDF")
     assert preview.layout.laid_out > 40  # every part, the first time
 
-    prose = project / "content" / "euchre.md"
     stamp = sources_stamp(project)
-    prose.write_text(prose.read_text(encoding="utf-8").replace(" player ", " person ", 1), encoding="utf-8")
+    edit_one_word(project)
     assert sources_stamp(project) != stamp  # the watcher sees the edit
     assert preview.rebuild() == 1  # Euchre alone
     assert len(preview.layout.cache) == len(preview.layout.used)  # the old Euchre is forgotten

@@ -8,6 +8,7 @@ from ..cards import parse_cards
 from ..equipment import deal_for, each
 from ..errors import Location
 from ..library import Library
+from ..model import Rounds
 from ..phrases import meld_cards, parse_players
 from . import Body, bodies, check
 
@@ -36,13 +37,17 @@ def round_count(b: Body) -> tuple[int, str] | None:
     return None
 
 
+def with_rounds(lib: Library) -> Iterator[tuple[Body, Rounds]]:
+    """Every game and variant body that has rounds data, with those rounds."""
+    for b in bodies(lib):
+        if b.rules.rounds is not None:
+            yield b, b.rules.rounds
+
+
 @check("rounds.count_mismatch")
 def count_mismatch(lib: Library) -> Iterator[Finding]:
     """A stated number of rounds disagrees with the rounds listed or generated."""
-    for b in bodies(lib):
-        r = b.rules.rounds
-        if r is None:
-            continue
+    for b, r in with_rounds(lib):
         counted = round_count(b)
         if r.stated_count is not None and counted and counted[0] != r.stated_count:
             yield b.at("rounds", "stated_count"), f"{b.name}{counted[1]}, stated {r.stated_count}", b.game
@@ -60,10 +65,7 @@ def count_mismatch(lib: Library) -> Iterator[Finding]:
 @check("rounds.meld_exceeds_hand")
 def meld_exceeds_hand(lib: Library) -> Iterator[Finding]:
     """A round's meld needs more cards than a player holds in that round."""
-    for b in bodies(lib):
-        r = b.rules.rounds
-        if r is None:
-            continue
+    for b, r in with_rounds(lib):
         counts = parse_players(b.rules.players).counts() if b.rules.players is not None else []
         deal = deal_for(b.rules, counts[0]) if counts else b.rules.deal
         default = each(deal) if deal is not None else None

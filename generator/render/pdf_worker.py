@@ -36,11 +36,12 @@ def _task(task: tuple[str, str | None, str | None]) -> tuple[str, Any]:
     try:
         if kind == "book":
             return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex)
-        engine = _STATE.get("engine") or _STATE.setdefault("engine", Engine(paper))  # one per process
+        if "engine" not in _STATE:
+            _STATE["engine"] = Engine(paper)  # one per process: fonts and stylesheet loaded once
         page = _STATE["pages"][game_id]
         variant = next(v for v, _ in page.variants if v.id == variant_id) if variant_id else None
         name = f"{game_id}.{variant_id}.pdf" if variant_id else f"{game_id}.pdf"
-        render_sheet(lib, page, out_dir / "score-sheets" / name, paper=paper, variant=variant, engine=engine)
+        render_sheet(lib, page, out_dir / "score-sheets" / name, paper=paper, variant=variant, engine=_STATE["engine"])
         return "ok", None
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
         return "error", str(exc)
