@@ -57,7 +57,6 @@ def generic_sheet(heading: str, body: Any) -> ScoreSheet:
 class Part:
     """A run of the book that starts on a new page and is laid out on its own."""
 
-    key: str
     body: str  # an HTML fragment for <body>
     recto: bool = False  # printed two-sided, it starts on a right-hand (odd) page
 
@@ -78,13 +77,13 @@ class BookParts:
 
     def _prose(self, p: Any, level: int, section: Any = None) -> Part:
         html = _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
-        return Part(f"page-{p.id}", self.templates.prose_page(p, html, level, section), recto=True)
+        return Part(self.templates.prose_page(p, html, level, section), recto=True)
 
     def _middle(self) -> list[Part]:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
         for section in self.lib.book.sections:
-            out.append(Part(f"section-{section.id}", t.section_title(section), recto=True))
-            out += [Part(f"game-{page.id}", t.game(page, section), recto=True) for page in self.by_section[section.id]]
+            out.append(Part(t.section_title(section), recto=True))
+            out += [Part(t.game(page, section), recto=True) for page in self.by_section[section.id]]
             out += [self._prose(p, 2, section) for p in self.after_pages[section.id]]
         return out
 
@@ -102,10 +101,10 @@ class BookParts:
         sections = self.lib.book.sections
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
                         page_range)
-        end = [Part("book-index", t.index(sections, index_rows, page_range), recto=True)]
+        end = [Part(t.index(sections, index_rows, page_range), recto=True)]
         if self.errata:
-            end.append(Part("errata", t.errata_page(self.errata), recto=True))
-        return [Part("front", front), *self.middle, *end]
+            end.append(Part(t.errata_page(self.errata), recto=True))
+        return [Part(front), *self.middle, *end]
 
 
 def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
