@@ -1,6 +1,7 @@
 """Data references in prose: a number kept in data is written once and referenced from text.
 
-In Markdown and in YAML text, ``{deal.each}`` stands for the game's ``deal.each`` value, and a
+In Markdown and in YAML text, ``{deal.each}`` stands for the game's ``deal.each`` value
+(``{deal.each:word}`` prints it in words, 'ten'; ``{deal.each:Word}`` capitalised, 'Ten'), and a
 line holding only ``{scoring.card_values}`` (or ``{rounds}``, ``{alternate_rules}``,
 ``{examples.NAME}``, ``{score_sheet}``) places that table there. References are plain dotted
 paths looked up in the data: no expressions, attributes or templates, so prose cannot run code.
@@ -13,7 +14,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-REF = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)\}")
+from .numwords import styled
+
+# ``{path}`` or ``{path:word}``: the optional style prints a whole number in words (numwords.STYLES).
+REF = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)(?::(word|Word|WORD))?\}")
 BLOCK_LINE = re.compile(r"^\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)\}\s*$")
 BLOCK_ROOTS = ("scoring", "rounds", "alternate_rules", "examples", "score_sheet")
 
@@ -28,6 +32,7 @@ class Ref:
     line: int
     col: int
     block: bool
+    style: str | None = None
 
 
 def find_refs(text: str) -> Iterator[Ref]:
@@ -38,7 +43,7 @@ def find_refs(text: str) -> Iterator[Ref]:
             yield Ref(block.group(1), n, 1, True)
             continue
         for m in REF.finditer(line):
-            yield Ref(m.group(1), n, m.start() + 1, False)
+            yield Ref(m.group(1), n, m.start() + 1, False, m.group(2))
 
 
 def lookup(data: Any, path: str) -> Any:
@@ -61,8 +66,10 @@ def is_block_path(path: str) -> bool:
         root != "examples" or path.count(".") == 1) and (root in ("scoring", "examples") or "." not in path)
 
 
-def format_value(value: Any) -> str:
-    """How a data value reads in a sentence."""
+def format_value(value: Any, style: str | None = None) -> str:
+    """How a data value reads in a sentence; ``style`` ('word', 'Word') spells a whole number out."""
+    if style is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value):
+        return styled(int(value), style)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
@@ -83,7 +90,9 @@ def expand(text: str, *scopes: Mapping[str, Any]) -> str:
         for scope in scopes:
             value = lookup(scope, m.group(1))
             if value is not MISSING and not isinstance(value, (dict, list)):
-                return format_value(value)
+                if m.group(2) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                    return m.group(0)  # words asked of text: left for reference.unknown to report
+                return format_value(value, m.group(2))
         return m.group(0)
 
     return REF.sub(sub, text)

@@ -24,7 +24,7 @@ def _text_fields(data: Any, loc: tuple = ()) -> Iterator[tuple[tuple, str, tuple
             yield from _text_fields(value, loc + (i,))
 
 
-def _resolves(path: str, block: bool, scopes: list[Any]) -> str | None:
+def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = None) -> str | None:
     """None if the reference is good, else why not."""
     for scope in scopes:
         value = lookup(scope, path)
@@ -34,6 +34,8 @@ def _resolves(path: str, block: bool, scopes: list[Any]) -> str | None:
             return f"'{{{path}}}' on a line of its own must name a table (scoring.ID, rounds, alternate_rules, examples.ID, score_sheet)"
         if not block and isinstance(value, (dict, list)):
             return f"'{{{path}}}' is a table, not a value; put it on a line of its own"
+        if style and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value)):
+            return f"'{{{path}:{style}}}' asks for a number in words, but the value is {value!r}; write '{{{path}}}'"
         return None
     return f"'{{{path}}}' does not name anything in the data"
 
@@ -43,7 +45,7 @@ def unknown_reference(lib: Library):
     """A {reference} in prose or YAML text names nothing in the game's data."""
     for page in lib.pages.values():
         for ref in find_refs(page.text):
-            problem = _resolves(ref.path, False, [lib.scope()])
+            problem = _resolves(ref.path, False, [lib.scope()], ref.style)
             if problem:
                 yield Location(page.path, ref.line, ref.col), problem, None
     for gs in lib.ordered_games():
@@ -55,7 +57,7 @@ def unknown_reference(lib: Library):
             if prose is None:
                 continue
             for ref in find_refs(prose.text):
-                problem = _resolves(ref.path, ref.block, scopes)
+                problem = _resolves(ref.path, ref.block, scopes, ref.style)
                 if problem:
                     yield Location(prose.path, ref.line, ref.col), problem, gs.id
         for loc, text, parent in _text_fields(data):
@@ -68,6 +70,6 @@ def unknown_reference(lib: Library):
             for ref in find_refs(text):
                 if ref.block:
                     continue
-                problem = _resolves(ref.path, False, scopes)
+                problem = _resolves(ref.path, False, scopes, ref.style)
                 if problem:
                     yield gs.where(loc), problem, gs.id

@@ -1,0 +1,72 @@
+"""Numbers as the family writes them: 'ten', 'Four', 'zero', 'twenty-five', and back again.
+
+Prose that refers to a data value can ask for it in words (``{deal.each:word}`` prints 'ten',
+``{deal.each:Word}`` 'Ten'), so one number prints the way the source wrote it. The same tables
+read a number written in words back, for the checks that compare prose with data.
+"""
+
+from __future__ import annotations
+
+import re
+
+ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+SCALES = [(1_000_000, "million"), (1000, "thousand"), (100, "hundred")]
+
+#: The styles a reference may ask for after a colon: ``{path:word}``.
+STYLES = ("word", "Word", "WORD")
+
+_VALUES = {w: i for i, w in enumerate(ONES)} | {w: 10 * i for i, w in enumerate(TENS) if w}
+_SCALE_VALUES = {name: size for size, name in SCALES}
+WORD_PATTERN = re.compile(
+    r"\b(?:" + "|".join(sorted(list(_VALUES) + list(_SCALE_VALUES), key=len, reverse=True)) + r")"
+    r"(?:[- ](?:and[- ])?(?:" + "|".join(sorted(list(_VALUES) + list(_SCALE_VALUES), key=len, reverse=True)) + r"))*\b",
+    re.IGNORECASE)
+
+
+def to_words(n: int) -> str:
+    """'ten', 'twenty-five', 'one hundred twenty-five', 'minus ten' (whole numbers only)."""
+    if n < 0:
+        return "minus " + to_words(-n)
+    if n < 20:
+        return ONES[n]
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return TENS[tens] + (f"-{ONES[ones]}" if ones else "")
+    for size, name in SCALES:
+        if n >= size:
+            high, rest = divmod(n, size)
+            return f"{to_words(high)} {name}" + (f" {to_words(rest)}" if rest else "")
+    raise AssertionError(n)  # pragma: no cover - every n >= 100 meets a scale
+
+
+def styled(n: int, style: str) -> str:
+    """``n`` in words, in the capitalisation a reference asked for (``word``, ``Word``, ``WORD``)."""
+    if style not in STYLES:
+        raise ValueError(f"unknown number style {style!r}: use one of {', '.join(STYLES)}")
+    words = to_words(n)
+    if style == "Word":
+        return words[0].upper() + words[1:]
+    return words.upper() if style == "WORD" else words
+
+
+def from_words(text: str) -> int | None:
+    """The number a phrase such as 'Twenty-five' or 'one hundred and five' names, or None."""
+    tokens = [t for t in re.split(r"[\s-]+", text.strip().lower()) if t and t != "and"]
+    if not tokens:
+        return None
+    total = current = 0
+    for token in tokens:
+        if token in _VALUES:
+            current += _VALUES[token]
+        elif token in _SCALE_VALUES:
+            size = _SCALE_VALUES[token]
+            if size == 100:
+                current = max(current, 1) * 100
+            else:
+                total += max(current, 1) * size
+                current = 0
+        else:
+            return None
+    return total + current

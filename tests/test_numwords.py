@@ -1,0 +1,34 @@
+"""Numbers in words: the styles a prose reference may ask for, and reading words back."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.numwords import from_words, styled, to_words
+from generator.prose import expand
+
+CASES = [(0, "zero"), (4, "four"), (10, "ten"), (13, "thirteen"), (21, "twenty-one"), (90, "ninety"),
+         (100, "one hundred"), (125, "one hundred twenty-five"), (1000, "one thousand"),
+         (1500, "one thousand five hundred")]
+
+
+@pytest.mark.parametrize(("n", "words"), CASES)
+def test_words_both_ways(n: int, words: str) -> None:
+    assert to_words(n) == words
+    assert from_words(words) == n
+    assert from_words(words.title()) == n
+
+
+def test_styles_and_references() -> None:
+    assert styled(4, "Word") == "Four" and styled(4, "WORD") == "FOUR"
+    data = {"stakes": {"start": 10}, "each": 7, "name": "Golf"}
+    assert expand("with {stakes.start:word} dimes; {each:Word} cards; {each}", data) == "with ten dimes; Seven cards; 7"
+    # a word style on text is left as written, for the reference check to report
+    assert expand("{name:word}", data) == "{name:word}"
+    with pytest.raises(ValueError):
+        styled(3, "roman")
+
+
+def test_not_a_number() -> None:
+    assert from_words("dozen") is None and from_words("") is None
+    assert from_words("one hundred and five") == 105
