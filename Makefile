@@ -5,9 +5,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 EDITION ?=
+# What a build reads: when none of it is newer than the last build's stamp, `make` has nothing to do.
+SOURCES := $(shell find rules_data content templates generator -type f -not -path '*/__pycache__/*') \
+           mkdocs.yml pyproject.toml requirements.lock
+OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
+BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test serve preview publish bench lint schema help clean
+.PHONY: all build validate test FORCE serve preview publish bench lint schema help clean
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -22,9 +27,13 @@ venv: $(STAMP) ## create .venv and install the pinned dependencies
 validate: $(STAMP) ## check the rules data (EDITION=2026.1 for the as-published book)
 	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION))
 
-build: $(STAMP) ## validate, then build site and PDF (EDITION=... for another edition)
+build: $(BUILT) ## validate, then build site and PDF (EDITION=... for another edition)
+
+# Rebuilt when a source is newer than the stamp, or the output is missing (someone removed it).
+$(BUILT): $(STAMP) $(SOURCES) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
 	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION)) || test -n "$(EDITION)"
 	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))
+	@touch $@
 
 test: $(STAMP) ## run the test suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
