@@ -91,6 +91,9 @@ class CardEquipment(Strict):
     @field_validator("remove")
     @classmethod
     def _remove(cls, v: list[str | Removal]) -> list[str | Removal]:
+        # "Remove jokers" means the game has none: one way to say it, so the data cannot say both.
+        if any(isinstance(item, str) and "jokers" in [p.strip().lower() for p in item.split(",")] for item in v):
+            raise ValueError("remove: 'jokers' takes every joker out; write jokers: false instead")
         for item in v:
             if isinstance(item, str):
                 _check_cards(item)
@@ -325,6 +328,8 @@ class GameBody(Strict):
 
     players: str | int | None = None
     partnerships: Literal["none", "partners", "teams", "optional"] | None = None
+    partners_when: str | int | None = Field(
+        None, description="player counts that play in partnerships ('with four players opposites are partners': 4)")
     equipment: Equipment | None = None
     wild: str | None = Field(None, description="card phrase for the wild cards")
     deal: Deal | None = None
@@ -337,6 +342,17 @@ class GameBody(Strict):
 
     _p = field_validator("players")(_check_players)
     _w = field_validator("wild")(_check_cards)
+    _pw = field_validator("partners_when")(_check_players)
+
+    @model_validator(mode="after")
+    def _partners_when(self) -> GameBody:
+        if self.partners_when is not None and self.partnerships != "partners":
+            raise ValueError("partners_when: only with partnerships: partners (the other counts play alone)")
+        if self.partners_when is not None and self.players is not None:
+            allowed = parse_players(self.players)
+            if not all(allowed.allows(n) for n in parse_players(self.partners_when).counts()):
+                raise ValueError(f"partners_when: {self.partners_when} is not a number of players the game allows ({self.players})")
+        return self
 
 
 class Variant(GameBody):
