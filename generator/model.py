@@ -259,7 +259,8 @@ class AlternateRule(Strict):
     """One alternate rule; numbered ones can be referenced ('See Alternate Rule 2')."""
 
     number: int | None = None
-    text: str
+    text: str = Field(description="the rule as the source writes it after its number, with its own "
+                                  "separator ('– Some people…', '- Each set…', or none)")
     introduced: EditionId | None = None
 
 
@@ -267,6 +268,9 @@ class AlternateRules(Strict):
     """A game's alternate rules, under the heading the book gives them."""
 
     title: str = "Alternate Rules"
+    numbering: Literal["alternate_rule", "list"] = Field(
+        "alternate_rule", description="how numbered rules are headed: 'alternate_rule' prints the book's bold "
+                                      "'Alternate Rule 1', 'list' a numbered list's '1.' (a source's 'Different versions: 1. …')")
     rules: list[AlternateRule]
 
 
