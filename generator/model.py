@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .arith import names_in
 from .cards import PredicateError, parse_cards
 from .phrases import parse_meld, parse_players, parse_range
 
@@ -287,6 +288,17 @@ class Example(Strict):
 
     title: str
     values: dict[str, int | float | ExampleValue]
+
+    @model_validator(mode="after")
+    def _shown(self) -> Example:
+        # Names are for the arithmetic only; a reader sees labels and numbers. A figure with no label
+        # is shown only as a number inside the working of a figure that uses it, so it must be used.
+        used = {n for v in self.values.values() if isinstance(v, ExampleValue) and v.expr for n in names_in(v.expr)}
+        for name, v in self.values.items():
+            if not (isinstance(v, ExampleValue) and v.label) and name not in used:
+                raise ValueError(f"values.{name}: give it a label (as the book words it); no other figure uses it, "
+                                 "so without one the reader would never see it")
+        return self
 
 
 class ColumnGroup(Strict):
