@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..arith import example_values, worked
+from ..arith import ArithmeticError_, example_values, worked
 from ..library import GameSource, Library
 from ..model import Game, GameBody, Round, Variant
 from ..phrases import parse_players
@@ -81,7 +81,10 @@ class BodyView:
             label = getattr(v, "label", None)
             if not label:
                 continue
-            working = worked(v.expr, figures) if v.expr else ""
+            try:
+                working = worked(v.expr, figures) if v.expr else ""
+            except ArithmeticError_:  # example.bad_expression reports it; the page shows no working
+                working = ""
             if working == figures[name]:
                 working = ""  # 'Game 1 – line 1: 5 = 5' says nothing a reader needs
             rows.append((self.text(label), working, figures[name]))
