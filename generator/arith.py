@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 from collections.abc import Mapping
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 MAX_EXPR = 500  # characters; examples are short, and a bound keeps the parser cheap
+_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?)|(?P<name>[A-Za-z_]\w*)|(?P<op>[-+*/×÷()]))")
+_PRINTED_OPS = {"-": "−", "*": "×", "/": "÷", "+": "+", "×": "×", "÷": "÷"}
 
 
 class ArithmeticError_(ValueError):
@@ -80,3 +83,30 @@ def example_values(values: Mapping[str, object]) -> dict[str, tuple[float | None
         computed[name] = result
         out[name] = (result, stated, None)
     return out
+
+
+def worked(expr: str, figures: Mapping[str, str]) -> str:
+    """An expression as a reader sees it: each name replaced by its figure ('5 − 1', '6 × 2 + 25').
+
+    Names never reach the page: a name without a figure raises ArithmeticError_.
+    """
+    parts: list[str] = []
+    pos = 0
+    while pos < len(expr):
+        m = _TOKEN.match(expr, pos)
+        if not m or m.end() == pos:
+            if expr[pos:].strip() == "":
+                break
+            raise ArithmeticError_(f"'{expr}' is not arithmetic")
+        pos = m.end()
+        if m.group("name"):
+            if m.group("name") not in figures:
+                raise ArithmeticError_(f"unknown name '{m.group('name')}'")
+            figure = figures[m.group("name")]
+            parts.append(f"({figure})" if figure.startswith(("-", "−")) else figure)
+        elif m.group("num"):
+            parts.append(m.group("num"))
+        else:
+            parts.append(_PRINTED_OPS.get(m.group("op"), m.group("op")))
+    text = " ".join(parts)
+    return text.replace("( ", "(").replace(" )", ")")

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .arith import names_in
 from .cards import PredicateError, parse_cards
 from .phrases import parse_meld, parse_players, parse_range
 
@@ -91,6 +92,9 @@ class CardEquipment(Strict):
     @field_validator("remove")
     @classmethod
     def _remove(cls, v: list[str | Removal]) -> list[str | Removal]:
+        # "Remove jokers" means the game has none: one way to say it, so the data cannot say both.
+        if any(isinstance(item, str) and "jokers" in [p.strip().lower() for p in item.split(",")] for item in v):
+            raise ValueError("remove: 'jokers' takes every joker out; write jokers: false instead")
         for item in v:
             if isinstance(item, str):
                 _check_cards(item)
@@ -256,7 +260,8 @@ class AlternateRule(Strict):
     """One alternate rule; numbered ones can be referenced ('See Alternate Rule 2')."""
 
     number: int | None = None
-    text: str
+    text: str = Field(description="the rule as the source writes it after its number, with its own "
+                                  "separator ('– Some people…', '- Each set…', or none)")
     introduced: EditionId | None = None
 
 
@@ -264,6 +269,9 @@ class AlternateRules(Strict):
     """A game's alternate rules, under the heading the book gives them."""
 
     title: str = "Alternate Rules"
+    numbering: Literal["alternate_rule", "list"] = Field(
+        "alternate_rule", description="how numbered rules are headed: 'alternate_rule' prints the book's bold "
+                                      "'Alternate Rule 1', 'list' a numbered list's '1.' (a source's 'Different versions: 1. …')")
     rules: list[AlternateRule]
 
 
@@ -280,6 +288,17 @@ class Example(Strict):
 
     title: str
     values: dict[str, int | float | ExampleValue]
+
+    @model_validator(mode="after")
+    def _shown(self) -> Example:
+        # Names are for the arithmetic only; a reader sees labels and numbers. A figure with no label
+        # is shown only as a number inside the working of a figure that uses it, so it must be used.
+        used = {n for v in self.values.values() if isinstance(v, ExampleValue) and v.expr for n in names_in(v.expr)}
+        for name, v in self.values.items():
+            if not (isinstance(v, ExampleValue) and v.label) and name not in used:
+                raise ValueError(f"values.{name}: give it a label (as the book words it); no other figure uses it, "
+                                 "so without one the reader would never see it")
+        return self
 
 
 class ColumnGroup(Strict):
@@ -325,6 +344,8 @@ class GameBody(Strict):
 
     players: str | int | None = None
     partnerships: Literal["none", "partners", "teams", "optional"] | None = None
+    partners_when: str | int | None = Field(
+        None, description="player counts that play in partnerships ('with four players opposites are partners': 4)")
     equipment: Equipment | None = None
     wild: str | None = Field(None, description="card phrase for the wild cards")
     deal: Deal | None = None
@@ -337,6 +358,17 @@ class GameBody(Strict):
 
     _p = field_validator("players")(_check_players)
     _w = field_validator("wild")(_check_cards)
+    _pw = field_validator("partners_when")(_check_players)
+
+    @model_validator(mode="after")
+    def _partners_when(self) -> GameBody:
+        if self.partners_when is not None and self.partnerships != "partners":
+            raise ValueError("partners_when: only with partnerships: partners (the other counts play alone)")
+        if self.partners_when is not None and self.players is not None:
+            allowed = parse_players(self.players)
+            if not all(allowed.allows(n) for n in parse_players(self.partners_when).counts()):
+                raise ValueError(f"partners_when: {self.partners_when} is not a number of players the game allows ({self.players})")
+        return self
 
 
 class Variant(GameBody):

@@ -25,7 +25,9 @@ def _texts(lib: Library, gs: GameSource) -> Iterator[tuple[Location, str]]:
 
 
 def _numbers(gs: GameSource, lib: Library) -> dict[int, int]:
-    rules = gs.game.alternate_rules.rules if gs.game.alternate_rules else []
+    # Only rules headed 'Alternate Rule N' can be referred to that way; a numbered list's '1.' cannot.
+    alt = gs.game.alternate_rules
+    rules = alt.rules if alt and alt.numbering == "alternate_rule" else []
     return {r.number: i for i, r in enumerate(rules) if r.number is not None and lib.in_edition(r.introduced)}
 
 

@@ -31,9 +31,15 @@ def players(body: GameBody) -> str:
 
 
 def partnerships(body: GameBody) -> str | None:
-    """How players team up, if they do."""
-    return {"partners": "In partnerships", "teams": "Two teams", "optional": "With or without partners"}.get(
+    """How players team up, if they do: 'In partnerships when 4 play', '..., except Game 3 – ...'."""
+    text = {"partners": "In partnerships", "teams": "Two teams", "optional": "With or without partners"}.get(
         body.partnerships or "none")
+    if text and body.partners_when is not None:
+        text += f" when {parse_players(body.partners_when).describe()} play"
+    alone = [r.name for r in (body.rounds.items if body.rounds else []) if r.partners is False]
+    if text and alone:  # rounds that say they have no partners (Court Whist's Conspiracy)
+        text += ", except " + ", ".join(alone)
+    return text
 
 
 def deck(cards: CardEquipment) -> str:
@@ -157,7 +163,8 @@ def glance(body: GameBody) -> list[tuple[str, str]]:
     """The quick-reference rows for a game or variant: (label, text)."""
     rows: list[tuple[str, str]] = []
     if body.players is not None:
-        rows.append(("Players", players(body) + (f" ({partnerships(body).lower()})" if partnerships(body) else "")))
+        teams = partnerships(body)  # lower-case its first letter only: round names keep their capitals
+        rows.append(("Players", players(body) + (f" ({teams[0].lower()}{teams[1:]})" if teams else "")))
     for line in equipment(body):
         rows.append(("Equipment", line))
     for line in deal(body):

@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..arith import example_values
+from ..arith import ArithmeticError_, example_values, worked
 from ..library import GameSource, Library
 from ..model import Game, GameBody, Round, Variant
 from ..phrases import parse_players
-from ..prose import expand, lookup, split_blocks
+from ..prose import expand, format_value, lookup, split_blocks
 from . import describe
 from .markup import Markup, escape, inline_markdown
 
@@ -68,6 +68,27 @@ class BodyView:
     def examples(self) -> dict[str, dict[str, tuple]]:
         """Each example's figures: name -> (computed, stated, problem)."""
         return {k: example_values(ex.values) for k, ex in self.body.examples.items()}
+
+    def example_rows(self, key: str) -> list[tuple[Markup, str, str]]:
+        """An example's lines as the book words them: (label, the working in numbers, the result).
+
+        Only labelled figures get a line; an unlabelled one shows as a number in the lines that use it.
+        """
+        figures = {name: format_value(stated if stated is not None else computed)
+                   for name, (computed, stated, _) in self.examples()[key].items()}
+        rows = []
+        for name, v in self.body.examples[key].values.items():
+            label = getattr(v, "label", None)
+            if not label:
+                continue
+            try:
+                working = worked(v.expr, figures) if v.expr else ""
+            except ArithmeticError_:  # example.bad_expression reports it; the page shows no working
+                working = ""
+            if working == figures[name]:
+                working = ""  # 'Game 1 – line 1: 5 = 5' says nothing a reader needs
+            rows.append((self.text(label), working, figures[name]))
+        return rows
 
     def round_columns(self) -> list[tuple[str, str]]:
         """Which columns the rounds table needs: (field, heading)."""

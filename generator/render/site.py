@@ -58,7 +58,9 @@ def finder_record(page: GamePage) -> dict[str, Any]:
                        text=f"{spec.describe()} (up to {works[-1]})")
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
-        "category": game.category, "partnerships": game.partnerships,
+        "category": game.category,
+        # Partners only at some counts: the finder offers the game with and without partners.
+        "partnerships": "optional" if game.partners_when is not None else game.partnerships,
         # The finder offers a game only for player counts its deal really supports: "any number"
         # of players with one deck is, in fact, up to 17 for Thirty One.
         "players": players,
