@@ -80,14 +80,14 @@ class BodyView:
         return cols
 
     def round_cells(self, r: Round) -> dict[str, str]:
-        """The cells of one round's row."""
+        """The cells of one round's row (YAML text through ``text``: its **bold** is bold, not asterisks)."""
         cells = {
             "each": f"{r.each} cards dealt" if r.each is not None else "",
-            "wild": f"{r.wild} wild" if r.wild else "",
-            "meld": r.meld or "",
+            "wild": self.text(f"{r.wild} wild") if r.wild else "",
+            "meld": self.text(r.meld) if r.meld else "",
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
-            "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
-            "hands": "; ".join(r.hands),
+            "trump": self.text(r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
+            "hands": Markup("; ").join(self.text(h) for h in r.hands),
             "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label), self.item_value(i, in_round=True))
                                          for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
