@@ -109,3 +109,46 @@ def test_raw_html_in_fences_and_sub_items_stays_text(text):
 ])
 def test_inline_markdown_bold(text, html):
     assert str(inline_markdown(text)) == html
+
+
+# (file, text in it, the same with **bold**, the phrase that must print bold): every place YAML text is shown
+BOLD_IN_DATA = {
+    "card value label and value (table and glance)": (
+        "golf.yaml", "{label: Kings, cards: K, points: 0, value: Free}",
+        '{label: "**Kings**", cards: K, points: 0, value: "**Free**"}', ["Kings", "Free"]),
+    "a round's rule": ("desert-rummy.yaml", '{name: "1", meld: 2 sets of 3}',
+                       '{name: "1", meld: 2 sets of 3, text: "**First** round"}', ["First"]),
+    "a round's hands": ("court-whist.yaml", "- Clubs Trump\n", '- "**Clubs** Trump"\n', ["Clubs"]),
+    "score-sheet field": ("court-whist.yaml", "fields: [Name]", 'fields: ["**Name**"]', ["Name"]),
+    "score-sheet column": ("gin-rummy-tournament.yaml", "columns: [Game 1,", 'columns: ["**Game 1**",', ["Game 1"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BOLD_IN_DATA), ids=list(BOLD_IN_DATA))
+def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
+    """No data block prints YAML's ** as asterisks: glance, score tables, rounds, score-sheet fields and columns."""
+    from generator.library import load_library
+    from generator.prose import format_value
+    from generator.render import describe
+    from generator.render.markup import environment
+    from generator.render.pages import game_page
+    from generator.render.sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+    from tests.conftest import copy_project
+
+    name, old, new, phrases = BOLD_IN_DATA[case]
+    project = copy_project(tmp_path)
+    path = project / "rules_data" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    lib = load_library(project)
+    view = game_page(lib, lib.games[name.removesuffix(".yaml")]).main
+    blocks = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows,
+                         sheet_round=sheet_round, sample_cells=sample_cells, describe=describe,
+                         ).get_template("blocks.html.j2").module
+    html = str(blocks.glance(view)) + "".join(str(blocks.block(view, p)) for _, p in view.segments if _ == "block")
+    html += "".join(str(blocks.block(view, p)) for p in view.unplaced())
+    html += str(blocks.score_sheet(view)) if view.body.score_sheet else ""
+    assert "**" not in html
+    for phrase in phrases:
+        assert f"<strong>{phrase}</strong>" in html, phrase

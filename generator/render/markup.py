@@ -103,5 +103,6 @@ def environment(**globals_: Any) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["e"] = escape
+    env.filters["inline"] = inline_markdown  # YAML text printed as it is written: **bold**, never asterisks
     env.globals.update(globals_)
     return env
