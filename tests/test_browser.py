@@ -159,3 +159,27 @@ def test_no_serious_accessibility_violation(page, server, path):
     results = Axe().run(page)
     serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert serious == [], [(v["id"], v["help"], len(v["nodes"])) for v in serious]
+
+
+def test_structure_reads_as_the_sources_write_it(page, server, library):
+    """Hearts' passing rotation sits under its rule; only the source's bold words on the Court Whist card
+    are bold (row labels are plain); Family Golf's diagram keeps every space and line."""
+    page.goto(server + "/2026.1/games/hearts/")
+    rule = page.locator("li", has_text="After looking at his or her hand").first
+    left = rule.locator("li", has_text="Left").first
+    assert left.bounding_box()["x"] >= rule.bounding_box()["x"] + 10
+
+    page.goto(server + "/2026.1/games/court-whist/")
+    cells = page.evaluate("""() => [...document.querySelectorAll('.score-sheet tbody th')].map(th =>
+        [Number(getComputedStyle(th).fontWeight),
+         [...th.querySelectorAll('strong')].map(s => [s.textContent, Number(getComputedStyle(s).fontWeight)])])""")
+    assert all(weight < 600 for weight, _ in cells), "score-sheet row labels are bold"
+    strong = [(text, weight) for _, spans in cells for text, weight in spans]
+    assert {text for text, _ in strong} == {"King-Spades", "King-Hearts", "King-Clubs", "King-Diamonds", "Hearts",
+                                            "Diamonds", "extra"}
+    assert all(weight >= 600 for _, weight in strong)
+
+    page.goto(server + "/latest/games/golf/")
+    prose = (library.root / "content" / "golf.family-four-card-golf.md").read_text(encoding="utf-8")
+    diagram = prose.split("```\n")[1]
+    assert page.locator("pre").first.inner_text().rstrip("\n") == diagram.rstrip("\n")

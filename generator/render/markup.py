@@ -17,7 +17,8 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
-__all__ = ["Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown", "sanitize"]
+__all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
+           "sanitize"]
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -71,7 +72,12 @@ def demote_headings(text: str, levels: int) -> str:
     return re.sub(r"^(#{1,6})(?=\s)", lambda m: "#" * min(6, len(m.group(1)) + levels), text, flags=re.M)
 
 
-_MD = markdown.Markdown(extensions=["sane_lists", "tables"])  # print: no heading ids, they would clash book-wide
+# The Markdown of prose, the one list for the site (the MkDocs plugin adds it to mkdocs.yml's) and the print
+# book alike: lists nest as the sources indent them, fenced diagrams stay preformatted, admonitions and
+# tables as written. The site adds only `toc` for heading anchors; print has none (ids would clash book-wide).
+PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.listindent"]
+
+_MD = markdown.Markdown(extensions=PROSE_EXTENSIONS)
 
 
 def prose_html(text: str) -> Markup:
@@ -97,5 +103,6 @@ def environment(**globals_: Any) -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["e"] = escape
+    env.filters["inline"] = inline_markdown  # YAML text printed as it is written: **bold**, never asterisks
     env.globals.update(globals_)
     return env

@@ -19,7 +19,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from ..errors import RulebookError
-from .markup import sanitize
+from .markup import PROSE_EXTENSIONS, sanitize
 
 
 class RulebookConfig(Config):
@@ -59,6 +59,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.lib = lib
 
     def on_config(self, config: Any) -> Any:
+        # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
+        config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
         self._generate(config)
         return config
 

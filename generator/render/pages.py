@@ -57,7 +57,7 @@ class BodyView:
             local = item.model_dump(exclude_none=True)
             # Markup.replace escapes plain text and keeps the label's markup: nothing is escaped twice.
             line = escape(table.line).replace("{label}", self.text(item.label, local))
-            out.append(line.replace("{value}", self.item_value(item)))
+            out.append(line.replace("{value}", inline_markdown(self.item_value(item))))
         return out
 
     def alternate_rules(self) -> list[Any]:
@@ -101,15 +101,16 @@ class BodyView:
         return cols
 
     def round_cells(self, r: Round) -> dict[str, str]:
-        """The cells of one round's row."""
+        """The cells of one round's row (free text through ``text``: its **bold** is bold, not asterisks)."""
         cells = {
             "each": f"{r.each} cards dealt" if r.each is not None else "",
             "wild": f"{r.wild} wild" if r.wild else "",
             "meld": r.meld or "",
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
             "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
-            "hands": "; ".join(r.hands),
-            "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label), self.item_value(i, in_round=True))
+            "hands": Markup("; ").join(self.text(h) for h in r.hands),
+            "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label),
+                                                                inline_markdown(self.item_value(i, in_round=True)))
                                          for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
         }

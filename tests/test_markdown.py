@@ -1,0 +1,154 @@
+"""Prose Markdown, one set of extensions for site and print: nesting as the sources indent it, diagrams kept."""
+
+from __future__ import annotations
+
+import re
+
+import markdown
+import pytest
+
+from generator.render.markup import PROSE_EXTENSIONS, inline_markdown, prose_html
+
+# (Markdown, the list structure it must give: each item's text, nested items indented two spaces a level)
+NESTING = {
+    "two-space sub-items (the book's Hearts)": (
+        "- pass three cards\n  - Left\n  - Right\n- If more than four players\n",
+        "pass three cards\n  Left\n  Right\nIf more than four players"),
+    "four-space sub-items (Python-Markdown's own)": (
+        "- a\n    - b\n        - c\n- d\n",
+        "a\n  b\n    c\nd"),
+    "two levels at two spaces": (
+        "- a\n  - b\n    - c\n  - d\n- e\n",
+        "a\n  b\n    c\n  d\ne"),
+    "numbered parent: its text starts at column 3": (
+        "1. one\n   - under one\n2. two\n",
+        "one\n  under one\ntwo"),
+    "a top-level list indented two spaces stays top-level (Standard Gin Rummy)": (
+        "Requirements\n\n  1. strictly two-handed\n  1. two at a time\n\nAfter\n",
+        "strictly two-handed\ntwo at a time"),
+    "one space is not enough to nest under '- '": (
+        "- a\n - b\n",
+        "a\nb"),
+    "a continuation paragraph after a blank line stays in its item": (
+        "- a\n  - b\n\n    more of b\n\n- c\n",
+        "a\n  b more of b\nc"),
+    "text after a blank line at the margin ends the list": (
+        "- a\n  - b\n\nnot an item\n\n- c\n",
+        "a\n  b\nc"),
+}
+
+
+def _outline(html: str) -> str:
+    """The nesting of a list as indented lines of item text (only what list structure says)."""
+    lines, depth, buf = [], 0, []
+
+    def flush() -> None:
+        text = " ".join(re.sub(r"<[^>]+>", " ", "".join(buf)).split())
+        if text:
+            lines.append("  " * (depth - 1) + text)
+        buf.clear()
+
+    for token in re.split(r"(</?(?:ul|ol|li)\b[^>]*>)", html):
+        if re.fullmatch(r"<(ul|ol)\b[^>]*>", token):
+            flush()
+            depth += 1
+        elif re.fullmatch(r"</(ul|ol)>", token):
+            flush()
+            depth -= 1
+        elif re.fullmatch(r"</?li\b[^>]*>", token):
+            flush()
+        elif depth:
+            buf.append(token)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("case", list(NESTING), ids=list(NESTING))
+def test_lists_nest_as_indented_in_print(case):
+    source, outline = NESTING[case]
+    assert _outline(str(prose_html(source))) == outline
+
+
+@pytest.mark.parametrize("case", list(NESTING), ids=list(NESTING))
+def test_the_site_markdown_nests_alike(case):
+    """The site's Markdown is MkDocs' with the same prose extensions (the plugin adds them)."""
+    source, outline = NESTING[case]
+    html = markdown.markdown(source, extensions=["toc", *PROSE_EXTENSIONS])
+    assert _outline(html) == outline
+
+
+def test_an_indented_code_block_outside_a_list_stays_code():
+    html = str(prose_html("Text\n\n    - not an item\n    two\n"))
+    assert "<pre><code>- not an item\ntwo\n</code></pre>" in html and "<li>" not in html
+
+
+def test_horizontal_rule_is_not_an_item():
+    assert "<hr" in str(prose_html("- a\n\n- - -\n\ntext\n"))
+
+
+def test_fenced_diagram_keeps_its_lines_and_spaces():
+    diagram = "---    ---\n| 1 |  | 2 |\n---    ---\n\n---    ---\n| 3 |  | 4 |\n---    ---\n"
+    html = str(prose_html(f"Arrange cards like this:\n\n```\n{diagram}```\n\nAfter\n"))
+    assert f"<pre><code>{diagram}</code></pre>" in html
+
+
+def test_fenced_block_is_not_reindented_or_made_a_list():
+    html = str(prose_html("- a\n\n```\n  - inside a fence\n```\n"))
+    assert "<pre><code>  - inside a fence\n</code></pre>" in html
+
+
+@pytest.mark.parametrize("text", ["```\n<script>alert(1)</script>\n```\n", "- a\n  - <img src=x onerror=alert(1)>\n"])
+def test_raw_html_in_fences_and_sub_items_stays_text(text):
+    html = str(prose_html(text))
+    assert "<script" not in html and "<img" not in html and "lt;" in html
+
+
+@pytest.mark.parametrize(("text", "html"), [
+    ("Trump declared by owner of **King-Spades**", "Trump declared by owner of <strong>King-Spades</strong>"),
+    ("2 **extra** for each trick", "2 <strong>extra</strong> for each trick"),
+    ("**<b>x</b>**", "<strong>&lt;b&gt;x&lt;/b&gt;</strong>"),
+])
+def test_inline_markdown_bold(text, html):
+    assert str(inline_markdown(text)) == html
+
+
+# (file, text in it, the same with **bold**, the phrase that must print bold): every place YAML text is shown
+BOLD_IN_DATA = {
+    "card value label and value (table and glance)": (
+        "golf.yaml", "{label: Kings, cards: K, points: 0, value: Free}",
+        '{label: "**Kings**", cards: K, points: 0, value: "**Free**"}', ["Kings", "Free"]),
+    "a round's rule": ("desert-rummy.yaml", '{name: "1", meld: 2 sets of 3}',
+                       '{name: "1", meld: 2 sets of 3, text: "**First** round"}', ["First"]),
+    "a round's hands": ("court-whist.yaml", "- Clubs Trump\n", '- "**Clubs** Trump"\n', ["Clubs"]),
+    "score-sheet field": ("court-whist.yaml", "fields: [Name]", 'fields: ["**Name**"]', ["Name"]),
+    "score-sheet column": ("gin-rummy-tournament.yaml", "columns: [Game 1,", 'columns: ["**Game 1**",', ["Game 1"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BOLD_IN_DATA), ids=list(BOLD_IN_DATA))
+def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
+    """No data block prints YAML's ** as asterisks: glance, score tables, rounds, score-sheet fields and columns."""
+    from generator.library import load_library
+    from generator.prose import format_value
+    from generator.render import describe
+    from generator.render.markup import environment
+    from generator.render.pages import game_page
+    from generator.render.sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+    from tests.conftest import copy_project
+
+    name, old, new, phrases = BOLD_IN_DATA[case]
+    project = copy_project(tmp_path)
+    path = project / "rules_data" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    lib = load_library(project)
+    view = game_page(lib, lib.games[name.removesuffix(".yaml")]).main
+    blocks = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows,
+                         sheet_round=sheet_round, sample_cells=sample_cells, describe=describe,
+                         ).get_template("blocks.html.j2").module
+    html = str(blocks.glance(view)) + "".join(str(blocks.block(view, p)) for _, p in view.segments if _ == "block")
+    html += "".join(str(blocks.block(view, p)) for p in view.unplaced())
+    html += str(blocks.score_sheet(view)) if view.body.score_sheet else ""
+    assert "**" not in html
+    for phrase in phrases:
+        assert f"<strong>{phrase}</strong>" in html, phrase
