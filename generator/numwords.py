@@ -62,10 +62,7 @@ def score(n: int | float, style: str = "score") -> str:
         return "Free"
     size = abs(n)
     whole, half = int(size), size - int(size)
-    if half not in (0, 0.5):
-        text = str(size)
-    else:
-        text = f"{whole:,}" + (" ½" if half else "")
+    text = f"{whole:,}" + (" ½" if half else "") if half in (0, 0.5) else str(size)
     return "Minus " + text if style == "score" and n < 0 else text
 
 
