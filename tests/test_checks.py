@@ -98,3 +98,20 @@ def test_dominoes_that_do_not_go_round_are_reported(tmp_path):
     assert [f.message for f in found] == [
         "7 players: 7 x 15 = 105 tiles, but a double-12 set has 91",
         "8 players: 8 x 15 = 120 tiles, but a double-12 set has 91"]
+
+
+@pytest.mark.parametrize(("players", "decks", "each", "expected"), [
+    ("any", 1, 27, ["'any' players, even the fewest: 2 players: 2 x 27 = 54 cards, but 1 deck (52 cards)"]),
+    ("3 or more", 1, 18, ["'3 or more' players, even the fewest: 3 players: 3 x 18 = 54 cards, but 1 deck (52 cards)"]),
+    ("any", 1, 26, []),  # 2 players fit; more is players.unbounded's warning
+])
+def test_open_claims_must_work_for_the_fewest_players(tmp_path, players, decks, each, expected):
+    """'Any number' of players is an error, not a warning, when even the smallest table cannot be dealt."""
+    game = ("id: demo\ntitle: Demo\ncategory: cards\nintroduced: \"2026.1\"\n"
+            "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\n"
+            f"players: {players}\nequipment: {{cards: [{{decks: {decks}}}]}}\ndeal: {{each: {each}}}\n"
+            "goal: {winner: low, rounds: 9}\n")
+    findings = run_checks(load_library(make_project(tmp_path, {"games": [game]})))
+    errors = [f.message for f in findings if f.check == "deal.exceeds_deck"]
+    assert errors == expected
+    assert all(f.severity == "error" for f in findings if f.check == "deal.exceeds_deck")
