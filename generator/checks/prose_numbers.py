@@ -41,6 +41,9 @@ PHRASES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+NOUNS = re.compile(r"card|deck|pack|player|people|point|round|\bto\s", re.I)
+
+
 def _number(text: str) -> int | None:
     digits = text.replace(",", "")
     return int(digits) if digits.isdigit() else from_words(text)
@@ -107,6 +110,8 @@ def number_findings(path: str, text: str, body: GameBody, name: str) -> Iterator
     """Every phrase of ``text`` whose number is not what the data holds for it."""
     known = modelled(body)
     for lineno, line in enumerate(text.splitlines(), 1):
+        if not NOUNS.search(line):
+            continue  # most lines name none of the nouns: skip the number patterns
         plain = REF.sub("{}", line)  # a reference prints the data itself: nothing to compare
         seen: set[int] = set()  # 'Deal 7 cards to each player' is one claim, whichever phrase reads it
         for kind, pattern in PHRASES:
