@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import RulebookError
 from .library import GameSource, Library, load_library
+from .prose import expand
 from .render import describe
 
 
@@ -59,8 +60,12 @@ def _values(body: Any, data: dict) -> dict[str, dict[str, str]]:
     out = {}
     for key, table in body.scoring.items():
         rows = {}
-        for item in table.items:
-            rows[item.label] = describe.item_value(item, data) + (
+        for i, item in enumerate(table.items):
+            # labels may print the item's own data ('{count} of a kind'): key rows by the label as printed
+            label = expand(item.label, item.model_dump(exclude_none=True), data)
+            if label in rows:  # two items printed alike: neither may hide the other
+                label = f"{label} (item {i + 1})"
+            rows[label] = describe.item_value(item, data) + (
                 f" (stated total {item.stated_total})" if item.stated_total is not None else "")
         if table.stated_total is not None:
             rows["stated total"] = str(table.stated_total)

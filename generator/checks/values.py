@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..cards import parse_rank, rank_name
 from ..errors import Location
 from ..library import Library
 from ..model import ScoreItem
@@ -74,6 +75,37 @@ def stated_values(text: str) -> list[tuple[float, str]]:
     return []
 
 
+MULTIPLIER = re.compile(rf"\btimes\s+({_DIGITS}|{WORD_PATTERN.pattern})\b|\b(double|triple)\b", re.IGNORECASE)
+RANK_EXAMPLE = re.compile(r"\b(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|\d+)s?\s*"
+                          r"(?:=|is worth|are worth|counts?)\s*(\d+)", re.IGNORECASE)
+
+
+def multiplier(text: str) -> float | None:
+    """The multiplier a value's wording states ('x00 times 2', 'double'), or None."""
+    m = MULTIPLIER.search(text)
+    if m is None:
+        return None
+    return read_number(m.group(1)) if m.group(1) else {"double": 2, "triple": 3}[m.group(2).lower()]
+
+
+def rank_examples(text: str) -> list[tuple[int, float]]:
+    """(rank, value) pairs a face-value wording gives as examples: 'Ace=1', 'a six is worth 6 points'."""
+    out = []
+    for m in RANK_EXAMPLE.finditer(text):
+        rank = parse_rank(m.group(1))
+        if rank is not None:
+            out.append((rank, float(m.group(2))))
+    return out
+
+
+def face_value(rank: int, ranks: dict[str, int | float]) -> int | float | None:
+    """A rank's face value: its number (2-10), or what the item's ``ranks`` says, or None (a joker's)."""
+    for name, value in ranks.items():
+        if parse_rank(name) == rank:
+            return value
+    return rank if 2 <= rank <= 10 else None
+
+
 def printed_value(b: Body, item: ScoreItem) -> str:
     """An item's value text as printed, references filled in."""
     data = b.gs.doc.data if b.gs is not None else {}
@@ -102,9 +134,19 @@ def value_mismatch(lib: Library) -> Iterator[Finding]:
                 continue
             text = printed_value(b, item)
             where = b.at(*path, "value")
+            said = multiplier(text)
+            if said is not None and said != (item.times or 1) or item.times is not None and said is None:
+                yield (where, f"{b.name}{item.label}: printed '{text}' multiplies by {format_value(said or 1)}, "
+                       f"but times is {item.times or 1}", b.game)
             if item.points == "face":
                 if "face value" not in text.lower():
                     yield where, f"{b.name}{item.label}: printed '{text}', but the data says face value", b.game
+                for rank, value in rank_examples(text):
+                    expected = face_value(rank, item.ranks)
+                    if expected != value:
+                        shown = "no value" if expected is None else format_value(expected)
+                        yield (where, f"{b.name}{item.label}: printed '{text}' gives {rank_name(rank)} {format_value(value)}, "
+                               f"but its face value is {shown}", b.game)
                 continue
             if isinstance(item.points, (int, float)):
                 data, unit = item.points, "points"
