@@ -32,6 +32,10 @@ CASES = [
     ("In a 4-player game, pass three cards.", None),
     ("In a 6-player game, pass three cards.", 6),
     ("The 2 of clubs leads; 3 cards are passed.", None),
+    ("- Four people can play", None),
+    ("- Five people can play", 5),
+    ("A standard 104-card pack is used.", None),
+    ("A standard 52-card pack is used.", 52),
 ]
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from ..cards import parse_rank
+from ..equipment import tables
 from ..errors import Location
 from ..library import Library
 from ..model import GameBody
@@ -35,6 +36,8 @@ PHRASES: list[tuple[str, re.Pattern[str]]] = [
                          rf"{N}\s+(?:decks?|packs?)\b", re.I)),
     ("players", re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),
     ("players", re.compile(rf"\b{N}[- ]player\s+game\b", re.I)),
+    ("players", re.compile(rf"\b{N}\s+(?:or\s+more\s+)?(?:players|people)\s+(?:can|may)\s+play\b", re.I)),
+    ("deck size", re.compile(rf"\b{N}[- ]card\s+(?:deck|pack)\b", re.I)),
     ("target", re.compile(rf"\b(?:play(?:ed|s)?|first(?:\s+player)?|race)\s+to\s+{N}(?:\s+points)?\b", re.I)),
     ("target", re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
     ("rounds", re.compile(rf"\b{N}\s+rounds\b", re.I)),
@@ -88,6 +91,11 @@ def modelled(body: GameBody) -> dict[str, tuple[set[int], str]]:
             decks |= _span(cfg.decks)
         if decks and all(isinstance(c.decks, int) or _span(c.decks) for c in eq.cards):
             out["decks"] = (decks, "equipment.cards.decks")
+        sizes = {c.stated_cards for c in eq.cards if c.stated_cards is not None}
+        if body.players is not None:  # the decks as built, for the player counts the game claims
+            sizes |= {len(t.cards) for n in parse_players(body.players).counts()[:12] for t in tables(body, n)}
+        if sizes:
+            out["deck size"] = (sizes, "the deck (equipment.cards)")
     if body.players is not None:
         spec = parse_players(body.players)
         out["players"] = (set(spec.counts()), "players")
