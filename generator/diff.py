@@ -19,6 +19,7 @@ from typing import Any
 
 from .errors import RulebookError
 from .library import GameSource, Library, load_library
+from .prose import expand
 from .render import describe
 
 
@@ -59,8 +60,12 @@ def _values(body: Any, data: dict) -> dict[str, dict[str, str]]:
     out = {}
     for key, table in body.scoring.items():
         rows = {}
-        for item in table.items:
-            rows[item.label] = describe.item_value(item, data) + (
+        for i, item in enumerate(table.items):
+            # labels may print the item's own data ('{count} of a kind'): key rows by the label as printed
+            label = expand(item.label, item.model_dump(exclude_none=True), data)
+            if label in rows:  # two items printed alike: neither may hide the other
+                label = f"{label} (item {i + 1})"
+            rows[label] = describe.item_value(item, data) + (
                 f" (stated total {item.stated_total})" if item.stated_total is not None else "")
         if table.stated_total is not None:
             rows["stated total"] = str(table.stated_total)
@@ -81,13 +86,42 @@ def _rounds(body: Any, data: dict) -> list[str]:
         rows.append(f"{rnd.name}: {', '.join(parts)}")
     if r.stated_count is not None:
         rows.append(f"{r.stated_count} rounds stated")
+    for s in r.sequences:  # hand sizes that run down and back up (Oh Hell)
+        rows.append(f"hands of {s.start} down to {s.low}" + (" and back up" if s.back_up else "")
+                    + (f" for {s.players} players" if s.players is not None else "")
+                    + (f", {s.stated_count} hands stated" if s.stated_count is not None else ""))
     return rows
+
+
+def _sheet(body: Any) -> dict[str, str]:
+    """A score sheet's blocks and the numbers they print: best score, blank rows, column groups."""
+    sheet = body.score_sheet
+    out = {}
+    for i, block in enumerate(sheet.blocks if sheet else []):
+        parts = [f"possible {block.possible}" if block.possible is not None else "",
+                 f"{block.blank_rows} blank rows" if block.blank_rows is not None else "",
+                 *(f"{g.label} over {g.span} columns" for g in block.groups)]
+        out[block.title or block.round or f"block {i + 1}"] = ", ".join(p for p in parts if p)
+    return out
 
 
 def _paragraphs(text: str | None) -> list[str]:
     if not text:
         return []
     return [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n|\n(?=\s*[-*] )", text) if p.strip()]
+
+
+def _excerpt(paragraph: str, others: list[str], width: int = 200) -> str:
+    """Up to ``width`` characters of a changed paragraph, from just before where it first differs from
+    the most alike of ``others`` (a long paragraph's change is otherwise cut off)."""
+    def common(other: str) -> int:
+        n = 0
+        while n < min(len(paragraph), len(other)) and paragraph[n] == other[n]:
+            n += 1
+        return n
+    start = max((common(o) for o in others), default=0)
+    start = 0 if start < width // 2 else paragraph.rfind(" ", 0, start - 40) + 1
+    return ("…" if start else "") + paragraph[start:start + width]
 
 
 def _examples(body: Any) -> dict[str, Any]:
@@ -113,6 +147,9 @@ def _rules(prefix: str, old: Any, new: Any, old_data: dict, new_data: dict) -> l
     old_rounds, new_rounds = _rounds(old, old_data), _rounds(new, new_data)
     lines += [f"{prefix}Round removed or changed: {line}" for line in old_rounds if line not in new_rounds]
     lines += [f"{prefix}Round added or changed: {line}" for line in new_rounds if line not in old_rounds]
+    old_sheet, new_sheet = _sheet(old), _sheet(new)
+    for block in sorted(set(old_sheet) | set(new_sheet)):
+        add(_compare(f"{prefix}Score sheet, {block}", old_sheet.get(block), new_sheet.get(block)))
     old_ex, new_ex = _examples(old), _examples(new)
     for key in sorted(set(old_ex) | set(new_ex)):
         add(_compare(f"{prefix}Worked example {key}", old_ex.get(key), new_ex.get(key)))
@@ -132,6 +169,10 @@ def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Li
                if old_lib.in_edition(r.introduced)]
     new_alt = [r.text for r in (new.game.alternate_rules.rules if new.game.alternate_rules else [])
                if new_lib.in_edition(r.introduced)]
+    old_numbers = {r.text: r.number for r in (old.game.alternate_rules.rules if old.game.alternate_rules else [])}
+    for r in new.game.alternate_rules.rules if new.game.alternate_rules else []:
+        if r.text in old_numbers and old_numbers[r.text] != r.number and new_lib.in_edition(r.introduced):
+            change.lines.append(f"Alternate rule renumbered: {_fmt(old_numbers[r.text])} → {_fmt(r.number)}: {r.text}")
     change.lines += [f"Alternate rule removed: {t}" for t in old_alt if t not in new_alt]
     change.lines += [f"Alternate rule added: {t}" for t in new_alt if t not in old_alt]
     old_var = {v.id: v.title for v in old.game.variants if old_lib.in_edition(v.introduced)}
@@ -141,10 +182,16 @@ def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Li
     old_p, new_p = _paragraphs(old.prose.text if old.prose else None), _paragraphs(new.prose.text if new.prose else None)
     for p in old_p:
         if p not in new_p:
-            change.lines.append(f"Text removed or reworded: “{p[:200]}”")
+            change.lines.append(f"Text removed or reworded: “{_excerpt(p, new_p)}”")
     for p in new_p:
         if p not in old_p:
-            change.lines.append(f"Text added or reworded: “{p[:200]}”")
+            change.lines.append(f"Text added or reworded: “{_excerpt(p, old_p)}”")
+    for v in new.game.variants:  # a variant's own prose file
+        if v.id in old_var and v.id in new_var:
+            was, now = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
+            was_p, now_p = _paragraphs(was.text if was else None), _paragraphs(now.text if now else None)
+            change.lines += [f"{v.title}: Text removed or reworded: “{_excerpt(p, now_p)}”" for p in was_p if p not in now_p]
+            change.lines += [f"{v.title}: Text added or reworded: “{_excerpt(p, was_p)}”" for p in now_p if p not in was_p]
     return change
 
 

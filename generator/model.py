@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .arith import names_in
-from .cards import PredicateError, parse_cards
+from .cards import PredicateError, parse_cards, parse_rank
 from .phrases import parse_meld, parse_players, parse_range
 
 EDITION_ID = r"^[0-9]{4}\.[0-9]+$"
@@ -173,9 +173,23 @@ class ScoreItem(Strict):
     note: str | None = None
     stated_total: int | str | None = None
     conditional: bool = Field(False, description="scores only when something happens")
+    ranks: dict[str, int | float] = Field(
+        {}, description="values 'face value' leaves to the wording, for ranks with no number on their face: {A: 1}")
+    count: int | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
+    faces: str | None = Field(None, description="the die faces a combination scores for: '2-6', '1'")
+    times: int | None = Field(None, description="the multiplier the wording states: 'x00 times 2'")
 
     _c = field_validator("cards")(_check_cards)
     _t = field_validator("stated_total")(_check_range)
+    _f = field_validator("faces")(_check_range)
+
+    @field_validator("ranks")
+    @classmethod
+    def _ranks(cls, v: dict[str, int | float]) -> dict[str, int | float]:
+        for rank in v:
+            if parse_rank(rank) is None:
+                raise ValueError(f"'{rank}' is not a rank (A, 2-10, J, Q, K)")
+        return v
 
     @property
     def unit(self) -> str:

@@ -16,6 +16,9 @@ SCALES = [(1_000_000, "million"), (1000, "thousand"), (100, "hundred")]
 
 #: The styles a reference may ask for after a colon: ``{path:word}``.
 STYLES = ("word", "Word", "WORD")
+#: Styles that print a score as a scoring table does: ``{points:score}`` ('Free', 'Minus 10', '1,000',
+#: '30 ½'), and ``{points:abs}`` (the size alone, for text whose verb carries the sign: 'deducts 25').
+SCORE_STYLES = ("score", "abs")
 
 _VALUES = {w: i for i, w in enumerate(ONES)} | {w: 10 * i for i, w in enumerate(TENS) if w}
 _SCALE_VALUES = {name: size for size, name in SCALES}
@@ -49,6 +52,18 @@ def styled(n: int, style: str) -> str:
     if style == "Word":
         return words[0].upper() + words[1:]
     return words.upper() if style == "WORD" else words
+
+
+def score(n: int | float, style: str = "score") -> str:
+    """A score the way the book's tables print it: 'Free', 'Minus 10', '1,000', '30 ½'; ``abs``: '10' for -10."""
+    if style not in SCORE_STYLES:
+        raise ValueError(f"unknown score style {style!r}: use one of {', '.join(SCORE_STYLES)}")
+    if style == "score" and n == 0:
+        return "Free"
+    size = abs(n)
+    whole, half = int(size), size - int(size)
+    text = f"{whole:,}" + (" ½" if half else "") if half in (0, 0.5) else str(size)
+    return "Minus " + text if style == "score" and n < 0 else text
 
 
 def from_words(text: str) -> int | None:

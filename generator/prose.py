@@ -1,7 +1,8 @@
 """Data references in prose: a number kept in data is written once and referenced from text.
 
 In Markdown and in YAML text, ``{deal.each}`` stands for the game's ``deal.each`` value
-(``{deal.each:word}`` prints it in words, 'ten'; ``{deal.each:Word}`` capitalised, 'Ten'), and a
+(``{deal.each:word}`` prints it in words, 'ten'; ``{deal.each:Word}`` capitalised, 'Ten';
+``{points:score}`` as the book's scoring tables write a score, 'Free', 'Minus 10', '1,000'), and a
 line holding only ``{scoring.card_values}`` (or ``{rounds}``, ``{alternate_rules}``,
 ``{examples.NAME}``, ``{score_sheet}``) places that table there. References are plain dotted
 paths looked up in the data: no expressions, attributes or templates, so prose cannot run code.
@@ -14,10 +15,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .numwords import styled
+from .numwords import SCORE_STYLES, score, styled
 
 # ``{path}`` or ``{path:word}``: the optional style prints a whole number in words (numwords.STYLES).
-REF = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)(?::(word|Word|WORD))?\}")
+REF = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)(?::(word|Word|WORD|score|abs))?\}")
 BLOCK_LINE = re.compile(r"^\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)\}\s*$")
 BLOCK_ROOTS = ("scoring", "rounds", "alternate_rules", "examples", "score_sheet")
 
@@ -68,6 +69,8 @@ def is_block_path(path: str) -> bool:
 
 def format_value(value: Any, style: str | None = None) -> str:
     """How a data value reads in a sentence; ``style`` ('word', 'Word') spells a whole number out."""
+    if style in SCORE_STYLES and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return score(value, style)
     if style is not None and isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value):
         return styled(int(value), style)
     if isinstance(value, bool):
@@ -90,7 +93,8 @@ def expand(text: str, *scopes: Mapping[str, Any]) -> str:
         for scope in scopes:
             value = lookup(scope, m.group(1))
             if value is not MISSING and not isinstance(value, (dict, list)):
-                if m.group(2) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                if m.group(2) and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                   or (m.group(2) not in SCORE_STYLES and value != int(value))):
                     return m.group(0)  # words asked of text: left for reference.unknown to report
                 return format_value(value, m.group(2))
         return m.group(0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pypdf
 
+from generator.prose import expand
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
 from tests.textmatch import normalise, page_text
@@ -35,7 +36,8 @@ def test_every_game_page_shows_its_data(built, library):
         text = normalise(page_text((site / "games" / gs.id / "index.html").read_text(encoding="utf-8")))
         for table in gs.game.scoring.values():
             for item in table.items:
-                assert normalise(item.label) in text, f"{gs.id}: {item.label}"
+                label = expand(item.label, item.model_dump(exclude_none=True), gs.doc.data)  # as printed
+                assert normalise(label) in text, f"{gs.id}: {label}"
         if gs.game.deal and isinstance(gs.game.deal.each, int):
             assert str(gs.game.deal.each) in text.split(), f"{gs.id}: deal {gs.game.deal.each}"
 

@@ -98,3 +98,55 @@ def test_dominoes_that_do_not_go_round_are_reported(tmp_path):
     assert [f.message for f in found] == [
         "7 players: 7 x 15 = 105 tiles, but a double-12 set has 91",
         "8 players: 8 x 15 = 120 tiles, but a double-12 set has 91"]
+
+
+@pytest.mark.parametrize(("players", "decks", "each", "expected"), [
+    ("any", 1, 27, ["'any' players, even the fewest: 2 players: 2 x 27 = 54 cards, but 1 deck (52 cards)"]),
+    ("3 or more", 1, 18, ["'3 or more' players, even the fewest: 3 players: 3 x 18 = 54 cards, but 1 deck (52 cards)"]),
+    ("any", 1, 26, []),  # 2 players fit; more is players.unbounded's warning
+])
+def test_open_claims_must_work_for_the_fewest_players(tmp_path, players, decks, each, expected):
+    """'Any number' of players is an error, not a warning, when even the smallest table cannot be dealt."""
+    game = ("id: demo\ntitle: Demo\ncategory: cards\nintroduced: \"2026.1\"\n"
+            "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\n"
+            f"players: {players}\nequipment: {{cards: [{{decks: {decks}}}]}}\ndeal: {{each: {each}}}\n"
+            "goal: {winner: low, rounds: 9}\n")
+    findings = run_checks(load_library(make_project(tmp_path, {"games": [game]})))
+    errors = [f.message for f in findings if f.check == "deal.exceeds_deck"]
+    assert errors == expected
+    assert all(f.severity == "error" for f in findings if f.check == "deal.exceeds_deck")
+
+
+DICE = ("id: demo\ntitle: Demo Dice\ncategory: equipment\nequipment_kind: dice\nintroduced: \"2026.1\"\n"
+        "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\nplayers: any\nequipment: {dice: 6}\n"
+        "goal: {winner: first_to_target, target: 10000}\nscoring:\n  roll:\n    kind: dice\n    items:\n")
+
+
+@pytest.mark.parametrize(("items", "expected"), [
+    # 1s are scored apart for 3 of a kind; 'x00 times 2' for 4 of a kind names only 2-6: 4 1s are undefined
+    (["{label: 3 1s, count: 3, faces: '1', points: 1000}", "{label: 3 of a kind, count: 3, faces: 2-6, value: x00}",
+      "{label: 4 of a kind, count: 4, faces: 2-6, times: 2, value: 'x00 times {times}'}"],
+     [("scoring.undefined_case", "4 of a kind of 1s: no item of roll gives a value")]),
+    (["{label: 3 of a kind, count: 3, faces: 1-6, value: x00}"], []),
+    # the wording says 'times 2' but the data multiplies by 4
+    (["{label: 4 of a kind, count: 4, faces: 1-6, times: 4, value: x00 times 2}"],
+     [("scoring.value_mismatch", "4 of a kind: printed 'x00 times 2' multiplies by 2, but times is 4")]),
+])
+def test_dice_rules_in_words_cover_every_face(tmp_path, items, expected):
+    """'x00 times 2' is modelled (count, faces, times): every face of every count gets a value, or is reported."""
+    game = DICE + "".join(f"      - {item}\n" for item in items)
+    findings = run_checks(load_library(make_project(tmp_path, {"games": [game]})),
+                          only=["scoring.undefined_case", "scoring.value_mismatch"])
+    assert [(f.check, f.message) for f in findings] == expected
+
+
+def test_face_value_examples_are_read_against_the_ranks(tmp_path):
+    """'Ace=1' in a face-value wording must agree with the item's ranks; 'a six is worth 7' cannot be face value."""
+    game = DICE.replace("category: equipment\nequipment_kind: dice", "category: cards").replace(
+        "equipment: {dice: 6}", "equipment: {cards: [{decks: 1}]}\ndeal: {each: 4}").replace("kind: dice", "kind: counters")
+    game += ("      - {label: Aces and numbers, cards: 'A, number', points: face, ranks: {ace: 2},"
+             " value: 'face value (Ace=1, a six is worth 7)'}\n")
+    findings = run_checks(load_library(make_project(tmp_path, {"games": [game]})), only=["scoring.value_mismatch"])
+    assert sorted(f.message for f in findings) == [
+        "Aces and numbers: printed 'face value (Ace=1, a six is worth 7)' gives 6 7, but its face value is 6",
+        "Aces and numbers: printed 'face value (Ace=1, a six is worth 7)' gives A 1, but its face value is 2"]

@@ -32,3 +32,11 @@ def test_styles_and_references() -> None:
 def test_not_a_number() -> None:
     assert from_words("dozen") is None and from_words("") is None
     assert from_words("one hundred and five") == 105
+
+
+@pytest.mark.parametrize(("value", "style", "printed"), [
+    (0, "score", "Free"), (-10, "score", "Minus 10"), (1000, "score", "1,000"), (30.5, "score", "30 ½"),
+    (10, "score", "10"), (-25, "abs", "25"), (1500, "abs", "1,500")])
+def test_score_styles(value: float, style: str, printed: str) -> None:
+    """A score printed from its points the way the book's tables word it."""
+    assert expand(f"{{points:{style}}}", {"points": value}) == printed

@@ -130,17 +130,21 @@ def players_that_work(body: GameBody) -> list[int]:
 
 
 def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
-    """Findings for each player count a bounded claim allows: ``which`` 0 = does not fit, 1 = uneven.
+    """Findings for each player count a claim must serve: ``which`` 0 = does not fit, 1 = uneven.
 
-    Open-ended claims ("any number") are reported once, by players.unbounded.
+    A bounded claim must work for every count it allows. An open-ended one ("any number", "2 or
+    more") must at least work for its smallest count: if even that fails, no table can play the
+    game. Its larger counts are reported once, as a warning, by players.unbounded.
     """
     for b in bodies(lib):
-        if b.rules.players is None or not parse_players(b.rules.players).bounded:
+        if b.rules.players is None:
             continue
-        for n in claimed_counts(b)[0]:
+        counts, bounded = claimed_counts(b)
+        for n in counts if bounded else counts[:1]:
             problem = _card_problems(b, n)[which]
             if problem:
-                yield b.at("deal"), f"{b.name}{problem}", b.game
+                claim = "" if bounded else f"'{b.rules.players}' players, even the fewest: "
+                yield b.at("deal"), f"{b.name}{claim}{problem}", b.game
 
 
 @check("deal.exceeds_deck")

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import Location
 from ..library import Library
+from ..numwords import SCORE_STYLES
 from ..prose import MISSING, find_refs, is_block_path, lookup
 from . import check
 
@@ -34,7 +35,9 @@ def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = Non
             return f"'{{{path}}}' on a line of its own must name a table (scoring.ID, rounds, alternate_rules, examples.ID, score_sheet)"
         if not block and isinstance(value, (dict, list)):
             return f"'{{{path}}}' is a table, not a value; put it on a line of its own"
-        if style and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value)):
+        if style in SCORE_STYLES and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"'{{{path}:{style}}}' asks for a score, but the value is {value!r}; write '{{{path}}}'"
+        if style and style not in SCORE_STYLES and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value)):
             return f"'{{{path}:{style}}}' asks for a number in words, but the value is {value!r}; write '{{{path}}}'"
         return None
     return f"'{{{path}}}' does not name anything in the data"

@@ -173,8 +173,10 @@ def glance(body: GameBody) -> list[tuple[str, str]]:
         rows.append(("Wild cards", body.wild))
     for table in body.scoring.values():
         if table.kind in ("card_values", "counters") and table.items:
-            values = ", ".join(f"{i.label} {item_value(i, {}) if i.value is None else i.value}".strip()
-                               for i in table.items if "{" not in (i.value or ""))
+            # A value printed from its own item's data ('{points:score}') shows; one that needs the
+            # rest of the game's data (a worked example) is left to the table.
+            shown = [(i.label, item_value(i, {})) for i in table.items]
+            values = ", ".join(f"{label} {text}".strip() for label, text in shown if "{" not in text)
             rows.append(("Card values" if table.kind == "card_values" else "Counters", values))
             break
     if goal(body.goal):

@@ -71,16 +71,27 @@ def finder_record(page: GamePage) -> dict[str, Any]:
 REPO_URL = "https://github.com/metzker-family/rulebook"
 
 
+def site_environment(lib: Library, repo_url: str = REPO_URL) -> Any:
+    """The Jinja environment the site's pages are rendered in."""
+    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
+                       sample_cells=sample_cells, describe=describe,
+                       book=lib.book, edition=lib.edition, prose=prose_markdown,
+                       demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
+
+
+def game_markdown(env: Any, page: GamePage) -> str:
+    """One game page's Markdown as the site builds it, without its download links."""
+    return env.get_template("site/game.md.j2").render(page=page, has_sheet=False, has_book=False, book_pdf="",
+                                                      variant_sheets={v.id: False for v, _ in page.variants})
+
+
 def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
                book_pages: dict[str, int] | None = None, repo_url: str = REPO_URL) -> dict[str, Any]:
     """Write every page of the site into ``docs``; return the MkDocs nav for them."""
     if docs.exists():
         shutil.rmtree(docs)
     (docs / "games").mkdir(parents=True)
-    env = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
-                      sample_cells=sample_cells, describe=describe,
-                      book=lib.book, edition=lib.edition, prose=prose_markdown,
-                      demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
+    env = site_environment(lib, repo_url)
     pages = [game_page(lib, gs) for gs in lib.ordered_games()]
     by_section = {s.id: [p for p in pages if p.id in s.games] for s in lib.book.sections}
 

@@ -1,0 +1,42 @@
+"""Equipment that contradicts itself: jokers both included and removed, a card both kept and removed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..cards import JOKER, CardSet, card_name, parse_cards
+from ..errors import Location
+from ..library import Library
+from . import bodies, check
+
+Finding = tuple[Location, str, str]
+
+JOKER_CARD = (JOKER, None)
+
+
+@check("equipment.contradiction")
+def contradiction(lib: Library) -> Iterator[Finding]:
+    """A deck line says two opposite things: jokers included and removed, or a card kept and removed."""
+    for b in bodies(lib):
+        eq = b.rules.equipment
+        for i, cfg in enumerate(eq.cards if eq else []):
+            every = CardSet.standard(1, jokers=1)
+            kept = parse_cards(cfg.keep) if cfg.keep else None
+            if kept is not None and kept(JOKER_CARD) and not cfg.jokers:
+                yield (b.at("equipment", "cards", i, "keep"),
+                       f"{b.name}keeps '{cfg.keep}', which includes jokers, but the deck has none (jokers: false)", b.game)
+            for j, item in enumerate(cfg.remove):
+                phrase, copies = (item, None) if isinstance(item, str) else (item.cards, item.copies)
+                if copies is not None:
+                    continue  # removing some copies of what is there is no contradiction
+                removed = parse_cards(phrase)
+                where = b.at("equipment", "cards", i, "remove", j)
+                if cfg.jokers and removed(JOKER_CARD):
+                    yield (where, f"{b.name}jokers are included (jokers: true) and removed ('{phrase}'); "
+                           "say jokers: false", b.game)
+                if kept is not None:
+                    both = [c for c in every.cards() if c != JOKER_CARD and kept(c) and removed(c)]
+                    if both:
+                        shown = ", ".join(card_name(c) for c in both[:4]) + (" ..." if len(both) > 4 else "")
+                        yield (where, f"{b.name}'{phrase}' is both kept (keep: {cfg.keep}) and removed: {shown}",
+                               b.game)

@@ -1,0 +1,147 @@
+"""Numbers in prose that the data also holds: cards dealt, decks, players, targets, rounds.
+
+A sentence such as "Deal 7 cards to each player" or "Played to five hundred points" states a
+number the game's data models too. Written as a reference (``{deal.each}``) it cannot disagree;
+written out (digits or words) it is read back here and compared with the data field it names.
+Only phrases that tie a number to a modelled noun are read, so incidental numbers ("the 2 of
+clubs", "one card face up") are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..cards import parse_rank
+from ..equipment import tables
+from ..errors import Location
+from ..library import Library
+from ..model import GameBody
+from ..numwords import WORD_PATTERN, from_words
+from ..phrases import parse_players, parse_range
+from ..prose import REF
+from . import Body, bodies, check
+
+Finding = tuple[Location, str, str]
+
+N = rf"(\d[\d,]*|{WORD_PATTERN.pattern})"
+# (kind, pattern): the first group is the number the phrase states.
+PHRASES: list[tuple[str, re.Pattern[str]]] = [
+    ("cards each", re.compile(rf"\bdeal(?:s|t)?\s+(?:out\s+)?{N}\s+cards?\b"
+                              r"(?!\s+(?:at a time|face|up|to the|into|in the))", re.I)),
+    ("cards each", re.compile(rf"\b{N}\s+cards?\s+(?:to\s+)?each(?:\s+player)?\b", re.I)),
+    ("cards each", re.compile(rf"\beach\s+player\s+(?:gets|receives|is\s+dealt)\s+{N}\s+cards?\b", re.I)),
+    # What the game is played with, not decks merely mentioned ('two decks at hand', 'may be shuffled').
+    ("decks", re.compile(rf"(?:^\s*(?:[-*]|\d+\.)?\s*|[.:;(]\s*|\b(?:use|uses|using|with|needs?|requires?)\s+)"
+                         rf"{N}\s+(?:decks?|packs?)\b", re.I)),
+    ("players", re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),
+    ("players", re.compile(rf"\b{N}[- ]player\s+game\b", re.I)),
+    ("players", re.compile(rf"\b{N}\s+(?:or\s+more\s+)?(?:players|people)\s+(?:can|may)\s+play\b", re.I)),
+    ("deck size", re.compile(rf"\b{N}[- ]card\s+(?:deck|pack)\b", re.I)),
+    ("target", re.compile(rf"\b(?:play(?:ed|s)?|first(?:\s+player)?|race)\s+to\s+{N}(?:\s+points)?\b", re.I)),
+    ("target", re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
+    ("rounds", re.compile(rf"\b{N}\s+rounds\b", re.I)),
+]
+
+
+NOUNS = re.compile(r"card|deck|pack|player|people|point|round|\bto\s", re.I)
+
+
+def _number(text: str) -> int | None:
+    digits = text.replace(",", "")
+    return int(digits) if digits.isdigit() else from_words(text)
+
+
+def _span(value: int | str | None) -> set[int]:
+    """Whole numbers a data value allows: 12 -> {12}; '3-4' -> {3, 4}; anything else -> {}."""
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, int):
+        return {value}
+    try:
+        r = parse_range(value)
+    except ValueError:
+        return set()
+    return set(range(int(r.low), int(r.high) + 1))
+
+
+def modelled(body: GameBody) -> dict[str, tuple[set[int], str]]:
+    """For each kind of phrase, the numbers the data allows and the field(s) it was read from."""
+    out: dict[str, tuple[set[int], str]] = {}
+    deal = body.deal
+    if deal is None or deal.each != "all":  # 'deal them all out': the hand size depends on the table
+        sizes: set[int] = set()
+        for d in [deal, *deal.by_players] if deal else []:
+            sizes |= _span(d.each) | _span(d.hand) | _span(d.dealer_gets)
+        rounds = body.rounds
+        for r in rounds.items if rounds else []:
+            sizes |= _span(r.each)
+        for s in rounds.sequences if rounds else []:
+            sizes |= set(range(s.low, s.start + 1))
+        if rounds and rounds.ranks:  # one round per rank: the rank is the number of cards
+            ends = [parse_rank(r) for r in rounds.ranks.split("-")]
+            ends = [14 if e == 1 and i else e for i, e in enumerate(ends) if e is not None]
+            sizes |= set(range(min(ends), max(ends) + 1)) if ends else set()
+        if sizes:
+            out["cards each"] = (sizes, "deal.each")
+    eq = body.equipment
+    if eq is not None and eq.cards:
+        decks: set[int] = set()
+        for cfg in eq.cards:
+            decks |= _span(cfg.decks)
+        if decks and all(isinstance(c.decks, int) or _span(c.decks) for c in eq.cards):
+            out["decks"] = (decks, "equipment.cards.decks")
+        sizes = {c.stated_cards for c in eq.cards if c.stated_cards is not None}
+        if body.players is not None:  # the decks as built, for the player counts the game claims
+            sizes |= {len(t.cards) for n in parse_players(body.players).counts()[:12] for t in tables(body, n)}
+        if sizes:
+            out["deck size"] = (sizes, "the deck (equipment.cards)")
+    if body.players is not None:
+        spec = parse_players(body.players)
+        out["players"] = (set(spec.counts()), "players")
+    goal = body.goal
+    if goal is not None and goal.target is not None:
+        out["target"] = ({v for v in (goal.target, goal.then_back_to, goal.lose_at) if v is not None}, "goal.target")
+    counts = {v for v in (goal.rounds if goal else None, body.rounds.stated_count if body.rounds else None) if v}
+    if counts:
+        out["rounds"] = (counts, "goal.rounds")
+    return out
+
+
+def _prose(b: Body):
+    if b.variant is None:
+        return b.gs.prose
+    return b.gs.variant_prose.get(b.variant.id)
+
+
+def number_findings(path: str, text: str, body: GameBody, name: str) -> Iterator[tuple[Location, str]]:
+    """Every phrase of ``text`` whose number is not what the data holds for it."""
+    known = modelled(body)
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not NOUNS.search(line):
+            continue  # most lines name none of the nouns: skip the number patterns
+        plain = REF.sub("{}", line)  # a reference prints the data itself: nothing to compare
+        seen: set[int] = set()  # 'Deal 7 cards to each player' is one claim, whichever phrase reads it
+        for kind, pattern in PHRASES:
+            if kind not in known:
+                continue
+            allowed, field = known[kind]
+            for m in pattern.finditer(plain):
+                value = _number(m.group(1))
+                if value is None or value in allowed or m.start(1) in seen:
+                    continue
+                seen.add(m.start(1))
+                shown = ", ".join(map(str, sorted(allowed)[:6])) + (" ..." if len(allowed) > 6 else "")
+                yield (Location(path, lineno, m.start(1) + 1),
+                       f"{name}'{m.group(0).strip()}' says {value}, but {field} is {shown}")
+
+
+@check("prose.number_mismatch")
+def number_mismatch(lib: Library) -> Iterator[Finding]:
+    """A number the prose states (cards dealt, decks, players, target, rounds) is not what the data holds."""
+    for b in bodies(lib):
+        prose = _prose(b)
+        if prose is None:
+            continue
+        for where, message in number_findings(prose.path, prose.text, b.rules, b.name):
+            yield where, message, b.game
