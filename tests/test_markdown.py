@@ -114,8 +114,8 @@ def test_inline_markdown_bold(text, html):
 # (file, text in it, the same with **bold**, the phrase that must print bold): every place YAML text is shown
 BOLD_IN_DATA = {
     "card value label and value (table and glance)": (
-        "golf.yaml", "{label: Kings, cards: K, points: 0, value: Free}",
-        '{label: "**Kings**", cards: K, points: 0, value: "**Free**"}', ["Kings", "Free"]),
+        "golf.yaml", '{label: Kings, cards: K, points: 0, value: "{points:score}"}',
+        '{label: "**Kings**", cards: K, points: 0, value: "**{points:score}**"}', ["Kings", "Free"]),
     "a round's rule": ("desert-rummy.yaml", '{name: "1", meld: 2 sets of 3}',
                        '{name: "1", meld: 2 sets of 3, text: "**First** round"}', ["First"]),
     "a round's hands": ("court-whist.yaml", "- Clubs Trump\n", '- "**Clubs** Trump"\n', ["Clubs"]),
