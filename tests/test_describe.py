@@ -94,6 +94,8 @@ def clause_problems(text: str) -> list[str]:
     removed = " ".join(c for c in lower.split(";") if c.strip().startswith("remove"))
     if "with jokers" in lower and ("no jokers" in lower or "joker" in removed):
         problems.append("jokers both in and out")
+    if "all cards dealt" in lower and re.search(r"\b(left|to the) (in the )?middle", lower):
+        problems.append("all cards dealt, yet some left in the middle")
     return problems
 
 
@@ -146,7 +148,7 @@ RULES = [
      ["3-14 cards each (1 face up)"]),
     ("kitty and remainder name their cards", body(deal={"each": "all", "min_remainder": 1, "by_players": [
         {"players": 4, "each": 12, "kitty": 1}]}), describe.deal,
-     ["All cards dealt out evenly; at least 1 card left in the middle", "4 players: 12 cards each; 1 card to the kitty"]),
+     ["Cards dealt out evenly; the rest, at least 1 card, to the middle", "4 players: 12 cards each; 1 card to the kitty"]),
     ("widow and dealer", body(deal={"each": 10, "widow": 3, "dealer_gets": 11}), describe.deal,
      ["10 cards each; the dealer takes 11 cards; 3 cards to the widow"]),
     ("one tile", body(deal={"tiles": 1}), describe.deal, ["1 tile each"]),
@@ -211,6 +213,7 @@ def test_the_checks_catch_what_they_look_for():
     assert clause_problems("3-4 decks, with jokers; remove 2s, jokers")
     assert clause_problems("Hearts: 1 point; Hearts: 1 point")
     assert not clause_problems("3-4 decks, with jokers; remove 2s")
+    assert clause_problems("All cards dealt out evenly; at least 2 cards left in the middle")
     assert MARKUP.search("{points} points") and MARKUP.search("**bold**") and not MARKUP.search("[0-0]: 50 points")
     table = ScoreTable(kind="card_values", items=[ScoreItem(label="Aces", cards="A", points=1)])
     assert describe.card_values(table) == "Aces: 1 point"

@@ -136,7 +136,9 @@ def equipment(body: GameBody) -> list[str]:
 def _deal_one(d: Deal) -> str:
     parts = []
     if d.each == "all":
-        parts.append("all cards dealt out" + (" (hands may differ)" if d.uneven else " evenly"))
+        # Cards kept back for the middle are not 'all cards dealt out'.
+        dealt = "cards dealt out evenly" if d.min_remainder else "all cards dealt out"
+        parts.append(dealt + (" (hands may differ)" if d.uneven else ("" if d.min_remainder else " evenly")))
     elif d.each is not None:
         each = f"{plural(d.each, 'card')} each"
         split = [f"{n} {name}" for name, n in (("in the hand", d.hand), ("in the foot", d.foot),
@@ -159,7 +161,7 @@ def _deal_one(d: Deal) -> str:
     elif d.widow:
         parts.append(f"{plural(d.widow, 'card')} to the widow")
     if d.min_remainder:
-        parts.append(f"at least {plural(d.min_remainder, 'card')} left in the middle")
+        parts.append(f"the rest, at least {plural(d.min_remainder, 'card')}, to the middle")
     if d.equalize_by_removing:
         parts.append(f"remove {rank_groups(d.equalize_by_removing)} as needed to deal evenly")
     if d.upcard:
