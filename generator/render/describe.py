@@ -149,7 +149,7 @@ def _deal_one(d: Deal) -> str:
     if d.composition:
         parts.append(" + ".join(cards_phrase(r.copies or 1, r.cards) for r in d.composition) + " each")
     if d.by_round:
-        parts.append("cards dealt change each round")
+        parts.append("the number of cards dealt changes each round")
     if d.dealer_gets is not None:
         parts.append(f"the dealer takes {plural(d.dealer_gets, 'card')}")
     if d.tiles:
@@ -163,7 +163,7 @@ def _deal_one(d: Deal) -> str:
     if d.min_remainder:
         parts.append(f"the rest, at least {plural(d.min_remainder, 'card')}, to the middle")
     if d.equalize_by_removing:
-        parts.append(f"remove {rank_groups(d.equalize_by_removing)} as needed to deal evenly")
+        parts.append(f"remove {rank_groups(d.equalize_by_removing)} first if needed")
     if d.upcard:
         parts.append(f"{plural(d.upcard, 'card')} turned up")
     text = "; ".join(parts) or "see the rules"
