@@ -157,6 +157,8 @@ RULES = [
      describe.deal, ["3 number cards + 1 face card each"]),
     ("ranks removed to deal evenly", body(deal={"each": "all", "equalize_by_removing": "2, 3"}), describe.deal,
      ["All cards dealt out evenly; remove 2s or 3s first if needed"]),
+    ("aces removed to deal evenly", body(deal={"each": "all", "equalize_by_removing": "A"}), describe.deal,
+     ["All cards dealt out evenly; remove Aces first if needed"]),
     ("hand size set by the rounds", body(deal={"by_round": True, "upcard": 1}), describe.deal,
      ["The number of cards dealt changes each round; 1 card turned up"]),
     ("jokers removed are no jokers", body(equipment={"cards": [{"decks": "3-4", "jokers": True,

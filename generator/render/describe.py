@@ -86,7 +86,7 @@ def deck(cards: CardEquipment) -> str:
     elif decks == "players":
         text = "One deck per player"
     elif decks == "enough":
-        text = f"Enough decks for at least {cards.min_cards_each} cards each" if cards.min_cards_each else "Enough decks"
+        text = f"Enough decks for at least {plural(cards.min_cards_each, 'card')} each" if cards.min_cards_each else "Enough decks"
     else:
         text = f"{decks} {'deck' if decks == 1 else 'decks'}"
     # Jokers taken out again are no jokers: say so once, not 'with jokers; remove jokers'.
@@ -170,10 +170,13 @@ def _deal_one(d: Deal) -> str:
     return f"{d.players} players: {text}" if d.players is not None else text[0].upper() + text[1:]
 
 
+RANK_PLURALS = {"A": "Aces", "K": "Kings", "Q": "Queens", "J": "Jacks"}
+
+
 def rank_groups(phrase: str) -> str:
     """'2, 3' -> '2s or 3s': a list of ranks as the cards they name."""
     parts = [p.strip() for p in phrase.split(",") if p.strip()]
-    named = [f"{p}s" if p.isdigit() or p in ("A", "K", "Q", "J") else p for p in parts]
+    named = [f"{p}s" if p.isdigit() else RANK_PLURALS.get(p.upper(), p) for p in parts]
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
 
 
@@ -254,14 +257,7 @@ def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = Fals
     """A score item's value as printed: its own ``value`` text, or 'N points (total T)'."""
     if item.value is not None:
         return expand(item.value, item.model_dump(exclude_none=True), game_data)
-    if item.points == "face":
-        text = "Face value"
-    elif item.points is not None:
-        text = f"{format_value(item.points)} {'point' if item.points in (1, -1) else 'points'}"
-    elif item.cents is not None:
-        text = plural(item.cents, "cent")
-    else:
-        text = ""
+    text = "Face value" if item.points == "face" else points(item)
     if in_round and item.unit in ("card", "trick", "event") and text:
         text += " each"
     if item.stated_total is not None:
