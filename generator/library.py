@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from .errors import Location, SourceError, SourceErrors
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
-from .model import Book, Edition, Errata, Erratum, Game
+from .model import Book, Edition, Errata, Erratum, Game, IndexEntry, PrintedIndex
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
@@ -71,6 +71,26 @@ class Library:
         """Book-wide values prose may refer to: {book.title}, {edition.year}, {edition.label}..."""
         return {"book": {"title": self.book.title, "author": self.book.author},
                 "edition": self.edition.model_dump()}
+
+    def printed_index(self) -> PrintedIndex | None:
+        """The index as this edition printed it (errata undone), or None if it prints a computed one."""
+        printed = self.book.printed_index
+        return printed if printed is not None and self.edition.id in printed.editions else None
+
+    def index_entry(self, game_id: str) -> IndexEntry | None:
+        """A game's line in this edition's printed index, if it has one."""
+        printed = self.printed_index()
+        entries = printed.sections.values() if printed else []
+        return next((e for section in entries for e in section if e.game == game_id), None)
+
+    def stated_players(self, game: Game) -> str | int:
+        """The player count this edition tells a reader choosing a game: the printed index's, else the page's.
+
+        An edition with a printed index lists games by it, so its home page and finder repeat the
+        index's counts, mistakes included (they are errata of the next edition, not of this one).
+        """
+        entry = self.index_entry(game.id)
+        return entry.players if entry is not None else game.players
 
     def ordered_games(self) -> list[GameSource]:
         """Games in book order (section by section)."""

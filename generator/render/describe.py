@@ -6,9 +6,11 @@ sheets read the same facts the same way.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..model import CardEquipment, Deal, GameBody, Goal, ScoreItem
+from ..cards import JOKER, CardSet, PredicateError, parse_cards
+from ..model import CardEquipment, Deal, GameBody, Goal, Removal, ScoreItem, ScoreTable
 from ..phrases import parse_players
 from ..prose import expand, format_value
 
@@ -16,18 +18,58 @@ COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("d
          "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
 
 
-def plural(n: int | float, one: str, many: str | None = None) -> str:
-    """'1 deck', '3 decks'."""
+def plural(n: int | float | str, one: str, many: str | None = None) -> str:
+    """'1 deck', '3 decks', '3-14 cards' (a range is always plural)."""
     return f"{format_value(n)} {one if n == 1 else (many or one + 's')}"
+
+
+# Card phrases that are adjectives: '3 number' reads '3 number cards'.
+CARD_ADJECTIVES = {"number", "numeral", "face", "red", "black", "court", "picture", "wild"}
+_STANDARD = CardSet.standard(1, jokers=2)
+
+
+def _matches(phrase: str) -> tuple[int, bool]:
+    """(how many cards of one deck a phrase names, whether it names the joker); (0, False) if unknown."""
+    try:
+        predicate = parse_cards(phrase)
+    except PredicateError:
+        return 0, False
+    return _STANDARD.count(lambda c: c[0] != JOKER and predicate(c)), predicate((JOKER, None))
+
+
+def cards_phrase(n: int | str, phrase: str) -> str:
+    """'3 number cards', '1 face card', '2 jokers': a count of cards named by a phrase."""
+    if phrase.strip().lower() in CARD_ADJECTIVES:
+        return plural(n, f"{phrase} card")
+    return f"{format_value(n)} {phrase}"
+
+
+def removal(r: str | Removal, decks: int | str) -> str:
+    """One removed card group as it reads: '2s', 'every 2 of clubs', '1 copy of the 2 of diamonds'."""
+    phrase, copies = (r, None) if isinstance(r, str) else (r.cards, r.copies)
+    single = _matches(phrase)[0] == 1
+    if copies:
+        return f"{plural(copies, 'copy', 'copies')} of {'the' if single else 'each of the'} {phrase}"
+    # From several decks, 'remove 2 of clubs' would read as one card; every copy goes.
+    return f"every {phrase}" if single and decks != 1 else phrase
 
 
 def players(body: GameBody) -> str:
     """'2-4 players', 'Any number of players', 'Multiples of 4 players'."""
-    spec = parse_players(body.players)
+    return player_count(body.players)
+
+
+def player_count(stated: str | int) -> str:
+    """A player-count phrase as a sentence fragment: 'any even number' -> 'Any even number of players'."""
+    spec = parse_players(stated)
     text = spec.describe()
-    if text == "any":
-        return "Any number of players"
-    return f"{text[0].upper()}{text[1:]} players"
+    if re.fullmatch(r"\s*\d+\s*(\+|or more)\s*", str(stated)):
+        text = f"{spec.low} or more"  # '2 or more' means 'any', but it is what the book says
+    elif text == "any":
+        text = "any number"
+    # 'any even number players' is not English; 'any even number of players' is.
+    noun = "of players" if text.endswith("number") else ("player" if text == "1" else "players")
+    return f"{text[0].upper()}{text[1:]} {noun}"
 
 
 def partnerships(body: GameBody) -> str | None:
@@ -50,15 +92,18 @@ def deck(cards: CardEquipment) -> str:
     elif decks == "players":
         text = "One deck per player"
     elif decks == "enough":
-        text = f"Enough decks for at least {cards.min_cards_each} cards each" if cards.min_cards_each else "Enough decks"
+        text = f"Enough decks for at least {plural(cards.min_cards_each, 'card')} each" if cards.min_cards_each else "Enough decks"
     else:
         text = f"{decks} {'deck' if decks == 1 else 'decks'}"
-    text += ", with jokers" if cards.jokers else ", no jokers"
+    # Jokers taken out again are no jokers: say so once, not 'with jokers; remove jokers'.
+    jokers_only = [r for r in cards.remove if _matches(r if isinstance(r, str) else r.cards) == (0, True)
+                   and (isinstance(r, str) or not r.copies)]
+    text += ", with jokers" if cards.jokers and not jokers_only else ", no jokers"
     if cards.per != "game":
         text += f", per {cards.per}"
     if cards.keep:
         text += f"; only {cards.keep} used"
-    removed = [r if isinstance(r, str) else (f"{r.copies} of each " if r.copies else "") + r.cards for r in cards.remove]
+    removed = [removal(r, decks) for r in cards.remove if r not in jokers_only]
     if removed:
         text += f"; remove {', '.join(removed)}"
     if cards.stated_cards:
@@ -97,36 +142,48 @@ def equipment(body: GameBody) -> list[str]:
 def _deal_one(d: Deal) -> str:
     parts = []
     if d.each == "all":
-        parts.append("all cards dealt out" + (" (hands may differ)" if d.uneven else " evenly"))
+        # Cards kept back for the middle are not 'all cards dealt out'.
+        dealt = "cards dealt out evenly" if d.min_remainder else "all cards dealt out"
+        parts.append(dealt + (" (hands may differ)" if d.uneven else ("" if d.min_remainder else " evenly")))
     elif d.each is not None:
-        each = f"{d.each} cards each"
+        each = f"{plural(d.each, 'card')} each"
         split = [f"{n} {name}" for name, n in (("in the hand", d.hand), ("in the foot", d.foot),
                                                    ("blind", d.blind), ("face up", d.face_up)) if n]
         parts.append(each + (f" ({', '.join(split)})" if split else ""))
     elif d.hand is not None:
-        parts.append(f"{d.hand} cards in the hand" + (f" and {d.foot} in the foot" if d.foot else ""))
+        parts.append(f"{plural(d.hand, 'card')} in the hand" + (f" and {d.foot} in the foot" if d.foot else ""))
     if d.composition:
-        parts.append(" + ".join(f"{r.copies or 1} {r.cards}" for r in d.composition) + " each")
+        parts.append(" + ".join(cards_phrase(r.copies or 1, r.cards) for r in d.composition) + " each")
     if d.by_round:
-        parts.append("cards dealt change each round")
+        parts.append("the number of cards dealt changes each round")
     if d.dealer_gets is not None:
-        parts.append(f"the dealer takes {d.dealer_gets}")
+        parts.append(f"the dealer takes {plural(d.dealer_gets, 'card')}")
     if d.tiles:
-        parts.append(f"{d.tiles} tiles each")
+        parts.append(f"{plural(d.tiles, 'tile')} each")
     if d.kitty:
-        parts.append(f"{d.kitty} to the kitty")
+        parts.append(f"{plural(d.kitty, 'card')} to the kitty")
     if d.widow == "hand":
         parts.append("an extra widow hand")
     elif d.widow:
-        parts.append(f"{d.widow} to the widow")
+        parts.append(f"{plural(d.widow, 'card')} to the widow")
     if d.min_remainder:
-        parts.append(f"at least {d.min_remainder} left in the middle")
+        parts.append(f"the rest, at least {plural(d.min_remainder, 'card')}, to the middle")
     if d.equalize_by_removing:
-        parts.append(f"remove {d.equalize_by_removing} to deal evenly")
+        parts.append(f"remove {rank_groups(d.equalize_by_removing)} first if needed")
     if d.upcard:
         parts.append(f"{plural(d.upcard, 'card')} turned up")
     text = "; ".join(parts) or "see the rules"
     return f"{d.players} players: {text}" if d.players is not None else text[0].upper() + text[1:]
+
+
+RANK_PLURALS = {"A": "Aces", "K": "Kings", "Q": "Queens", "J": "Jacks"}
+
+
+def rank_groups(phrase: str) -> str:
+    """'2, 3' -> '2s or 3s': a list of ranks as the cards they name."""
+    parts = [p.strip() for p in phrase.split(",") if p.strip()]
+    named = [f"{p}s" if p.isdigit() else RANK_PLURALS.get(p.upper(), p) for p in parts]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
 
 
 def deal(body: GameBody) -> list[str]:
@@ -172,35 +229,55 @@ def glance(body: GameBody) -> list[tuple[str, str]]:
     if body.wild:
         rows.append(("Wild cards", body.wild))
     for table in body.scoring.values():
-        if table.kind in ("card_values", "counters") and table.items:
-            # A value printed from its own item's data ('{points:score}') shows; one that needs the
-            # rest of the game's data (a worked example) is left to the table.
-            shown = [(i.label, item_value(i, {})) for i in table.items]
-            values = ", ".join(f"{label} {text}".strip() for label, text in shown if "{" not in text)
+        values = card_values(table)
+        if values:
             rows.append(("Card values" if table.kind == "card_values" else "Counters", values))
-            break
     if goal(body.goal):
         rows.append(("To win", goal(body.goal) or ""))
-    return rows
+    return [(label, text[:1].upper() + text[1:]) for label, text in rows]
+
+
+def points(item: ScoreItem) -> str:
+    """What one item is worth, from its data alone: 'face value', '1 point', '-5 points', '5 cents'."""
+    if item.points == "face":
+        return "face value"
+    if item.points is not None:
+        return f"{format_value(item.points)} {'point' if item.points in (1, -1) else 'points'}"
+    return plural(item.cents, "cent") if item.cents is not None else ""
+
+
+def card_values(table: ScoreTable) -> str:
+    """A card-values or counters table in one line, from the data: 'Jokers: 50 points; Aces: face value'.
+
+    Every card (or tile) item is listed with its points, whatever its printed text says, so the
+    summary never drops a value the table gives; combinations (pairs, blocks) stay in the table.
+    """
+    if table.kind not in ("card_values", "counters"):
+        return ""
+    # The label may carry the table's verb ('Hearts are'); the summary supplies its own colon.
+    lines = [f"{re.sub(r' (is|are)$', '', i.label.strip())}: {points(i)}"
+             for i in table.items if i.per != "combination" and points(i)]
+    return "; ".join(lines)
 
 
 def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = False) -> str:
     """A score item's value as printed: its own ``value`` text, or 'N points (total T)'."""
     if item.value is not None:
         return expand(item.value, item.model_dump(exclude_none=True), game_data)
-    if item.points == "face":
-        text = "Face value"
-    elif item.points is not None:
-        text = f"{format_value(item.points)} {'point' if item.points in (1, -1) else 'points'}"
-    elif item.cents is not None:
-        text = f"{item.cents} cents"
-    else:
-        text = ""
+    text = "Face value" if item.points == "face" else points(item)
     if in_round and item.unit in ("card", "trick", "event") and text:
         text += " each"
     if item.stated_total is not None:
         text += f" (total {format_value(item.stated_total)})"
     return text
+
+
+def printed_index_note(printed: object | None) -> str | None:
+    """The errata page's sentence on an index reprinted as published (None when the index is computed)."""
+    if printed is None:
+        return None
+    return ("The index is printed as published, with its titles, player counts and order, mistakes included; "
+            "only its page numbers differ: they are this edition's own pages.")
 
 
 def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:

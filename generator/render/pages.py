@@ -103,18 +103,24 @@ class BodyView:
     def round_cells(self, r: Round) -> dict[str, str]:
         """The cells of one round's row (free text through ``text``: its **bold** is bold, not asterisks)."""
         cells = {
-            "each": f"{r.each} cards dealt" if r.each is not None else "",
+            "each": f"{describe.plural(r.each, 'card')} dealt" if r.each is not None else "",
             "wild": f"{r.wild} wild" if r.wild else "",
             "meld": r.meld or "",
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
             "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
-            "hands": Markup("; ").join(self.text(h) for h in r.hands),
+            "hands": self.hands_cell(r.hands),
             "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label),
                                                                 inline_markdown(self.item_value(i, in_round=True)))
                                          for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
         }
         return cells
+
+    def hands_cell(self, hands: list[str]) -> Markup:
+        """A round's hands in one cell, their emphasis kept; 'No trump (all 4 hands)' when all are alike."""
+        if len(hands) > 1 and len(set(hands)) == 1:
+            return Markup("{} (all {})").format(self.text(hands[0]), describe.plural(len(hands), "hand"))
+        return Markup("; ").join(self.text(h) for h in hands)
 
     def sequences(self) -> list[str]:
         """Generated rounds, described: 'Hands of 10, 9, ... 1, ... 10 cards (19 hands) for 3-5 players'."""
@@ -127,11 +133,12 @@ class BodyView:
             if s.back_up:
                 sizes += list(range(s.low + 1, s.start + 1))
             who = f" with {parse_players(s.players).describe()} players" if s.players is not None else ""
-            out.append(f"{len(sizes)} hands{who}: {', '.join(map(str, sizes))} cards")
+            out.append(f"{describe.plural(len(sizes), 'hand')}{who}: {', '.join(map(str, sizes))} "
+                       f"{'card' if sizes == [1] else 'cards'}")
         if rounds.ranks:
             out.append(f"One round for each rank {rounds.ranks}; the rank sets the cards dealt and is wild")
         if rounds.then_reversed:
-            out.append(f"The {len(rounds.items)} hands above, then the same hands in reverse order")
+            out.append(f"The {describe.plural(len(rounds.items), 'hand')} above, then the same hands in reverse order")
         return out
 
     def unplaced(self) -> list[str]:

@@ -98,12 +98,13 @@ class BookParts:
         def index_rows(section_id: str) -> list[GamePage]:
             return sorted(self.by_section[section_id], key=lambda p: p.heading().lower())
 
-        sections = self.lib.book.sections
+        sections, printed = self.lib.book.sections, self.lib.printed_index()
+        note = describe.printed_index_note(printed)
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
-                        page_range)
-        end = [Part(t.index(sections, index_rows, page_range), recto=True)]
-        if self.errata:
-            end.append(Part(t.errata_page(self.errata), recto=True))
+                        page_range, note)
+        end = [Part(t.index(sections, index_rows, page_range, printed), recto=True)]
+        if self.errata or note:
+            end.append(Part(t.errata_page(self.errata, note), recto=True))
         return [Part(front), *self.middle, *end]
 
 

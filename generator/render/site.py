@@ -24,10 +24,11 @@ def game_path(game_id: str) -> str:
     return f"games/{game_id}.md"
 
 
-def finder_record(page: GamePage) -> dict[str, Any]:
-    """What the game finder needs to know about a game, from its data."""
+def finder_record(page: GamePage, stated_players: str | int | None = None) -> dict[str, Any]:
+    """What the game finder needs to know about a game, from its data (``stated_players``: the edition's count)."""
     game = page.game
-    spec = parse_players(game.players)
+    stated = game.players if stated_players is None else stated_players
+    spec = parse_players(stated)
     eq = game.equipment
     kinds = set()
     if eq:
@@ -51,11 +52,12 @@ def finder_record(page: GamePage) -> dict[str, Any]:
     works = players_that_work(game)
     limited = not spec.bounded and works != spec.counts()
     players = {"min": spec.low, "max": spec.high, "step": spec.step,
-               "set": sorted(spec.allowed) if spec.allowed is not None else None, "text": spec.describe()}
+               "set": sorted(spec.allowed) if spec.allowed is not None else None,
+               "text": describe.player_count(stated)}
     if limited and works:
         contiguous = works == list(range(works[0], works[-1] + 1))
         players.update(max=works[-1], set=None if contiguous else works,
-                       text=f"{spec.describe()} (up to {works[-1]})")
+                       text=f"{describe.player_count(stated)} (up to {works[-1]})")
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
         "category": game.category,
@@ -110,12 +112,13 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
         out = env.get_template("site/prose.md.j2").render(title=page_data.title, text=text)
         (docs / f"{page_data.id}.md").write_text(out, encoding="utf-8")
 
+    # An edition with a printed index tells readers its player counts; home and finder repeat them.
+    stated = {p.id: lib.stated_players(p.game) for p in pages}
     (docs / "index.md").write_text(env.get_template("site/index.md.j2").render(
         sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib),
+        players={k: describe.player_count(v) for k, v in stated.items()},
         has_pdf=downloads is not None and (downloads / pdf_name(lib)).exists()), encoding="utf-8")
-    printed = lib.book.printed_index
-    if printed is not None and lib.edition.id not in printed.editions:
-        printed = None
+    printed = lib.printed_index()
     anchors = book_pages or {}
 
     def page_range(game_id: str) -> str:
@@ -125,10 +128,11 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     (docs / "book-index.md").write_text(env.get_template("site/book-index.md.j2").render(
         printed=printed, sections=lib.book.sections, by_section_sorted=sorted_sections, page_range=page_range),
         encoding="utf-8")
-    records = [finder_record(p) for p in pages]
+    records = [finder_record(p, stated[p.id]) for p in pages]
     (docs / "finder.md").write_text(env.get_template("site/finder.md.j2").render(games=records), encoding="utf-8")
     (docs / "errata.md").write_text(env.get_template("site/errata.md.j2").render(
-        errata=[e for e in lib.errata if lib.in_edition(e.edition)]), encoding="utf-8")
+        errata=[e for e in lib.errata if lib.in_edition(e.edition)],
+        index_note=describe.printed_index_note(printed)), encoding="utf-8")
 
     if SITE_ASSETS.exists():
         shutil.copytree(SITE_ASSETS, docs / "assets")

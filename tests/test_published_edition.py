@@ -1,0 +1,335 @@
+"""2026.1 is the book as published, everywhere; a correction shows only in the edition that carries it.
+
+Read from the built outputs: the 2026.1 PDF index and the site's index page are seed 000's index line
+for line (title, player-count words, order; the page numbers are this PDF's own), and for every record
+of rules_data/errata.yaml the published value is what 2026.1 prints where that value is printed (PDF,
+index, home page, finder, game page) and the corrected value is what 2026.2 prints there. The table of
+places is keyed by the kind of erratum, so a new erratum is checked without a new test.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.library import load_library
+from generator.loader import read_yaml
+from generator.model import Errata
+from generator.prose import expand, format_value
+from generator.render import describe
+from generator.render.pages import game_page
+from generator.render.site import pdf_name
+from tests.conftest import CURRENT, PUBLISHED, ROOT
+
+# The sources sit beside the repository (as CI checks it out); RULEBOOK_SEEDS can point elsewhere.
+SEED = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds")) / "000_321aee1cc9de258a.txt"
+poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+ERRATA = Errata.model_validate(read_yaml(ROOT / "rules_data" / "errata.yaml", "rules_data/errata.yaml").data).errata
+
+
+def seed_index() -> list[tuple[str, str, str]]:
+    """(section heading, title, players) of every line of seed 000's index, in order."""
+    if not SEED.exists():
+        pytest.skip(f"the sources are not at {SEED.parent}")
+    text = SEED.read_text(encoding="utf-8")
+    block = text[text.index("Index of Games"):text.index("# General Rules")]
+    rows, section = [], None
+    for line in block.splitlines():
+        head = re.match(r"<u>Page</u>\t<u>(.+?)</u>", line) or re.match(r"## (.+)", line)
+        if head:
+            section = head.group(1).strip(" .")
+            continue
+        m = re.fullmatch(r"\d+(?:-\d+)?\t(.+?)\s*\.+\t(.+)", line)
+        if m:
+            rows.append((section, m.group(1).strip(), m.group(2).strip()))
+    assert len(rows) > 20, "seed 000's index was not found"
+    return rows
+
+
+@cache
+def library(edition: str):
+    return load_library(ROOT, edition)
+
+
+@cache
+def pdf_pages(pdf: Path) -> list[str]:
+    """The PDF's text, page by page, as laid out (columns kept apart by runs of spaces)."""
+    out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return out.split("\f")
+
+
+@cache
+def bookmarks(pdf: Path) -> list[tuple[str, int, int]]:
+    """(title, 1-based page, level) of every bookmark, in outline order."""
+    reader, out = pypdf.PdfReader(pdf), []
+
+    def walk(items, level):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+            else:
+                out.append((item.title, reader.get_destination_page_number(item) + 1, level))
+    walk(reader.outline, 1)
+    return out
+
+
+def pdf_part(pdf: Path, title: str) -> list[str]:
+    """The pages of one bookmarked part (a game, a prose page, the index), up to the next part as high."""
+    marks = bookmarks(pdf)
+    i, start, level = next((i, page, lvl) for i, (t, page, lvl) in enumerate(marks) if t == title)
+    end = next((page for _, page, lvl in marks[i + 1:] if lvl <= level and page > start), len(pdf_pages(pdf)) + 1)
+    return pdf_pages(pdf)[start - 1:end - 1]
+
+
+def flat(text: str) -> str:
+    """Text with its line breaks and runs of spaces as single spaces (a value may wrap)."""
+    return " ".join(text.split())
+
+
+def html_text(path: Path) -> str:
+    """A built page's visible article text."""
+    page = path.read_text(encoding="utf-8")
+    body = page[page.find("<article"):page.rfind("</article>")]
+    return flat(html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def table_rows(path: Path, table_class: str) -> list[list[str]]:
+    """The body rows of every table with ``table_class`` on a built page, as cell texts."""
+    page = path.read_text(encoding="utf-8")
+    rows = []
+    for table in re.findall(rf'<table class="[^"]*\b{table_class}\b[^"]*">(.*?)</table>', page, re.S):
+        for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>", 1)[-1], re.S):
+            cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
+            rows.append([flat(html.unescape(re.sub(r"<[^>]+>", "", c))) for c in cells])
+    return rows
+
+
+def pdf_index(built: dict[str, Path], edition: str) -> list[tuple[str, str, str, str]]:
+    """(section, page, title, players) of every line of the PDF's index, in order.
+
+    Columns are runs of two or more spaces apart; the players are the last column (a computed
+    index also has an equipment column between).
+    """
+    lib = library(edition)
+    pdf = built[edition] / "pdf" / pdf_name(lib)
+    sections = {s.title for s in lib.book.sections}
+    rows, section = [], None
+    for page in pdf_part(pdf, lib.book.index_title):
+        for line in page.splitlines():
+            cells = re.split(r"\s{2,}", line.strip())
+            if line.strip() in sections:  # a section's caption or heading row
+                section = line.strip()
+            elif cells[0] == "Page" and len(cells) > 1 and cells[1] in sections:  # headed as the book heads it
+                section = cells[1]
+            if len(cells) >= 3 and re.fullmatch(r"\d+(?:–\d+)?", cells[0]):
+                rows.append((section, cells[0], cells[1], cells[-1]))
+    return rows
+
+
+# ---- The index as printed -------------------------------------------------------------------
+
+@poppler
+def test_published_pdf_index_is_seed_000s_index(built):
+    printed = pdf_index(built, PUBLISHED)
+    assert [(s, t, p) for s, _, t, p in printed] == seed_index()
+
+
+@poppler
+def test_published_pdf_index_pages_are_this_pdfs_pages(built):
+    """The one difference allowed: each line's page is where its game starts in this PDF."""
+    lib = library(PUBLISHED)
+    pdf = built[PUBLISHED] / "pdf" / pdf_name(lib)
+    starts = {title: page for title, page, _ in reversed(bookmarks(pdf))}  # first page of each title
+    entries = [e for s in lib.book.sections for e in lib.printed_index().sections.get(s.id, [])]
+    printed = pdf_index(built, PUBLISHED)
+    assert len(printed) == len(entries)
+    for (_, page, title, _), entry in zip(printed, entries, strict=True):
+        heading = game_page(lib, lib.games[entry.game]).heading()
+        assert int(page.split("–")[0]) == starts[heading], f"{title}: page {page}, the game starts on {starts[heading]}"
+    errata = flat(" ".join(pdf_part(pdf, "Errata")))
+    assert describe.printed_index_note(lib.printed_index()) in errata, "the errata page must say the pages differ"
+
+
+def test_published_site_index_is_seed_000s_index(built):
+    lib = library(PUBLISHED)
+    rows = table_rows(built[PUBLISHED] / "site" / "book-index" / "index.html", "book-index")
+    assert [(t, p) for _, t, p in rows] == [(t, p) for _, t, p in seed_index()]
+    pdf_pages_of = {t: page for _, page, t, _ in pdf_index(built, PUBLISHED)} if shutil.which("pdftotext") else {}
+    for page, title, _ in rows:
+        assert page, f"{title}: no page number"
+        if pdf_pages_of:
+            assert page == pdf_pages_of[title], f"{title}: the site says page {page}, the PDF {pdf_pages_of[title]}"
+    note = describe.printed_index_note(lib.printed_index())
+    assert note in html_text(built[PUBLISHED] / "site" / "errata" / "index.html")
+
+
+# ---- Every erratum, where it shows ----------------------------------------------------------
+
+def home_players(built, edition: str, game_id: str) -> str:
+    page = (built[edition] / "site" / "index.html").read_text(encoding="utf-8")
+    m = re.search(rf'<a href="games/{game_id}/"[^>]*>[^<]*</a></td><td>(.*?)</td>', page)
+    assert m, f"{game_id}: not on the {edition} home page"
+    return html.unescape(m.group(1))
+
+
+def finder_players(built, edition: str, game_id: str) -> str:
+    page = (built[edition] / "site" / "finder" / "index.html").read_text(encoding="utf-8")
+    m = re.search(rf'data-game="{game_id}".*?<span class="finder-players">(.*?)</span>', page, re.S)
+    assert m, f"{game_id}: not in the {edition} finder"
+    return html.unescape(m.group(1))
+
+
+def index_players(built, edition: str, game_id: str) -> tuple[str, str]:
+    """A game's players cell in the PDF index and in the site's index page."""
+    lib = library(edition)
+    heading = game_page(lib, lib.games[game_id]).heading()
+    entry = lib.index_entry(game_id)
+    title = entry.title if entry else heading
+    in_pdf = [p for _, _, t, p in pdf_index(built, edition) if t == title]
+    in_site = [r[-1] for r in table_rows(built[edition] / "site" / "book-index" / "index.html", "book-index")
+               if r[1] == title]
+    assert len(in_pdf) == 1 and len(in_site) == 1, f"{title}: not once in the {edition} index"
+    return in_pdf[0], in_site[0]
+
+
+def check_index_players(built, e, game_id: str) -> None:
+    """An index player count: verbatim in the published index, and everywhere a reader picks a game."""
+    published, corrected = describe.player_count(e.published), describe.player_count(e.corrected)
+    assert index_players(built, PUBLISHED, game_id) == (str(e.published), str(e.published))
+    assert index_players(built, CURRENT, game_id) == (corrected, corrected)
+    assert home_players(built, PUBLISHED, game_id) == published
+    assert home_players(built, CURRENT, game_id) == corrected
+    assert finder_players(built, PUBLISHED, game_id).startswith(published)
+    assert finder_players(built, CURRENT, game_id).startswith(corrected)
+
+
+def check_index_title(built, e) -> None:
+    for edition, value in ((PUBLISHED, e.published), (CURRENT, e.corrected)):
+        lib = library(edition)
+        pdf = built[edition] / "pdf" / pdf_name(lib)
+        first_line = next(line for line in pdf_part(pdf, str(value))[0].splitlines() if line.strip())
+        assert first_line.strip() == value, (e.id, edition)
+        assert html_text(built[edition] / "site" / "book-index" / "index.html").startswith(str(value))
+
+
+def text_outputs(built, edition: str, file: str) -> tuple[str, str] | None:
+    """(site text, PDF text) of the page a prose file prints on; None if the edition does not print it."""
+    lib = library(edition)
+    name = Path(file).stem
+    game_id, _, variant = name.partition(".")
+    if game_id in lib.games:
+        gs = lib.games[game_id]
+        if variant and variant not in {v.id for v, _ in game_page(lib, gs).variants}:
+            return None
+        site, title = built[edition] / "site" / "games" / game_id / "index.html", game_page(lib, gs).heading()
+    elif name in lib.pages:
+        site, title = built[edition] / "site" / name / "index.html", next(p.title for p in lib.book.pages if p.id == name)
+    else:
+        return None
+    return html_text(site), flat(" ".join(pdf_part(built[edition] / "pdf" / pdf_name(lib), title)))
+
+
+def check_text(built, e) -> None:
+    """A prose correction: 2026.1 prints the published words where 2026.2 prints the corrected ones."""
+    published = str(e.published)
+    corrected = expand(str(e.corrected), library(CURRENT).scope())
+    old, new = text_outputs(built, PUBLISHED, e.file), text_outputs(built, CURRENT, e.file)
+    assert new is not None, f"{e.file} is not printed in {CURRENT}"
+    for where, now in zip(("site", "PDF"), new, strict=True):
+        if old is None:  # the page came later: the published slip was never printed by the book
+            assert now.count(corrected) >= e.count and published not in now, (e.id, where)
+            continue
+        then = old[("site", "PDF").index(where)]
+        assert then.count(published) - now.count(published) == e.count, (e.id, where, "published")
+        assert now.count(corrected) - then.count(corrected) == e.count, (e.id, where, "corrected")
+
+
+def check_example(built, e, game_id: str, variant: int | None, key: str, name: str) -> None:
+    """A worked-example figure: its row of the example table shows the edition's value."""
+    for edition, value in ((PUBLISHED, e.published), (CURRENT, e.corrected)):
+        lib = library(edition)
+        gs = lib.games.get(game_id)
+        page = game_page(lib, gs) if gs else None
+        if variant is None:
+            view = page.main if page else None
+        else:
+            vid = gs.game.variants[variant].id if gs else None
+            view = next((v for var, v in page.variants if var.id == vid), None) if page else None
+        site = built[edition] / "site" / "games" / game_id / "index.html"
+        table = f'id="{view.prefix if view else ""}example-{key}"'
+        if view is None:
+            assert edition == PUBLISHED, f"{e.id}: nothing to show in {edition}"
+            assert not site.exists() or f"example-{key}" not in site.read_text(encoding="utf-8")
+            continue
+        label = view.body.examples[key].values[name]
+        label = getattr(label, "label", None) or name.replace("_", " ")
+        page_html = site.read_text(encoding="utf-8")
+        part = page_html[page_html.index(table):]
+        part = part[:part.index("</table>")]
+        row = next(r for r in re.findall(r"<tr>(.*?)</tr>", part, re.S) if html.unescape(re.sub(r"<[^>]+>", "", r)).startswith(label))
+        assert re.search(rf'class="figure">{re.escape(format_value(value))}</td>', row), (e.id, edition, row)
+        pdf_lines = [flat(line) for p in pdf_part(built[edition] / "pdf" / pdf_name(lib), page.heading())
+                     for line in p.splitlines()]
+        assert any(line.startswith(label) and line.endswith(f" {format_value(value)}") for line in pdf_lines), \
+            (e.id, edition, label)
+
+
+def check(built, e) -> None:
+    """Dispatch an erratum to the places its kind of value is printed."""
+    path = e.path or ""
+    if e.path is None:
+        return check_text(built, e)
+    m = re.fullmatch(r"printed_index\.sections\.(\w+)\.(\d+)\.players", path)
+    if m:
+        book = read_yaml(ROOT / "rules_data" / "book.yaml", "rules_data/book.yaml").data
+        return check_index_players(built, e, book["printed_index"]["sections"][m.group(1)][int(m.group(2))]["game"])
+    if e.file == "rules_data/book.yaml" and path == "index_title":
+        return check_index_title(built, e)
+    m = re.fullmatch(r"(?:variants\.(\d+)\.)?examples\.(\w+)\.values\.(\w+)(?:\.stated)?", path)
+    if m and e.file.startswith("rules_data/"):
+        variant = int(m.group(1)) if m.group(1) else None
+        return check_example(built, e, Path(e.file).stem, variant, m.group(2), m.group(3))
+    raise AssertionError(f"erratum '{e.id}' ({e.file}: {path}): no rule says where this kind of value is printed; "
+                         "add one to tests/test_published_edition.py")
+
+
+@poppler
+@pytest.mark.parametrize("erratum", ERRATA, ids=[e.id for e in ERRATA])
+def test_each_correction_shows_only_in_its_edition(built, erratum):
+    check(built, erratum)
+
+
+# ---- Summaries the reader sees before the rules --------------------------------------------
+
+@pytest.mark.parametrize("edition", [PUBLISHED, CURRENT])
+def test_glance_boxes_show_the_editions_own_data(built, edition):
+    """Every "at a glance" box on the built site is the one described from this edition's data.
+
+    The published edition's data has every erratum undone (generator/library.py), so a corrected
+    value in a 2026.1 box, or a published one in 2026.2, fails here.
+    """
+    lib = library(edition)
+    for gs in lib.ordered_games():
+        page = game_page(lib, gs)
+        site = built[edition] / "site" / "games" / gs.id / "index.html"
+        boxes = table_rows(site, "glance-table")
+        expected = [[label, text] for view in [page.main] + [v for _, v in page.variants] for label, text in view.glance]
+        assert boxes == expected, gs.id
+
+
+@pytest.mark.parametrize("edition", [PUBLISHED, CURRENT])
+def test_home_and_finder_repeat_the_editions_player_counts(built, edition):
+    """The home page and finder give each game the count this edition states (its printed index, if any)."""
+    lib = library(edition)
+    for gs in lib.ordered_games():
+        stated = lib.index_entry(gs.id).players if lib.printed_index() else gs.game.players
+        assert home_players(built, edition, gs.id) == describe.player_count(stated), gs.id
+        assert finder_players(built, edition, gs.id).startswith(describe.player_count(stated)), gs.id
