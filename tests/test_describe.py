@@ -161,8 +161,8 @@ RULES = [
      ["All cards dealt out evenly; remove Aces first if needed"]),
     ("hand size set by the rounds", body(deal={"by_round": True, "upcard": 1}), describe.deal,
      ["The number of cards dealt changes each round; 1 card turned up"]),
-    ("jokers removed are no jokers", body(equipment={"cards": [{"decks": "3-4", "jokers": True,
-                                                                 "remove": ["2s", "jokers"]}]}),
+    # (jokers both included and removed is refused by the model: remove 'jokers' is jokers: false)
+    ("no jokers, 2s removed", body(equipment={"cards": [{"decks": "3-4", "jokers": False, "remove": ["2s"]}]}),
      describe.equipment, ["3-4 decks, no jokers; remove 2s"]),
     ("jokers kept", body(equipment={"cards": [{"decks": 2, "jokers": True, "remove": ["2s"]}]}),
      describe.equipment, ["2 decks, with jokers; remove 2s"]),
