@@ -120,6 +120,11 @@ def pdf_pages(pdf: Path, band: float) -> list[list[tuple[str, float, float]]]:
     List markers (bullets, an ordered list's numbers) stay: a sentence is found after them."""
     xml = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], check=True, capture_output=True,
                          text=True).stdout
+    return bbox_pages(xml, band)
+
+
+def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
+    """`pdf_pages` from the XHTML that `pdftotext -bbox-layout` writes."""
     ns = {"x": "http://www.w3.org/1999/xhtml"}
     pages = []
     for page in ET.fromstring(xml).iter(f"{{{ns['x']}}}page"):
