@@ -62,6 +62,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Print how many hostile inputs were tried, by kind, and how many got through."""
     from tests.hostile import GOT_THROUGH, TRIED
 
+    _fidelity_summary(terminalreporter)
+
     if not TRIED:
         return
     kinds = ", ".join(f"{kind}: {n}" for kind, n in sorted(TRIED.items()))
@@ -69,3 +71,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_sep("-", "hostile inputs")
     terminalreporter.write_line(f"{sum(TRIED.values())} hostile inputs tried ({kinds}); "
                                 f"{through if through else 'none'} got through")
+
+
+def _fidelity_summary(terminalreporter) -> None:
+    """Print how many source sentences the fidelity test read, per seed, edition and output."""
+    from tests.test_fidelity import summary_line
+
+    if summary_line():
+        terminalreporter.write_sep("-", "fidelity")
+        terminalreporter.write_line(summary_line())

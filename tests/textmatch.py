@@ -1,23 +1,15 @@
-"""Normalised text matching between the sources and what the reader sees."""
+"""Loose text matching for tests that look for a title or label on a page (word-exact comparison
+with the sources lives in test_fidelity.py)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from html.parser import HTMLParser
-from pathlib import Path
-
-NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-                "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "zero": "0"}
-
-
-def source_line(text: str) -> str:
-    """A source line without its list marker ('- ', '• ', '1. '), which the site draws, not prints."""
-    return re.sub(r"^\s*(?:[-*•·]|\d+[.)])\s+", "", text)
 
 
 def normalise(text: str) -> str:
-    """Lower case words and digits only: markup, punctuation, quotes and number words evened out."""
+    """Lower case words and digits only: markup, punctuation and quotes evened out (numbers as written)."""
     text = unicodedata.normalize("NFKC", text)
     text = re.sub(r"<[^>]+>", "", text)  # <sup>th</sup>, <u>, <b> in the exported sources
     text = re.sub(r"\[bookmark:[^\]]*\]", "", text)  # word-processor export debris
@@ -27,8 +19,7 @@ def normalise(text: str) -> str:
     text = re.sub(r"(\d)\s+(st|nd|rd|th)\b", r"\1\2", text)  # "1 <sup>st</sup>" prints as 1st
     text = text.lower()
     text = re.sub(r"[^\w½♣♦♥♠]+|_+", " ", text)
-    words = [NUMBER_WORDS.get(w, w) for w in text.split()]
-    return " ".join(words)
+    return " ".join(text.split())
 
 
 class _Text(HTMLParser):
@@ -60,9 +51,3 @@ def page_text(html: str) -> str:
     parser = _Text()
     parser.feed(html)
     return "".join(parser.parts)
-
-
-def site_text(site: Path) -> dict[str, str]:
-    """Normalised content text of every page of a built site, by page path."""
-    return {p.relative_to(site).as_posix(): normalise(page_text(p.read_text(encoding="utf-8")))
-            for p in sorted(site.rglob("*.html")) if p.name != "404.html"}
