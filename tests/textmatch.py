@@ -8,6 +8,11 @@ import unicodedata
 from html.parser import HTMLParser
 
 
+def source_line(text: str) -> str:
+    """A source line without its list marker ('- ', '• ', '1. '), which the site draws, not prints."""
+    return re.sub(r"^\s*(?:[-*•·]|\d+[.)])\s+", "", text)
+
+
 def normalise(text: str) -> str:
     """Lower case words and digits only: markup, punctuation and quotes evened out (numbers as written)."""
     text = unicodedata.normalize("NFKC", text)
