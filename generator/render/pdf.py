@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,14 @@ from . import describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
-from .weasy import Engine, without_cycle_collector
+from .weasy import Engine, page_fill, without_cycle_collector
 
 TRIAL_ROWS = 60
+# Copy-fitting: a part whose last page would be less than a quarter full is set again tighter, one
+# step at a time, until that page is gone; the type size never changes. Each step is a leading and a
+# table-cell padding (mm) below print.css's own (1.25 and 0.5-1 mm), the last still easy to read.
+SPARSE = 0.25
+FIT_STEPS = ((1.22, 0.6), (1.19, 0.45), (1.16, 0.3))
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
 FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
 
@@ -53,6 +59,15 @@ def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[block])
 
 
+def book_prints_sheet(lib: Library, page: GamePage, view: BodyView) -> bool:
+    """Whether the book prints the score sheet the prose places: a worked example always, a blank sheet
+    only for a game of the first edition (the published book printed those); the rest are in the score pad."""
+    sheet = view.body.score_sheet
+    if sheet is None:
+        return False
+    return any(block.sample for block in sheet.blocks) or page.game.introduced == lib.book.editions[0].id
+
+
 @dataclass(frozen=True)
 class Part:
     """A run of the book that starts on a new page and is laid out on its own."""
@@ -75,16 +90,18 @@ class BookParts:
         self.errata = [e for e in lib.errata if lib.in_edition(e.edition)]
         self.middle = self._middle()
 
-    def _prose(self, p: Any, level: int, section: Any = None) -> Part:
-        html = _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
-        return Part(self.templates.prose_page(p, html, level, section), recto=True)
+    def _prose_html(self, p: Any) -> Any:
+        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
+
+    def _prose(self, p: Any, level: int) -> Part:
+        return Part(self.templates.prose_page(p, self._prose_html(p), level), recto=True)
 
     def _middle(self) -> list[Part]:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
         for section in self.lib.book.sections:
-            out.append(Part(t.section_title(section), recto=True))
-            out += [Part(t.game(page, section), recto=True) for page in self.by_section[section.id]]
-            out += [self._prose(p, 2, section) for p in self.after_pages[section.id]]
+            prints = partial(book_prints_sheet, self.lib)
+            after = [(p, self._prose_html(p)) for p in self.after_pages[section.id]]
+            out.append(Part(t.section(section, self.by_section[section.id], prints, after), recto=True))
         return out
 
     def numbered(self, pages: dict[str, int] | None) -> list[Part]:
@@ -101,10 +118,9 @@ class BookParts:
         sections = self.lib.book.sections
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
                         page_range)
-        end = [Part(t.index(sections, index_rows, page_range), recto=True)]
-        if self.errata:
-            end.append(Part(t.errata_page(self.errata), recto=True))
-        return [Part(front), *self.middle, *end]
+        # The errata run on after the index: one part, so that neither ends on a page of its own.
+        end = t.index(sections, index_rows, page_range) + (t.errata_page(self.errata) if self.errata else "")
+        return [Part(front), *self.middle, Part(end, recto=True)]
 
 
 def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
@@ -133,6 +149,7 @@ class Layout:
     used: set[tuple[str, int]] = field(default_factory=set)  # keys the current layout of the book used
     pages: dict[str, int] | None = None  # page numbers found last time: the next layout starts from them
     laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
+    fitted: int = 0  # extra layouts tried to fit a part a page shorter, for the benchmark
 
     def forget_unused(self) -> None:
         """Drop parts the last layout did not use, so that a long preview session does not grow."""
@@ -148,9 +165,22 @@ class Layout:
         self.used.add(key)
         if key not in self.cache:
             counter = self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
-            self.cache[key] = self.engine.document(html, [counter])
-            self.laid_out += 1
+            self.cache[key] = self._fitted(html, counter)
         return self.cache[key]
+
+    def _fitted(self, html: str, counter: Any) -> Any:
+        """The part laid out; if its last page would be nearly empty, set tighter until it fits a page less."""
+        document = self.engine.document(html, [counter])
+        self.laid_out += 1
+        if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
+            return document
+        for leading, padding in FIT_STEPS:
+            css = f"html {{ line-height: {leading}; }} td, th {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}"
+            tighter = self.engine.document(html, [counter, self.engine.css(css)])
+            self.fitted += 1
+            if len(tighter.pages) < len(document.pages):
+                return tighter
+        return document  # nothing fits it a page shorter; the sparse-page test names the page
 
 
 def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:
