@@ -11,6 +11,7 @@ import html
 import re
 import subprocess
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 MM = 72 / 25.4
@@ -80,3 +81,122 @@ def read_pages(pdf: Path) -> list[Page]:
         lines.sort(key=lambda line: (round(line.y0), line.x0))
         pages.append(Page(n, float(width), float(height), tuple(lines)))
     return pages
+
+
+# ---- What must not end a page, read from the book's HTML ------------------------------------------
+
+_BULLET = re.compile(r"^(?:[•–-]|\d+[.)])\s+")
+OPENER_CLASSES = ("sheet-title", "score-list-title", "variant-source")  # lines that introduce what follows
+
+
+def clean(text: str) -> str:
+    """Whitespace folded to single spaces and a list marker ('•', '1.') taken off the front."""
+    return _BULLET.sub("", " ".join(text.split()))
+
+
+class _Openers(HTMLParser):
+    """Collects the texts that introduce something: headings, captions, titled lines, lists' first items."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []  # (tag, collecting) of the open elements
+        self.current: list[str] | None = None
+        self.headings: set[str] = set()
+        self.first_items: list[tuple[str, bool]] = []  # (first item's text, the list has more items)
+        self.lists: list[int] = []  # items seen in each open list
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("br", "img", "meta", "col", "input"):
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        collect = self.current is None and (tag in ("h1", "h2", "h3", "h4", "h5", "caption")
+                                            or any(c in OPENER_CLASSES for c in classes))
+        if tag in ("ul", "ol"):
+            self.lists.append(0)
+        elif tag == "li" and self.lists:
+            self.lists[-1] += 1
+            collect = collect or (self.current is None and self.lists[-1] == 1)
+        if collect:
+            self.current = []
+        self.stack.append((tag, collect))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            open_tag, collecting = self.stack.pop()
+            if collecting and self.current is not None:
+                text = clean("".join(self.current))
+                if open_tag == "li":
+                    self.first_items.append((text, False))
+                elif text:
+                    self.headings.add(text)
+                self.current = None
+            if open_tag in ("ul", "ol") and self.lists:
+                items = self.lists.pop()
+                if items > 1 and self.first_items:
+                    self.first_items[-1] = (self.first_items[-1][0], True)
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self.current is not None:
+            self.current.append(data)
+
+
+def openers(book_html: str) -> _Openers:
+    """The headings, captions and lists' first items of the book's HTML."""
+    parser = _Openers()
+    parser.feed(book_html)
+    return parser
+
+
+def stranded(pages: list[Page], found: _Openers) -> list[str]:
+    """Pages (all but the last) whose last line is a heading, a caption or the first line of a list."""
+    out = []
+    for page in pages[:-1]:
+        last = page.last
+        if last is None:
+            continue
+        above = [line for line in page.lines if line.y1 < last.y0 and abs(line.x0 - last.x0) < 2]
+        texts = {clean(last.text)}
+        if above:  # a heading that wraps ends the page with its second line
+            texts.add(clean(above[-1].text + " " + last.text))
+        if texts & found.headings:
+            out.append(f"page {page.number}: ends on the heading '{last.text}'")
+            continue
+        line = clean(last.text)
+        if len(line.split()) < 2:
+            continue  # a number or a word alone is a table cell's, not a list's line
+        for item, more in found.first_items:
+            if item.startswith(line) and (len(item) > len(line) or more):
+                out.append(f"page {page.number}: ends on the first line of a list, '{last.text}'")
+                break
+    return out
+
+
+def sparse(pages: list[Page], exempt: set[int], least: float = 0.25) -> list[str]:
+    """Pages (not in ``exempt``) whose text reaches less than ``least`` of the way down the page."""
+    return [f"page {p.number}: {p.fill:.0%} full ({len(p.lines)} lines)" for p in pages
+            if p.number not in exempt and p.fill < least]
+
+
+def split_rows(pdf: Path, book_html: str) -> str | None:
+    """Whether a table row is printed in two pieces: WeasyPrint tags each piece of a row on its own
+    page as a row of its own (TR), so a split row makes more body rows than the HTML has. (A header
+    row repeated on a table's next page is tagged again too, inside THead, so header rows are not counted.)"""
+    import pypdf
+
+    heads = "".join(re.findall(r"<thead[\s>].*?</thead>", book_html, re.S))
+    rows = len(re.findall(r"<tr[\s>]", book_html)) - len(re.findall(r"<tr[\s>]", heads))
+    tagged = 0
+    stack = [(pypdf.PdfReader(pdf).trailer["/Root"]["/StructTreeRoot"], "")]
+    while stack:
+        element, parent = stack.pop()
+        element = element.get_object() if hasattr(element, "get_object") else element
+        if not isinstance(element, dict):
+            continue
+        kind = element.get("/S", "")
+        tagged += kind == "/TR" and parent != "/THead"
+        kids = element.get("/K")
+        kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
+        stack.extend((kid, kind) for kid in kids)
+    return None if tagged == rows else f"{rows} table rows are printed in {tagged} pieces: a row is split"

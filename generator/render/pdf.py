@@ -13,11 +13,14 @@ rows as fit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+from markupsafe import escape
 
 from ..errors import BuildError
 from ..library import Library
@@ -35,6 +38,7 @@ TRIAL_ROWS = 60
 # table-cell padding (mm) below print.css's own (1.25 and 0.5-1 mm), the last still easy to read.
 SPARSE = 0.25
 FIT_STEPS = ((1.22, 0.6), (1.19, 0.45), (1.16, 0.3))
+MAX_REBALANCE = 3  # rounds of page breaks put before games whose opening would be split
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
 FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
 
@@ -43,8 +47,20 @@ def _md(text: str, levels: int = 1) -> Any:
     return prose_html(demote_headings(text, levels))
 
 
+FIRST_TEXT = re.compile(r"<(?:p|li|h[1-6]|caption|th|td)(?:\s[^>]*)?>")
+
+
+def mark_opening(html: str, opening: str) -> Markup:
+    """``html`` with an anchor ``opened-<opening>`` in its first element that holds text: where the
+    reader starts reading a game or variant, below its heading and summary box."""
+    text = str(html)  # already-escaped template output: plain text here, so the anchor is not escaped
+    found = FIRST_TEXT.search(text)
+    at = found.end() if found else 0
+    return Markup(f'{text[:at]}<span class="opened" id="opened-{escape(opening)}"></span>{text[at:]}')  # noqa: S704
+
+
 def _env(lib: Library):
-    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
+    return environment(fmt=format_value, opened=mark_opening, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
                        sample_cells=sample_cells, describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
@@ -169,18 +185,37 @@ class Layout:
         return self.cache[key]
 
     def _fitted(self, html: str, counter: Any) -> Any:
-        """The part laid out; if its last page would be nearly empty, set tighter until it fits a page less."""
-        document = self.engine.document(html, [counter])
+        """The part laid out with no game's opening split across pages and, if its last page would be
+        nearly empty, set tighter until it takes a page less."""
+        sheets = [counter]
+        document = self.engine.document(html, sheets)
         self.laid_out += 1
+        for _ in range(MAX_REBALANCE):
+            split = split_openings(document)
+            if not split:
+                break
+            # A game whose heading and box end one page and whose text starts the next starts a page.
+            sheets.append(self.engine.css(" ".join(f'[id="{name}"] {{ break-before: page; }}' for name in split)))
+            document = self.engine.document(html, sheets)
+            self.fitted += 1
         if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
             return document
         for leading, padding in FIT_STEPS:
             css = f"html {{ line-height: {leading}; }} td, th {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}"
-            tighter = self.engine.document(html, [counter, self.engine.css(css)])
+            tighter = self.engine.document(html, [*sheets, self.engine.css(css)])
             self.fitted += 1
-            if len(tighter.pages) < len(document.pages):
+            if len(tighter.pages) < len(document.pages) and not split_openings(tighter):
                 return tighter
         return document  # nothing fits it a page shorter; the sparse-page test names the page
+
+
+def split_openings(document: Any) -> list[str]:
+    """The games and variants (their ids) whose heading is on one page and first line of text on the next."""
+    page_of: dict[str, int] = {}
+    for n, page in enumerate(document.pages):
+        for anchor in page.anchors:
+            page_of.setdefault(anchor, n)
+    return [name[7:] for name, n in page_of.items() if name.startswith("opened-") and page_of.get(name[7:]) != n]
 
 
 def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:
