@@ -161,7 +161,7 @@ def stranded(pages: list[Page], found: _Openers) -> list[str]:
         if above:  # a heading that wraps ends the page with its second line
             texts.add(clean(above[-1].text + " " + last.text))
         if texts & found.headings:
-            out.append(f"page {page.number}: ends on the heading '{last.text}'")
+            out.append(f"page {page.number}: ends on the heading '{min(texts & found.headings)}'")
             continue
         line = clean(last.text)
         if len(line.split()) < 2:
@@ -200,3 +200,14 @@ def split_rows(pdf: Path, book_html: str) -> str | None:
         kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
         stack.extend((kid, kind) for kid in kids)
     return None if tagged == rows else f"{rows} table rows are printed in {tagged} pieces: a row is split"
+
+
+def split_openings(pdf: Path) -> list[str]:
+    """Games and variants whose heading (the anchor of their id) and first line of text (the anchor
+    `opened-<id>` that generator/render/pdf.py puts there) are printed on different pages."""
+    import pypdf
+
+    reader = pypdf.PdfReader(pdf)
+    page_of = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    return [f"{name[7:]}: heading on page {page_of.get(name[7:])}, text from page {n}"
+            for name, n in sorted(page_of.items()) if name.startswith("opened-") and page_of.get(name[7:]) != n]
