@@ -103,7 +103,9 @@ class _Openers(HTMLParser):
         self.current: list[str] | None = None
         self.headings: set[str] = set()
         self.first_items: list[tuple[str, bool]] = []  # (first item's text, the list has more items)
+        self.box_cells: set[str] = set()  # the summary boxes' cells: their lines are no list's
         self.lists: list[int] = []  # items seen in each open list
+        self.in_box = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("br", "img", "meta", "col", "input"):
@@ -111,6 +113,9 @@ class _Openers(HTMLParser):
         classes = (dict(attrs).get("class") or "").split()
         collect = self.current is None and (tag in ("h1", "h2", "h3", "h4", "h5", "caption")
                                             or any(c in OPENER_CLASSES for c in classes))
+        if tag == "table" and "glance-table" in classes:
+            self.in_box = True
+        collect = collect or (self.current is None and self.in_box and tag == "td")
         if tag in ("ul", "ol"):
             self.lists.append(0)
         elif tag == "li" and self.lists:
@@ -127,9 +132,13 @@ class _Openers(HTMLParser):
                 text = clean("".join(self.current))
                 if open_tag == "li":
                     self.first_items.append((text, False))
+                elif open_tag == "td":
+                    self.box_cells.add(text)
                 elif text:
                     self.headings.add(text)
                 self.current = None
+            if open_tag == "table":
+                self.in_box = False
             if open_tag in ("ul", "ol") and self.lists:
                 items = self.lists.pop()
                 if items > 1 and self.first_items:
@@ -164,8 +173,8 @@ def stranded(pages: list[Page], found: _Openers) -> list[str]:
             out.append(f"page {page.number}: ends on the heading '{min(texts & found.headings)}'")
             continue
         line = clean(last.text)
-        if len(line.split()) < 2:
-            continue  # a number or a word alone is a table cell's, not a list's line
+        if len(line.split()) < 2 or any(cell.endswith(line) for cell in found.box_cells):
+            continue  # a number or a word alone is a table cell's, and a summary box's line is no list's
         for item, more in found.first_items:
             if item.startswith(line) and (len(item) > len(line) or more):
                 out.append(f"page {page.number}: ends on the first line of a list, '{last.text}'")
