@@ -1,14 +1,18 @@
 """Stage 4b, the print book: Jinja to HTML, WeasyPrint to PDF, one layout pass for page numbers.
 
-The book is cut into parts that each start on a new page: the cover and contents, each prose
-page, each section's title page, each game with its score sheet, the index and the errata. Each
-part is laid out on its own, starting at the page number the parts before it reached, and the
+The book is cut into parts that each start on a new page: the cover and contents, each front prose
+page, each section (its title, its games run on one after another as in the published book, and the
+prose pages that follow it), and the index with the errata. Each part is laid out on its own, starting at the page number the parts before it reached, and the
 pages are written together as one PDF. The contents and index are laid out with placeholders
 first, then again with the real numbers; only those two small parts are laid out twice (unless
 a page number grows so much that the contents needs another page). Nothing is typed by hand.
 
-Score sheets are printed after their game and, separately, one PDF per game with as many blank
-rows as fit.
+Copy-fitting: a game whose heading and summary box would end one page and its text start the next
+starts a page instead, and a part whose last page would be less than a quarter full is set with
+tighter leading until it takes a page less (``Layout._fitted``).
+
+The book prints the score sheets its prose places only where the published book printed them
+(``book_prints_sheet``); every game's sheet is also its own PDF, with as many blank rows as fit.
 """
 
 from __future__ import annotations
