@@ -4,7 +4,8 @@
 2. PDF: the book against WeasyPrint alone, both on as many plain pages and on the book's own
    pages laid out once; a one-game change with the laid-out book kept; growth with generated
    books of 100, 300 and 1000 games (time, pages and peak memory);
-3. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
+3. copyfit: each edition's pages on letter and A4, and the time copy-fitting adds (issue 12);
+4. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
 
 A generated book repeats the real games under new ids (bench/synthetic.py), so its data are
@@ -126,6 +127,41 @@ print(json.dumps({{"full_s": full, "again_s": again, "parts_again": layout.laid_
 """
 
 
+# One edition's book on one paper; with fitting off, the parts are laid out once each and kept as they
+# come (the same stylesheet), so the difference is what copy-fitting costs.
+PDF_FIT = """
+import json, time
+from pathlib import Path
+import generator.render.pdf as pdf
+from generator.library import load_library
+from generator.render.weasy import Engine
+if not {fit}:
+    pdf.FIT_STEPS, pdf.MAX_REBALANCE = (), 0
+import pypdf
+lib = load_library(Path({root!r}), {edition!r})
+layout = pdf.Layout(Engine({paper!r}))
+t = time.perf_counter(); pdf.render_book(lib, Path({out!r}), paper={paper!r}, layout=layout); t = time.perf_counter() - t
+print(json.dumps({{"s": t, "pages": len(pypdf.PdfReader({out!r}).pages), "parts": layout.laid_out,
+                  "fit_layouts": layout.fitted}}))
+"""
+
+
+def copyfit(results: dict, tmp: Path) -> None:
+    """Pages per edition and paper; the time copy-fitting adds, fitted and unfitted runs interleaved."""
+    for edition in ("2026.1", "2026.2"):
+        for paper in ("letter", "a4"):
+            runs: dict[bool, list] = {True: [], False: []}
+            for _ in range(2 if paper == "letter" else 1):
+                for fit in (True, False):
+                    runs[fit].append(_child(PDF_FIT.format(root=str(ROOT), edition=edition, paper=paper, fit=fit,
+                                                           out=str(tmp / f"fit-{fit}.pdf"))))
+            fitted, plain = (min(runs[f], key=lambda r: r["s"]) for f in (True, False))
+            key = f"copyfit_{edition}_{paper}"
+            results.update({f"{key}_pages": fitted["pages"], f"{key}_pages_unfitted": plain["pages"],
+                            f"{key}_s": fitted["s"], f"{key}_fit_layouts": fitted["fit_layouts"],
+                            f"{key}_vs_unfitted": fitted["s"] / plain["s"]})
+
+
 def pdf(results: dict, tmp: Path) -> None:
     # Interleaved and best of three: this machine's speed drifts by 20 % from minute to minute.
     book, plain, same = [], [], []
@@ -194,7 +230,7 @@ def main() -> int:
     """Run every benchmark; print and save the ratios."""
     results: dict = {"python": platform.python_version(), "machine": platform.machine()}
     with tempfile.TemporaryDirectory(prefix="rulebook-bench-") as tmp:
-        for name, fn in (("validation", validation), ("pdf", pdf), ("site", site)):
+        for name, fn in (("validation", validation), ("pdf", pdf), ("copyfit", copyfit), ("site", site)):
             if len(sys.argv) > 1 and name not in sys.argv[1:]:
                 continue
             print(f"running {name} ...", flush=True)

@@ -1,7 +1,7 @@
 """``rulebook preview``: rebuild the book PDF whenever a source changes, for proof-reading in print.
 
 The laid-out book is kept between rebuilds (``render.pdf.Layout``), so an edit to one game lays
-out that game again, and the parts after it only if its page count changed. The PDF is written
+out that game's section again, and the parts after it only if its page count changed. The PDF is written
 beside the target and moved over it, so a PDF viewer never opens a half-written file, and a
 source with errors leaves the last good preview in place.
 """

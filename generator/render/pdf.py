@@ -1,22 +1,30 @@
 """Stage 4b, the print book: Jinja to HTML, WeasyPrint to PDF, one layout pass for page numbers.
 
-The book is cut into parts that each start on a new page: the cover and contents, each prose
-page, each section's title page, each game with its score sheet, the index and the errata. Each
-part is laid out on its own, starting at the page number the parts before it reached, and the
+The book is cut into parts that each start on a new page: the cover and contents, each front prose
+page, each section (its title, its games run on one after another as in the published book, and the
+prose pages that follow it), and the index with the errata. Each part is laid out on its own, starting at the page number the parts before it reached, and the
 pages are written together as one PDF. The contents and index are laid out with placeholders
 first, then again with the real numbers; only those two small parts are laid out twice (unless
 a page number grows so much that the contents needs another page). Nothing is typed by hand.
 
-Score sheets are printed after their game and, separately, one PDF per game with as many blank
-rows as fit.
+Copy-fitting: a game whose heading and summary box would end one page and its text start the next
+starts a page instead, and a part whose last page would be less than a quarter full is set with
+tighter leading until it takes a page less (``Layout._fitted``).
+
+The book prints the score sheets its prose places only where the published book printed them
+(``book_prints_sheet``); every game's sheet is also its own PDF, with as many blank rows as fit.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+from markupsafe import escape
 
 from ..errors import BuildError
 from ..library import Library
@@ -26,9 +34,15 @@ from . import describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
-from .weasy import Engine, without_cycle_collector
+from .weasy import Engine, page_fill, without_cycle_collector
 
 TRIAL_ROWS = 60
+# Copy-fitting: a part whose last page would be less than a quarter full is set again tighter, one
+# step at a time, until that page is gone; the type size never changes. Each step is a leading and a
+# table-cell padding (mm) below print.css's own (1.25 and 0.5-1 mm), the last still easy to read.
+SPARSE = 0.25
+FIT_STEPS = ((1.22, 0.6), (1.19, 0.45), (1.16, 0.3))
+MAX_REBALANCE = 3  # rounds of page breaks put before games whose opening would be split
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
 FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
 
@@ -37,8 +51,20 @@ def _md(text: str, levels: int = 1) -> Any:
     return prose_html(demote_headings(text, levels))
 
 
+FIRST_TEXT = re.compile(r"<(?:p|li|h[1-6]|caption|th|td)(?:\s[^>]*)?>")
+
+
+def mark_opening(html: str, opening: str) -> Markup:
+    """``html`` with an anchor ``opened-<opening>`` in its first element that holds text: where the
+    reader starts reading a game or variant, below its heading and summary box."""
+    text = str(html)  # already-escaped template output: plain text here, so the anchor is not escaped
+    found = FIRST_TEXT.search(text)
+    at = found.end() if found else 0
+    return Markup(f'{text[:at]}<span class="opened" id="opened-{escape(opening)}"></span>{text[at:]}')  # noqa: S704
+
+
 def _env(lib: Library):
-    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
+    return environment(fmt=format_value, opened=mark_opening, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
                        sample_cells=sample_cells, describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
@@ -51,6 +77,15 @@ def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if listed else None,
                        rows=[f"Round {i}" for i in range(1, counted + 1)] if counted else [], total="Total")
     return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[block])
+
+
+def book_prints_sheet(lib: Library, page: GamePage, view: BodyView) -> bool:
+    """Whether the book prints the score sheet the prose places: a worked example always, a blank sheet
+    only for a game of the first edition (the published book printed those); the rest are in the score pad."""
+    sheet = view.body.score_sheet
+    if sheet is None:
+        return False
+    return any(block.sample for block in sheet.blocks) or page.game.introduced == lib.book.editions[0].id
 
 
 @dataclass(frozen=True)
@@ -75,16 +110,18 @@ class BookParts:
         self.errata = [e for e in lib.errata if lib.in_edition(e.edition)]
         self.middle = self._middle()
 
-    def _prose(self, p: Any, level: int, section: Any = None) -> Part:
-        html = _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
-        return Part(self.templates.prose_page(p, html, level, section), recto=True)
+    def _prose_html(self, p: Any) -> Any:
+        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
+
+    def _prose(self, p: Any, level: int) -> Part:
+        return Part(self.templates.prose_page(p, self._prose_html(p), level), recto=True)
 
     def _middle(self) -> list[Part]:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
         for section in self.lib.book.sections:
-            out.append(Part(t.section_title(section), recto=True))
-            out += [Part(t.game(page, section), recto=True) for page in self.by_section[section.id]]
-            out += [self._prose(p, 2, section) for p in self.after_pages[section.id]]
+            prints = partial(book_prints_sheet, self.lib)
+            after = [(p, self._prose_html(p)) for p in self.after_pages[section.id]]
+            out.append(Part(t.section(section, self.by_section[section.id], prints, after), recto=True))
         return out
 
     def numbered(self, pages: dict[str, int] | None) -> list[Part]:
@@ -102,10 +139,10 @@ class BookParts:
         note = describe.printed_index_note(printed)
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
                         page_range, note)
-        end = [Part(t.index(sections, index_rows, page_range, printed), recto=True)]
-        if self.errata or note:
-            end.append(Part(t.errata_page(self.errata, note), recto=True))
-        return [Part(front), *self.middle, *end]
+        # The errata run on after the index: one part, so that neither ends on a page of its own.
+        end = t.index(sections, index_rows, page_range, printed) + (
+            t.errata_page(self.errata, note) if self.errata or note else "")
+        return [Part(front), *self.middle, Part(end, recto=True)]
 
 
 def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
@@ -134,6 +171,7 @@ class Layout:
     used: set[tuple[str, int]] = field(default_factory=set)  # keys the current layout of the book used
     pages: dict[str, int] | None = None  # page numbers found last time: the next layout starts from them
     laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
+    fitted: int = 0  # extra layouts tried to fit a part a page shorter, for the benchmark
 
     def forget_unused(self) -> None:
         """Drop parts the last layout did not use, so that a long preview session does not grow."""
@@ -149,9 +187,41 @@ class Layout:
         self.used.add(key)
         if key not in self.cache:
             counter = self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
-            self.cache[key] = self.engine.document(html, [counter])
-            self.laid_out += 1
+            self.cache[key] = self._fitted(html, counter)
         return self.cache[key]
+
+    def _fitted(self, html: str, counter: Any) -> Any:
+        """The part laid out with no game's opening split across pages and, if its last page would be
+        nearly empty, set tighter until it takes a page less."""
+        sheets = [counter]
+        document = self.engine.document(html, sheets)
+        self.laid_out += 1
+        for _ in range(MAX_REBALANCE):
+            split = split_openings(document)
+            if not split:
+                break
+            # A game whose heading and box end one page and whose text starts the next starts a page.
+            sheets.append(self.engine.css(" ".join(f'[id="{name}"] {{ break-before: page; }}' for name in split)))
+            document = self.engine.document(html, sheets)
+            self.fitted += 1
+        if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
+            return document
+        for leading, padding in FIT_STEPS:
+            css = f"html {{ line-height: {leading}; }} td, th {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}"
+            tighter = self.engine.document(html, [*sheets, self.engine.css(css)])
+            self.fitted += 1
+            if len(tighter.pages) < len(document.pages) and not split_openings(tighter):
+                return tighter
+        return document  # nothing fits it a page shorter; the sparse-page test names the page
+
+
+def split_openings(document: Any) -> list[str]:
+    """The games and variants (their ids) whose heading is on one page and first line of text on the next."""
+    page_of: dict[str, int] = {}
+    for n, page in enumerate(document.pages):
+        for anchor in page.anchors:
+            page_of.setdefault(anchor, n)
+    return [name[7:] for name, n in page_of.items() if name.startswith("opened-") and page_of.get(name[7:]) != n]
 
 
 def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:

@@ -107,6 +107,22 @@ class Engine:
         combined.write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False, custom_metadata=False)
 
 
+def page_fill(page: Any) -> float:
+    """How far down its text area a laid-out page's lowest line or table row reaches: 0 empty, 1 full."""
+    from weasyprint.formatting_structure import boxes
+
+    page_box = page._page_box  # WeasyPrint keeps the laid-out boxes here; the public Page has no extent
+    top, height = page_box.content_box_y(), page_box.height
+    lowest = top
+    for child in page_box.children:
+        if isinstance(child, boxes.MarginBox):
+            continue  # the running header and footer
+        for box in child.descendants():
+            if isinstance(box, (boxes.LineBox, boxes.TableRowBox, boxes.ReplacedBox)):
+                lowest = max(lowest, box.position_y + box.margin_height())
+    return (lowest - top) / height if height else 0.0
+
+
 def document(html: str, paper: str = "letter") -> Any:
     """Lay out one HTML document with a fresh engine."""
     return Engine(paper).document(html)

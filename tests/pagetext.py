@@ -1,0 +1,222 @@
+"""The printed book read back as text boxes (`pdftotext -bbox-layout`): each page's body lines, in order.
+
+The running header and footer sit in the page margins and are left out, so that a page's lines are
+only what the page prints in its text area. The margins are read from print.css (its last `@page`
+margin), where they are set.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+MM = 72 / 25.4
+PRINT_CSS = Path(__file__).resolve().parents[1] / "templates" / "print" / "print.css"
+
+
+def _page_margins() -> tuple[float, float]:
+    """The top and bottom margin of the book's pages, in points, as print.css last sets them."""
+    found = re.findall(r"@page\s*\{[^}]*?margin:\s*([\d.]+)mm\s+[\d.]+mm\s+([\d.]+)mm", PRINT_CSS.read_text())
+    top, bottom = found[-1]
+    return float(top) * MM, float(bottom) * MM
+
+
+TOP, BOTTOM = _page_margins()
+
+_PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+_LINE = re.compile(r'<line xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</line>', re.S)
+_WORD = re.compile(r"<word[^>]*>([^<]*)</word>")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of text as pdftotext found it: where it is and what it says."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page's size and the lines printed in its text area, top to bottom."""
+
+    number: int
+    width: float
+    height: float
+    lines: tuple[Line, ...]
+
+    @property
+    def fill(self) -> float:
+        """How far down the text area the lowest line reaches, 0 (empty) to 1 (full)."""
+        if not self.lines:
+            return 0.0
+        area = self.height - TOP - BOTTOM
+        return (max(line.y1 for line in self.lines) - TOP) / area
+
+    @property
+    def last(self) -> Line | None:
+        """The line printed lowest on the page (the rightmost of those level with it)."""
+        return max(self.lines, key=lambda line: (round(line.y1), line.x0), default=None)
+
+
+def read_pages(pdf: Path) -> list[Page]:
+    """Every page of ``pdf`` with its body lines, sorted top to bottom, left to right."""
+    out = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    pages = []
+    for n, (width, height, body) in enumerate(_PAGE.findall(out), 1):
+        lines = []
+        for x0, y0, x1, y1, words in _LINE.findall(body):
+            text = " ".join(html.unescape(w) for w in _WORD.findall(words))
+            if float(y1) <= TOP or float(y0) >= float(height) - BOTTOM:
+                continue  # the running header or footer
+            lines.append(Line(float(x0), float(y0), float(x1), float(y1), text))
+        lines.sort(key=lambda line: (round(line.y0), line.x0))
+        pages.append(Page(n, float(width), float(height), tuple(lines)))
+    return pages
+
+
+# ---- What must not end a page, read from the book's HTML ------------------------------------------
+
+_BULLET = re.compile(r"^(?:[•–-]|\d+[.)])\s+")
+OPENER_CLASSES = ("sheet-title", "score-list-title", "variant-source")  # lines that introduce what follows
+
+
+def clean(text: str) -> str:
+    """Whitespace folded to single spaces and a list marker ('•', '1.') taken off the front."""
+    return _BULLET.sub("", " ".join(text.split()))
+
+
+class _Openers(HTMLParser):
+    """Collects the texts that introduce something: headings, captions, titled lines, lists' first items."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []  # (tag, collecting) of the open elements
+        self.current: list[str] | None = None
+        self.headings: set[str] = set()
+        self.first_items: list[tuple[str, bool]] = []  # (first item's text, the list has more items)
+        self.box_cells: set[str] = set()  # the summary boxes' cells: their lines are no list's
+        self.lists: list[int] = []  # items seen in each open list
+        self.in_box = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("br", "img", "meta", "col", "input"):
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        collect = self.current is None and (tag in ("h1", "h2", "h3", "h4", "h5", "caption")
+                                            or any(c in OPENER_CLASSES for c in classes))
+        if tag == "table" and "glance-table" in classes:
+            self.in_box = True
+        collect = collect or (self.current is None and self.in_box and tag == "td")
+        if tag in ("ul", "ol"):
+            self.lists.append(0)
+        elif tag == "li" and self.lists:
+            self.lists[-1] += 1
+            collect = collect or (self.current is None and self.lists[-1] == 1)
+        if collect:
+            self.current = []
+        self.stack.append((tag, collect))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            open_tag, collecting = self.stack.pop()
+            if collecting and self.current is not None:
+                text = clean("".join(self.current))
+                if open_tag == "li":
+                    self.first_items.append((text, False))
+                elif open_tag == "td":
+                    self.box_cells.add(text)
+                elif text:
+                    self.headings.add(text)
+                self.current = None
+            if open_tag == "table":
+                self.in_box = False
+            if open_tag in ("ul", "ol") and self.lists:
+                items = self.lists.pop()
+                if items > 1 and self.first_items:
+                    self.first_items[-1] = (self.first_items[-1][0], True)
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self.current is not None:
+            self.current.append(data)
+
+
+def openers(book_html: str) -> _Openers:
+    """The headings, captions and lists' first items of the book's HTML."""
+    parser = _Openers()
+    parser.feed(book_html)
+    return parser
+
+
+def stranded(pages: list[Page], found: _Openers) -> list[str]:
+    """Pages (all but the last) whose last line is a heading, a caption or the first line of a list."""
+    out = []
+    for page in pages[:-1]:
+        last = page.last
+        if last is None:
+            continue
+        above = [line for line in page.lines if line.y1 < last.y0 and abs(line.x0 - last.x0) < 2]
+        texts = {clean(last.text)}
+        if above:  # a heading that wraps ends the page with its second line
+            texts.add(clean(above[-1].text + " " + last.text))
+        if texts & found.headings:
+            out.append(f"page {page.number}: ends on the heading '{min(texts & found.headings)}'")
+            continue
+        line = clean(last.text)
+        if len(line.split()) < 2 or any(cell.endswith(line) for cell in found.box_cells):
+            continue  # a number or a word alone is a table cell's, and a summary box's line is no list's
+        for item, more in found.first_items:
+            if item.startswith(line) and (len(item) > len(line) or more):
+                out.append(f"page {page.number}: ends on the first line of a list, '{last.text}'")
+                break
+    return out
+
+
+def sparse(pages: list[Page], exempt: set[int], least: float = 0.25) -> list[str]:
+    """Pages (not in ``exempt``) whose text reaches less than ``least`` of the way down the page."""
+    return [f"page {p.number}: {p.fill:.0%} full ({len(p.lines)} lines)" for p in pages
+            if p.number not in exempt and p.fill < least]
+
+
+def split_rows(pdf: Path, book_html: str) -> str | None:
+    """Whether a table row is printed in two pieces: WeasyPrint tags each piece of a row on its own
+    page as a row of its own (TR), so a split row makes more body rows than the HTML has. (A header
+    row repeated on a table's next page is tagged again too, inside THead, so header rows are not counted.)"""
+    import pypdf
+
+    heads = "".join(re.findall(r"<thead[\s>].*?</thead>", book_html, re.S))
+    rows = len(re.findall(r"<tr[\s>]", book_html)) - len(re.findall(r"<tr[\s>]", heads))
+    tagged = 0
+    stack = [(pypdf.PdfReader(pdf).trailer["/Root"]["/StructTreeRoot"], "")]
+    while stack:
+        element, parent = stack.pop()
+        element = element.get_object() if hasattr(element, "get_object") else element
+        if not isinstance(element, dict):
+            continue
+        kind = element.get("/S", "")
+        tagged += kind == "/TR" and parent != "/THead"
+        kids = element.get("/K")
+        kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
+        stack.extend((kid, kind) for kid in kids)
+    return None if tagged == rows else f"{rows} table rows are printed in {tagged} pieces: a row is split"
+
+
+def split_openings(pdf: Path) -> list[str]:
+    """Games and variants whose heading (the anchor of their id) and first line of text (the anchor
+    `opened-<id>` that generator/render/pdf.py puts there) are printed on different pages."""
+    import pypdf
+
+    reader = pypdf.PdfReader(pdf)
+    page_of = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    return [f"{name[7:]}: heading on page {page_of.get(name[7:])}, text from page {n}"
+            for name, n in sorted(page_of.items()) if name.startswith("opened-") and page_of.get(name[7:]) != n]
