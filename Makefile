@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum
 EDITION ?=
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test serve preview publish bench lint schema help clean
+.PHONY: all build validate test serve preview publish bench lint schema help clean booklet
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -25,6 +25,9 @@ validate: $(STAMP) ## check the rules data (EDITION=2026.1 for the as-published 
 build: $(STAMP) ## validate, then build site and PDF (EDITION=... for another edition)
 	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION)) || test -n "$(EDITION)"
 	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))
+
+booklet: $(STAMP) ## the book PDF plus a fold-and-staple booklet beside it (PAPER=a4 for A5)
+	$(BIN)/rulebook build --pdf-only --booklet $(if $(EDITION),--edition $(EDITION)) $(if $(PAPER),--paper $(PAPER))
 
 test: $(STAMP) ## run the test suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
