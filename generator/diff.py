@@ -48,7 +48,7 @@ ITEM = {"variants": "variant", "sequences": "sequence", "blocks": "block"}
 IDENTITY = ("id", "name", "label", "title", "number", "players")
 NAMES = ("title", "name", "label", "number", "id", "players")  # and, to show, the best first
 _MISSING = object()
-SHORT = 100  # characters: something added or removed is shown whole up to this long, else named
+SHORT = 160  # characters: something added or removed is shown whole up to this long, else named
 
 
 @dataclass(frozen=True)
@@ -212,9 +212,10 @@ def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Li
     walk.walk(old.game, new.game)
     _prose(walk, new.prose.path if new.prose else "", "text",
            old.prose.text if old.prose else None, new.prose.text if new.prose else None)
-    for v in new.game.variants:
+    before = {v.id for v in old.game.variants if old_lib.in_edition(v.introduced)}
+    for v in new.game.variants:  # a variant added is one line ('variant X: added'), not all its sentences
         a, b = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
-        if new_lib.in_edition(v.introduced) and (a or b):
+        if new_lib.in_edition(v.introduced) and v.id in before and (a or b):
             _prose(walk, (b or a).path, f"variant {v.title}, text", a.text if a else None, b.text if b else None)
     return walk.out
 
