@@ -46,13 +46,13 @@ def _command(line: str) -> list[str]:
 @pytest.fixture(scope="module")
 def guide() -> list[tuple[str, str]]:
     found = blocks()
-    assert [lang for lang, _ in found] == ["yaml", "sh", "text", "text", "yaml", "text", "sh"], \
+    assert [lang for lang, _ in found] == ["yaml", "sh", "text", "text", "yaml", "text", "yaml", "text", "sh"], \
         "CONTRIBUTING.md's examples changed shape: update this test with them"
     return found
 
 
 def test_the_worked_example_says_what_the_tools_say(guide, tmp_path):
-    (_, before_yaml), (_, command), (_, answer), (_, annotation), (_, erratum), (_, diff_text), _ = guide
+    (_, before_yaml), (_, command), (_, answer), (_, annotation), (_, erratum), (_, diff_text), *_ = guide
     # The data as the guide shows it is the data as it is, but for the mistake being corrected.
     after = copy_project(tmp_path / "after")
     path = after / DATA
@@ -93,6 +93,19 @@ def test_the_worked_example_says_what_the_tools_say(guide, tmp_path):
     assert diff.returncode == 0, diff.stderr
     for text_line in diff_text.strip().splitlines():
         assert text_line in diff.stdout.splitlines(), diff.stdout
+
+
+def test_a_refused_edit_gets_the_answer_the_guide_shows(guide, tmp_path):
+    (_, broken), (_, answer) = guide[6], guide[7]
+    project = copy_project(tmp_path)
+    path = project / "rules_data" / "euchre.yaml"
+    text = path.read_text(encoding="utf-8")
+    fixed = broken.replace("each 5", "each: 5")
+    assert fixed != broken and fixed in text, "the guide's snippet is not in rules_data/euchre.yaml"
+    path.write_text(text.replace(fixed, broken), encoding="utf-8")
+    result = rulebook(project, *_command("make validate"))
+    assert result.returncode == 1
+    assert result.stdout + result.stderr == answer, result.stderr
 
 
 def test_the_new_game_command_writes_what_the_guide_says(guide, tmp_path):
