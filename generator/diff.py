@@ -1,13 +1,10 @@
 """What a change does to the rules, in words: one line per change, old → new.
 
-Used by ``rulebook diff OLD NEW`` (the pull-request check's summary) and by the site's "What
-changed" page (one edition against the one before it). Both sides are loaded libraries, and the
-models are walked field by field, generically, so a field added to ``model.py`` is compared
-without new code here; ``LABELS`` only gives fields nicer names. Prose is compared sentence by
-sentence with the changed words marked (``textdiff.py``).
-
-The result is a list of ``Change`` records (game, data path, label, old, new), rendered as
-Markdown or plain lines; tests and the mutation test assert on the records.
+Used by ``rulebook diff OLD NEW`` (the pull-request check's summary) and the site's "What changed"
+page. The models of both sides are walked field by field, generically, so a field added to
+``model.py`` is compared with no new code (``LABELS`` only names fields nicely); prose is compared
+sentence by sentence with the changed words marked (``textdiff.py``). The result is a list of
+``Change`` records (game, data path, label, old, new), rendered as Markdown or plain lines.
 """
 
 from __future__ import annotations
@@ -156,7 +153,7 @@ class _Walk:
     def emit(self, path: tuple, names: list[str], old: Any, new: Any) -> None:
         parts: list[str] = []
         for n in filter(None, names):  # 'Scoring, Scoring' and 'rounds, Round 1' say one thing twice
-            if parts and (n.lower() == parts[-1].lower() or n.lower().startswith(parts[-1].lower().rstrip("s"))):
+            if parts and (n.lower() == parts[-1].lower() or n.lower().startswith(parts[-1].lower().rstrip("s") + " ")):
                 parts.pop()
             parts.append(n)
         self.out.append(Change(self.game, ".".join(map(str, path)), ", ".join(parts),
@@ -192,7 +189,7 @@ class _Walk:
         pre = ""
         if by_name:  # 'Round 1' says more than 'rounds, items'; 'variant Oh Heck!' than 'variants'
             names, pre = names[:-1], (f"{ITEM[path[-1]]} " if path and path[-1] in ITEM else "")
-        if not by_name:
+        else:
             keys_old, keys_new = list(range(len(old))), [i for i, _ in new_index]
         old_by = dict(zip(keys_old, old, strict=True))
         for key, (i, item) in zip(keys_new, new_index, strict=True):
