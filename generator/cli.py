@@ -81,9 +81,9 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .diff import diff
+    from .diff import render
 
-    print(diff(args.old, args.new, _root(args)))
+    print(render(args.old, args.new, _root(args), args.format))
     return 0
 
 
@@ -141,6 +141,8 @@ def parser() -> argparse.ArgumentParser:
     d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")
     d.add_argument("old", help="git ref or project folder before the change, e.g. origin/main")
     d.add_argument("new", help="git ref or project folder after the change, e.g. HEAD")
+    d.add_argument("--format", choices=("markdown", "text", "json"), default="markdown",
+                   help="Markdown (default), one plain line per change, or the change records as JSON")
     d.set_defaults(func=cmd_diff)
 
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")

@@ -9,11 +9,12 @@ sentence by sentence with the changed words marked (``textdiff.py``). The result
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import tarfile
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -295,6 +296,11 @@ def diff_summary(old: str, new: str, repo: Path) -> Summary:
         return compare(load_side(old, repo, Path(tmp)), load_side(new, repo, Path(tmp)))
 
 
-def diff(old: str, new: str, repo: Path) -> str:
-    """``rulebook diff OLD NEW``: Markdown describing what NEW changes in the rules of OLD."""
-    return markdown(diff_summary(old, new, repo), f"What this change does to the rules ({old} → {new})")
+def render(old: str, new: str, repo: Path, form: str = "markdown") -> str:
+    """``rulebook diff OLD NEW``: what NEW changes in the rules of OLD, as Markdown, text or JSON."""
+    summary = diff_summary(old, new, repo)
+    if form == "json":
+        return json.dumps([asdict(c) for c in summary.changes], ensure_ascii=False, indent=1)
+    if form == "text":
+        return "\n".join(lines(summary)) or "No change to the rules."
+    return markdown(summary, f"What this change does to the rules ({old} → {new})")

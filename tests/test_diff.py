@@ -140,3 +140,17 @@ def test_what_changed_page_uses_the_same_lines():
     assert "the way the game plays out <del>dramitically</del> **dramatically** if used." in page
     assert "notallowed" not in page  # Four-Card Golf is new in 2026.2: one line, not its sentences
     assert "- Index title: Alphapetical Index of Games → Alphabetical Index of Games" in page
+
+
+def test_the_command_gives_records_as_json_and_lines_as_text(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    after = _edited(tmp_path / "after", "rules_data/golf.yaml", "points: -10,", "points: -20,")
+    args = [sys.executable, "-m", "generator", "diff", str(ROOT), str(after), "--format"]
+    records = json.loads(subprocess.run([*args, "json"], capture_output=True, text=True, check=True).stdout)
+    assert records == [{"game": "Golf", "path": "scoring.cards.items.7.points",
+                        "label": "Scoring, Block of 4 cards, points", "old": -10, "new": -20}]
+    text = subprocess.run([*args, "text"], capture_output=True, text=True, check=True).stdout
+    assert text == "Golf, Scoring, Block of 4 cards, points: −10 → −20\n"
