@@ -12,7 +12,7 @@ OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
 BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test FORCE serve preview publish bench lint schema help clean
+.PHONY: all build validate test FORCE serve preview publish bench lint schema help clean booklet
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -34,6 +34,9 @@ $(BUILT): $(STAMP) $(SOURCES) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
 	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION)) || test -n "$(EDITION)"
 	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))
 	@touch $@
+
+booklet: $(STAMP) ## the book PDF plus a fold-and-staple booklet beside it (PAPER=a4 for A5)
+	$(BIN)/rulebook build --pdf-only --booklet $(if $(EDITION),--edition $(EDITION)) $(if $(PAPER),--paper $(PAPER))
 
 test: $(STAMP) ## run the test suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -110,8 +110,15 @@ def _swap(staged: Path, final: Path) -> None:
         shutil.rmtree(old)
 
 
+def booklet_name(lib: Library) -> str:
+    """The booklet PDF's file name, beside the book's."""
+    from .render.site import pdf_name
+
+    return pdf_name(lib).removesuffix(".pdf") + "-booklet.pdf"
+
+
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
-          pdf: bool = True, paper: str = "letter", duplex: bool = False) -> Path:
+          pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False) -> Path:
     """Validate and build one edition; return the output folder."""
     lib = load_library(root, edition_id)
     if lib.is_current:
@@ -124,6 +131,11 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
     try:
         anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex) if pdf else None
+        if pdf and booklet:
+            from .render.booklet import impose
+            from .render.site import pdf_name
+
+            impose(staging / "pdf" / pdf_name(lib), staging / "pdf" / booklet_name(lib), paper)
         if site:
             render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors)
         if pdf:

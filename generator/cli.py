@@ -33,8 +33,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from .build import build
 
+    if args.booklet and args.site_only:
+        raise RulebookError("--booklet is made from the book PDF; leave out --site-only")
     out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
-                site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex)
+                site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex,
+                booklet=args.booklet)
     print(f"built {out}")
     return 0
 
@@ -78,9 +81,9 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .diff import diff
+    from .diff import render
 
-    print(diff(args.old, args.new, _root(args)))
+    print(render(args.old, args.new, _root(args), args.format))
     return 0
 
 
@@ -114,6 +117,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--pdf-only", action="store_true", help="skip the site")
     b.add_argument("--paper", choices=("letter", "a4"), default="letter", help="paper size of the PDFs")
     b.add_argument("--duplex", action="store_true", help="start every game on a right-hand page")
+    b.add_argument("--booklet", action="store_true", help="also write the book imposed as a fold-and-staple "
+                                                          "booklet (half-letter; A5 with --paper a4)")
     b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("serve", help="live preview of the site (rebuilds when a source changes)")
@@ -136,6 +141,8 @@ def parser() -> argparse.ArgumentParser:
     d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")
     d.add_argument("old", help="git ref or project folder before the change, e.g. origin/main")
     d.add_argument("new", help="git ref or project folder after the change, e.g. HEAD")
+    d.add_argument("--format", choices=("markdown", "text", "json"), default="markdown",
+                   help="Markdown (default), one plain line per change, or the change records as JSON")
     d.set_defaults(func=cmd_diff)
 
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")

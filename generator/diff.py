@@ -1,231 +1,272 @@
-"""What a change does to the rules, in words: games, players, deals, values, totals, rounds, prose.
+"""What a change does to the rules, in words: one line per change, old → new.
 
-Used by ``rulebook diff OLD NEW`` (for a pull-request comment) and by the site's "What changed"
-page (one edition against the one before it). Both sides are loaded libraries, so the summary
-speaks of rules, not of lines of YAML.
+Used by ``rulebook diff OLD NEW`` (the pull-request check's summary) and the site's "What changed"
+page. The models of both sides are walked field by field, generically, so a field added to
+``model.py`` is compared with no new code (``LABELS`` only names fields nicely); prose is compared
+sentence by sentence with the changed words marked (``textdiff.py``). The result is a list of
+``Change`` records (game, data path, label, old, new), rendered as Markdown or plain lines.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import tarfile
 import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from .errors import RulebookError
 from .library import GameSource, Library, load_library
-from .prose import expand
-from .render import describe
+from .textdiff import changed_sentences, escape, mark_words
+
+BOOK = "The book"
+
+# Human names for fields; any other field reads as its name with spaces ("min_cards_each").
+LABELS = {
+    "players": "players", "partnerships": "partnerships", "equipment": "equipment", "wild": "wild cards",
+    "deal": "deal", "each": "cards each", "rounds": "rounds", "scoring": "scoring", "goal": "goal",
+    "alternate_rules": "alternate rules", "examples": "worked example", "score_sheet": "score sheet",
+    "stated_total": "stated total", "stated_count": "stated count", "stated_cards": "stated deck size",
+    "min_meld": "minimum meld", "min_remainder": "cards left undealt", "by_round": "hand size by round",
+    "face_up": "face up", "upcard": "upcards", "lose_at": "loses at", "then_back_to": "then back to",
+    "other_names": "other names", "equipment_kind": "equipment kind", "stated": "stated",
+    "expr": "arithmetic", "by_players": "by players", "index_title": "index title",
+    "printed_index": "printed index", "blank_rows": "blank rows", "player_columns": "player columns",
+    "values": "", "items": "", "rules": "",  # containers: their entries' own names say it
+}
+# List fields whose items read better with a word before their name.
+ITEM = {"variants": "variant", "sequences": "sequence", "blocks": "block"}
+# Fields of a list item that name it, in order of preference (a round's name, a score line's label).
+IDENTITY = ("id", "name", "label", "title", "number", "players")
+NAMES = ("title", "name", "label", "number", "id", "players")  # and, to show, the best first
+_MISSING = object()
+SHORT = 160  # characters: something added or removed is shown whole up to this long, else named
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to the rules: where (game, data path, label) and the value before and after.
+
+    ``path`` is the dotted data path in the new file (``scoring.cards.items.7.points``), or the
+    prose file for a text change; ``old`` is None for something added, ``new`` None for removed.
+    """
+
+    game: str
+    path: str
+    label: str
+    old: Any
+    new: Any
+
+    def text(self, markdown: bool = False, with_game: bool = True) -> str:
+        """The change in words: ``Golf, scoring, Block of 4 cards, points: −10 → −20``."""
+        lit = escape if markdown else (lambda s: s)
+        head = f"{self.game}, {self.label}" if with_game and self.game else self.label
+        head = lit(head[:1].upper() + head[1:])
+        if not self.path:  # a whole game
+            return head
+        if isinstance(self.old, str) and isinstance(self.new, str) and _is_prose(self):
+            return f"{head}: “{mark_words(self.old, self.new, markdown)}”"
+        if self.old is None or self.new is None:
+            what, value = ("removed", self.old) if self.new is None else ("added", self.new)
+            shown = show(_unnamed(value))
+            return f"{head}: {what}" + (f" ({lit(shown)})" if len(shown) <= SHORT and shown != "none" else "")
+        return f"{head}: {lit(show(self.old))} → {lit(show(self.new))}"
+
+
+def _is_prose(change: Change) -> bool:
+    return change.path.endswith(".md") or max(len(change.old.split()), len(change.new.split())) > 6
+
+
+def _unnamed(value: Any) -> Any:
+    """A record without the field that names it (the label already says it)."""
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k not in NAMES[:5]}
+    return value
+
+
+def show(value: Any) -> str:
+    """A value as a reader writes it: −10, yes/no, a list joined with semicolons."""
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return f"−{-value:g}" if value < 0 else f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        return "; ".join(show(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{label(k)} {show(v)}" for k, v in value.items()) or "none"
+    return str(value)
+
+
+def label(name: str | int) -> str:
+    """A field's human name."""
+    return LABELS.get(str(name), str(name).replace("_", " "))
+
+
+def _plain(value: Any) -> Any:
+    """A model as plain data without its defaults (what the record holds, what ``show`` prints)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_defaults=True)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _name(item: Any, key: str | int) -> str:
+    """What a list item or mapping entry is called: its name or label, else its key or position."""
+    for attr in NAMES:
+        value = getattr(item, attr, None)
+        if value not in (None, ""):
+            if attr == "number":
+                return f"rule {value}"
+            return f"for {value} players" if attr == "players" else str(value)
+    return f"line {key + 1}" if isinstance(key, int) else label(key)
+
+
+def _has_models(value: Any) -> bool:
+    if isinstance(value, dict):
+        value = list(value.values())
+    return isinstance(value, BaseModel) or (isinstance(value, list) and any(isinstance(v, BaseModel) for v in value))
+
+
+def _identity(item: Any) -> Any:
+    return next((getattr(item, a) for a in IDENTITY if getattr(item, a, None) not in (None, "")), None)
 
 
 @dataclass
-class GameChange:
-    """Everything that changed in one game."""
+class _Walk:
+    """One side-by-side walk of two models, collecting changes."""
 
-    title: str
-    lines: list[str] = field(default_factory=list)
+    game: str
+    old_lib: Library
+    new_lib: Library
+    out: list[Change] = field(default_factory=list)
+
+    def emit(self, path: tuple, names: list[str], old: Any, new: Any) -> None:
+        parts: list[str] = []
+        for n in filter(None, names):  # 'Scoring, Scoring' and 'rounds, Round 1' say one thing twice
+            if parts and (n.lower() == parts[-1].lower() or n.lower().startswith(parts[-1].lower().rstrip("s") + " ")):
+                parts.pop()
+            parts.append(n)
+        self.out.append(Change(self.game, ".".join(map(str, path)), ", ".join(parts),
+                               None if old is _MISSING else _plain(old), None if new is _MISSING else _plain(new)))
+
+    def walk(self, old: Any, new: Any, path: tuple = (), names: list[str] | None = None) -> None:
+        names = names or []
+        if old == new and not _has_models(new):
+            return  # models are walked even when equal: what is in each edition may differ
+        if old is _MISSING or new is _MISSING:  # added or removed as a whole: one change
+            self.emit(path, names, old, new)
+            return
+        if isinstance(old, BaseModel) and type(old) is type(new):
+            for f in type(new).model_fields:
+                self.walk(getattr(old, f), getattr(new, f), path + (f,), names + [label(f)])
+        elif isinstance(old, dict) and isinstance(new, dict):
+            for key in list(old) + [k for k in new if k not in old]:
+                a, b = old.get(key, _MISSING), new.get(key, _MISSING)
+                self.walk(a, b, path + (key,), names + [_name(b if b is not _MISSING else a, key)])
+        elif isinstance(old, list) and isinstance(new, list) and any(isinstance(v, BaseModel) for v in old + new):
+            self.walk_items(old, new, path, names)
+        elif old is None or new is None:
+            self.emit(path, names, _MISSING if old is None else old, _MISSING if new is None else new)
+        else:
+            self.emit(path, names, old, new)
+
+    def walk_items(self, old: list, new: list, path: tuple, names: list[str]) -> None:
+        """Items matched by their name where every item has a distinct one, else by position."""
+        old = [v for v in old if self.old_lib.in_edition(getattr(v, "introduced", None))]
+        new_index = [(i, v) for i, v in enumerate(new) if self.new_lib.in_edition(getattr(v, "introduced", None))]
+        keys_old, keys_new = [_identity(v) for v in old], [_identity(v) for _, v in new_index]
+        by_name = None not in keys_old + keys_new and len(set(keys_old)) == len(old) and len(set(keys_new)) == len(new_index)
+        pre = ""
+        if by_name:  # 'Round 1' says more than 'rounds, items'; 'variant Oh Heck!' than 'variants'
+            names, pre = names[:-1], (f"{ITEM[path[-1]]} " if path and path[-1] in ITEM else "")
+        else:
+            keys_old, keys_new = list(range(len(old))), [i for i, _ in new_index]
+        old_by = dict(zip(keys_old, old, strict=True))
+        for key, (i, item) in zip(keys_new, new_index, strict=True):
+            self.walk(old_by.pop(key, _MISSING), item, path + (i,), names + [pre + _name(item, i)])
+        for key, item in old_by.items():
+            self.walk(item, _MISSING, path + (keys_old.index(key),), names + [pre + _name(item, keys_old.index(key))])
+
+
+def _prose(walk: _Walk, where: str, name: str, old: str | None, new: str | None) -> None:
+    for a, b in changed_sentences(old, new):
+        walk.out.append(Change(walk.game, where, name, a, b))
+
+
+def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Library) -> list[Change]:
+    """Every change between two versions of one game: each data field, then the prose."""
+    walk = _Walk(new.game.title, old_lib, new_lib)
+    walk.walk(old.game, new.game)
+    _prose(walk, new.prose.path if new.prose else "", "text",
+           old.prose.text if old.prose else None, new.prose.text if new.prose else None)
+    before = {v.id for v in old.game.variants if old_lib.in_edition(v.introduced)}
+    for v in new.game.variants:  # a variant added is one line ('variant X: added'), not all its sentences
+        a, b = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
+        if new_lib.in_edition(v.introduced) and v.id in before and (a or b):
+            _prose(walk, (b or a).path, f"variant {v.title}, text", a.text if a else None, b.text if b else None)
+    return walk.out
 
 
 @dataclass
 class Summary:
-    """A whole change, game by game."""
+    """A whole change: every ``Change`` record, games in book order, the book's own last."""
 
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    changed: list[GameChange] = field(default_factory=list)
-    book: list[str] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed or self.book)
+        return not self.changes
 
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, list):
-        return "; ".join(_fmt(v) for v in value) or "none"
-    return "none" if value in (None, "") else str(value)
-
-
-def _compare(label: str, old: Any, new: Any) -> Iterator[str]:
-    if old != new:
-        yield f"{label}: {_fmt(old)} → {_fmt(new)}"
-
-
-def _values(body: Any, data: dict) -> dict[str, dict[str, str]]:
-    out = {}
-    for key, table in body.scoring.items():
-        rows = {}
-        for i, item in enumerate(table.items):
-            # labels may print the item's own data ('{count} of a kind'): key rows by the label as printed
-            label = expand(item.label, item.model_dump(exclude_none=True), data)
-            if label in rows:  # two items printed alike: neither may hide the other
-                label = f"{label} (item {i + 1})"
-            rows[label] = describe.item_value(item, data) + (
-                f" (stated total {item.stated_total})" if item.stated_total is not None else "")
-        if table.stated_total is not None:
-            rows["stated total"] = str(table.stated_total)
-        out[table.title or key] = rows
-    return out
-
-
-def _rounds(body: Any, data: dict) -> list[str]:
-    r = body.rounds
-    if r is None:
-        return []
-    rows = []
-    for rnd in r.items:
-        parts = [p for p in (rnd.meld, f"{rnd.each} cards" if rnd.each else None, rnd.trump,
-                             f"possible {rnd.possible}" if rnd.possible is not None else None,
-                             f"min meld {rnd.min_meld}" if rnd.min_meld is not None else None) if p]
-        parts += [f"{i.label} {describe.item_value(i, data, True)}" for i in rnd.scoring]
-        rows.append(f"{rnd.name}: {', '.join(parts)}")
-    if r.stated_count is not None:
-        rows.append(f"{r.stated_count} rounds stated")
-    for s in r.sequences:  # hand sizes that run down and back up (Oh Hell)
-        rows.append(f"hands of {s.start} down to {s.low}" + (" and back up" if s.back_up else "")
-                    + (f" for {s.players} players" if s.players is not None else "")
-                    + (f", {s.stated_count} hands stated" if s.stated_count is not None else ""))
-    return rows
-
-
-def _sheet(body: Any) -> dict[str, str]:
-    """A score sheet's blocks and the numbers they print: best score, blank rows, column groups."""
-    sheet = body.score_sheet
-    out = {}
-    for i, block in enumerate(sheet.blocks if sheet else []):
-        parts = [f"possible {block.possible}" if block.possible is not None else "",
-                 f"{block.blank_rows} blank rows" if block.blank_rows is not None else "",
-                 *(f"{g.label} over {g.span} columns" for g in block.groups)]
-        out[block.title or block.round or f"block {i + 1}"] = ", ".join(p for p in parts if p)
-    return out
-
-
-def _paragraphs(text: str | None) -> list[str]:
-    if not text:
-        return []
-    return [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n|\n(?=\s*[-*] )", text) if p.strip()]
-
-
-def _excerpt(paragraph: str, others: list[str], width: int = 200) -> str:
-    """Up to ``width`` characters of a changed paragraph, from just before where it first differs from
-    the most alike of ``others`` (a long paragraph's change is otherwise cut off)."""
-    def common(other: str) -> int:
-        n = 0
-        while n < min(len(paragraph), len(other)) and paragraph[n] == other[n]:
-            n += 1
-        return n
-    start = max((common(o) for o in others), default=0)
-    start = 0 if start < width // 2 else paragraph.rfind(" ", 0, start - 40) + 1
-    return ("…" if start else "") + paragraph[start:start + width]
-
-
-def _examples(body: Any) -> dict[str, Any]:
-    return {f"{ex.title} – {name}": (v if isinstance(v, (int, float)) else v.stated)
-            for ex in body.examples.values() for name, v in ex.values.items()}
-
-
-def _rules(prefix: str, old: Any, new: Any, old_data: dict, new_data: dict) -> list[str]:
-    """Rule changes between two bodies (a game, or one of its variants)."""
-    lines: list[str] = []
-    add = lines.extend
-    if old.players is not None or new.players is not None:
-        add(_compare(f"{prefix}Players", old.players and describe.players(old), new.players and describe.players(new)))
-    add(_compare(f"{prefix}Equipment", describe.equipment(old), describe.equipment(new)))
-    add(_compare(f"{prefix}Deal", describe.deal(old), describe.deal(new)))
-    add(_compare(f"{prefix}Wild cards", old.wild, new.wild))
-    add(_compare(f"{prefix}To win", describe.goal(old.goal), describe.goal(new.goal)))
-    old_values, new_values = _values(old, old_data), _values(new, new_data)
-    for table in sorted(set(old_values) | set(new_values)):
-        a, b = old_values.get(table, {}), new_values.get(table, {})
-        for label in sorted(set(a) | set(b)):
-            add(_compare(f"{prefix}{table}, {label}", a.get(label), b.get(label)))
-    old_rounds, new_rounds = _rounds(old, old_data), _rounds(new, new_data)
-    lines += [f"{prefix}Round removed or changed: {line}" for line in old_rounds if line not in new_rounds]
-    lines += [f"{prefix}Round added or changed: {line}" for line in new_rounds if line not in old_rounds]
-    old_sheet, new_sheet = _sheet(old), _sheet(new)
-    for block in sorted(set(old_sheet) | set(new_sheet)):
-        add(_compare(f"{prefix}Score sheet, {block}", old_sheet.get(block), new_sheet.get(block)))
-    old_ex, new_ex = _examples(old), _examples(new)
-    for key in sorted(set(old_ex) | set(new_ex)):
-        add(_compare(f"{prefix}Worked example {key}", old_ex.get(key), new_ex.get(key)))
-    return lines
-
-
-def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Library) -> GameChange:
-    """The rule changes between two versions of one game."""
-    change = GameChange(new.game.title)
-    change.lines += _rules("", old.game, new.game, old.doc.data, new.doc.data)
-    old_variants = {v.id: (i, v) for i, v in enumerate(old.game.variants) if old_lib.in_edition(v.introduced)}
-    for i, v in enumerate(new.game.variants):
-        if new_lib.in_edition(v.introduced) and v.id in old_variants:
-            j, ov = old_variants[v.id]
-            change.lines += _rules(f"{v.title}: ", ov, v, old.doc.data["variants"][j], new.doc.data["variants"][i])
-    old_alt = [r.text for r in (old.game.alternate_rules.rules if old.game.alternate_rules else [])
-               if old_lib.in_edition(r.introduced)]
-    new_alt = [r.text for r in (new.game.alternate_rules.rules if new.game.alternate_rules else [])
-               if new_lib.in_edition(r.introduced)]
-    old_numbers = {r.text: r.number for r in (old.game.alternate_rules.rules if old.game.alternate_rules else [])}
-    for r in new.game.alternate_rules.rules if new.game.alternate_rules else []:
-        if r.text in old_numbers and old_numbers[r.text] != r.number and new_lib.in_edition(r.introduced):
-            change.lines.append(f"Alternate rule renumbered: {_fmt(old_numbers[r.text])} → {_fmt(r.number)}: {r.text}")
-    change.lines += [f"Alternate rule removed: {t}" for t in old_alt if t not in new_alt]
-    change.lines += [f"Alternate rule added: {t}" for t in new_alt if t not in old_alt]
-    old_var = {v.id: v.title for v in old.game.variants if old_lib.in_edition(v.introduced)}
-    new_var = {v.id: v.title for v in new.game.variants if new_lib.in_edition(v.introduced)}
-    change.lines += [f"Variant added: {new_var[v]}" for v in new_var if v not in old_var]
-    change.lines += [f"Variant removed: {old_var[v]}" for v in old_var if v not in new_var]
-    old_p, new_p = _paragraphs(old.prose.text if old.prose else None), _paragraphs(new.prose.text if new.prose else None)
-    for p in old_p:
-        if p not in new_p:
-            change.lines.append(f"Text removed or reworded: “{_excerpt(p, new_p)}”")
-    for p in new_p:
-        if p not in old_p:
-            change.lines.append(f"Text added or reworded: “{_excerpt(p, old_p)}”")
-    for v in new.game.variants:  # a variant's own prose file
-        if v.id in old_var and v.id in new_var:
-            was, now = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
-            was_p, now_p = _paragraphs(was.text if was else None), _paragraphs(now.text if now else None)
-            change.lines += [f"{v.title}: Text removed or reworded: “{_excerpt(p, now_p)}”" for p in was_p if p not in now_p]
-            change.lines += [f"{v.title}: Text added or reworded: “{_excerpt(p, was_p)}”" for p in now_p if p not in was_p]
-    return change
+    def games(self) -> dict[str, list[Change]]:
+        """The changes grouped by game title (the book's own under 'The book'), in order."""
+        out: dict[str, list[Change]] = {}
+        for c in self.changes:
+            out.setdefault(c.game or BOOK, []).append(c)
+        return out
 
 
 def compare(old: Library, new: Library) -> Summary:
     """Everything that changed between two libraries."""
-    summary = Summary()
-    summary.added = [gs.game.title for gs in new.ordered_games() if gs.id not in old.games]
-    summary.removed = [gs.game.title for gs in old.ordered_games() if gs.id not in new.games]
+    changes: list[Change] = []
     for gs in new.ordered_games():
         if gs.id in old.games:
-            change = compare_game(old.games[gs.id], gs, old, new)
-            if change.lines:
-                summary.changed.append(change)
-    summary.book.extend(_compare("Index title", old.book.index_title, new.book.index_title))
-    for pid, page in new.pages.items():
-        old_page = old.pages.get(pid)
-        if old_page is None or _paragraphs(old_page.text) != _paragraphs(page.text):
-            summary.book.append(f"Page “{pid}” changed")
-    return summary
+            changes += compare_game(old.games[gs.id], gs, old, new)
+        else:
+            changes.append(Change(gs.game.title, "", "game added", None, gs.game.title))
+    changes += [Change(gs.game.title, "", "game removed", gs.game.title, None)
+                for gs in old.ordered_games() if gs.id not in new.games]
+    walk = _Walk("", old, new)
+    walk.walk(old.book, new.book)
+    for page in new.book.pages:
+        a, b = old.pages.get(page.id), new.pages.get(page.id)
+        _prose(walk, (b or a).path if (a or b) else "", f"page “{page.title}”", a.text if a else None,
+               b.text if b else None)
+    return Summary(changes + walk.out)
+
+
+def lines(summary: Summary) -> list[str]:
+    """The summary as plain text, one line per change (game first)."""
+    return [c.text() for c in summary.changes]
 
 
 def markdown(summary: Summary, heading: str) -> str:
-    """The summary as Markdown, fit for a pull-request comment or a site page."""
+    """The summary as Markdown, fit for a pull-request summary or a site page."""
     out = [f"## {heading}", ""]
     if summary.empty:
         return "\n".join(out + ["No change to the rules.", ""])
-    if summary.added:
-        out += ["### Games added", ""] + [f"- {t}" for t in summary.added] + [""]
-    if summary.removed:
-        out += ["### Games removed", ""] + [f"- {t}" for t in summary.removed] + [""]
-    for change in summary.changed:
-        out += [f"### {change.title}", ""] + [f"- {line}" for line in change.lines] + [""]
-    if summary.book:
-        out += ["### The book", ""] + [f"- {line}" for line in summary.book] + [""]
+    for game, changes in summary.games().items():
+        out += [f"### {escape(game)}", ""] + [f"- {c.text(markdown=True, with_game=False)}" for c in changes] + [""]
     return "\n".join(out)
 
 
@@ -249,9 +290,17 @@ def load_side(spec: str, repo: Path, tmp: Path) -> Library:
     return load_library(_checkout(spec, repo, tmp / re.sub(r"\W", "_", spec)))
 
 
-def diff(old: str, new: str, repo: Path) -> str:
-    """``rulebook diff OLD NEW``: Markdown describing what NEW changes in the rules of OLD."""
+def diff_summary(old: str, new: str, repo: Path) -> Summary:
+    """The structured change between two git refs or project folders."""
     with tempfile.TemporaryDirectory() as tmp:
-        a = load_side(old, repo, Path(tmp))
-        b = load_side(new, repo, Path(tmp))
-        return markdown(compare(a, b), f"What this change does to the rules ({old} → {new})")
+        return compare(load_side(old, repo, Path(tmp)), load_side(new, repo, Path(tmp)))
+
+
+def render(old: str, new: str, repo: Path, form: str = "markdown") -> str:
+    """``rulebook diff OLD NEW``: what NEW changes in the rules of OLD, as Markdown, text or JSON."""
+    summary = diff_summary(old, new, repo)
+    if form == "json":
+        return json.dumps([asdict(c) for c in summary.changes], ensure_ascii=False, indent=1)
+    if form == "text":
+        return "\n".join(lines(summary)) or "No change to the rules."
+    return markdown(summary, f"What this change does to the rules ({old} → {new})")

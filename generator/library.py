@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from . import hints
 from .errors import Location, SourceError, SourceErrors
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .model import Book, Edition, Errata, Erratum, Game, IndexEntry, PrintedIndex
@@ -97,8 +98,8 @@ class Library:
         return [self.games[g] for s in self.book.sections for g in s.games if g in self.games]
 
 
-def validation_errors(exc: ValidationError, doc: YamlDoc) -> list[SourceError]:
-    """Turn pydantic's errors into file:line:col errors, one per place."""
+def validation_errors(exc: ValidationError, doc: YamlDoc, model: type[BaseModel] | None = None) -> list[SourceError]:
+    """Turn pydantic's errors into file:line:col errors, one per place, each saying what to write instead."""
     seen: dict[tuple, list[str]] = {}
     for err in exc.errors(include_url=False):
         loc: tuple = ()
@@ -106,21 +107,23 @@ def validation_errors(exc: ValidationError, doc: YamlDoc) -> list[SourceError]:
             if loc + (part,) in doc.marks:
                 loc = loc + (part,)
         if err["type"] == "extra_forbidden":
-            message = f"unknown key '{err['loc'][-1]}'"
+            key = str(err["loc"][-1])
+            message = hints.unknown_key(model, err["loc"][:-1], key) if model else f"unknown key '{key}'"
         elif err["type"] == "missing":
-            message = f"missing key '{err['loc'][-1]}'"
+            message = f"missing key '{err['loc'][-1]}'; write '{err['loc'][-1]}: ...' here instead"
         else:
             field_name = ".".join(str(p) for p in loc) or "file"
-            message = f"{field_name}: {err['msg']}"
+            message = f"{field_name}: {hints.problem(err)}"
             if "input" in err and not isinstance(err["input"], (dict, list)):
                 message += f" (found {err['input']!r})"
+            message += f"; {hints.value_hint(err, str(loc[-1]) if loc else 'it')}"
         seen.setdefault(loc, [])
         if message not in seen[loc]:
             seen[loc].append(message)
     out = []
     for loc, messages in seen.items():
-        # A union field fails once per branch; the first two reasons say enough.
-        out.append(SourceError(doc.where(loc), "; ".join(messages[:2])))
+        # A union field fails once per branch; the first reason is the clearest ('a number or a phrase').
+        out.append(SourceError(doc.where(loc), messages[0]))
     return out
 
 
@@ -131,7 +134,7 @@ def _validate(model: type[BaseModel], doc: YamlDoc, errors: list[SourceError]) -
     try:
         return model.model_validate(doc.data)
     except ValidationError as exc:
-        errors.extend(validation_errors(exc, doc))
+        errors.extend(validation_errors(exc, doc, model))
         return None
 
 
@@ -180,11 +183,13 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         return p.relative_to(root).as_posix()
 
     docs: dict[str, YamlDoc] = {}
+    unreadable: set[str] = set()  # reported already: not also 'no game file'
     for path in sorted(data_dir.glob("*.yaml")):
         try:
             docs[rel(path)] = read_yaml(path, rel(path))
         except SourceError as exc:
             errors.append(exc)
+            unreadable.add(rel(path))
     texts: dict[str, TextDoc] = {}
     for path in sorted(content_dir.glob("*.md")):
         try:
@@ -243,7 +248,8 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     listed = {g for s in book.sections for g in s.games}
     for i, section in enumerate(book.sections):
         for j, gid in enumerate(section.games):
-            if gid not in games and f"{DATA_DIR}/{gid}.yaml" not in docs and not allow_missing:
+            file = f"{DATA_DIR}/{gid}.yaml"
+            if gid not in games and file not in docs and file not in unreadable and not allow_missing:
                 errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
     for gid, gs in games.items():
         if gid not in listed:

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from . import hints
 from .errors import Location, SourceError
 
 MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
@@ -87,7 +88,8 @@ def _decode(raw: bytes, path: str) -> str:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SourceError(Location(path, line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x})") from None
+        raise SourceError(Location(path, line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); "
+                                                        "save the file as UTF-8 instead") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -181,7 +183,8 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
     if "\t" in text:
         line = text[: text.index("\t")].count("\n") + 1
         col = text.index("\t") - (text.rfind("\n", 0, text.index("\t")) + 1) + 1
-        raise SourceError(Location(path, line, col), "tab character; YAML is indented with spaces")
+        raise SourceError(Location(path, line, col),
+                          "a tab character; YAML is indented with spaces only: write spaces instead of the tab")
     try:
         # Refuse anchors and aliases before composing, so an alias bomb is never expanded.
         for event in yaml.parse(text, Loader=_NoImplicitLoader):
@@ -192,10 +195,14 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
                                   "anchors and aliases (&name, *name) are not allowed")
         node = yaml.compose(text, Loader=_NoImplicitLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        mark, context = exc.problem_mark or exc.context_mark, exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        raise SourceError(Location(path, line, col), f"YAML syntax: {problem}") from None
+        where, message = hints.yaml_syntax(text, problem, line, context and context.line + 1,
+                                           context and context.column + 1)
+        if where != line:  # the mistake is earlier than where libyaml noticed it
+            col = context.column + 1 if context and where == context.line + 1 else 0
+        raise SourceError(Location(path, where, col), message) from None
     except yaml.YAMLError as exc:
         raise SourceError(Location(path, 1, 1), f"YAML: {exc}") from None
     if node is None:

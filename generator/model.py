@@ -35,7 +35,8 @@ def _check_cards(value: str | None) -> str | None:
         try:
             parse_cards(value, {"wild": "joker"})
         except PredicateError as exc:
-            raise ValueError(f"card phrase '{value}': {exc}") from None
+            raise ValueError(f"card phrase '{value}': {exc} (try a phrase such as 'K', 'red 7', '9-A', "
+                             "'hearts', 'jokers' or 'A, 2-9')") from None
     return value
 
 

@@ -72,7 +72,7 @@ def test_diff_of_two_commits_says_what_changed(tmp_path):
     result = rulebook("--root", str(repo), "diff", "HEAD~1", "HEAD")
     assert result.returncode == 0, result.stderr
     assert "### Euchre" in result.stdout
-    assert "To win: First to the target wins; play to 10 → First to the target wins; play to 11" in result.stdout
+    assert "- Goal, target: 10 → 11" in result.stdout.splitlines()
     assert "### Hearts" not in result.stdout
 
 

@@ -27,8 +27,10 @@ BAD = [
     ("e: 2026.10\n", 1, 4, "would be read as 2026.1"),
     ("f: .inf\n", 1, 4, "special float"),
     ("a:\n\tb: 1\n", 2, 1, "tab character"),
-    ('a: "unclosed\nb: 2\n', 3, 1, "YAML syntax"),
-    ("a: [1, 2\n", 2, 1, "YAML syntax"),
+    ('a: "unclosed\nb: 2\n', 1, 4, "a quote opened on this line is never closed"),
+    ("a: [1, 2\n", 1, 4, "a bracket opened on this line is never closed"),
+    ("a:\n  b: 1\n c: 2\n", 3, 2, "wrong indentation"),
+    ("a: 1\nb 2\n", 2, 1, "'b 2' has no colon after its key; write 'b: 2' instead"),
     ("<<: {a: 1}\n", 1, 1, "merge keys"),
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .. import hints
 from ..errors import Location
 from ..library import Library
 from ..numwords import SCORE_STYLES
@@ -40,7 +41,9 @@ def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = Non
         if style and style not in SCORE_STYLES and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value)):
             return f"'{{{path}:{style}}}' asks for a number in words, but the value is {value!r}; write '{{{path}}}'"
         return None
-    return f"'{{{path}}}' does not name anything in the data"
+    close = hints.nearest(path, (p for scope in scopes for p in hints.paths(scope)))
+    instead = f"; write '{{{close}}}' instead" if close else "; write a path to a value, such as '{deal.each}', instead"
+    return f"'{{{path}}}' does not name anything in the data{instead}"
 
 
 @check("reference.unknown")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -193,7 +194,9 @@ def changes_page(lib: Library) -> str:
     previous = earlier[-1]
     summary = compare(load_library(lib.root, previous.id), lib)
     text = markdown(summary, f"From {previous.id} ({previous.label}) to {lib.edition.id} ({lib.edition.label})")
-    return head + text.replace("<", "&lt;") + "\nEvery correction, with the check that found it, is on the [errata](errata.md) page.\n"
+    # The theme has no strikethrough extension: removed words (~~x~~, data tildes come escaped) become <del>.
+    text = re.sub(r"(?<!\\)~~(.+?)(?<!\\)~~", r"<del>\1</del>", text.replace("<", "&lt;"))
+    return head + text + "\nEvery correction, with the check that found it, is on the [errata](errata.md) page.\n"
 
 
 def pdf_name(lib: Library) -> str:

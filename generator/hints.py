@@ -1,0 +1,159 @@
+"""What to write instead: plain-words advice for a bad edit, used by the loader and the model stage.
+
+libyaml and pydantic say what broke in their own terms ("while parsing a block mapping did not
+find expected key", "Input should be a valid string"). A contributor needs the line, what is
+wrong there, and what to write instead; this module turns the one into the other.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import types
+import typing
+from typing import Any
+
+from pydantic import BaseModel
+
+
+def nearest(word: str, candidates: typing.Iterable[str]) -> str | None:
+    """The candidate closest to a misspelt word, if any is close."""
+    found = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def paths(data: Any, prefix: str = "") -> typing.Iterator[str]:
+    """Every dotted path in plain data ('deal.each', 'scoring.melds.items.0.points')."""
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        path = f"{prefix}{key}"
+        yield path
+        yield from paths(value, path + ".")
+
+
+def _line(lines: list[str], n: int) -> str:
+    return lines[n - 1] if 0 < n <= len(lines) else ""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space" + ("" if n == 1 else "s")
+
+
+def _no_colon(body: str) -> str:
+    key, _, value = body.partition(" ")
+    fixed = f"{key}: {value}".rstrip() if value else f"{key}:"
+    return f"'{body}' has no colon after its key; write '{fixed}' instead"
+
+
+def yaml_syntax(text: str, problem: str, line: int, context_line: int | None,
+                context_col: int | None) -> tuple[int, str]:
+    """(line, message) for a libyaml syntax error, the line being where the mistake most likely is."""
+    lines = text.splitlines()
+    here = _line(lines, line)
+    previous = next((n for n in range(line - 1, 0, -1) if _line(lines, n).strip()
+                     and not _line(lines, n).lstrip().startswith("#")), 0)
+    above = _line(lines, previous)
+    if "scanning a quoted scalar" in problem and context_line:
+        return context_line, ("a quote opened on this line is never closed; write the closing quote at the end of "
+                              "the value instead")
+    if "flow" in problem and context_line:
+        return context_line, ("a bracket opened on this line is never closed; write [a, b] or {key: value} on one "
+                              "line instead")
+    if "could not find expected ':'" in problem and context_line:
+        body = _line(lines, context_line).strip().removeprefix("- ")
+        return context_line, _no_colon(body)
+    if "mapping values are not allowed" in problem:
+        body = above.strip().removeprefix("- ")
+        if previous and _indent(here) > _indent(above) and ": " in body:
+            return line, (f"this line is indented more than line {previous} ('{above.strip()}'), so YAML reads it "
+                          f"as part of that value; write it with {_spaces(_indent(above))} like line {previous} "
+                          "instead")
+        if previous and body and ":" not in body:
+            return previous, _no_colon(body)
+        return line, ("a colon in a value: YAML reads 'key: value' only once per line; put the value in quotes, "
+                      "e.g. write 'note: \"Score: 10\"' instead")
+    if "expected key" in problem or "expected '-'" in problem or "expected <block end>" in problem:
+        if previous and _indent(above) != _indent(here):
+            return line, (f"wrong indentation: this line is indented {_spaces(_indent(here))} and line {previous} "
+                          f"above it {_indent(above)}; keys of one block start in the same column, so write them "
+                          "with the same indentation instead")
+        return line, ("wrong indentation: this line does not line up with the block it belongs to; write it with "
+                      "as many spaces as the key above it at the same level instead")
+    return line, (f"YAML syntax: {problem}; check this line and the one above for indentation, a missing colon "
+                  "or an unclosed quote, and write 'key: value' with spaces instead")
+
+
+def _unwrap(tp: Any) -> list[Any]:
+    """The model classes a field's annotation can hold (through Optional, list, dict, Annotated)."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(tp)[0])
+    if origin in (typing.Union, types.UnionType, list, dict):
+        return [m for arg in typing.get_args(tp) for m in _unwrap(arg)]
+    return [tp] if isinstance(tp, type) and issubclass(tp, BaseModel) else []
+
+
+def fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The field names allowed in the mapping at pydantic location ``loc`` under ``model``."""
+    current = [model]
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        nxt = []
+        for m in current:
+            if part in m.model_fields:
+                nxt += _unwrap(m.model_fields[part].annotation)
+            elif part == m.__name__:  # a union branch pydantic names in the path
+                nxt.append(m)
+        current = nxt or current
+        if any(part == m.__name__ for m in current):
+            current = [m for m in current if m.__name__ == part]
+    return sorted({f for m in current for f in m.model_fields})
+
+
+def unknown_key(model: type[BaseModel], loc: tuple, key: str) -> str:
+    """Message for a key the model does not have: the closest allowed one, or the list."""
+    allowed = fields_at(model, loc)
+    close = nearest(key, allowed)
+    if close:
+        return f"unknown key '{key}'; write '{close}' instead"
+    return f"unknown key '{key}'; write one of {', '.join(allowed)} instead"
+
+
+_TRY = re.compile(r"\s*\(try (.+?)\)")
+_SUCH_AS = re.compile(r"(?:such as|e\.g\.) (.+?)\)?$")
+
+
+def problem(err: dict) -> str:
+    """Pydantic's message without its own prefix, and without the example the hint will give."""
+    return _TRY.sub("", err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, "))
+
+
+def value_hint(err: dict, field: str) -> str:
+    """What to write for a value of the wrong kind or shape."""
+    kind, found = err["type"], err.get("input")
+    if kind == "string_type" and isinstance(found, (int, float, bool)):
+        return f"write {field}: \"{found}\" (in quotes) instead: this place takes words, and YAML read a number"
+    if kind in ("int_type", "int_parsing") and isinstance(found, str):
+        return f"write {field}: followed by a whole number without quotes instead (e.g. {field}: 12)"
+    if kind == "bool_type":
+        return f"write {field}: true or {field}: false instead"
+    if kind == "literal_error":
+        expected = err.get("ctx", {}).get("expected", "")
+        return f"write one of {expected} instead"
+    if kind in ("list_type",):
+        return f"write {field} as a list, one '- item' per line, instead"
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return f"write {field} as a block of 'key: value' lines indented under it instead"
+    if kind == "string_pattern_mismatch":
+        return "write it in the form the field's description gives (see docs/transcribing.md) instead"
+    if kind == "value_error":
+        example = _TRY.search(err["msg"]) or _SUCH_AS.search(err["msg"])
+        if example:
+            return f"write {example.group(1)} instead"
+        return "write it as docs/transcribing.md describes this field instead"
+    return "see docs/transcribing.md for what this field takes, and write that instead"

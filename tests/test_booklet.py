@@ -1,0 +1,114 @@
+"""The saddle-stitched booklet: page order, every page once, blanks, sheet size, same bytes twice."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.build import booklet_name
+from generator.library import load_library
+from generator.render.booklet import PAPER, impose, sides
+from generator.render.site import pdf_name
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+
+# (pages in the book, the printed sides in order: (left, right) of sheet 1 front, sheet 1 back, ...)
+ORDERS = [
+    (1, [(None, 1), (None, None)]),
+    (4, [(4, 1), (2, 3)]),
+    (5, [(None, 1), (2, None), (None, 3), (4, 5)]),
+    (8, [(8, 1), (2, 7), (6, 3), (4, 5)]),
+    (10, [(None, 1), (2, None), (10, 3), (4, 9), (8, 5), (6, 7)]),
+]
+
+
+@pytest.mark.parametrize(("pages", "expected"), ORDERS, ids=[f"{o[0]} pages" for o in ORDERS])
+def test_sides_are_in_saddle_stitch_order(pages, expected):
+    assert sides(pages) == expected
+
+
+@pytest.mark.parametrize("pages", range(1, 41))
+def test_every_page_once_and_blanks_pad_to_a_multiple_of_four(pages):
+    order = sides(pages)
+    total = 2 * len(order)
+    assert total % 4 == 0 and pages <= total < pages + 4
+    numbers = [n for side in order for n in side]
+    assert sorted(n for n in numbers if n is not None) == list(range(1, pages + 1))
+    assert numbers.count(None) == total - pages
+    for k in range(total // 4):  # sheet k: front N-2k | 2k+1, back 2k+2 | N-2k-1
+        front, back = order[2 * k], order[2 * k + 1]
+        pad = [n if n is not None and n <= pages else None for n in (total - 2 * k, 2 * k + 1, 2 * k + 2, total - 2 * k - 1)]
+        assert (front, back) == ((pad[0], pad[1]), (pad[2], pad[3]))
+
+
+def _text(pdf: Path, *crop: float) -> list[list[str]]:
+    """The words of every page in content order (-raw), optionally of a crop box (x, width) only."""
+    args = ["pdftotext", "-raw"]
+    if crop:
+        args += ["-r", "72", "-x", str(int(crop[0])), "-y", "0", "-W", str(int(crop[1])), "-H", "2000"]
+    out = subprocess.run([*args, str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return [page.split() for page in out.split("\f")[:-1]]
+
+
+def _check_booklet(book: Path, booklet: Path, paper: str) -> None:
+    """Each half of each side carries exactly the words of the book page ``sides`` puts there."""
+    source = _text(book)
+    short, long = PAPER[paper]
+    halves = [_text(booklet, 0, long / 2), _text(booklet, long / 2, long / 2)]
+    order = sides(len(source))
+    reader = pypdf.PdfReader(booklet)
+    assert len(reader.pages) == len(order)
+    for i, side in enumerate(order):
+        box = reader.pages[i].mediabox
+        assert (round(float(box.width), 2), round(float(box.height), 2)) == (round(long, 2), round(short, 2))
+        for slot, number in enumerate(side):
+            assert halves[slot][i] == (source[number - 1] if number else []), f"side {i + 1}, half {slot}: page {number}"
+
+
+def _synthetic(tmp_path: Path, pages: int, paper: str) -> Path:
+    from weasyprint import HTML
+
+    body = "".join(f'<p style="break-after: page">Page{n:02d} alpha{n} omega{n}</p>' for n in range(1, pages + 1))
+    target = tmp_path / "book.pdf"
+    HTML(string=f"<style>@page {{ size: {paper} }}</style>{body}").write_pdf(target)
+    return target
+
+
+@pytest.mark.parametrize(("pages", "paper"), [(1, "letter"), (6, "letter"), (8, "a4"), (13, "a4")])
+def test_a_small_book_is_imposed_page_by_page(tmp_path, pages, paper):
+    book = _synthetic(tmp_path, pages, paper)
+    assert impose(book, tmp_path / "booklet.pdf", paper) == 2 * -(-pages // 4)
+    _check_booklet(book, tmp_path / "booklet.pdf", paper)
+
+
+def test_a4_pages_fill_a5_halves_exactly(tmp_path):
+    book = _synthetic(tmp_path, 4, "a4")
+    impose(book, tmp_path / "booklet.pdf", "a4")
+    ops = pypdf.PdfReader(tmp_path / "booklet.pdf").pages[0].get_contents().get_data().decode()
+    scale = float(ops.split()[1])
+    assert abs(scale - 2 ** -0.5) < 1e-4, ops  # A4 to A5 is exactly 1/sqrt(2)
+
+
+@pytest.fixture(scope="module")
+def booklet_build(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("booklet")
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--pdf-only", "--booklet", "--out", str(out)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return out / "pdf"
+
+
+@pytest.mark.slow
+def test_the_book_as_a_booklet_has_every_page_in_place(booklet_build):
+    lib = load_library(ROOT)
+    book, booklet = booklet_build / pdf_name(lib), booklet_build / booklet_name(lib)
+    _check_booklet(book, booklet, "letter")
+    again = booklet_build.parent / "again.pdf"
+    impose(book, again, "letter")
+    assert again.read_bytes() == booklet.read_bytes()

@@ -1,0 +1,43 @@
+"""The pull-request check runs where it can: in a Debian container, packages from one list."""
+
+from __future__ import annotations
+
+import yaml
+
+from tests.conftest import ROOT
+
+WORKFLOW = ROOT / ".github" / "workflows" / "check.yml"
+
+
+def _job() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["check"]
+
+
+def _runs(job: dict) -> list[str]:
+    return [step["run"] for step in job["steps"] if "run" in step]
+
+
+def test_the_job_runs_in_the_debian_container_ci_is_written_for():
+    job = _job()
+    image = job["container"]["image"] if isinstance(job["container"], dict) else job["container"]
+    assert image.startswith("python:3.11-") and image.endswith("bookworm"), image  # Debian, as .ci/run expects
+
+
+def test_nothing_is_installed_on_the_host():
+    job = _job()
+    assert not any("setup-python" in step.get("uses", "") for step in job["steps"]), "the container has Python"
+    for run in _runs(job):
+        assert "sudo" not in run and "apt-get" not in run and "apt " not in run, run
+    assert ".ci/system-packages" in _runs(job)
+
+
+def test_ci_run_and_the_workflow_install_from_the_same_list():
+    script = (ROOT / ".ci" / "system-packages").read_text(encoding="utf-8")
+    assert "chromium" in script and "poppler-utils" in script and "libpango-1.0-0" in script
+    assert ".ci/system-packages" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_diff_goes_to_the_summary_and_findings_to_annotations():
+    runs = _runs(_job())
+    assert any("rulebook diff" in r and '>> "$GITHUB_STEP_SUMMARY"' in r for r in runs)
+    assert any("rulebook validate --format github" in r for r in runs)
