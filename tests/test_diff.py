@@ -24,13 +24,13 @@ EDITS = [
      "Golf, scoring, Block of 4 cards, points: −10 → −20"),
     ("round total", "rules_data/canadian-salad.yaml", "points: 5, stated_total: 130}", "points: 5, stated_total: 125}",
      "Canadian Salad, Round 1, Red cards, stated total: 130 → 125"),
-    ("scoring line added", "rules_data/golf.yaml", "      - {label: Ace, cards: A, points: 1, value: \"1\"}\n",
-     "      - {label: Ace, cards: A, points: 1, value: \"1\"}\n      - {label: Twos, per: combination, points: 2}\n",
+    ("scoring line added", "rules_data/golf.yaml", "      - {label: Ace, cards: A, points: 1, value: \"{points}\"}\n",
+     "      - {label: Ace, cards: A, points: 1, value: \"{points}\"}\n      - {label: Twos, per: combination, points: 2}\n",
      "Golf, scoring, Twos: added (per combination, points 2)"),
     ("variant", "rules_data/golf.yaml", "      each: 6\n", "      each: 7\n",
      "Golf, variant Six Card Golf, deal, cards each: 6 → 7"),
     ("alternate rule", "rules_data/dice-10000.yaml", "its monotonous", "its tedious",
-     "Dice, alternate rules, rule 2, text: “– Some people play to exactly {goal.then\\_back\\_to}, we "
+     "Dice, alternate rules, rule 2, text: “– Some people play to exactly {goal.then\\_back\\_to:word}, we "
      "do not as its ~~monotonous~~ **tedious** and \"no fun\"”"),
     ("worked example", "rules_data/oh-hell.yaml", "stated: 11, label: with a 1 in front",
      "stated: 12, label: with a 1 in front", "Oh Hell!, worked example, Example, with a 1 in front, stated: 11 → 12"),
