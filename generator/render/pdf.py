@@ -7,14 +7,14 @@ pages are written together as one PDF. The contents and index are laid out with 
 first, then again with the real numbers; only those two small parts are laid out twice (unless
 a page number grows so much that the contents needs another page). Nothing is typed by hand.
 
-Score sheets are printed after their game and, separately, one PDF per game with as many blank
-rows as fit.
+A game's score sheet may be printed after it; every sheet is also printed on its own and in the
+score pad (``scorepad.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +24,10 @@ from ..model import ScoreSheet, SheetBlock
 from ..prose import expand, format_value
 from . import describe
 from .markup import Markup, demote_headings, environment, prose_html
-from .pages import BodyView, GamePage, game_page
-from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+from .pages import GamePage, game_page
+from .sheets import template_globals
 from .weasy import Engine, without_cycle_collector
 
-TRIAL_ROWS = 60
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
 FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
 
@@ -38,15 +37,14 @@ def _md(text: str, levels: int = 1) -> Any:
 
 
 def _env(lib: Library):
-    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
-                       sample_cells=sample_cells, describe=describe,
+    return environment(fmt=format_value, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
 
 def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     """A score sheet for a game that has none of its own: one column per player, a row per round."""
     rounds = body.rounds
-    listed = bool(rounds and rounds.items)
+    listed = bool(rounds and (rounds.items or rounds.ranks))
     counted = body.goal.rounds if body.goal and body.goal.rounds and not listed else None
     block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if listed else None,
                        rows=[f"Round {i}" for i in range(1, counted + 1)] if counted else [], total="Total")
@@ -183,43 +181,6 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
         documents, pages = paginate(lib, layout)
         layout.engine.write(documents, target)
     return pages
-
-
-def sheet_html(lib: Library, heading: str, view: BodyView, blank_rows: int | None) -> str:
-    """One score sheet (a game's, or a variant's) as a printable HTML page."""
-    env = _env(lib)
-    if view.body.score_sheet is None:
-        sheet = generic_sheet(heading, view.body)
-        view = replace(view, body=view.body.model_copy(update={"score_sheet": sheet}))
-    return env.get_template("print/sheet.html.j2").render(heading=heading, view=view, blank_rows=blank_rows)
-
-
-def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None,
-                 engine: Engine | None = None) -> int:
-    """Write a score sheet PDF (the game's, or a variant's), with as many blank rows as fit; return the rows."""
-    engine = engine or Engine(paper)
-    view = page.main
-    heading = page.heading()
-    if variant is not None:
-        view = next(v for var, v in page.variants if var.id == variant.id)
-        heading = f"{page.heading()} – {variant.title}"
-    sheet = view.body.score_sheet
-    with without_cycle_collector():
-        if sheet is not None and len([b for b in sheet.blocks if not b.sample_only]) > 1:
-            document = engine.document(sheet_html(lib, heading, view, None))  # a designed sheet prints as designed
-            engine.write([document], target)
-            return 0
-        # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
-        document = engine.document(sheet_html(lib, heading, view, TRIAL_ROWS))
-        first = set(document.pages[0].anchors)
-        rows = sum(1 for i in range(TRIAL_ROWS) if f"{view.prefix}row-{i}" in first) - 1  # room for the total row
-        while True:
-            document = engine.document(sheet_html(lib, heading, view, max(rows, 0)))
-            if len(document.pages) == 1 or rows <= 0:
-                break
-            rows -= 1
-        engine.write([document], target)
-    return rows
 
 
 def game_pages(lib: Library) -> list[GamePage]:

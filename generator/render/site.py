@@ -14,7 +14,7 @@ from ..prose import expand, format_value
 from . import describe
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
-from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+from .sheets import template_globals
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -75,8 +75,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
     if docs.exists():
         shutil.rmtree(docs)
     (docs / "games").mkdir(parents=True)
-    env = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
-                      sample_cells=sample_cells, describe=describe,
+    env = environment(fmt=format_value, **template_globals(), describe=describe,
                       book=lib.book, edition=lib.edition, prose=prose_markdown,
                       demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
     pages = [game_page(lib, gs) for gs in lib.ordered_games()]
