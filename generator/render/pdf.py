@@ -25,7 +25,7 @@ from ..prose import expand, format_value
 from . import describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import GamePage, game_page
-from .sheets import template_globals
+from .sheets import SheetFile, score_pad_name, sheet_files, template_globals
 from .weasy import Engine, without_cycle_collector
 
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
@@ -71,6 +71,10 @@ class BookParts:
         self.front_pages = [p for p in lib.book.pages if p.after is None]
         self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
         self.errata = [e for e in lib.errata if lib.in_edition(e.edition)]
+        self.pad = score_pad_name(lib.edition.id)
+        self.sheets: dict[str, list[SheetFile]] = {}  # each game's sheets in the score pad, named on its page
+        for sheet in sheet_files(self.games):
+            self.sheets.setdefault(sheet.game_id, []).append(sheet)
         self.middle = self._middle()
 
     def _prose(self, p: Any, level: int, section: Any = None) -> Part:
@@ -81,7 +85,8 @@ class BookParts:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
         for section in self.lib.book.sections:
             out.append(Part(t.section_title(section), recto=True))
-            out += [Part(t.game(page, section), recto=True) for page in self.by_section[section.id]]
+            out += [Part(t.game(page, section, self.sheets.get(page.id, []), self.pad), recto=True)
+                    for page in self.by_section[section.id]]
             out += [self._prose(p, 2, section) for p in self.after_pages[section.id]]
         return out
 

@@ -77,12 +77,12 @@ def _boxes(box: Any, part: int | None = None) -> Iterator[tuple[Any, int | None]
 
 
 def narrow_parts(document: Any) -> set[int]:
-    """The parts with a form field narrower than MIN_CELL_MM."""
+    """The parts with a form field narrower than MIN_CELL_MM (the field is the input's content box)."""
     narrow = set()
     for page in document.pages:
         for box, part in _boxes(page._page_box):
             is_input = getattr(box, "is_input", None)
-            if is_input is not None and is_input() and box.border_width() < MIN_CELL_MM * PX_PER_MM:
+            if is_input is not None and is_input() and box.width < MIN_CELL_MM * PX_PER_MM:
                 narrow.add(part or 0)
     return narrow
 

@@ -14,7 +14,7 @@ from ..prose import expand, format_value
 from . import describe
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
-from .sheets import template_globals
+from .sheets import score_pad_name, template_globals
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -83,12 +83,15 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
 
     game_tpl = env.get_template("site/game.md.j2")
     for page in pages:
+        pad = score_pad_name(lib.edition.id)
+        has_pad = downloads is not None and (downloads / pad).exists()
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
         has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
                           for v, _ in page.variants}
         (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book,
-                                                               book_pdf=pdf_name(lib), variant_sheets=variant_sheets),
+                                                               book_pdf=pdf_name(lib), variant_sheets=variant_sheets,
+                                                               pad=pad if has_pad else None),
                                                encoding="utf-8")
 
     for page_data in lib.book.pages:
