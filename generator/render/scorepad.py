@@ -110,7 +110,8 @@ def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine
         landscape = tuple(i in narrow for i in range(len(parts)))
         document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
     if fills:
-        rows = max(fill_rows_on_first_page(document) - 1, 0)  # room for the total row
+        totals = any(b.total for b in view.body.score_sheet.blocks if fills_page(view, b))
+        rows = max(fill_rows_on_first_page(document) - (1 if totals else 0), 0)  # room for the total row
         while True:
             document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
             if len(document.pages) <= len(parts) or rows == 0:
