@@ -125,24 +125,18 @@ def _scripts(reader: pypdf.PdfReader) -> list[str]:
     return found
 
 
-@poppler
-@pytest.mark.parametrize(("edition", "game_id", "variant_id"), SHEETS, ids=[
-    f"{e}-{g}{'.' + v if v else ''}" for e, g, v in SHEETS])
-def test_sheet_can_be_kept(built, library, published_library, edition, game_id, variant_id, tmp_path):
-    lib = library if edition == CURRENT else published_library
-    key = f"{game_id}.{variant_id}" if variant_id else game_id
-    pdf = built[edition] / "pdf" / "score-sheets" / f"{key}.pdf"
+def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, tmp_path: Path) -> list[str]:
+    """What keeps a sheet PDF from being kept score on: each problem in words (none for a good sheet)."""
     reader = pypdf.PdfReader(pdf)
-    wanted = expected_rows(_body(lib, game_id, variant_id))
     words = _words(pdf, tmp_path)
-    assert not _scripts(reader), f"{key}: scripts in the PDF: {_scripts(reader)}"
+    problems = [f"scripts in the PDF: {found}" for found in _scripts(reader)]
     for n, page in enumerate(reader.pages):
         width, height = float(page.mediabox.width), float(page.mediabox.height)
-        for x0, y0, x1, y1, word in words[n]:
-            assert x0 >= EDGE and x1 <= width - EDGE and y0 >= EDGE and y1 <= height - EDGE, \
-                f"{key} page {n + 1}: '{word}' runs off the page ({x0:.0f}-{x1:.0f}, {y0:.0f}-{y1:.0f})"
+        problems += [f"page {n + 1}: '{w}' runs off the page" for x0, y0, x1, y1, w in words[n]
+                     if not (x0 >= EDGE and x1 <= width - EDGE and y0 >= EDGE and y1 <= height - EDGE)]
     blank_pages = [(n, p) for n, p in enumerate(reader.pages) if _fields(p)]
-    assert len(blank_pages) == len(wanted), f"{key}: {len(blank_pages)} fillable pages, wanted {len(wanted)}"
+    if len(blank_pages) != len(wanted):
+        return [*problems, f"{len(blank_pages)} fillable pages, wanted {len(wanted)}"]
     for (n, page), rows_wanted in zip(blank_pages, wanted, strict=True):
         height = float(page.mediabox.height)
         fields = _fields(page)
@@ -151,28 +145,89 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
             m = FIELD.match(name)
             if m is None:
                 continue
-            assert m["key"] == key, name
-            assert rect[2] - rect[0] >= MIN_CELL_MM * MM - 0.01, f"{key}: {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide"
+            if m["key"] != key:
+                problems.append(f"field {name} is not named for {key}")
+            if rect[2] - rect[0] < MIN_CELL_MM * MM - 0.01:
+                problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide")
             rows.setdefault((m["block"], m["row"]), []).append(rect)
         hand_rows = [k for k in rows if k[1].isdigit()]
-        assert hand_rows, f"{key}: no rows to write in"
-        for (_block, _row), rects in rows.items():
-            assert len({(round(r[1]), round(r[3])) for r in rects}) == 1, f"{key}: a row's cells are not level"
-            # The row's label (left of its first cell) is on one line.
+        if not hand_rows:
+            problems.append("no rows to write in")
+            continue
+        for (block, row), rects in rows.items():
+            if len({(round(r[1]), round(r[3])) for r in rects}) != 1:
+                problems.append(f"row {block}.{row}: its cells are not level")
+            # The row's label (left of its first cell) is on one line: no second line before the next row.
             left, bottom, top = min(r[0] for r in rects), rects[0][1], rects[0][3]
+            h = top - bottom
+            below = [r[3] for rs in rows.values() for r in rs if abs(r[0] - left) < 1 and bottom - 2 * h < r[3] < top - 1]
+            band_low = max(below) if below else bottom - h / 2
             start = max([r[2] for _, r in fields if r[2] <= left], default=0)  # a table to the left ends here
-            label = [w for w in words[n] if start <= w[0] and w[2] <= left and bottom <= height - (w[1] + w[3]) / 2 <= top]
-            assert len({round(w[1]) for w in label}) <= 1, f"{key}: label {[w[4] for w in label]} wraps"
+            label = [w for w in words[n] if start <= w[0] and w[2] <= left
+                     and band_low < height - (w[1] + w[3]) / 2 <= top + h / 2]
+            if len({round(w[1]) for w in label}) > 1:
+                problems.append(f"label {' '.join(w[4] for w in label)!r} wraps")
         if rows_wanted is not None:
-            assert len(hand_rows) == rows_wanted, f"{key} page {n + 1}: {len(hand_rows)} rows, the data lists {rows_wanted}"
-        else:
-            # Blank rows fill the page: below the total row there is no room for another row and the footer.
-            row_height = max(r[3] - r[1] for rects in rows.values() for r in rects)
-            lowest = min(r[1] for rects in rows.values() for r in rects)
-            assert lowest < 14 * MM + 10 * MM + row_height, f"{key}: {lowest / MM:.0f} mm left under the last row"
-            sheet = _body(lib, game_id, variant_id).score_sheet
-            if sheet is None or any(b.total for b in sheet.blocks):  # the generic sheet totals its columns
-                assert any(k[1] == "total" for k in rows), f"{key}: no total row"
+            if len(hand_rows) != rows_wanted:
+                problems.append(f"page {n + 1}: {len(hand_rows)} rows, the data lists {rows_wanted}")
+            continue
+        # Blank rows fill the page: under the last row there is no room for another row and the footer.
+        row_height = max(r[3] - r[1] for rects in rows.values() for r in rects)
+        lowest = min(r[1] for rects in rows.values() for r in rects)
+        if lowest >= 14 * MM + 10 * MM + row_height:
+            problems.append(f"page {n + 1}: {lowest / MM:.0f} mm left under the last row")
+        if totals and not any(k[1] == "total" for k in rows):
+            problems.append("no total row")
+    return problems
+
+
+@poppler
+@pytest.mark.parametrize(("edition", "game_id", "variant_id"), SHEETS, ids=[
+    f"{e}-{g}{'.' + v if v else ''}" for e, g, v in SHEETS])
+def test_sheet_can_be_kept(built, library, published_library, edition, game_id, variant_id, tmp_path):
+    lib = library if edition == CURRENT else published_library
+    key = f"{game_id}.{variant_id}" if variant_id else game_id
+    body = _body(lib, game_id, variant_id)
+    totals = body.score_sheet is None or any(b.total for b in body.score_sheet.blocks)  # the generic sheet totals
+    pdf = built[edition] / "pdf" / "score-sheets" / f"{key}.pdf"
+    assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path) == []
+
+
+def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: bool = False) -> Path:
+    from generator.render.weasy import Engine
+
+    cell = "<td><input type='text' name='bad.0.{r}.{c}'></td>"  # the sheets' own style: print.css
+    body = "".join(f"<tr><th style='width: 20mm'>{label}</th>" + "".join(cell.format(r=r, c=c) for c in range(columns))
+                   + "</tr>" for r in range(1, rows + 1))
+    if total:
+        body += "<tr><th>Total</th>" + "".join(cell.format(r="total", c=c) for c in range(columns)) + "</tr>"
+    html = f"<html><body class='sheet-only'><div class='score-sheet'><table>{body}</table></div></body></html>"
+    target = tmp_path / "bad.pdf"
+    document = Engine().document(html)
+    document.write_pdf(str(target))
+    if script:
+        writer = pypdf.PdfWriter(clone_from=target)
+        from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+        writer._root_object[NameObject("/OpenAction")] = DictionaryObject(
+            {NameObject("/S"): NameObject("/JavaScript"), NameObject("/JS"): TextStringObject("app.alert('hi');")})
+        writer.write(target)
+    return target
+
+
+@poppler
+@pytest.mark.parametrize(("case", "layout", "wanted", "problem"), [
+    ("narrow cells", dict(label="1", columns=20, rows=5, total=True), [5], "mm wide"),
+    ("wrapped label", dict(label="Round one of many words", columns=4, rows=5, total=True), [5], "wraps"),
+    ("too few rows", dict(label="1", columns=4, rows=5, total=True), [7], "5 rows, the data lists 7"),
+    ("page not filled", dict(label="1", columns=4, rows=5, total=True), [None], "left under the last row"),
+    ("no total", dict(label="1", columns=4, rows=30, total=False), [None], "no total row"),
+    ("script", dict(label="1", columns=4, rows=5, total=True, script=True), [5], "scripts in the PDF"),
+])
+def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, problem):
+    pdf = _broken_sheet(tmp_path, **layout)
+    found = sheet_problems(pdf, "bad", wanted, True, tmp_path)
+    assert any(problem in p for p in found), f"{case}: {found}"
 
 
 def test_score_pad_has_every_sheet(built, library, published_library):
