@@ -24,7 +24,7 @@ poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-
 MM = 72 / 25.4
 MIN_CELL_MM = 12
 EDGE = 5 * MM  # no text within 5 mm of the paper's edge
-FIELD = re.compile(r"^(?P<key>[^.]+(?:\.[^.]+)?)\.(?P<block>\d+)\.(?P<row>\d+|total|name)\.(?P<col>\d+)$")
+FIELD = re.compile(r"^(?P<key>[^.]+(?:\.[^.]+)?)\.(?P<block>\d+-\d+)\.(?P<row>\d+|total|name)\.(?P<col>\d+)$")
 
 
 def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
@@ -196,7 +196,7 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
 def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: bool = False) -> Path:
     from generator.render.weasy import Engine
 
-    cell = "<td><input type='text' name='bad.0.{r}.{c}'></td>"  # the sheets' own style: print.css
+    cell = "<td><input type='text' name='bad.0-0.{r}.{c}'></td>"  # the sheets' own style: print.css
     body = "".join(f"<tr><th style='width: 20mm'>{label}</th>" + "".join(cell.format(r=r, c=c) for c in range(columns))
                    + "</tr>" for r in range(1, rows + 1))
     if total:
