@@ -164,7 +164,7 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
             band_low = max(below) if below else bottom - h / 2
             start = max([r[2] for _, r in fields if r[2] <= left], default=0)  # a table to the left ends here
             label = [w for w in words[n] if start <= w[0] and w[2] <= left
-                     and band_low < height - (w[1] + w[3]) / 2 <= top + h / 2]
+                     and band_low < height - (w[1] + w[3]) / 2 <= top + 1]  # not the wrapped note above
             if len({round(w[1]) for w in label}) > 1:
                 problems.append(f"label {' '.join(w[4] for w in label)!r} wraps")
         if rows_wanted is not None:
