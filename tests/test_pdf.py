@@ -11,7 +11,8 @@ import pypdf
 import pytest
 
 from generator.build import render_pdfs
-from generator.render.pdf import game_pages, render_book, render_sheet
+from generator.render.pdf import game_pages, render_book
+from generator.render.scorepad import render_sheet
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
 from tests.textmatch import normalise
@@ -116,9 +117,19 @@ def test_no_text_runs_off_a_page(book, tmp_path):
 
 
 def test_score_sheets_are_one_page_each(built, library, published_library):
+    """A blank sheet is one page (one per part, for Oh Hell!'s two sequences); a sample adds one."""
+    from generator.render.sheets import sheet_files
+    from tests.test_sheets import expected_rows
+
     for edition, lib in ((CURRENT, library), (PUBLISHED, published_library)):
-        for gs in lib.ordered_games():
-            assert len(pypdf.PdfReader(built[edition] / "pdf" / "score-sheets" / f"{gs.id}.pdf").pages) == 1, gs.id
+        for sheet in sheet_files(game_pages(lib)):
+            reader = pypdf.PdfReader(built[edition] / "pdf" / "score-sheets" / sheet.filename)
+            body = lib.games[sheet.game_id].game
+            if sheet.variant_id:
+                body = next(v for v in body.variants if v.id == sheet.variant_id)
+            parts = len(expected_rows(body))  # a page per sequence of hands that depends on the players
+            samples = 1 if body.score_sheet and any(b.sample for b in body.score_sheet.blocks) else 0
+            assert len(reader.pages) == parts + samples, sheet.key
 
 
 def test_court_whist_score_card_from_data(built, library):

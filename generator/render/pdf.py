@@ -13,13 +13,16 @@ tighter leading until it takes a page less (``Layout._fitted``).
 
 The book prints the score sheets its prose places only where the published book printed them
 (``book_prints_sheet``); every game's sheet is also its own PDF, with as many blank rows as fit.
+
+Every sheet is also printed on its own and in the score pad (``scorepad.py``); each game's page
+names its sheets there.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -33,7 +36,7 @@ from ..prose import expand, format_value
 from . import describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
-from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+from .sheets import SheetFile, score_pad_name, sheet_files, template_globals
 from .weasy import Engine, page_fill, without_cycle_collector
 
 TRIAL_ROWS = 60
@@ -64,15 +67,14 @@ def mark_opening(html: str, opening: str) -> Markup:
 
 
 def _env(lib: Library):
-    return environment(fmt=format_value, opened=mark_opening, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
-                       sample_cells=sample_cells, describe=describe,
+    return environment(fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
 
 def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     """A score sheet for a game that has none of its own: one column per player, a row per round."""
     rounds = body.rounds
-    listed = bool(rounds and rounds.items)
+    listed = bool(rounds and (rounds.items or rounds.ranks))
     counted = body.goal.rounds if body.goal and body.goal.rounds and not listed else None
     block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if listed else None,
                        rows=[f"Round {i}" for i in range(1, counted + 1)] if counted else [], total="Total")
@@ -108,6 +110,10 @@ class BookParts:
         self.front_pages = [p for p in lib.book.pages if p.after is None]
         self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
         self.errata = [e for e in lib.errata if lib.in_edition(e.edition)]
+        self.pad = score_pad_name(lib.edition.id)
+        self.sheets: dict[str, list[SheetFile]] = {}  # each game's sheets in the score pad, named on its page
+        for sheet in sheet_files(self.games):
+            self.sheets.setdefault(sheet.game_id, []).append(sheet)
         self.middle = self._middle()
 
     def _prose_html(self, p: Any) -> Any:
@@ -121,7 +127,8 @@ class BookParts:
         for section in self.lib.book.sections:
             prints = partial(book_prints_sheet, self.lib)
             after = [(p, self._prose_html(p)) for p in self.after_pages[section.id]]
-            out.append(Part(t.section(section, self.by_section[section.id], prints, after), recto=True))
+            out.append(Part(t.section(section, self.by_section[section.id], prints, after, self.sheets, self.pad),
+                            recto=True))
         return out
 
     def numbered(self, pages: dict[str, int] | None) -> list[Part]:
@@ -254,43 +261,6 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
         documents, pages = paginate(lib, layout)
         layout.engine.write(documents, target)
     return pages
-
-
-def sheet_html(lib: Library, heading: str, view: BodyView, blank_rows: int | None) -> str:
-    """One score sheet (a game's, or a variant's) as a printable HTML page."""
-    env = _env(lib)
-    if view.body.score_sheet is None:
-        sheet = generic_sheet(heading, view.body)
-        view = replace(view, body=view.body.model_copy(update={"score_sheet": sheet}))
-    return env.get_template("print/sheet.html.j2").render(heading=heading, view=view, blank_rows=blank_rows)
-
-
-def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None,
-                 engine: Engine | None = None) -> int:
-    """Write a score sheet PDF (the game's, or a variant's), with as many blank rows as fit; return the rows."""
-    engine = engine or Engine(paper)
-    view = page.main
-    heading = page.heading()
-    if variant is not None:
-        view = next(v for var, v in page.variants if var.id == variant.id)
-        heading = f"{page.heading()} – {variant.title}"
-    sheet = view.body.score_sheet
-    with without_cycle_collector():
-        if sheet is not None and len([b for b in sheet.blocks if not b.sample_only]) > 1:
-            document = engine.document(sheet_html(lib, heading, view, None))  # a designed sheet prints as designed
-            engine.write([document], target)
-            return 0
-        # Lay out a sheet with more rows than can fit, see how many landed on page one, then print that many.
-        document = engine.document(sheet_html(lib, heading, view, TRIAL_ROWS))
-        first = set(document.pages[0].anchors)
-        rows = sum(1 for i in range(TRIAL_ROWS) if f"{view.prefix}row-{i}" in first) - 1  # room for the total row
-        while True:
-            document = engine.document(sheet_html(lib, heading, view, max(rows, 0)))
-            if len(document.pages) == 1 or rows <= 0:
-                break
-            rows -= 1
-        engine.write([document], target)
-    return rows
 
 
 def game_pages(lib: Library) -> list[GamePage]:

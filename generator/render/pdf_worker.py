@@ -5,8 +5,9 @@ limit; a render that exceeds either is killed and the build fails with a clear e
 the last good output in place.
 
 The book and the score sheets are independent documents, so they are rendered side by side, one
-process per CPU (``RULEBOOK_PDF_JOBS`` overrides): the book first, since it is the longest, and
-the sheets shared out as processes come free. Each file is the same whichever process made it.
+process each when there are two CPUs (``RULEBOOK_PDF_JOBS`` overrides): the book in one, every
+score sheet and the score pad (written from the same layouts) in the other. Each file is the
+same whichever process made it.
 """
 
 from __future__ import annotations
@@ -24,24 +25,19 @@ from typing import Any
 _STATE: dict[str, Any] = {}
 
 
-def _task(task: tuple[str, str | None, str | None]) -> tuple[str, Any]:
-    """Render one PDF: ("book", None, None) or ("sheet", game id, variant id or None)."""
+def _task(task: str) -> tuple[str, Any]:
+    """Render one PDF: "book", or "sheets" (every sheet on its own, and the score pad)."""
     from ..errors import RulebookError
-    from .pdf import render_book, render_sheet
+    from .pdf import render_book
+    from .scorepad import render_score_pad
     from .site import pdf_name
     from .weasy import Engine
 
     lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
-    kind, game_id, variant_id = task
     try:
-        if kind == "book":
+        if task == "book":
             return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex)
-        if "engine" not in _STATE:
-            _STATE["engine"] = Engine(paper)  # one per process: fonts and stylesheet loaded once
-        page = _STATE["pages"][game_id]
-        variant = next(v for v, _ in page.variants if v.id == variant_id) if variant_id else None
-        name = f"{game_id}.{variant_id}.pdf" if variant_id else f"{game_id}.pdf"
-        render_sheet(lib, page, out_dir / "score-sheets" / name, paper=paper, variant=variant, engine=_STATE["engine"])
+        render_score_pad(lib, _STATE["pages"], out_dir, Engine(paper))
         return "ok", None
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
         return "error", str(exc)
@@ -66,13 +62,9 @@ def main(argv: list[str]) -> int:
         return 1
     out_dir = Path(out)
     (out_dir / "score-sheets").mkdir(parents=True, exist_ok=True)
-    pages = game_pages(lib)
-    _STATE.update(lib=lib, out=out_dir, paper=paper, duplex=duplex == "1", pages={p.id: p for p in pages})
-    tasks: list[tuple[str, str | None, str | None]] = [("book", None, None)]
-    for page in pages:
-        tasks.append(("sheet", page.id, None))
-        # A variant with a score sheet of its own gets its own PDF.
-        tasks += [("sheet", page.id, v.id) for v, _ in page.variants if "score_sheet" in v.model_fields_set]
+    _STATE.update(lib=lib, out=out_dir, paper=paper, duplex=duplex == "1", pages=game_pages(lib))
+    # The sheets go together, so that the score pad is written from the very layouts of the sheets.
+    tasks = ["book", "sheets"]
 
     jobs = min(_jobs(), len(tasks))
     try:

@@ -1,49 +1,99 @@
-"""Score-sheet layout from data: which columns and rows a block of a score sheet has."""
+"""Score-sheet layout from data: which pages, columns and rows a score sheet has, and its files.
+
+A sheet's rows come from the game's data where it lists them (the rounds, a down-and-up
+sequence of hands, one round per rank, a counted number of rounds); otherwise a block gets as
+many blank hand rows as fit on the page (the PDF stage finds how many). A game whose hands
+depend on the number of players (Oh Hell!: 10 down to 1 and back for 3-5 players, 7 down to 1
+and back for 6 or 7) gets one page per sequence, each with that many player columns.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..model import SheetBlock
 from ..phrases import parse_players
 
-DEFAULT_PLAYERS = 6  # columns for games that allow any number of players
-MAX_PLAYER_COLUMNS = 8
+ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
+MAX_PLAYER_COLUMNS = 12  # a sheet never has more player columns than this
+RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+
+
+@dataclass(frozen=True)
+class SheetPart:
+    """One page of a blank sheet: the whole sheet, or the hands of one sequence for some player counts."""
+
+    players: int  # player columns
+    sequence: int | None = None  # index into rounds.sequences
+    caption: str | None = None  # "For 6 or 7 players"
+
+
+def _top_players(players: Any) -> int:
+    if players is None:
+        return ANY_PLAYERS
+    spec = parse_players(players)
+    top = max(spec.counts()) if spec.bounded else max(ANY_PLAYERS, spec.low)
+    return max(2, min(top, MAX_PLAYER_COLUMNS))
 
 
 def player_count(body: Any) -> int:
     """How many player columns a sheet gets: the most players allowed, within reason."""
-    if body.players is None:
-        return DEFAULT_PLAYERS
-    spec = parse_players(body.players)
-    if not spec.bounded:
-        return DEFAULT_PLAYERS
-    top = max(spec.counts())
-    return max(2, min(top, MAX_PLAYER_COLUMNS))
+    return _top_players(body.players)
 
 
-def sheet_columns(view: Any, block: SheetBlock) -> list[str]:
+def sheet_parts(view: Any) -> list[SheetPart]:
+    """The pages of a blank sheet: one per sequence of hands if the sequence depends on the players."""
+    sheet, rounds = view.body.score_sheet, view.body.rounds
+    by_sequence = sheet is not None and any(b.rows_from == "sequence" for b in sheet.blocks)
+    if by_sequence and rounds is not None and len(rounds.sequences) > 1:
+        return [SheetPart(_top_players(s.players), i,
+                          f"For {parse_players(s.players).describe()} players" if s.players is not None else None)
+                for i, s in enumerate(rounds.sequences)]
+    return [SheetPart(player_count(view.body))]
+
+
+def is_team_sheet(view: Any) -> bool:
+    """Partners score together: one column per side."""
+    return getattr(view.body, "partnerships", None) in ("partners", "teams")
+
+
+def sheet_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[str]:
     """Column headings: the block's own, or one (or several) per player."""
     if not block.player_columns:
         return list(block.columns)
-    if getattr(view.body, "partnerships", None) in ("partners", "teams"):
-        return ["Team 1", "Team 2"]  # partners score together: one column per side
-    n = player_count(view.body)
+    if is_team_sheet(view):
+        return ["Team 1", "Team 2"]
+    n = part.players if part else player_count(view.body)
     if len(block.columns) <= 1:
         return [f"Player {i}" for i in range(1, n + 1)]
     return [f"{i}: {c}" for i in range(1, n + 1) for c in block.columns]
 
 
-def _sequence_rows(view: Any) -> list[str]:
-    rounds = view.body.rounds
-    if rounds is None or not rounds.sequences:
+def name_cells(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[int]:
+    """The widths (in columns) of the cells a block's players write their names in; none if not by player."""
+    if not block.player_columns:
         return []
-    s = rounds.sequences[0]
-    sizes = list(range(s.start, s.low - 1, -1)) + (list(range(s.low + 1, s.start + 1)) if s.back_up else [])
-    return [f"{n} cards" for n in sizes]
+    per_player = 1 if len(block.columns) <= 1 or is_team_sheet(view) else len(block.columns)
+    return [per_player] * (len(sheet_columns(view, block, part)) // per_player)
 
 
-def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None) -> list[str]:
+def sequence_sizes(view: Any, index: int = 0) -> list[int]:
+    """The hand sizes of one down-and-up sequence: 10, 9, ... 1, 2, ... 10."""
+    s = view.body.rounds.sequences[index]
+    return list(range(s.start, s.low - 1, -1)) + (list(range(s.low + 1, s.start + 1)) if s.back_up else [])
+
+
+def rank_rounds(ranks: str) -> list[str]:
+    """One row per rank of a rounds-by-rank game ('3-K'): '3s', '4s', ... 'Ks'."""
+    from ..cards import parse_cards, rank_name
+
+    pred = parse_cards(ranks)
+    return [f"{rank_name(r)}s" for r in RANKS if pred((r, "spades"))]
+
+
+def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None,
+               part: SheetPart | None = None) -> list[str]:
     """Row labels: listed, from the rounds, from the named round's hands; padded with blanks."""
     rows: list[str] = list(block.rows)
     rounds = view.body.rounds
@@ -56,8 +106,10 @@ def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None) -> l
                 for r in rounds.items]
         if rounds.then_reversed:
             rows += [f"{r.name} (again)" for r in reversed(rounds.items)]
-    elif block.rows_from == "sequence":
-        rows = _sequence_rows(view)
+        if rounds.ranks and not rounds.items:
+            rows = [f"{label} wild" for label in rank_rounds(rounds.ranks)]
+    elif block.rows_from == "sequence" and rounds is not None and rounds.sequences:
+        rows = [f"{n} card" + ("" if n == 1 else "s") for n in sequence_sizes(view, part.sequence if part and part.sequence else 0)]
     wanted = blank_rows if blank_rows is not None else block.blank_rows
     if wanted and len(rows) < wanted:
         rows += [""] * (wanted - len(rows))
@@ -70,6 +122,13 @@ def sheet_round(view: Any, block: SheetBlock) -> Any:
     if block.round is None or rounds is None:
         return None
     return next((r for r in rounds.items if r.name == block.round), None)
+
+
+def fills_page(view: Any, block: SheetBlock) -> bool:
+    """A block whose rows the data does not list: it gets as many blank hand rows as fit."""
+    rounds = view.body.rounds
+    listed = bool(block.rows) or block.rows_from is not None or (block.round is not None and rounds is not None)
+    return not block.sample_only and not listed
 
 
 def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
@@ -90,3 +149,46 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
                 cells.append(view.text(cell))
         rows.append(cells)
     return rows
+
+
+@dataclass(frozen=True)
+class SheetFile:
+    """One score sheet of the edition: its number in the score pad and its own file."""
+
+    number: int
+    game_id: str
+    variant_id: str | None
+    heading: str
+
+    @property
+    def key(self) -> str:
+        """The sheet's name in file names and form-field names: 'oh-hell', 'gin-rummy.standard-gin-rummy'."""
+        return f"{self.game_id}.{self.variant_id}" if self.variant_id else self.game_id
+
+    @property
+    def filename(self) -> str:
+        """The sheet's own PDF, under score-sheets/."""
+        return f"{self.key}.pdf"
+
+
+def sheet_files(pages: list[Any]) -> list[SheetFile]:
+    """Every score sheet, in book order: each game's, then each variant's that has a sheet of its own."""
+    out: list[SheetFile] = []
+    for page in pages:
+        out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
+        for variant, _ in page.variants:
+            if "score_sheet" in variant.model_fields_set:
+                out.append(SheetFile(len(out) + 1, page.id, variant.id, f"{page.heading()} – {variant.title}"))
+    return out
+
+
+def score_pad_name(edition_id: str) -> str:
+    """The score pad's file name, beside the book."""
+    return f"score-pad-{edition_id}.pdf"
+
+
+def template_globals() -> dict[str, Any]:
+    """What the score-sheet macros call, for the site's and the print templates' environments."""
+    return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
+            "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
+            "is_team_sheet": is_team_sheet}

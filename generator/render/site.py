@@ -15,7 +15,7 @@ from ..prose import expand, format_value
 from . import describe
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
-from .sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+from .sheets import score_pad_name, template_globals
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -76,8 +76,7 @@ REPO_URL = "https://github.com/metzker-family/rulebook"
 
 def site_environment(lib: Library, repo_url: str = REPO_URL) -> Any:
     """The Jinja environment the site's pages are rendered in."""
-    return environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows, sheet_round=sheet_round,
-                       sample_cells=sample_cells, describe=describe,
+    return environment(fmt=format_value, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, prose=prose_markdown,
                        demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
 
@@ -100,12 +99,15 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
 
     game_tpl = env.get_template("site/game.md.j2")
     for page in pages:
+        pad = score_pad_name(lib.edition.id)
+        has_pad = downloads is not None and (downloads / pad).exists()
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
         has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
                           for v, _ in page.variants}
         (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book,
-                                                               book_pdf=pdf_name(lib), variant_sheets=variant_sheets),
+                                                               book_pdf=pdf_name(lib), variant_sheets=variant_sheets,
+                                                               pad=pad if has_pad else None),
                                                encoding="utf-8")
 
     for page_data in lib.book.pages:

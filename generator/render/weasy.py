@@ -82,7 +82,8 @@ class Engine:
         self.stylesheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher(),
                                            font_config=self.fonts)]
         if paper != "letter":
-            self.stylesheets.append(self.css(f"@page {{ size: {PAPER[paper]}; }} .cover {{ height: 297mm; }}"))
+            self.stylesheets.append(self.css(f"@page {{ size: {PAPER[paper]}; }} @page sheet-wide {{ size: {PAPER[paper]} landscape; }}"
+                                              " .cover { height: 297mm; }"))
 
     def css(self, text: str) -> Any:
         """A stylesheet of the project's own making (never contributor text)."""

@@ -1,0 +1,165 @@
+"""Stage 4c, score sheets on their own and the score pad: every sheet fillable, one page per part.
+
+Each sheet is laid out, then measured: a part whose cells come out narrower than a pencil needs
+(12 mm) is turned to landscape, and a block whose rows the data does not list gets as many blank
+hand rows as fit above its total row. Every cell is a PDF form field (WeasyPrint renders the
+sheet's ``<input>`` elements as fields), so a sheet can be kept on a tablet as well as on paper.
+A sheet with a filled-in sample in its source gets the sample on the page after it. The score
+pad is every sheet of the edition in book order, after a contents page, in one PDF.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..library import Library
+from .pages import BodyView, GamePage
+from .pdf import _env, generic_sheet
+from .sheets import SheetFile, fills_page, sheet_parts
+from .weasy import Engine, without_cycle_collector
+
+TRIAL_ROWS = 60  # more blank rows than any page holds: the first layout shows how many fit
+MIN_CELL_MM = 12  # narrower than this, a score cannot be written in by hand
+PX_PER_MM = 96 / 25.4
+STYLES = ("", "tight")  # a listed sheet that does not fit one page is set with shorter rows
+
+
+@dataclass
+class SheetRender:
+    """One sheet laid out: its documents (blank pages, then any sample) and what the layout chose."""
+
+    file: SheetFile
+    documents: list[Any]
+    rows: int  # blank hand rows of a page-filling block (0 if the data lists every row)
+    landscape: tuple[bool, ...]  # per part
+
+
+def sheet_view(page: GamePage, variant_id: str | None) -> tuple[str, BodyView]:
+    """The heading and view a sheet is printed from; a game without a sheet of its own gets a generic one."""
+    view, heading = page.main, page.heading()
+    if variant_id is not None:
+        variant, view = next((v, bv) for v, bv in page.variants if v.id == variant_id)
+        heading = f"{page.heading()} – {variant.title}"
+    if view.body.score_sheet is None:
+        sheet = generic_sheet(heading, view.body)
+        view = replace(view, body=view.body.model_copy(update={"score_sheet": sheet}))
+    return heading, view
+
+
+def sheet_html(lib: Library, file: SheetFile, heading: str, view: BodyView, blank_rows: int | None,
+               landscape: tuple[bool, ...], style: str = "") -> str:
+    """The blank pages of one sheet (one per part) as a printable, fillable HTML document."""
+    parts = sheet_parts(view)
+    return _env(lib).get_template("print/sheet.html.j2").render(
+        heading=heading, view=view, blank_rows=blank_rows, parts=list(zip(parts, landscape, strict=True)),
+        key=file.key, style=style, samples=False)
+
+
+def samples_html(lib: Library, heading: str, view: BodyView) -> str | None:
+    """The page of filled-in samples, if the sheet's source has one."""
+    if not any(b.sample for b in view.body.score_sheet.blocks):
+        return None
+    return _env(lib).get_template("print/sheet.html.j2").render(
+        heading=heading, view=view, blank_rows=None, parts=[], key="", style="", samples=True)
+
+
+def _boxes(box: Any, part: int | None = None) -> Iterator[tuple[Any, int | None]]:
+    """Every box under ``box`` with the sheet part (``data-part``) it is in."""
+    element = getattr(box, "element", None)
+    if element is not None and element.get("data-part") is not None and getattr(box, "element_tag", "") == "section":
+        part = int(element.get("data-part"))
+    yield box, part
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child, part)
+
+
+def narrow_parts(document: Any) -> set[int]:
+    """The parts with a form field narrower than MIN_CELL_MM (the field is the input's content box)."""
+    narrow = set()
+    for page in document.pages:
+        for box, part in _boxes(page._page_box):
+            is_input = getattr(box, "is_input", None)
+            if is_input is not None and is_input() and box.width < MIN_CELL_MM * PX_PER_MM:
+                narrow.add(part or 0)
+    return narrow
+
+
+def fill_rows_on_first_page(document: Any) -> int:
+    """How many blank hand rows of page-filling blocks landed on the first page."""
+    rows = set()
+    for box, _ in _boxes(document.pages[0]._page_box):
+        element = getattr(box, "element", None)
+        if element is not None and "fill-row" in (element.get("class") or "").split():
+            rows.add(id(element))
+    return len(rows)
+
+
+def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine: Engine) -> SheetRender:
+    """Lay out one sheet: orientation from its cell widths, blank rows down to its total row."""
+    heading, view = sheet_view(page, file.variant_id)
+    parts = sheet_parts(view)
+    fills = any(fills_page(view, b) for b in view.body.score_sheet.blocks)
+    landscape = tuple(False for _ in parts)
+    rows = TRIAL_ROWS if fills else None
+    document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
+    narrow = narrow_parts(document)
+    if narrow:
+        landscape = tuple(i in narrow for i in range(len(parts)))
+        document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
+    if fills:
+        totals = any(b.total for b in view.body.score_sheet.blocks if fills_page(view, b))
+        rows = max(fill_rows_on_first_page(document) - (1 if totals else 0), 0)  # room for the total row
+        while True:
+            document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
+            if len(document.pages) <= len(parts) or rows == 0:
+                break
+            rows -= 1
+    else:
+        for style in STYLES[1:]:
+            if len(document.pages) <= len(parts):
+                break
+            document = engine.document(sheet_html(lib, file, heading, view, rows, landscape, style))
+    documents = [document]
+    sample = samples_html(lib, heading, view)
+    if sample is not None:
+        documents.append(engine.document(sample))
+    return SheetRender(file, documents, rows or 0, landscape)
+
+
+def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None,
+                 engine: Engine | None = None) -> SheetRender:
+    """Write one score sheet PDF (the game's, or a variant's); return how it was laid out."""
+    from .sheets import sheet_files
+
+    engine = engine or Engine(paper)
+    file = next(f for f in sheet_files([page]) if f.variant_id == (variant.id if variant is not None else None))
+    with without_cycle_collector():
+        result = render_sheet_documents(lib, page, file, engine)
+        engine.write(result.documents, target)
+    return result
+
+
+def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine: Engine) -> list[SheetRender]:
+    """Write every sheet on its own into ``out_dir/score-sheets`` and all of them, after a contents
+    page, into the score pad; return how each was laid out."""
+    from .sheets import score_pad_name, sheet_files
+
+    by_id = {p.id: p for p in pages}
+    results = []
+    with without_cycle_collector():
+        for file in sheet_files(pages):
+            result = render_sheet_documents(lib, by_id[file.game_id], file, engine)
+            engine.write(result.documents, out_dir / "score-sheets" / file.filename)
+            results.append(result)
+        starts, next_page = [], 2  # the contents is page 1
+        for result in results:
+            starts.append(next_page)
+            next_page += sum(len(d.pages) for d in result.documents)
+        contents = _env(lib).get_template("print/score-pad.html.j2").render(
+            sheets=list(zip([r.file for r in results], starts, strict=True)))
+        engine.write([engine.document(contents)] + [d for r in results for d in r.documents],
+                     out_dir / score_pad_name(lib.edition.id))
+    return results

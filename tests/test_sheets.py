@@ -1,0 +1,266 @@
+"""Every score sheet read back from its PDF: rows to write in, cells wide enough, fillable, no scripts.
+
+The expected rows come from the rules data by the validator's own counting (rounds listed or
+reversed, one per rank, a down-and-up sequence, a counted number of rounds), not from the sheet
+layout code; a sheet whose data lists no rows must be filled with blank rows down to its total.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.checks.rounds import sequence_length
+from generator.library import load_library
+from generator.render.site import pdf_name
+from tests.conftest import CURRENT, PUBLISHED, ROOT
+
+poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+MM = 72 / 25.4
+MIN_CELL_MM = 12
+EDGE = 5 * MM  # no text within 5 mm of the paper's edge
+FIELD = re.compile(r"^(?P<key>[^.]+(?:\.[^.]+)?)\.(?P<block>\d+-\d+)\.(?P<row>\d+|total|name)\.(?P<col>\d+)$")
+
+
+def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
+    lib = load_library(ROOT, edition)
+    out = []
+    for gs in lib.ordered_games():
+        out.append((edition, gs.id, None))
+        out += [(edition, gs.id, v.id) for v in gs.game.variants
+                if lib.in_edition(v.introduced) and "score_sheet" in v.model_fields_set]
+    return out
+
+
+SHEETS = _sheets(CURRENT) + _sheets(PUBLISHED)
+
+
+def _body(lib, game_id: str, variant_id: str | None):
+    game = lib.games[game_id].game
+    return next(v for v in game.variants if v.id == variant_id) if variant_id else game
+
+
+def _round_count(rounds) -> int | None:
+    from generator.cards import parse_cards
+
+    if rounds is None:
+        return None
+    if rounds.ranks:
+        pred = parse_cards(rounds.ranks)
+        return sum(1 for rank in range(1, 14) if pred((rank, "spades")))
+    if rounds.items:
+        return len(rounds.items) * (2 if rounds.then_reversed else 1)
+    return None
+
+
+def expected_rows(body) -> list[int | None]:
+    """Rows to write in on each blank page: a number where the data lists them, None for 'fill the page'."""
+    sheet, rounds = body.score_sheet, body.rounds
+    if sheet is None:
+        counted = _round_count(rounds) or (body.goal.rounds if body.goal else None)
+        return [counted]
+    blocks = [b for b in sheet.blocks if not b.sample_only]
+    if any(b.rows_from == "sequence" for b in blocks) and len(rounds.sequences) > 1:
+        return [sequence_length(s.start, s.low, s.back_up) for s in rounds.sequences]
+    total = 0
+    for b in blocks:
+        if b.rows_from == "sequence":
+            s = rounds.sequences[0]
+            total += sequence_length(s.start, s.low, s.back_up)
+        elif b.rows_from == "rounds":
+            total += _round_count(rounds)
+        elif b.rows:
+            total += len(b.rows)
+        elif b.round:
+            total += len(next(r for r in rounds.items if r.name == b.round).hands)
+        else:
+            return [None]
+    return [total]
+
+
+def _fields(page) -> list[tuple[str, tuple[float, float, float, float]]]:
+    out = []
+    for annot in page.get("/Annots", []) or []:
+        a = annot.get_object()
+        if a.get("/FT") == "/Tx":
+            x0, y0, x1, y1 = (float(v) for v in a["/Rect"])
+            out.append((str(a["/T"]), (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))))
+    return out
+
+
+def _words(pdf: Path, tmp_path: Path) -> list[list[tuple[float, float, float, float, str]]]:
+    html = tmp_path / "bbox.html"
+    subprocess.run(["pdftotext", "-bbox", str(pdf), str(html)], check=True)
+    pages = re.findall(r"<page [^>]*>(.*?)</page>", html.read_text(encoding="utf-8"), re.S)
+    word = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')
+    return [[(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in word.findall(p)] for p in pages]
+
+
+def _scripts(reader: pypdf.PdfReader) -> list[str]:
+    """Any JavaScript or additional action anywhere in the file's object graph."""
+    found, seen = [], set()
+
+    def walk(obj, path):
+        if isinstance(obj, pypdf.generic.IndirectObject):
+            if obj.idnum in seen:
+                return
+            seen.add(obj.idnum)
+            obj = obj.get_object()
+        if isinstance(obj, dict):
+            for key, value in obj.items():
+                if key in ("/JavaScript", "/JS", "/AA") or value in ("/JavaScript",):
+                    found.append(f"{path}{key}")
+                if key not in ("/Parent", "/P"):
+                    walk(value, f"{path}{key}")
+        elif isinstance(obj, list):
+            for i, value in enumerate(obj):
+                walk(value, f"{path}[{i}]")
+
+    walk(reader.trailer, "")
+    return found
+
+
+def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, tmp_path: Path) -> list[str]:
+    """What keeps a sheet PDF from being kept score on: each problem in words (none for a good sheet)."""
+    reader = pypdf.PdfReader(pdf)
+    words = _words(pdf, tmp_path)
+    problems = [f"scripts in the PDF: {found}" for found in _scripts(reader)]
+    for n, page in enumerate(reader.pages):
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        problems += [f"page {n + 1}: '{w}' runs off the page" for x0, y0, x1, y1, w in words[n]
+                     if not (x0 >= EDGE and x1 <= width - EDGE and y0 >= EDGE and y1 <= height - EDGE)]
+    blank_pages = [(n, p) for n, p in enumerate(reader.pages) if _fields(p)]
+    if len(blank_pages) != len(wanted):
+        return [*problems, f"{len(blank_pages)} fillable pages, wanted {len(wanted)}"]
+    for (n, page), rows_wanted in zip(blank_pages, wanted, strict=True):
+        height = float(page.mediabox.height)
+        fields = _fields(page)
+        rows: dict[tuple[str, str], list] = {}
+        for name, rect in fields:
+            m = FIELD.match(name)
+            if m is None:
+                continue
+            if m["key"] != key:
+                problems.append(f"field {name} is not named for {key}")
+            if rect[2] - rect[0] < MIN_CELL_MM * MM - 0.01:
+                problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide")
+            rows.setdefault((m["block"], m["row"]), []).append(rect)
+        hand_rows = [k for k in rows if k[1].isdigit()]
+        if not hand_rows:
+            problems.append("no rows to write in")
+            continue
+        for (block, row), rects in rows.items():
+            if len({(round(r[1]), round(r[3])) for r in rects}) != 1:
+                problems.append(f"row {block}.{row}: its cells are not level")
+            # The row's label (left of its first cell) is on one line: no second line before the next row.
+            left, bottom, top = min(r[0] for r in rects), rects[0][1], rects[0][3]
+            h = top - bottom
+            below = [r[3] for rs in rows.values() for r in rs if abs(r[0] - left) < 1 and bottom - 2 * h < r[3] < top - 1]
+            band_low = max(below) if below else bottom - h / 2
+            start = max([r[2] for _, r in fields if r[2] <= left], default=0)  # a table to the left ends here
+            label = [w for w in words[n] if start <= w[0] and w[2] <= left
+                     and band_low < height - (w[1] + w[3]) / 2 <= top + 1]  # not the wrapped note above
+            if len({round(w[1]) for w in label}) > 1:
+                problems.append(f"label {' '.join(w[4] for w in label)!r} wraps")
+        if rows_wanted is not None:
+            if len(hand_rows) != rows_wanted:
+                problems.append(f"page {n + 1}: {len(hand_rows)} rows, the data lists {rows_wanted}")
+            continue
+        # Blank rows fill the page: under the last row there is no room for another row and the footer.
+        row_height = max(r[3] - r[1] for rects in rows.values() for r in rects)
+        lowest = min(r[1] for rects in rows.values() for r in rects)
+        if lowest >= 14 * MM + 10 * MM + row_height:
+            problems.append(f"page {n + 1}: {lowest / MM:.0f} mm left under the last row")
+        if totals and not any(k[1] == "total" for k in rows):
+            problems.append("no total row")
+    return problems
+
+
+@poppler
+@pytest.mark.parametrize(("edition", "game_id", "variant_id"), SHEETS, ids=[
+    f"{e}-{g}{'.' + v if v else ''}" for e, g, v in SHEETS])
+def test_sheet_can_be_kept(built, library, published_library, edition, game_id, variant_id, tmp_path):
+    lib = library if edition == CURRENT else published_library
+    key = f"{game_id}.{variant_id}" if variant_id else game_id
+    body = _body(lib, game_id, variant_id)
+    totals = body.score_sheet is None or any(b.total for b in body.score_sheet.blocks)  # the generic sheet totals
+    pdf = built[edition] / "pdf" / "score-sheets" / f"{key}.pdf"
+    assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path) == []
+
+
+def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: bool = False) -> Path:
+    from generator.render.weasy import Engine
+
+    cell = "<td><input type='text' name='bad.0-0.{r}.{c}'></td>"  # the sheets' own style: print.css
+    body = "".join(f"<tr><th style='width: 20mm'>{label}</th>" + "".join(cell.format(r=r, c=c) for c in range(columns))
+                   + "</tr>" for r in range(1, rows + 1))
+    if total:
+        body += "<tr><th>Total</th>" + "".join(cell.format(r="total", c=c) for c in range(columns)) + "</tr>"
+    html = f"<html><body class='sheet-only'><div class='score-sheet'><table>{body}</table></div></body></html>"
+    target = tmp_path / "bad.pdf"
+    document = Engine().document(html)
+    document.write_pdf(str(target))
+    if script:
+        writer = pypdf.PdfWriter(clone_from=target)
+        from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+        writer._root_object[NameObject("/OpenAction")] = DictionaryObject(
+            {NameObject("/S"): NameObject("/JavaScript"), NameObject("/JS"): TextStringObject("app.alert('hi');")})
+        writer.write(target)
+    return target
+
+
+@poppler
+@pytest.mark.parametrize(("case", "layout", "wanted", "problem"), [
+    ("narrow cells", dict(label="1", columns=20, rows=5, total=True), [5], "mm wide"),
+    ("wrapped label", dict(label="Round one of many words", columns=4, rows=5, total=True), [5], "wraps"),
+    ("too few rows", dict(label="1", columns=4, rows=5, total=True), [7], "5 rows, the data lists 7"),
+    ("page not filled", dict(label="1", columns=4, rows=5, total=True), [None], "left under the last row"),
+    ("no total", dict(label="1", columns=4, rows=30, total=False), [None], "no total row"),
+    ("script", dict(label="1", columns=4, rows=5, total=True, script=True), [5], "scripts in the PDF"),
+])
+def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, problem):
+    pdf = _broken_sheet(tmp_path, **layout)
+    found = sheet_problems(pdf, "bad", wanted, True, tmp_path)
+    assert any(problem in p for p in found), f"{case}: {found}"
+
+
+def test_score_pad_has_every_sheet(built, library, published_library):
+    from generator.render.sheets import score_pad_name
+
+    for edition, lib in ((CURRENT, library), (PUBLISHED, published_library)):
+        pdf_dir = built[edition] / "pdf"
+        pad = pypdf.PdfReader(pdf_dir / score_pad_name(lib.edition.id))
+        singles = [pypdf.PdfReader(pdf_dir / "score-sheets" / f"{k}.pdf")
+                   for k in [f"{g}.{v}" if v else g for e, g, v in SHEETS if e == edition]]
+        assert len(pad.pages) == 1 + sum(len(r.pages) for r in singles)
+        names = [name for page in pad.pages for name, _ in _fields(page)]
+        assert len(names) == len(set(names)), "form field names repeat in the score pad"
+        assert len(names) == sum(len(_fields(p)) for r in singles for p in r.pages)
+        assert not _scripts(pad)
+        contents = " ".join(pad.pages[0].extract_text().split())
+        for e, g, v in SHEETS:
+            if e == edition:
+                assert (f"score-sheets/{g}.{v}.pdf" if v else f"score-sheets/{g}.pdf") in contents
+
+
+def test_book_and_site_name_each_sheet(built, library):
+    from generator.render.sheets import score_pad_name
+
+    book = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(
+        built[CURRENT] / "pdf" / pdf_name(library)).pages)
+    site = built[CURRENT] / "site"
+    assert (site / "downloads" / score_pad_name(CURRENT)).exists()
+    for e, g, v in SHEETS:
+        if e != CURRENT:
+            continue
+        name = f"{g}.{v}.pdf" if v else f"{g}.pdf"
+        assert f"score-sheets/{name}" in book.replace("- ", "-"), f"the book does not name {name}"
+        page = (site / "games" / g / "index.html").read_text(encoding="utf-8")
+        assert f"downloads/score-sheets/{name}" in page, f"{g}: no link to {name}"
+        assert (site / "downloads" / "score-sheets" / name).exists()
