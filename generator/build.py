@@ -47,16 +47,18 @@ def _limit_memory(megabytes: int):
     return apply
 
 
-def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
+def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False,
+                sheet_cache: Path | None = None) -> dict[str, int]:
     """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
 
-    The render runs in a child process under a time and memory limit.
+    The render runs in a child process under a time and memory limit. Unchanged score sheets
+    are copied from ``sheet_cache`` when given (``render/sheet_cache.py``).
     """
     timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * len(lib.games)))
     memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * len(lib.games)))
     pdf_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "generator.render.pdf_worker", str(lib.root), lib.edition.id, str(pdf_dir), paper,
-           "1" if duplex else "0"]
+           "1" if duplex else "0"] + ([str(sheet_cache)] if sheet_cache else [])
     try:
         result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                                 preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1])
@@ -82,8 +84,6 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from .render.verify import check_site
-
     config = load_config(config_file=str(lib.root / "mkdocs.yml"), site_dir=str(site_dir), strict=True)
     plugin = config.plugins["rulebook"]
     plugin.config.edition = lib.edition.id
@@ -94,10 +94,9 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
         plugin.config.pages = str(pages_file)
     try:
-        mkdocs_build(config)
+        mkdocs_build(config)  # the plugin's on_post_build verifies the site (verify.py): once is enough
     except (MkDocsException, SystemExit) as exc:
         raise BuildError(f"mkdocs build failed: {exc}") from exc
-    check_site(site_dir)
 
 
 def _swap(staged: Path, final: Path) -> None:
@@ -123,7 +122,8 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
     try:
-        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex) if pdf else None
+        sheets = out / ".cache" / "score-sheets"  # beside the output it serves; `make clean` empties it
+        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, sheet_cache=sheets) if pdf else None
         if site:
             render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors)
         if pdf:
