@@ -82,7 +82,7 @@ def one_game(results: dict, tmp: Path) -> None:
 
     first = make(project / "build")
     edit_one_word(project)
-    again, full = float("inf"), first
+    again, full, differ = float("inf"), first, []
     for n in range(2):  # interleaved: the edited build over the last one, then from nothing
         if n:
             prose = project / "content" / "euchre.md"
@@ -92,7 +92,7 @@ def one_game(results: dict, tmp: Path) -> None:
         again = min(again, make(project / "build"))
         fresh = tmp / f"loop-fresh-{n}"
         full = min(full, make(fresh))
-        differ = _differences(project / "build", fresh)
+        differ += _differences(project / "build", fresh)
         shutil.rmtree(fresh)
     results.update(loop_one_game_make_s=again, loop_full_make_s=full, loop_one_game_vs_full=again / full,
                    loop_one_game_identical_to_full=not differ, loop_one_game_differing_files=differ[:10])
