@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 CODE = Path(__file__).resolve().parents[1]  # generator/
-PRINT_ASSETS = CODE.parent / "templates"
+TEMPLATES = CODE.parent / "templates"
 
 
 @cache
@@ -27,7 +27,7 @@ def _code_digest() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     h = hashlib.sha256()
-    for folder in (CODE, PRINT_ASSETS):
+    for folder in (CODE, TEMPLATES):
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             h.update(str(path.relative_to(folder.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
     for dist in ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "tinyhtml5", "html5lib"):
