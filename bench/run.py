@@ -4,6 +4,8 @@
 2. PDF: the book against WeasyPrint alone, both on as many plain pages and on the book's own
    pages laid out once; a one-game change with the laid-out book kept; growth with generated
    books of 100, 300 and 1000 games (time, pages and peak memory);
+0. loop (bench/loop.py): `rulebook validate`, `make` with nothing changed, `make` after a one-game
+   edit against a full build (and byte-identical to it); `suite`, only by name: `make test` once;
 3. copyfit: each edition's pages on letter and A4, and the time copy-fitting adds (issue 12);
 4. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
@@ -27,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.loop import loop, suite  # noqa: E402
 from bench.synthetic import make_book  # noqa: E402
 from generator.checks import run_checks  # noqa: E402
 from generator.library import load_library  # noqa: E402
@@ -230,8 +233,10 @@ def main() -> int:
     """Run every benchmark; print and save the ratios."""
     results: dict = {"python": platform.python_version(), "machine": platform.machine()}
     with tempfile.TemporaryDirectory(prefix="rulebook-bench-") as tmp:
-        for name, fn in (("validation", validation), ("pdf", pdf), ("copyfit", copyfit), ("site", site)):
-            if len(sys.argv) > 1 and name not in sys.argv[1:]:
+        parts = (("loop", loop), ("validation", validation), ("pdf", pdf), ("copyfit", copyfit), ("site", site),
+                 ("suite", lambda r, _: suite(r)))
+        for name, fn in parts:
+            if (len(sys.argv) > 1 and name not in sys.argv[1:]) or (len(sys.argv) == 1 and name == "suite"):
                 continue
             print(f"running {name} ...", flush=True)
             fn(results, Path(tmp))

@@ -33,12 +33,25 @@ def published_library():
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> dict[str, Path]:
-    """Both editions, site and PDF, built once per test session."""
-    out = {}
-    for edition in (CURRENT, PUBLISHED):
-        target = tmp_path_factory.mktemp(f"build-{edition}")
-        out[edition] = build(ROOT, edition_id=edition, out=target)
-    return out
+    """Both editions, site and PDF, built once per test session (shared by pytest-xdist's workers)."""
+    return {edition: _shared_build(tmp_path_factory, edition) for edition in (CURRENT, PUBLISHED)}
+
+
+def _shared_build(tmp_path_factory, edition: str) -> Path:
+    """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait."""
+    import fcntl
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's folder sits in the session's
+        base = base.parent
+    target, done = base / f"build-{edition}", base / f"build-{edition}.done"
+    with open(base / f"build-{edition}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or if the worker dies
+        if not done.exists():
+            build(ROOT, edition_id=edition, out=target)
+            done.touch()
+    return target.resolve()
 
 
 def copy_project(dest: Path) -> Path:

@@ -1,0 +1,112 @@
+"""The everyday loop (issue 14): validate on save, `make` with nothing changed, `make` after a one-game edit.
+
+Each figure is the best of N wall-clock runs of the real command in a fresh process, interleaved
+with the reference it is compared with; the result is the ratio, since the machine's speed
+drifts. The one-game build is also compared byte for byte with a full build of the same sources.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def _run(cmd: list[str], cwd: Path = ROOT) -> float:
+    env = {**os.environ, "RULEBOOK_PDF_JOBS": os.environ.get("RULEBOOK_PDF_JOBS", "1")}
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, env=env)
+    return time.perf_counter() - start
+
+
+def _best(*cmds: list[str], repeat: int = 5) -> list[float]:
+    """Best of ``repeat`` for each command, the commands interleaved."""
+    best = [float("inf")] * len(cmds)
+    for _ in range(repeat):
+        for i, cmd in enumerate(cmds):
+            best[i] = min(best[i], _run(cmd))
+    return best
+
+
+def _differences(a: Path, b: Path) -> list[str]:
+    """Files that differ (or exist on one side only) between two output folders."""
+    out: list[str] = []
+
+    def walk(cmp: filecmp.dircmp, rel: str) -> None:
+        out.extend(f"{rel}{n}" for n in cmp.left_only + cmp.right_only + cmp.funny_files)
+        _, mismatch, errors = filecmp.cmpfiles(cmp.left, cmp.right, cmp.common_files, shallow=False)
+        out.extend(f"{rel}{n}" for n in mismatch + errors)
+        for name, sub in cmp.subdirs.items():
+            walk(sub, f"{rel}{name}/")
+
+    for part in ("pdf", "site"):
+        walk(filecmp.dircmp(a / part, b / part), f"{part}/")
+    return out
+
+
+def validate(results: dict) -> None:
+    """`rulebook validate` of the book, against Python starting and importing what validation needs."""
+    py = str(BIN / "python")
+    validate_s, imports_s, bare_s = _best([str(BIN / "rulebook"), "validate"],
+                                          [py, "-c", "import generator.checks, generator.report"], [py, "-c", "pass"])
+    results.update(loop_validate_s=validate_s, loop_validate_imports_s=imports_s, loop_python_bare_s=bare_s,
+                   loop_validate_target_s=0.3, loop_validate_vs_target=validate_s / 0.3)
+
+
+def make_noop(results: dict) -> None:
+    """`make` with nothing changed, against `make -n` of a target that does nothing (make's own start-up)."""
+    subprocess.run(["make"], cwd=ROOT, check=True, capture_output=True)  # bring build/ up to date first
+    noop_s, help_s = _best(["make"], ["make", "help"])
+    results.update(loop_make_noop_s=noop_s, loop_make_help_s=help_s, loop_make_noop_vs_1s=noop_s / 1.0)
+
+
+def one_game(results: dict, tmp: Path) -> None:
+    """A full build, then a one-word edit to one game built over it, against a full build of the edited sources.
+
+    The command is `make`'s recipe (validate, then build), run on a copy of the sources.
+    """
+    from tests.conftest import copy_project, edit_one_word
+
+    project = copy_project(tmp / "loop-project")
+    rulebook = [str(BIN / "rulebook"), "--root", str(project)]
+
+    def make(out: Path) -> float:
+        return _run(rulebook + ["validate"]) + _run(rulebook + ["build", "--out", str(out)])
+
+    first = make(project / "build")
+    edit_one_word(project)
+    again, full, differ = float("inf"), first, []
+    for n in range(2):  # interleaved: the edited build over the last one, then from nothing
+        if n:
+            prose = project / "content" / "euchre.md"
+            prose.write_text(prose.read_text(encoding="utf-8").replace(" person ", " player ", 1), encoding="utf-8")
+            make(project / "build")
+            edit_one_word(project)
+        again = min(again, make(project / "build"))
+        fresh = tmp / f"loop-fresh-{n}"
+        full = min(full, make(fresh))
+        differ += _differences(project / "build", fresh)
+        shutil.rmtree(fresh)
+    results.update(loop_one_game_make_s=again, loop_full_make_s=full, loop_one_game_vs_full=again / full,
+                   loop_one_game_identical_to_full=not differ, loop_one_game_differing_files=differ[:10])
+
+
+def suite(results: dict) -> None:
+    """`make test` once (minutes: only when asked for by name, `bench/run.py suite`)."""
+    results.update(loop_make_test_s=_run(["make", "test", "PYTEST_ARGS=-q -p no:cacheprovider"]),
+                   loop_make_test_target_s=90.0)
+    results["loop_make_test_vs_target"] = results["loop_make_test_s"] / 90.0
+
+
+def loop(results: dict, tmp: Path) -> None:
+    """Validate, make with nothing changed, make after a one-game edit."""
+    validate(results)
+    make_noop(results)
+    one_game(results, tmp)
