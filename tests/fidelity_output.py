@@ -2,7 +2,8 @@
 
 Site: the text of a page's article, with the list depth of every word (a sub-item's words sit
 in an <li> inside an <li>). PDF: `pdftotext -bbox-layout` read once; the running header and
-footer (outside the narrowest page margin) are left out, a word the layout hyphenated at a line
+footer (outside the narrowest page margin) are left out, a floated box's row that pdftotext puts
+beside the prose of its block is read after that block, a word the layout hyphenated at a line
 end is joined again, list markers are dropped, and every word keeps its x position (a sub-item
 is indented further than its parent). A page of the book is found by its named destinations:
 `game-<id>` to `end-<id>` (or `sheet-end-<id>`), `page-<id>`, `book-index`.
@@ -131,7 +132,7 @@ def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
         height = float(page.get("height"))
         out: list[tuple[str, float, float]] = []
         carry = ""
-        for line in page.iter(f"{{{ns['x']}}}line"):
+        for line in _reading_lines(page, ns["x"]):
             ws = [w for w in line.iter(f"{{{ns['x']}}}word")
                   if float(w.get("yMax")) > band and float(w.get("yMin")) < height - band]
             for k, w in enumerate(ws):
@@ -146,6 +147,21 @@ def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
             out.append((carry, 0.0, height))
         pages.append(out)
     return pages
+
+
+def _reading_lines(page: ET.Element, x: str) -> list[ET.Element]:
+    """The page's lines in reading order: pdftotext's, except that a line standing beside another
+    line of its block (a floated box's row next to the prose it runs beside) is read after that
+    block, so that the box's words do not cut into a sentence."""
+    out = []
+    for block in page.iter(f"{{{x}}}block"):
+        lines = list(block.iter(f"{{{x}}}line"))
+        box = [(float(ln.get("xMin")), float(ln.get("xMax")), float(ln.get("yMin")), float(ln.get("yMax")))
+               for ln in lines]
+        beside = [any(m[1] < b[0] and m[2] < b[3] and b[2] < m[3] for m in box) for b in box]
+        pairs = list(zip(lines, beside, strict=True))
+        out += [ln for ln, side in pairs if not side] + [ln for ln, side in pairs if side]
+    return out
 
 
 def pdf_ranges(pdf: Path) -> dict[str, range]:
