@@ -156,12 +156,19 @@ def _reading_lines(page: ET.Element, x: str) -> list[ET.Element]:
     out = []
     for block in page.iter(f"{{{x}}}block"):
         lines = list(block.iter(f"{{{x}}}line"))
-        box = [(float(ln.get("xMin")), float(ln.get("xMax")), float(ln.get("yMin")), float(ln.get("yMax")))
-               for ln in lines]
+        box = [_extent(list(ln.iter(f"{{{x}}}word"))) for ln in lines]
         beside = [any(m[1] < b[0] and m[2] < b[3] and b[2] < m[3] for m in box) for b in box]
         pairs = list(zip(lines, beside, strict=True))
         out += [ln for ln, side in pairs if not side] + [ln for ln, side in pairs if side]
     return out
+
+
+def _extent(ws: list[ET.Element]) -> tuple[float, float, float, float]:
+    """(left, right, top, bottom) of a line's words."""
+    if not ws:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (min(float(w.get("xMin")) for w in ws), max(float(w.get("xMax")) for w in ws),
+            min(float(w.get("yMin")) for w in ws), max(float(w.get("yMax")) for w in ws))
 
 
 def pdf_ranges(pdf: Path) -> dict[str, range]:
