@@ -67,8 +67,8 @@ def pdf_pages(pdf: Path) -> list[str]:
 
 
 @cache
-def bookmarks(pdf: Path) -> list[tuple[str, int, int]]:
-    """(title, 1-based page, level) of every bookmark, in outline order."""
+def bookmarks(pdf: Path) -> list[tuple[str, int, int, float]]:
+    """(title, 1-based page, level, points from the page's top) of every bookmark, in outline order."""
     reader, out = pypdf.PdfReader(pdf), []
 
     def walk(items, level):
@@ -76,17 +76,32 @@ def bookmarks(pdf: Path) -> list[tuple[str, int, int]]:
             if isinstance(item, list):
                 walk(item, level + 1)
             else:
-                out.append((item.title, reader.get_destination_page_number(item) + 1, level))
+                page = reader.get_destination_page_number(item)
+                down = float(reader.pages[page].mediabox.height) - float(item.top or 0)
+                out.append((item.title, page + 1, level, down))
     walk(reader.outline, 1)
     return out
 
 
 def pdf_part(pdf: Path, title: str) -> list[str]:
-    """The pages of one bookmarked part (a game, a prose page, the index), up to the next part as high."""
+    """The pages of one bookmarked part (a game, a prose page, the index), up to the next part as high.
+
+    Parts run on (games within a section; the errata after the index), so the page the next part
+    starts on is included down to that part's heading: the part may end on it."""
     marks = bookmarks(pdf)
-    i, start, level = next((i, page, lvl) for i, (t, page, lvl) in enumerate(marks) if t == title)
-    end = next((page for _, page, lvl in marks[i + 1:] if lvl <= level and page > start), len(pdf_pages(pdf)) + 1)
-    return pdf_pages(pdf)[start - 1:end - 1]
+    i, start, level = next((i, page, lvl) for i, (t, page, lvl, _) in enumerate(marks) if t == title)
+    end, down = next(((page, d) for _, page, lvl, d in marks[i + 1:] if lvl <= level and page > start),
+                     (len(pdf_pages(pdf)) + 1, 0.0))
+    tail = [] if end > len(pdf_pages(pdf)) else [page_above(pdf, end, down)]
+    return pdf_pages(pdf)[start - 1:end - 1] + tail
+
+
+def page_above(pdf: Path, page: int, down: float) -> str:
+    """The layout text of one page above ``down`` points from its top."""
+    width = float(pypdf.PdfReader(pdf).pages[page - 1].mediabox.width)
+    return subprocess.run(["pdftotext", "-layout", "-f", str(page), "-l", str(page), "-x", "0", "-y", "0",
+                           "-W", str(int(width)), "-H", str(int(down)), str(pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
 
 
 def flat(text: str) -> str:
@@ -147,7 +162,7 @@ def test_published_pdf_index_pages_are_this_pdfs_pages(built):
     """The one difference allowed: each line's page is where its game starts in this PDF."""
     lib = library(PUBLISHED)
     pdf = built[PUBLISHED] / "pdf" / pdf_name(lib)
-    starts = {title: page for title, page, _ in reversed(bookmarks(pdf))}  # first page of each title
+    starts = {title: page for title, page, _, _ in reversed(bookmarks(pdf))}  # first page of each title
     entries = [e for s in lib.book.sections for e in lib.printed_index().sections.get(s.id, [])]
     printed = pdf_index(built, PUBLISHED)
     assert len(printed) == len(entries)
