@@ -28,6 +28,7 @@ BLOCKS = {"p", "li", "ul", "ol", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td"
 VOID = {"br", "hr", "img", "input", "col", "wbr", "meta", "link", "source"}
 MM = 72 / 25.4
 ROW = 3.0  # points: words whose tops lie this close stand on one row
+HEADING_ROOM = 12 * MM  # more than a title's top margin (9 mm in print.css) kept after a page break
 
 
 @dataclass
@@ -174,11 +175,19 @@ def _extent(ws: list[ET.Element]) -> tuple[float, float, float, float]:
 def pdf_ranges(pdf: Path) -> dict[str, range]:
     """The 1-based pages of each target, from the book's named destinations."""
     reader = pypdf.PdfReader(pdf)
-    dest = {k: reader.get_destination_page_number(v) + 1 for k, v in reader.named_destinations.items()}
-    starts = sorted({p for k, p in dest.items() if re.match(r"(game|page|section)-|book-index$|errata$", k)})
+    named = reader.named_destinations
+    dest = {k: reader.get_destination_page_number(v) + 1 for k, v in named.items()}
+    starts: dict[int, float] = {}  # page -> how far down its first part starts, in points
+    for k, p in dest.items():
+        if re.match(r"(game|page|section)-|book-index$|errata$", k):
+            down = float(reader.pages[p - 1].mediabox.height) - float(named[k].top or 0)
+            starts[p] = min(starts.get(p, down), down)
+    top = margin_top(reader)
 
     def until_next(first: int) -> int:
-        return next((p - 1 for p in starts if p > first), len(reader.pages))
+        # Parts run on (the errata after the index): a target whose successor starts down its page
+        # ends on that page.
+        return next((p if starts[p] > top else p - 1 for p in sorted(starts) if p > first), len(reader.pages))
 
     out = {"cover": range(1, 2)}
     for k, first in dest.items():
@@ -191,6 +200,14 @@ def pdf_ranges(pdf: Path) -> dict[str, range]:
         elif k == "book-index":
             out["index"] = range(first, until_next(first) + 1)
     return out
+
+
+def margin_top(reader: pypdf.PdfReader) -> float:
+    """How far down a part that opens a page may begin: where the sections begin (each opens a page)
+    plus a heading's own top margin; a part that begins lower has text above it on its page."""
+    tops = [float(reader.pages[reader.get_destination_page_number(v)].mediabox.height) - float(v.top or 0)
+            for k, v in reader.named_destinations.items() if k.startswith("section-")]
+    return min(tops, default=0.0) + HEADING_ROOM
 
 
 def pdf_text(pages: list[list[tuple[str, float, float]]], span: range, rows: bool = False) -> Text:
