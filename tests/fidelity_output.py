@@ -2,7 +2,8 @@
 
 Site: the text of a page's article, with the list depth of every word (a sub-item's words sit
 in an <li> inside an <li>). PDF: `pdftotext -bbox-layout` read once; the running header and
-footer (outside the narrowest page margin) are left out, a word the layout hyphenated at a line
+footer (outside the narrowest page margin) are left out, a floated box's row that pdftotext puts
+beside the prose of its block is read after that block, a word the layout hyphenated at a line
 end is joined again, list markers are dropped, and every word keeps its x position (a sub-item
 is indented further than its parent). A page of the book is found by its named destinations:
 `game-<id>` to `end-<id>` (or `sheet-end-<id>`), `page-<id>`, `book-index`.
@@ -27,6 +28,7 @@ BLOCKS = {"p", "li", "ul", "ol", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td"
 VOID = {"br", "hr", "img", "input", "col", "wbr", "meta", "link", "source"}
 MM = 72 / 25.4
 ROW = 3.0  # points: words whose tops lie this close stand on one row
+HEADING_ROOM = 12 * MM  # more than a title's top margin (9 mm in print.css) kept after a page break
 
 
 @dataclass
@@ -131,7 +133,7 @@ def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
         height = float(page.get("height"))
         out: list[tuple[str, float, float]] = []
         carry = ""
-        for line in page.iter(f"{{{ns['x']}}}line"):
+        for line in _reading_lines(page, ns["x"]):
             ws = [w for w in line.iter(f"{{{ns['x']}}}word")
                   if float(w.get("yMax")) > band and float(w.get("yMin")) < height - band]
             for k, w in enumerate(ws):
@@ -148,14 +150,44 @@ def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
     return pages
 
 
+def _reading_lines(page: ET.Element, x: str) -> list[ET.Element]:
+    """The page's lines in reading order: pdftotext's, except that a line standing beside another
+    line of its block (a floated box's row next to the prose it runs beside) is read after that
+    block, so that the box's words do not cut into a sentence."""
+    out = []
+    for block in page.iter(f"{{{x}}}block"):
+        lines = list(block.iter(f"{{{x}}}line"))
+        box = [_extent(list(ln.iter(f"{{{x}}}word"))) for ln in lines]
+        beside = [any(m[1] < b[0] and m[2] < b[3] and b[2] < m[3] for m in box) for b in box]
+        pairs = list(zip(lines, beside, strict=True))
+        out += [ln for ln, side in pairs if not side] + [ln for ln, side in pairs if side]
+    return out
+
+
+def _extent(ws: list[ET.Element]) -> tuple[float, float, float, float]:
+    """(left, right, top, bottom) of a line's words."""
+    if not ws:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (min(float(w.get("xMin")) for w in ws), max(float(w.get("xMax")) for w in ws),
+            min(float(w.get("yMin")) for w in ws), max(float(w.get("yMax")) for w in ws))
+
+
 def pdf_ranges(pdf: Path) -> dict[str, range]:
     """The 1-based pages of each target, from the book's named destinations."""
     reader = pypdf.PdfReader(pdf)
-    dest = {k: reader.get_destination_page_number(v) + 1 for k, v in reader.named_destinations.items()}
-    starts = sorted({p for k, p in dest.items() if re.match(r"(game|page|section)-|book-index$|errata$", k)})
+    named = reader.named_destinations
+    dest = {k: reader.get_destination_page_number(v) + 1 for k, v in named.items()}
+    starts: dict[int, float] = {}  # page -> how far down its first part starts, in points
+    for k, p in dest.items():
+        if re.match(r"(game|page|section)-|book-index$|errata$", k):
+            down = float(reader.pages[p - 1].mediabox.height) - float(named[k].top or 0)
+            starts[p] = min(starts.get(p, down), down)
+    top = margin_top(reader)
 
     def until_next(first: int) -> int:
-        return next((p - 1 for p in starts if p > first), len(reader.pages))
+        # Parts run on (the errata after the index): a target whose successor starts down its page
+        # ends on that page.
+        return next((p if starts[p] > top else p - 1 for p in sorted(starts) if p > first), len(reader.pages))
 
     out = {"cover": range(1, 2)}
     for k, first in dest.items():
@@ -168,6 +200,14 @@ def pdf_ranges(pdf: Path) -> dict[str, range]:
         elif k == "book-index":
             out["index"] = range(first, until_next(first) + 1)
     return out
+
+
+def margin_top(reader: pypdf.PdfReader) -> float:
+    """How far down a part that opens a page may begin: where the sections begin (each opens a page)
+    plus a heading's own top margin; a part that begins lower has text above it on its page."""
+    tops = [float(reader.pages[reader.get_destination_page_number(v)].mediabox.height) - float(v.top or 0)
+            for k, v in reader.named_destinations.items() if k.startswith("section-")]
+    return min(tops, default=0.0) + HEADING_ROOM
 
 
 def pdf_text(pages: list[list[tuple[str, float, float]]], span: range, rows: bool = False) -> Text:

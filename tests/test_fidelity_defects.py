@@ -112,3 +112,30 @@ def test_2026_2_must_print_the_correction():
     uncorrected = findings(site, pdf, [ERRATUM])
     assert uncorrected == {"site": [("900:11.1", "words changed, reordered or missing")],
                            "pdf": [("900:11.1", "words changed, reordered or missing")]}
+
+
+def block_xml(lines: list[tuple[float, float, str]]) -> str:
+    """The XHTML `pdftotext -bbox-layout` writes for one block holding these (x, y, words) lines."""
+    out = ['<html xmlns="http://www.w3.org/1999/xhtml"><body><doc><page width="612" height="792"><flow><block>']
+    for x, y, text in lines:
+        out.append("<line>")
+        for word in text.split():
+            out.append(f'<word xMin="{x}" yMin="{y}" xMax="{x + 5 * len(word)}" yMax="{y + 10}">{escape(word)}</word>')
+            x += 5 * len(word) + 3
+        out.append("</line>")
+    return "".join(out) + "</block></flow></page></doc></body></html>"
+
+
+# pdftotext puts a floated box's row into the block of the prose beside it, between two lines of
+# one sentence; the reader reads it after the block. A wrapped line under the first is no box.
+BESIDE = [
+    ([(60, 150, "look at the outer"), (400, 156, "To win"), (440, 156, "Low score"), (60, 162, "corners. Then play")],
+     ["look", "at", "the", "outer", "corners", "Then", "play", "To", "win", "Low", "score"]),
+    ([(60, 150, "look at the outer"), (66, 162, "corners. Then play")],
+     ["look", "at", "the", "outer", "corners", "Then", "play"]),
+]
+
+
+@pytest.mark.parametrize("lines,read", BESIDE)
+def test_a_box_row_beside_the_prose_is_read_after_it(lines, read):
+    assert pdf_text(bbox_pages(block_xml(lines), BAND), range(1, 2)).tokens == read

@@ -229,7 +229,9 @@ def test_a_changed_game_is_laid_out_again_alone(tmp_path):
     changed = load_library(project)
     anchors = render_book(changed, tmp_path / "cached.pdf", layout=layout)
     assert layout.laid_out - before == 1  # only Euchre's section; the contents and index did not change
-    euchre = pypdf.PdfReader(tmp_path / "cached.pdf").pages[anchors["game-euchre"] - 1].extract_text()
+    # Games run on within a section: Euchre's text is on the pages from its heading to its end mark.
+    pages = pypdf.PdfReader(tmp_path / "cached.pdf").pages[anchors["game-euchre"] - 1:anchors["end-euchre"]]
+    euchre = " ".join(page.extract_text() for page in pages)
     assert "allows person to the left" in " ".join(euchre.split())
     render_book(changed, tmp_path / "fresh.pdf")
     assert (tmp_path / "cached.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()

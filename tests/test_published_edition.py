@@ -33,6 +33,7 @@ from tests.conftest import CURRENT, PUBLISHED, ROOT
 SEED = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds")) / "000_321aee1cc9de258a.txt"
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 ERRATA = Errata.model_validate(read_yaml(ROOT / "rules_data" / "errata.yaml", "rules_data/errata.yaml").data).errata
+INDEX_PITCH = 3.0  # points a character when reading the index's columns (pdf_index)
 
 
 def seed_index() -> list[tuple[str, str, str]]:
@@ -60,15 +61,17 @@ def library(edition: str):
 
 
 @cache
-def pdf_pages(pdf: Path) -> list[str]:
-    """The PDF's text, page by page, as laid out (columns kept apart by runs of spaces)."""
-    out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+def pdf_pages(pdf: Path, pitch: float | None = None) -> list[str]:
+    """The PDF's text, page by page, as laid out (columns kept apart by runs of spaces); ``pitch``
+    (points a character) spaces the columns by their real gaps rather than pdftotext's guess."""
+    out = subprocess.run(["pdftotext", "-layout", *layout_pitch(pitch), str(pdf), "-"], capture_output=True,
+                         text=True, check=True).stdout
     return out.split("\f")
 
 
 @cache
-def bookmarks(pdf: Path) -> list[tuple[str, int, int]]:
-    """(title, 1-based page, level) of every bookmark, in outline order."""
+def bookmarks(pdf: Path) -> list[tuple[str, int, int, float]]:
+    """(title, 1-based page, level, points from the page's top) of every bookmark, in outline order."""
     reader, out = pypdf.PdfReader(pdf), []
 
     def walk(items, level):
@@ -76,17 +79,36 @@ def bookmarks(pdf: Path) -> list[tuple[str, int, int]]:
             if isinstance(item, list):
                 walk(item, level + 1)
             else:
-                out.append((item.title, reader.get_destination_page_number(item) + 1, level))
+                page = reader.get_destination_page_number(item)
+                down = float(reader.pages[page].mediabox.height) - float(item.top or 0)
+                out.append((item.title, page + 1, level, down))
     walk(reader.outline, 1)
     return out
 
 
-def pdf_part(pdf: Path, title: str) -> list[str]:
-    """The pages of one bookmarked part (a game, a prose page, the index), up to the next part as high."""
+def layout_pitch(pitch: float | None) -> list[str]:
+    return ["-fixed", str(pitch)] if pitch else []
+
+
+def pdf_part(pdf: Path, title: str, pitch: float | None = None) -> list[str]:
+    """The pages of one bookmarked part (a game, a prose page, the index), up to the next part as high.
+
+    Parts run on (games within a section; the errata after the index), so the page the next part
+    starts on is included down to that part's heading: the part may end on it."""
     marks = bookmarks(pdf)
-    i, start, level = next((i, page, lvl) for i, (t, page, lvl) in enumerate(marks) if t == title)
-    end = next((page for _, page, lvl in marks[i + 1:] if lvl <= level and page > start), len(pdf_pages(pdf)) + 1)
-    return pdf_pages(pdf)[start - 1:end - 1]
+    i, start, level = next((i, page, lvl) for i, (t, page, lvl, _) in enumerate(marks) if t == title)
+    end, down = next(((page, d) for _, page, lvl, d in marks[i + 1:] if lvl <= level and page > start),
+                     (len(pdf_pages(pdf)) + 1, 0.0))
+    tail = [] if end > len(pdf_pages(pdf)) else [page_above(pdf, end, down, pitch)]
+    return pdf_pages(pdf, pitch)[start - 1:end - 1] + tail
+
+
+def page_above(pdf: Path, page: int, down: float, pitch: float | None = None) -> str:
+    """The layout text of one page above ``down`` points from its top."""
+    width = float(pypdf.PdfReader(pdf).pages[page - 1].mediabox.width)
+    return subprocess.run(["pdftotext", "-layout", *layout_pitch(pitch), "-f", str(page), "-l", str(page), "-x", "0", "-y", "0",
+                           "-W", str(int(width)), "-H", str(int(down)), str(pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
 
 
 def flat(text: str) -> str:
@@ -122,7 +144,9 @@ def pdf_index(built: dict[str, Path], edition: str) -> list[tuple[str, str, str,
     pdf = built[edition] / "pdf" / pdf_name(lib)
     sections = {s.title for s in lib.book.sections}
     rows, section = [], None
-    for page in pdf_part(pdf, lib.book.index_title):
+    # At a 3 pt pitch, a cell whose text runs up to the next column (2026.2's equipment) is still
+    # two spaces or more from it; words within a cell (about 2.5 pt apart at 9 pt) stay one apart.
+    for page in pdf_part(pdf, lib.book.index_title, pitch=INDEX_PITCH):
         for line in page.splitlines():
             cells = re.split(r"\s{2,}", line.strip())
             if line.strip() in sections:  # a section's caption or heading row
@@ -147,7 +171,7 @@ def test_published_pdf_index_pages_are_this_pdfs_pages(built):
     """The one difference allowed: each line's page is where its game starts in this PDF."""
     lib = library(PUBLISHED)
     pdf = built[PUBLISHED] / "pdf" / pdf_name(lib)
-    starts = {title: page for title, page, _ in reversed(bookmarks(pdf))}  # first page of each title
+    starts = {title: page for title, page, _, _ in reversed(bookmarks(pdf))}  # first page of each title
     entries = [e for s in lib.book.sections for e in lib.printed_index().sections.get(s.id, [])]
     printed = pdf_index(built, PUBLISHED)
     assert len(printed) == len(entries)

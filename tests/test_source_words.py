@@ -22,6 +22,7 @@ from generator.library import load_library
 from generator.model import CardEquipment, Example, GameBody
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
+from tests.fidelity_output import pdf_ranges
 from tests.textmatch import page_text
 
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -128,16 +129,13 @@ def _pdf(built: dict[str, Path], edition: str) -> Path:
 
 
 def _pdf_page_text(built: dict[str, Path], edition: str, page: str) -> str:
-    """The text of the PDF pages a game (or the About page) is printed on: those its running head names."""
-    lib = load_library(ROOT, edition)
-    if page == "about":
-        head = next(p.title for p in lib.book.pages if p.id == "about")
-    else:
-        game = lib.games[page].game
-        head = f"{game.title} ({game.subtitle})" if game.subtitle else game.title
-    pages = [p for p in _pdf_text(_pdf(built, edition)).split("\f") if p.strip().startswith(head + "\n")]
-    assert pages, f"no PDF page is headed {head!r}"
-    return "\f".join(pages)
+    """The text of the PDF pages a game (or the About page) is printed on, found by the book's
+    named destinations: games run on within a section, so a page need not start with its heading."""
+    pdf = _pdf(built, edition)
+    span = pdf_ranges(pdf).get("page:about" if page == "about" else f"game:{page}")
+    assert span, f"no named destination for {page!r} in {pdf.name}"
+    pages = _pdf_text(pdf).split("\f")
+    return "\f".join(pages[p - 1] for p in span)
 
 
 def _site_text(built, edition, page) -> str:

@@ -200,26 +200,33 @@ class Layout:
     def _fitted(self, html: str, counter: Any) -> Any:
         """The part laid out with no game's opening split across pages and, if its last page would be
         nearly empty, set tighter until it takes a page less."""
-        sheets = [counter]
-        document = self.engine.document(html, sheets)
+        document = self._unsplit(html, [counter])
         self.laid_out += 1
-        for _ in range(MAX_REBALANCE):
-            split = split_openings(document)
-            if not split:
-                break
-            # A game whose heading and box end one page and whose text starts the next starts a page.
-            sheets.append(self.engine.css(" ".join(f'[id="{name}"] {{ break-before: page; }}' for name in split)))
-            document = self.engine.document(html, sheets)
-            self.fitted += 1
         if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
             return document
         for leading, padding in FIT_STEPS:
             css = f"html {{ line-height: {leading}; }} td, th {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}"
-            tighter = self.engine.document(html, [*sheets, self.engine.css(css)])
+            # Tighter leading moves every page break, so an opening it splits is kept together again
+            # (a page break before that game) before the page count is compared.
+            tighter = self._unsplit(html, [counter, self.engine.css(css)])
             self.fitted += 1
             if len(tighter.pages) < len(document.pages) and not split_openings(tighter):
                 return tighter
         return document  # nothing fits it a page shorter; the sparse-page test names the page
+
+    def _unsplit(self, html: str, sheets: list[Any]) -> Any:
+        """The part laid out with ``sheets``, a page break put before each game whose heading and
+        box would end one page and whose text start the next (a few rounds at most)."""
+        sheets = list(sheets)
+        document = self.engine.document(html, sheets)
+        for _ in range(MAX_REBALANCE):
+            split = split_openings(document)
+            if not split:
+                break
+            sheets.append(self.engine.css(" ".join(f'[id="{name}"] {{ break-before: page; }}' for name in split)))
+            document = self.engine.document(html, sheets)
+            self.fitted += 1
+        return document
 
 
 def split_openings(document: Any) -> list[str]:
