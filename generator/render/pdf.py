@@ -98,8 +98,8 @@ class BookParts:
         def index_rows(section_id: str) -> list[GamePage]:
             return sorted(self.by_section[section_id], key=lambda p: p.heading().lower())
 
-        sections, printed = self.lib.book.sections, self.lib.printed_index()
-        note = describe.printed_index_note(printed)
+        sections, printed = self.lib.book.sections, self.lib.index_rows()
+        note = describe.printed_index_note(self.lib)
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
                         page_range, note)
         end = [Part(t.index(sections, index_rows, page_range, printed), recto=True)]
