@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from . import hints
 from .errors import Location, SourceError, SourceErrors
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
-from .model import Book, Edition, Errata, Erratum, Game, IndexEntry, PrintedIndex
+from .model import Book, Edition, Errata, Erratum, Game, PrintedIndex
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
@@ -27,6 +27,17 @@ ERRATA_FILE = "errata.yaml"
 def edition_key(edition_id: str) -> tuple[int, ...]:
     """Sort key of an edition id: '2026.10' comes after '2026.9'."""
     return tuple(int(part) for part in edition_id.split("."))
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """A line of an edition's alphabetical index."""
+
+    section: str
+    title: str
+    game: str
+    players: str | int
+    entry: int | None  # its place in printed_index.sections[section]; None: derived from its page
 
 
 @dataclass
@@ -74,21 +85,46 @@ class Library:
                 "edition": self.edition.model_dump()}
 
     def printed_index(self) -> PrintedIndex | None:
-        """The index as this edition printed it (errata undone), or None if it prints a computed one."""
+        """The index as typed from the book (errata of later editions undone), if this edition prints it."""
         printed = self.book.printed_index
         return printed if printed is not None and self.edition.id in printed.editions else None
 
-    def index_entry(self, game_id: str) -> IndexEntry | None:
-        """A game's line in this edition's printed index, if it has one."""
+    def index_rows(self) -> dict[str, list[IndexRow]]:
+        """This edition's index, section by section: the printed rows, plus rows for games added since.
+
+        The rows typed from the book keep their titles, counts and order. A game introduced after
+        the edition the index was typed from has no typed row: its row is its page's heading and
+        player count, placed after the row of the game before it in the book. The book's game order
+        is its page order, which in the printed index is alphabetical ('10 Dime Rummy' first).
+        """
         printed = self.printed_index()
-        entries = printed.sections.values() if printed else []
-        return next((e for section in entries for e in section if e.game == game_id), None)
+        if printed is None:
+            return {}
+        typed_in = min(printed.editions, key=edition_key)
+        rows: dict[str, list[IndexRow]] = {}
+        for section in self.book.sections:
+            out = [IndexRow(section.id, e.title, e.game, e.players, i)
+                   for i, e in enumerate(printed.sections.get(section.id, []))]
+            for gid in section.games:
+                gs = self.games.get(gid)
+                if gs is None or not edition_key(gs.game.introduced) > edition_key(typed_in):
+                    continue
+                before = section.games[:section.games.index(gid)]
+                at = max((i + 1 for i, r in enumerate(out) if r.game in before), default=0)
+                out.insert(at, IndexRow(section.id, gs.game.heading(), gid, gs.game.players, None))
+            if out:
+                rows[section.id] = out
+        return rows
+
+    def index_entry(self, game_id: str) -> IndexRow | None:
+        """A game's line in this edition's index, if it prints one."""
+        return next((r for rows in self.index_rows().values() for r in rows if r.game == game_id), None)
 
     def stated_players(self, game: Game) -> str | int:
-        """The player count this edition tells a reader choosing a game: the printed index's, else the page's.
+        """The player count this edition tells a reader choosing a game: its index's, else the page's.
 
         An edition with a printed index lists games by it, so its home page and finder repeat the
-        index's counts, mistakes included (they are errata of the next edition, not of this one).
+        index's counts (2026.1's mistakes included: they are errata of the next edition, not of it).
         """
         entry = self.index_entry(game.id)
         return entry.players if entry is not None else game.players

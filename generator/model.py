@@ -422,6 +422,10 @@ class Game(GameBody):
             raise ValueError("variant ids must be unique")
         return self
 
+    def heading(self) -> str:
+        """The title as the book prints it: 'Oh Hell! (Screw your neighbour)'."""
+        return f"{self.title} ({self.subtitle})" if self.subtitle else self.title
+
 
 class Edition(Strict):
     """One printing of the book."""

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from ..cards import JOKER, CardSet, PredicateError, parse_cards
+from ..library import Library
 from ..model import CardEquipment, Deal, GameBody, Goal, Removal, ScoreItem, ScoreTable
 from ..phrases import parse_players
 from ..prose import expand, format_value
@@ -272,12 +273,30 @@ def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = Fals
     return text
 
 
-def printed_index_note(printed: object | None) -> str | None:
-    """The errata page's sentence on an index reprinted as published (None when the index is computed)."""
-    if printed is None:
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def printed_index_note(lib: Library) -> str | None:
+    """The sentence on an index printed in the book's design, true of this edition (None when it prints none)."""
+    rows = [r for section in lib.index_rows().values() for r in section]
+    if not rows:
         return None
-    return ("The index is printed as published, with its titles, player counts and order, mistakes included; "
-            "only its page numbers differ: they are this edition's own pages.")
+    book_file = f"{lib.book_doc.path}"
+    fixed = {e.path for e in lib.errata if lib.in_edition(e.edition) and e.file == book_file and e.path}
+    corrected = [r.title for r in rows if r.entry is not None
+                 and any(p.startswith(f"printed_index.sections.{r.section}.{r.entry}.") for p in fixed)]
+    added = [r.title for r in rows if r.entry is None]
+    if not corrected and not added:
+        return ("The index is printed as published, with its titles, player counts and order, mistakes included; "
+                "only its page numbers differ: they are this edition's own pages.")
+    parts = ["The index is printed as published, with its titles and order; its page numbers are this edition's own pages"]
+    if corrected:
+        parts.append(f"the lines the errata correct are printed corrected ({_listing(corrected)})")
+    if added:
+        parts.append("the games this edition adds have lines of their own, titled and counted as on their pages, "
+                     f"in the book's alphabetical order ({_listing(added)})")
+    return "; ".join(parts) + "."
 
 
 def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:

@@ -174,7 +174,7 @@ class GamePage:
 
     def heading(self) -> str:
         """The title as the book prints it: 'Oh Hell! (Screw your neighbour)'."""
-        return f"{self.game.title} ({self.game.subtitle})" if self.game.subtitle else self.game.title
+        return self.game.heading()
 
     def sources(self) -> list[str]:
         """'Seed 000 (The book as published ...): section “Golf”' for the game and each variant."""

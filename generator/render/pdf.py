@@ -142,8 +142,8 @@ class BookParts:
         def index_rows(section_id: str) -> list[GamePage]:
             return sorted(self.by_section[section_id], key=lambda p: p.heading().lower())
 
-        sections, printed = self.lib.book.sections, self.lib.printed_index()
-        note = describe.printed_index_note(printed)
+        sections, printed = self.lib.book.sections, self.lib.index_rows()
+        note = describe.printed_index_note(self.lib)
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
                         page_range, note)
         # The errata run on after the index: one part, so that neither ends on a page of its own.

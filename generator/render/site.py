@@ -121,7 +121,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
         sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib),
         players={k: describe.player_count(v) for k, v in stated.items()},
         has_pdf=downloads is not None and (downloads / pdf_name(lib)).exists()), encoding="utf-8")
-    printed = lib.printed_index()
+    printed, index_note = lib.index_rows(), describe.printed_index_note(lib)
     anchors = book_pages or {}
 
     def page_range(game_id: str) -> str:
@@ -129,13 +129,13 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
 
     sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
     (docs / "book-index.md").write_text(env.get_template("site/book-index.md.j2").render(
-        printed=printed, sections=lib.book.sections, by_section_sorted=sorted_sections, page_range=page_range),
+        printed=printed, index_note=index_note, sections=lib.book.sections, by_section_sorted=sorted_sections, page_range=page_range),
         encoding="utf-8")
     records = [finder_record(p, stated[p.id]) for p in pages]
     (docs / "finder.md").write_text(env.get_template("site/finder.md.j2").render(games=records), encoding="utf-8")
     (docs / "errata.md").write_text(env.get_template("site/errata.md.j2").render(
         errata=[e for e in lib.errata if lib.in_edition(e.edition)],
-        index_note=describe.printed_index_note(printed)), encoding="utf-8")
+        index_note=index_note), encoding="utf-8")
 
     if SITE_ASSETS.exists():
         shutil.copytree(SITE_ASSETS, docs / "assets")
