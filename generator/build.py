@@ -64,8 +64,10 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
         raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped") from None
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no message"])[-1].removeprefix("error: ")
-        # Out of address space shows up as a signal, a MemoryError, or a library that cannot be mapped.
-        starved = ("MemoryError", "Cannot allocate", "cannot load library", "bad_alloc", "out of memory")
+        # Out of address space shows up as a signal, a MemoryError, a library that cannot be mapped, or a C
+        # extension whose allocation failed without raising (CPython then reports a SystemError).
+        starved = ("MemoryError", "Cannot allocate", "cannot load library", "bad_alloc", "out of memory",
+                   "error return without exception set")
         if result.returncode < 0 or any(s in result.stderr for s in starved):
             raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB of memory ({last[:200]})")
         raise BuildError(f"the PDF render failed: {last}")

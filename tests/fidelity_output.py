@@ -128,25 +128,30 @@ def pdf_pages(pdf: Path, band: float) -> list[list[tuple[str, float, float]]]:
 def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
     """`pdf_pages` from the XHTML that `pdftotext -bbox-layout` writes."""
     ns = {"x": "http://www.w3.org/1999/xhtml"}
-    pages = []
+    pages: list[list[tuple[str, float, float]]] = []
+    carry, carried_at = "", (0.0, 0.0)
     for page in ET.fromstring(xml).iter(f"{{{ns['x']}}}page"):
         height = float(page.get("height"))
         out: list[tuple[str, float, float]] = []
-        carry = ""
         for line in _reading_lines(page, ns["x"]):
             ws = [w for w in line.iter(f"{{{ns['x']}}}word")
                   if float(w.get("yMax")) > band and float(w.get("yMin")) < height - band]
             for k, w in enumerate(ws):
                 text, x, y = w.text or "", float(w.get("xMin")), float(w.get("yMin"))
+                if carry and not out and pages:
+                    # A word hyphenated at the foot of the last page ends here: it is read where it starts.
+                    pages[-1].append((carry + text, *carried_at))
+                    carry = ""
+                    continue
                 if carry:
                     text, carry = carry + text, ""
                 if k == len(ws) - 1 and text.endswith("\u2010"):  # the layout's hyphen (U+2010), not the text's
-                    carry = text[:-1]
+                    carry, carried_at = text[:-1], (x, y)
                     continue
                 out.append((text, x, y))
-        if carry:
-            out.append((carry, 0.0, height))
         pages.append(out)
+    if carry:
+        pages[-1].append((carry, *carried_at))
     return pages
 
 

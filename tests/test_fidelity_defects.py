@@ -139,3 +139,14 @@ BESIDE = [
 @pytest.mark.parametrize("lines,read", BESIDE)
 def test_a_box_row_beside_the_prose_is_read_after_it(lines, read):
     assert pdf_text(bbox_pages(block_xml(lines), BAND), range(1, 2)).tokens == read
+
+
+def test_a_word_hyphenated_at_the_foot_of_a_page_is_read_whole():
+    """'dead‐' ends one page and 'wood' starts the next: the reader reads 'deadwood' where it starts."""
+    first = pdf_xml("60 700 an opponent has less dead\u2010")
+    second = pdf_xml("60 100 wood than the caller")
+    two = first.replace("</doc></body></html>", "") + second[second.index("<page"):]
+    pages = bbox_pages(two, BAND)
+    assert [w for w, _, _ in pages[0]] == ["an", "opponent", "has", "less", "deadwood"]
+    assert [w for w, _, _ in pages[1]] == ["than", "the", "caller"]
+    assert pdf_text(pages, range(1, 3)).tokens == ["an", "opponent", "has", "less", "deadwood", "than", "the", "caller"]

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -160,39 +161,96 @@ def pdf_index(built: dict[str, Path], edition: str) -> list[tuple[str, str, str,
 
 # ---- The index as printed -------------------------------------------------------------------
 
-@poppler
-def test_published_pdf_index_is_seed_000s_index(built):
-    printed = pdf_index(built, PUBLISHED)
-    assert [(s, t, p) for s, _, t, p in printed] == seed_index()
+def index_errata(edition: str) -> dict[tuple[str, int], str]:
+    """(section id, row) -> corrected player count, for every index erratum ``edition`` carries."""
+    out = {}
+    for e in ERRATA:
+        m = re.fullmatch(r"printed_index\.sections\.(\w+)\.(\d+)\.players", e.path or "")
+        if m and library(edition).in_edition(e.edition):
+            out[m.group(1), int(m.group(2))] = str(e.corrected)
+    return out
+
+
+def seed_rows(edition: str) -> list[tuple[str, str, str]]:
+    """Seed 000's index lines as ``edition`` prints them: the edition's index errata applied."""
+    titles = {s.title: s.id for s in library(edition).book.sections}
+    corrected, rows, seen = index_errata(edition), [], Counter()
+    for section, title, players in seed_index():
+        key = (titles[section], seen[section])
+        seen[section] += 1
+        rows.append((section, title, corrected.get(key, players)))
+    return rows
+
+
+def added_rows(edition: str) -> dict[str, tuple[str, str, str]]:
+    """game id -> (section, heading, players as its page says) of the games added since the book."""
+    lib, published = library(edition), library(PUBLISHED)
+    titles = {s.id: s.title for s in lib.book.sections}
+    return {gs.id: (titles[gs.game.category], game_page(lib, gs).heading(), str(gs.game.players))
+            for gs in lib.ordered_games() if gs.id not in published.games}
+
+
+def check_index_rows(rows: list[tuple[str, str, str]], edition: str) -> None:
+    """The rows an edition's index prints: seed 000's (errata applied), then the added games in alphabetical place."""
+    added = added_rows(edition)
+    assert (edition == PUBLISHED) == (not added)
+    assert [r for r in rows if r not in added.values()] == seed_rows(edition)
+    for row in added.values():
+        assert rows.count(row) == 1, f"{row}: not once in the {edition} index"
+    for section in {s for s, _, _ in seed_index()}:
+        printed = [t for s, t, _ in seed_index() if s == section]
+        if printed == sorted(printed, key=str.lower):  # the book sorts this section: '10 Dime Rummy' < '500 Rummy' < 'Arizona'
+            titles = [t for s, t, _ in rows if s == section]
+            assert titles == sorted(titles, key=str.lower), f"{edition}: {section} is not in alphabetical order"
 
 
 @poppler
-def test_published_pdf_index_pages_are_this_pdfs_pages(built):
-    """The one difference allowed: each line's page is where its game starts in this PDF."""
-    lib = library(PUBLISHED)
-    pdf = built[PUBLISHED] / "pdf" / pdf_name(lib)
+@pytest.mark.parametrize("edition", [PUBLISHED, CURRENT])
+def test_pdf_index_is_seed_000s_index_as_the_edition_corrects_it(built, edition):
+    check_index_rows([(s, t, p) for s, _, t, p in pdf_index(built, edition)], edition)
+
+
+@poppler
+@pytest.mark.parametrize("edition", [PUBLISHED, CURRENT])
+def test_pdf_index_pages_are_this_pdfs_pages(built, edition):
+    """The page numbers are where each game starts in this PDF, and the errata page says what differs."""
+    lib = library(edition)
+    pdf = built[edition] / "pdf" / pdf_name(lib)
     starts = {title: page for title, page, _, _ in reversed(bookmarks(pdf))}  # first page of each title
-    entries = [e for s in lib.book.sections for e in lib.printed_index().sections.get(s.id, [])]
-    printed = pdf_index(built, PUBLISHED)
+    entries = [r for rows in lib.index_rows().values() for r in rows]
+    printed = pdf_index(built, edition)
     assert len(printed) == len(entries)
     for (_, page, title, _), entry in zip(printed, entries, strict=True):
         heading = game_page(lib, lib.games[entry.game]).heading()
         assert int(page.split("–")[0]) == starts[heading], f"{title}: page {page}, the game starts on {starts[heading]}"
     errata = flat(" ".join(pdf_part(pdf, "Errata")))
-    assert describe.printed_index_note(lib.printed_index()) in errata, "the errata page must say the pages differ"
+    assert describe.printed_index_note(lib) in errata, "the errata page must say what the index changes"
 
 
-def test_published_site_index_is_seed_000s_index(built):
-    lib = library(PUBLISHED)
-    rows = table_rows(built[PUBLISHED] / "site" / "book-index" / "index.html", "book-index")
-    assert [(t, p) for _, t, p in rows] == [(t, p) for _, t, p in seed_index()]
-    pdf_pages_of = {t: page for _, page, t, _ in pdf_index(built, PUBLISHED)} if shutil.which("pdftotext") else {}
+def site_index_sections(path: Path) -> list[str]:
+    """The section each body row of the site's index tables is headed by (the second header cell)."""
+    out = []
+    for table in re.findall(r'<table class="[^"]*\bbook-index\b[^"]*">(.*?)</table>', path.read_text(encoding="utf-8"), re.S):
+        head, body = table.split("<tbody>", 1)
+        section = flat(html.unescape(re.sub(r"<[^>]+>", "", re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)[1])))
+        out += [section] * len(re.findall(r"<tr>", body))
+    return out
+
+
+@pytest.mark.parametrize("edition", [PUBLISHED, CURRENT])
+def test_site_index_is_the_pdfs_index(built, edition):
+    lib = library(edition)
+    page = built[edition] / "site" / "book-index" / "index.html"
+    rows = table_rows(page, "book-index")
+    check_index_rows([(s, t, p) for s, (_, t, p) in zip(site_index_sections(page), rows, strict=True)], edition)
+    pdf_pages_of = {t: page for _, page, t, _ in pdf_index(built, edition)} if shutil.which("pdftotext") else {}
     for page, title, _ in rows:
         assert page, f"{title}: no page number"
         if pdf_pages_of:
             assert page == pdf_pages_of[title], f"{title}: the site says page {page}, the PDF {pdf_pages_of[title]}"
-    note = describe.printed_index_note(lib.printed_index())
-    assert note in html_text(built[PUBLISHED] / "site" / "errata" / "index.html")
+    note = describe.printed_index_note(lib)
+    assert note in html_text(built[edition] / "site" / "errata" / "index.html")
+    assert note in html_text(built[edition] / "site" / "book-index" / "index.html")
 
 
 # ---- Every erratum, where it shows ----------------------------------------------------------
@@ -228,7 +286,7 @@ def check_index_players(built, e, game_id: str) -> None:
     """An index player count: verbatim in the published index, and everywhere a reader picks a game."""
     published, corrected = describe.player_count(e.published), describe.player_count(e.corrected)
     assert index_players(built, PUBLISHED, game_id) == (str(e.published), str(e.published))
-    assert index_players(built, CURRENT, game_id) == (corrected, corrected)
+    assert index_players(built, CURRENT, game_id) == (str(e.corrected), str(e.corrected))
     assert home_players(built, PUBLISHED, game_id) == published
     assert home_players(built, CURRENT, game_id) == corrected
     assert finder_players(built, PUBLISHED, game_id).startswith(published)
