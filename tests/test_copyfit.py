@@ -112,3 +112,15 @@ def test_each_rule_catches_a_broken_page(engine, tmp_path, fixture, rule, expect
     engine.write([engine.document(html)], pdf)
     found = rule(pdf, html)
     assert any(expected in message for message in found), found
+
+
+def test_copy_fitting_starts_from_the_stylesheets_leading():
+    """pdf.BASE_LEADING (which fit steps can save a page) is print.css's leading for the body text."""
+    import re
+
+    from generator.render import pdf
+
+    css = (Path(__file__).parent.parent / "templates" / "print" / "print.css").read_text(encoding="utf-8")
+    leadings = re.findall(r"(?m)^html\s*\{[^}]*?line-height:\s*([\d.]+)", css)
+    assert leadings and float(leadings[-1]) == pdf.BASE_LEADING  # the last html rule wins
+    assert all(leading < pdf.BASE_LEADING for leading, _ in pdf.FIT_STEPS)

@@ -45,6 +45,7 @@ TRIAL_ROWS = 60
 # table-cell padding (mm) below print.css's own (1.25 and 0.5-1 mm), the last still easy to read.
 SPARSE = 0.25
 FIT_STEPS = ((1.22, 0.6), (1.19, 0.45), (1.16, 0.3))
+BASE_LEADING = 1.25  # print.css's html line-height
 MAX_REBALANCE = 3  # rounds of page breaks put before games whose opening would be split
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
 FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
@@ -204,7 +205,11 @@ class Layout:
         self.laid_out += 1
         if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
             return document
-        for leading, padding in FIT_STEPS:
+        # A step that cannot shorten the text by the last page's worth is skipped: a tighter leading
+        # shortens it by at most leading / BASE_LEADING, and each try lays out the whole part again.
+        need = page_fill(document.pages[-1]) / (len(document.pages) - 1 + page_fill(document.pages[-1]))
+        steps = [step for step in FIT_STEPS if 1 - step[0] / BASE_LEADING >= need] or FIT_STEPS[-1:]
+        for leading, padding in steps:
             css = f"html {{ line-height: {leading}; }} td, th {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}"
             # Tighter leading moves every page break, so an opening it splits is kept together again
             # (a page break before that game) before the page count is compared.
