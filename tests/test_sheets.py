@@ -134,6 +134,8 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
         width, height = float(page.mediabox.width), float(page.mediabox.height)
         problems += [f"page {n + 1}: '{w}' runs off the page" for x0, y0, x1, y1, w in words[n]
                      if not (x0 >= EDGE and x1 <= width - EDGE and y0 >= EDGE and y1 <= height - EDGE)]
+        if sum(w[4].lower() == "edition" for w in words[n]) > 1:  # the sheet's footer line and a running one
+            problems.append(f"page {n + 1}: two footers name the edition")
     blank_pages = [(n, p) for n, p in enumerate(reader.pages) if _fields(p)]
     if len(blank_pages) != len(wanted):
         return [*problems, f"{len(blank_pages)} fillable pages, wanted {len(wanted)}"]
@@ -193,7 +195,8 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
     assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path) == []
 
 
-def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: bool = False) -> Path:
+def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: bool = False,
+                  footers: int = 0) -> Path:
     from generator.render.weasy import Engine
 
     cell = "<td><input type='text' name='bad.0-0.{r}.{c}'></td>"  # the sheets' own style: print.css
@@ -201,7 +204,10 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
                    + "</tr>" for r in range(1, rows + 1))
     if total:
         body += "<tr><th>Total</th>" + "".join(cell.format(r="total", c=c) for c in range(columns)) + "</tr>"
-    html = f"<html><body class='sheet-only'><div class='score-sheet'><table>{body}</table></div></body></html>"
+    running = "<style>@page { @bottom-left { content: 'Edition 9999.9'; } }</style>" if footers > 1 else ""
+    footer = "<p class='sheet-footer'>Book · edition 9999.9</p>" if footers else ""
+    html = (f"<html><head>{running}</head><body class='sheet-only'><div class='score-sheet'><table>{body}</table>"
+            f"</div>{footer}</body></html>")
     target = tmp_path / "bad.pdf"
     document = Engine().document(html)
     document.write_pdf(str(target))
@@ -223,6 +229,7 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
     ("page not filled", dict(label="1", columns=4, rows=5, total=True), [None], "left under the last row"),
     ("no total", dict(label="1", columns=4, rows=30, total=False), [None], "no total row"),
     ("script", dict(label="1", columns=4, rows=5, total=True, script=True), [5], "scripts in the PDF"),
+    ("two footers", dict(label="1", columns=4, rows=5, total=True, footers=2), [5], "two footers"),
 ])
 def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, problem):
     pdf = _broken_sheet(tmp_path, **layout)
