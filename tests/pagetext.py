@@ -220,3 +220,21 @@ def split_openings(pdf: Path) -> list[str]:
     page_of = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
     return [f"{name[7:]}: heading on page {page_of.get(name[7:])}, text from page {n}"
             for name, n in sorted(page_of.items()) if name.startswith("opened-") and page_of.get(name[7:]) != n]
+
+
+def split_boxes(pdf: Path) -> list[str]:
+    """Summary boxes not printed whole on their game's (or variant's) heading page: the box's anchor
+    `box-<id>` and the anchor `box-end-<id>` at the end of its last row (templates/blocks.html.j2),
+    read back from the PDF's named destinations, on another page than the heading `<id>`."""
+    import pypdf
+
+    reader = pypdf.PdfReader(pdf)
+    page_of = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    found = []
+    for name, start in sorted(page_of.items()):
+        if name.startswith("box-") and not name.startswith("box-end-"):
+            owner = name[4:]
+            end, heading = page_of.get(f"box-end-{owner}"), page_of.get(owner)
+            if not start == end == heading:
+                found.append(f"{owner}: heading on page {heading}, box from page {start} to page {end}")
+    return found

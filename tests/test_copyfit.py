@@ -16,9 +16,9 @@ import pytest
 
 from generator.render.pdf import book_html, render_book
 from generator.render.site import pdf_name
-from generator.render.weasy import Engine
+from generator.render.weasy import Engine, page_fill
 from tests.conftest import CURRENT, PUBLISHED
-from tests.pagetext import openers, read_pages, sparse, split_openings, split_rows, stranded
+from tests.pagetext import openers, read_pages, sparse, split_boxes, split_openings, split_rows, stranded
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 
@@ -89,6 +89,13 @@ def test_no_table_row_is_split_across_pages(printed, edition, paper):
     assert split_rows(pdf, html) is None
 
 
+@pytest.mark.parametrize(("edition", "paper"), CASES)
+def test_every_summary_box_is_printed_whole_with_its_heading(printed, edition, paper):
+    pdf, html = printed(edition, paper)
+    assert html.count('class="box-end"') == html.count('class="glance"') > 0  # every box is checked
+    assert split_boxes(pdf) == []
+
+
 # The rules above, each shown to catch a document broken on purpose (tests/fixtures/print/).
 BROKEN_CASES = [
     ("heading-at-foot.html", lambda pdf, html: stranded(read_pages(pdf), openers(html)), "Lonely Heading"),
@@ -97,6 +104,7 @@ BROKEN_CASES = [
     ("sparse-page.html", lambda pdf, html: sparse(read_pages(pdf), set()), "page 2"),
     ("split-row.html", lambda pdf, html: [split_rows(pdf, html) or ""], "3 table rows are printed in 4 pieces"),
     ("opening-split.html", lambda pdf, html: split_openings(pdf), "game-lonely: heading on page 1, text from page 2"),
+    ("box-split.html", lambda pdf, html: split_boxes(pdf), "game-boxed: heading on page 1, box from page 1 to page 2"),
 ]
 
 
@@ -124,3 +132,62 @@ def test_copy_fitting_starts_from_the_stylesheets_leading():
     leadings = re.findall(r"(?m)^html\s*\{[^}]*?line-height:\s*([\d.]+)", css)
     assert leadings and float(leadings[-1]) == pdf.BASE_LEADING  # the last html rule wins
     assert all(leading < pdf.BASE_LEADING for leading, _ in pdf.FIT_STEPS)
+
+
+# ---- Setting a part's last pages again (generator/render/copyfit.py) ---------------------------------
+
+def _tail_fixture() -> str:
+    """A section of games whose pages open in every way a page can: a game, a paragraph, a numbered
+    list's item, a nested item, a table, the rest of a paragraph."""
+    words = "A rule of the game that runs on long enough to fill a few lines of the page. " * 4
+    games = []
+    for g in range(2):
+        items = "".join(f"<li>Step {i}: {words if i % 3 == 0 else 'short step.'}</li>" for i in range(1, 41))
+        subs = "".join(f"<li>Sub-case {i} of a case whose list runs on over a page.</li>" for i in range(1, 31))
+        nested = "".join(f"<li>Case {i}<ul><li>Sub-case {i}.1 {words}</li><li>Sub-case {i}.2</li></ul></li>" for i in range(3))
+        nested += f"<li>Case with many sub-cases<ul>{subs}</ul></li>"
+        rows = "".join(f"<tr><th>Hand {i}</th><td>{i * 5} points</td></tr>" for i in range(12))
+        games.append(f'<article class="game" id="game-g{g}" data-section="Cards"><h2 class="game-title">Game {g}</h2>'
+                     f'<p><span class="opened" id="opened-game-g{g}"></span>{words}</p><ol>{items}</ol><ul>{nested}</ul>'
+                     f'<table class="data"><tbody>{rows}</tbody></table>' + f"<p>{words}</p>" * 3 + "</article>")
+    return ('<html lang="en"><head><title>Fixture</title></head><body data-edition="9999.1">'
+            '<section class="book-section" id="section-cards" data-section="Cards">'
+            f'<h1 class="section-title">Cards</h1>{"".join(games)}</section></body></html>')
+
+
+def _printed(document, pages: list, pdf: Path) -> list[str]:
+    """What ``pages`` of ``document`` print, read back with `pdftotext -layout`: list numbers, running
+    header and footer, and where each line sits on the page (as spacing), one string a page."""
+    import subprocess
+
+    document.copy(pages).write_pdf(pdf)
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout.split("\f")[:len(pages)]
+
+
+def test_the_last_pages_set_again_from_any_page_read_as_the_first_layout(engine, tmp_path):
+    """With no tighter leading, a part's tail from each page that opens with a whole element prints
+    what the first layout printed on those pages: header, page numbers, list numbers, line places."""
+    from generator.render import copyfit
+
+    html = _tail_fixture()
+    document = engine.document(html, [engine.css("@page :first { counter-reset: page 5; }")])
+    cuts = [n for n in range(1, len(document.pages)) if copyfit.fresh_start(document, n) is not None]
+    assert len(document.pages) >= 5 and len(cuts) >= 4
+    first = _printed(document, document.pages, tmp_path / "first.pdf")
+    assert "27. Step 27" in " ".join(first[1].split())  # a page that opens with a numbered list's 27th item
+    for n in cuts:
+        tail = engine.document(html, [engine.css(f"@page :first {{ counter-reset: page {4 + n}; }}")],
+                               copyfit.tail_edit(document, n))
+        assert page_fill(tail.pages[0]) == 0 and not tail.pages[0].anchors  # the running header's page only
+        assert _printed(tail, tail.pages[1:], tmp_path / f"tail-{n}.pdf") == first[n:], f"from page {n + 1}"
+
+
+def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
+    from generator.render import copyfit
+
+    html = "<html><body><p>" + "Words that run on across the page break. " * 400 + "</p></body></html>"
+    document = engine.document(html)
+    assert len(document.pages) > 1 and copyfit.fresh_start(document, 1) is None
+    with pytest.raises(ValueError, match="opens inside"):
+        copyfit.tail_edit(document, 1)

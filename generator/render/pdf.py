@@ -7,9 +7,11 @@ pages are written together as one PDF. The contents and index are laid out with 
 first, then again with the real numbers; only those two small parts are laid out twice (unless
 a page number grows so much that the contents needs another page). Nothing is typed by hand.
 
-Copy-fitting: a game whose heading and summary box would end one page and its text start the next
-starts a page instead, and a part whose last page would be less than a quarter full is set with
-tighter leading until it takes a page less (``Layout._fitted``).
+Copy-fitting: a game's heading, its floated summary box and its first line stay on one page by CSS
+(``break-after: avoid``, ``break-inside: avoid``, which weasy.py makes WeasyPrint honour for floats);
+a game they would still part starts a page instead. A part whose last page would be less than a
+quarter full has its last pages set again with tighter leading until it takes a page less
+(``copyfit.py``), or, failing that, the whole part (``Layout._fitted``).
 
 The book prints the score sheets its prose places only where the published book printed them
 (``book_prints_sheet``); every game's sheet is also its own PDF, with as many blank rows as fit.
@@ -33,7 +35,7 @@ from ..errors import BuildError
 from ..library import Library
 from ..model import ScoreSheet, SheetBlock
 from ..prose import expand, format_value
-from . import describe
+from . import copyfit, describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import SheetFile, score_pad_name, sheet_files, template_globals
@@ -46,6 +48,7 @@ TRIAL_ROWS = 60
 SPARSE = 0.25
 FIT_STEPS = ((1.22, 0.6), (1.19, 0.45), (1.16, 0.3))
 BASE_LEADING = 1.25  # print.css's html line-height
+TAIL_MARGINS = (1.5, 3.0)  # how much more text a tail holds than its leading must save, first try and second
 MAX_REBALANCE = 3  # rounds of page breaks put before games whose opening would be split
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
 FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
@@ -194,53 +197,59 @@ class Layout:
         key = (html, first_page)
         self.used.add(key)
         if key not in self.cache:
-            counter = self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
-            self.cache[key] = self._fitted(html, counter)
+            self.cache[key] = self._fitted(html, first_page)
         return self.cache[key]
 
-    def _fitted(self, html: str, counter: Any) -> Any:
+    def _counter(self, first_page: int) -> Any:
+        return self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
+
+    def _fitted(self, html: str, first_page: int) -> Any:
         """The part laid out with no game's opening split across pages and, if its last page would be
-        nearly empty, set tighter until it takes a page less."""
-        document = self._unsplit(html, [counter])
+        nearly empty, its last pages set tighter until it takes a page less."""
+        document = self._unsplit(html, [self._counter(first_page)])
         self.laid_out += 1
         if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
             return document
-        # A step that cannot shorten the text by the last page's worth is skipped: a tighter leading
-        # shortens it by at most leading / BASE_LEADING, and each try lays out the whole part again.
-        need = page_fill(document.pages[-1]) / (len(document.pages) - 1 + page_fill(document.pages[-1]))
-        steps = [step for step in FIT_STEPS if 1 - step[0] / BASE_LEADING >= need] or FIT_STEPS[-1:]
-        for leading, padding in steps:
-            css = f"html {{ line-height: {leading}; }} td, th {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}"
+        fill = page_fill(document.pages[-1])
+        # First only the part's last pages are set again (copyfit.py), the shortest tail first.
+        for cut, (leading, padding) in copyfit.tail_tries(document, FIT_STEPS, BASE_LEADING, TAIL_MARGINS):
+            tail = self._unsplit(html, [self._counter(first_page + cut - 1), self._tighter(leading, padding)],
+                                 copyfit.tail_edit(document, cut))
+            self.fitted += 1
+            if page_fill(tail.pages[0]) or tail.pages[0].anchors:
+                raise BuildError(f"copy-fitting: the first page of a part's tail from page {cut + 1} holds text")
+            fitted = document.copy(document.pages[:cut] + tail.pages[1:])  # the tail's first page is the strings'
+            if len(fitted.pages) < len(document.pages) and not copyfit.split_openings(fitted):
+                return fitted
+        # No tail saved the page: the whole part, tighter. A step that cannot shorten the text by the
+        # last page's worth is skipped: each try lays out the whole part again.
+        need = fill / (len(document.pages) - 1 + fill)
+        for leading, padding in [step for step in FIT_STEPS if 1 - step[0] / BASE_LEADING >= need] or FIT_STEPS[-1:]:
             # Tighter leading moves every page break, so an opening it splits is kept together again
             # (a page break before that game) before the page count is compared.
-            tighter = self._unsplit(html, [counter, self.engine.css(css)])
+            tighter = self._unsplit(html, [self._counter(first_page), self._tighter(leading, padding)])
             self.fitted += 1
-            if len(tighter.pages) < len(document.pages) and not split_openings(tighter):
+            if len(tighter.pages) < len(document.pages) and not copyfit.split_openings(tighter):
                 return tighter
         return document  # nothing fits it a page shorter; the sparse-page test names the page
 
-    def _unsplit(self, html: str, sheets: list[Any]) -> Any:
+    def _tighter(self, leading: float, padding: float) -> Any:
+        return self.engine.css(f"html {{ line-height: {leading}; }} "
+                               f"td, th, .glance-table th, .glance-table td, table.data th, table.data td {{ padding-top: {padding}mm; padding-bottom: {padding}mm; }}")
+
+    def _unsplit(self, html: str, sheets: list[Any], edit: Callable[[Any], None] | None = None) -> Any:
         """The part laid out with ``sheets``, a page break put before each game whose heading and
         box would end one page and whose text start the next (a few rounds at most)."""
         sheets = list(sheets)
-        document = self.engine.document(html, sheets)
+        document = self.engine.document(html, sheets, edit)
         for _ in range(MAX_REBALANCE):
-            split = split_openings(document)
+            split = copyfit.split_openings(document)
             if not split:
                 break
             sheets.append(self.engine.css(" ".join(f'[id="{name}"] {{ break-before: page; }}' for name in split)))
-            document = self.engine.document(html, sheets)
+            document = self.engine.document(html, sheets, edit)
             self.fitted += 1
         return document
-
-
-def split_openings(document: Any) -> list[str]:
-    """The games and variants (their ids) whose heading is on one page and first line of text on the next."""
-    page_of: dict[str, int] = {}
-    for n, page in enumerate(document.pages):
-        for anchor in page.anchors:
-            page_of.setdefault(anchor, n)
-    return [name[7:] for name, n in page_of.items() if name.startswith("opened-") and page_of.get(name[7:]) != n]
 
 
 def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:

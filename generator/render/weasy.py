@@ -8,7 +8,7 @@ and are embedded once when their pages are written together.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ def _weasy() -> Any:
     import weasyprint  # imported late: it is slow to import and only the PDF needs it
 
     _cache_page_references()
+    _keep_unbreakable_floats_whole()
     return weasyprint
 
 
@@ -51,6 +52,97 @@ def _cache_page_references() -> None:
     page_references.rulebook_cached = True  # type: ignore[attr-defined]
     page_references.original = original.fget  # type: ignore[attr-defined]
     pydyf.PDF.page_references = property(page_references)
+
+
+AVOID = ("avoid", "avoid-page")
+
+
+class _CancelBox(Exception):
+    """Raised out of a box's layout when nothing of it may end this page (WeasyPrint's own "abort")."""
+
+    def __init__(self, parent: Any, page: Any) -> None:
+        super().__init__()
+        self.parent, self.page = parent, page
+
+
+def _keep_unbreakable_floats_whole() -> None:
+    """Make WeasyPrint honour ``break-inside: avoid`` on a float, as CSS Fragmentation asks.
+
+    WeasyPrint 70 lays a float out as if it opened an empty page, so a float that reaches the foot
+    of a page is split there whatever its ``break-inside`` says: a game's floated "At a glance" box
+    printed its caption on one page and its rows on the next. Here a float that came back split and
+    may not be is taken off the page, and the page breaks before it by the rules WeasyPrint applies
+    to a block that does not fit: where ``break-after: avoid`` forbids the break (a heading just
+    above the box), at an earlier break; where the box holds no allowed break at all (a game's
+    heading, its marks, its box), before the whole box, as WeasyPrint's own ``abort`` does for an
+    in-flow block. A float that opens an empty page still splits, so that one taller than a page is
+    not lost. Proven on fixtures in tests/test_floats.py, one per case.
+    """
+    from weasyprint.layout import block
+
+    if getattr(block._out_of_flow_layout, "rulebook_patched", False):
+        return
+    original, original_container = block._out_of_flow_layout, block.block_container_layout
+    for function, names in ((original, ("context", "box", "index", "child", "new_children", "page_is_empty",
+                                        "absolute_boxes", "fixed_boxes", "adjoining_margins", "bottom_space")),
+                            (original_container, ("context", "box", "bottom_space", "skip_stack", "page_is_empty",
+                                                  "absolute_boxes", "fixed_boxes", "adjoining_margins",
+                                                  "first_letter_style", "first_line_style", "discard", "max_lines"))):
+        if function.__code__.co_varnames[:len(names)] != names:  # a WeasyPrint this was not written for
+            raise RuntimeError(f"weasyprint.layout.block.{function.__name__} changed; see render/weasy.py")
+
+    def out_of_flow_layout(context: Any, box: Any, index: int, child: Any, new_children: list, page_is_empty: bool,
+                           absolute_boxes: list, fixed_boxes: list, adjoining_margins: list, bottom_space: float):
+        opens_page = page_is_empty and not new_children
+        result = original(context, box, index, child, new_children, page_is_empty, absolute_boxes, fixed_boxes,
+                          adjoining_margins, bottom_space)
+        stop, resume_at, new_child, float_resume_at = result
+        if not child.is_floated() or opens_page or box.is_monolithic():
+            return result
+        split = float_resume_at is not None and child.style["break_inside"] in AVOID
+        # Did not fit at all: WeasyPrint breaks before it, having found no earlier break it may take.
+        pushed = stop and resume_at == {index: None} and all(c is not new_child for c in new_children)
+        if not (split or pushed):
+            return result
+
+        def take_back() -> None:
+            if split:
+                new_children.remove(new_child)
+                block.remove_placeholders(context, [new_child], absolute_boxes, fixed_boxes)  # its shape too
+
+        others = [c for c in new_children if c is not new_child]
+        if others:
+            page_break = block.block_level_page_break(block.find_last_class_a_break_point_child(others), child)
+            if not block.avoid_page_break(page_break, context):
+                take_back()
+                return True, {index: None}, None, None
+            earlier = block.find_earlier_page_break(context, others, absolute_boxes, fixed_boxes) if split else None
+            if earlier:
+                take_back()
+                new_children[:], resume_at = earlier
+                return True, resume_at, None, None
+        if page_is_empty:  # the box opens the page, so moving it gains nothing: WeasyPrint's layout stands
+            return result
+        take_back()
+        block.remove_placeholders(context, new_children, absolute_boxes, fixed_boxes)
+        raise _CancelBox(box, child.page_values()[0])
+
+    def block_container_layout(context: Any, box: Any, bottom_space: float, skip_stack: Any, page_is_empty: bool,
+                               absolute_boxes: list, fixed_boxes: list, adjoining_margins: Any,
+                               first_letter_style: Any, first_line_style: Any, discard: bool, max_lines: Any):
+        try:
+            return original_container(context, box, bottom_space, skip_stack, page_is_empty, absolute_boxes,
+                                      fixed_boxes, adjoining_margins, first_letter_style, first_line_style,
+                                      discard, max_lines)
+        except _CancelBox as cancel:
+            if cancel.parent is not box:
+                raise
+            if box.establishes_formatting_context():
+                context.finish_block_formatting_context()
+            return None, None, {"break": "any", "page": cancel.page}, [], False, max_lines
+
+    out_of_flow_layout.rulebook_patched = True  # type: ignore[attr-defined]
+    block._out_of_flow_layout, block.block_container_layout = out_of_flow_layout, block_container_layout
 
 
 @contextmanager
@@ -89,12 +181,15 @@ class Engine:
         """A stylesheet of the project's own making (never contributor text)."""
         return _weasy().CSS(string=text, font_config=self.fonts)
 
-    def document(self, html: str, extra: Sequence[Any] = ()) -> Any:
-        """Lay out ``html``; a resource outside the print assets stops the render."""
+    def document(self, html: str, extra: Sequence[Any] = (), edit: Callable[[Any], None] | None = None) -> Any:
+        """Lay out ``html`` (its parsed tree changed by ``edit`` first, if given); a resource outside
+        the print assets stops the render."""
         from weasyprint.urls import FatalURLFetchingError
 
         fetcher = ProjectFetcher()
         doc = _weasy().HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=fetcher)
+        if edit is not None:
+            edit(doc.etree_element)
         try:
             return doc.render(stylesheets=[*self.stylesheets, *extra], font_config=self.fonts, pdf_tags=True)
         except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: turn it into a build error

@@ -1,0 +1,142 @@
+"""Copy-fitting a part's last pages: the end of a part set again, tighter, from a page boundary.
+
+A part (a section with its games) whose last page would be nearly empty is set with tighter leading
+until it takes a page less. Setting the whole part again costs as much as the first layout, and the
+cards section is two thirds of the book, so only its last pages are set again: from a page that
+opens with a whole element (a paragraph, a list item, a table, not the rest of one), the part's
+HTML with everything before that element left out is laid out on its own and its pages replace the
+first layout's from that page on. The pages before it are the first layout's, untouched.
+
+The tail document starts with an empty page that carries the running header's strings in force at
+the cut (the game and section named at the top of the page), and is dropped; the elements the cut
+opens inside (the section, the game, a list) lose their top margin, their ids (the anchors are on
+the earlier pages) and, for a numbered list, the numbers already used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+from xml.etree.ElementTree import Element
+
+from .weasy import page_fill
+
+STRING_NAME = re.compile(r"^[a-z][a-z0-9-]*$")  # a string-set name from our own stylesheet
+
+
+def _flow_root(page: Any) -> Any:
+    """The page's <html> box (the page box's other children are its margin boxes)."""
+    return next(child for child in page._page_box.children if child.element is not None)
+
+
+def fresh_start(document: Any, n: int) -> Element | None:
+    """The element that page ``n`` opens with, if it opens with a whole one (None if the page opens
+    with the rest of a paragraph, a table or anything else begun on the page before)."""
+    from weasyprint.formatting_structure import boxes
+
+    before = {id(box.element) for box in _flow_root(document.pages[n - 1]).descendants() if box.element is not None}
+    box = _flow_root(document.pages[n])
+    while id(box.element) in before:  # begun on the page before: the page opens inside it
+        if type(box) is not boxes.BlockBox:
+            return None  # inside a table, a line or a replaced box: no whole element to start from
+        children = [c for c in box.children if c.is_in_normal_flow() or c.is_floated()]
+        if not children or children[0].element is box.element:
+            return None  # empty, or an anonymous box around loose text
+        box = children[0]
+    return box.element
+
+
+def entry_strings(document: Any, n: int) -> dict[str, str]:
+    """The running header's strings (``string-set``) in force where page ``n`` begins."""
+    strings: dict[str, str] = {}
+    for page in document.pages[:n]:
+        for box in _flow_root(page).descendants():
+            for name, text in box.string_set or ():
+                strings[name] = text
+    return strings
+
+
+def cut_page(document: Any, need: float) -> int | None:
+    """The last page from which the part's pages hold at least ``need`` pages of text before its last
+    page, and that opens with a whole element; None if no page qualifies."""
+    pages, held = document.pages, 0.0
+    for n in range(len(pages) - 2, 0, -1):
+        held += page_fill(pages[n])
+        if held >= need and fresh_start(document, n) is not None:
+            return n
+    return None
+
+
+def split_openings(document: Any) -> list[str]:
+    """The games and variants (their ids) whose heading is on one page and first line of text on the next."""
+    page_of: dict[str, int] = {}
+    for n, page in enumerate(document.pages):
+        for anchor in page.anchors:
+            page_of.setdefault(anchor, n)
+    return [name[7:] for name, n in page_of.items() if name.startswith("opened-") and page_of.get(name[7:]) != n]
+
+
+def tail_tries(document: Any, steps: Sequence[tuple[float, float]], base: float,
+               margins: Sequence[float]) -> list[tuple[int, tuple[float, float]]]:
+    """The (first page, fit step) of each tail worth setting again, in the order to try them.
+
+    For each step's leading, the tail holds enough text for that leading to save the last page's lines
+    (it shortens text by at most 1 - leading / base) times each margin in turn. Shortest tail first,
+    each try lays its pages out again; among tails as long, the gentler leading first."""
+    fill, tries = page_fill(document.pages[-1]), []
+    for margin in margins:
+        cuts = {step: cut_page(document, fill * margin / (1 - step[0] / base)) for step in steps}
+        tries += sorted(((cut, step) for step, cut in cuts.items() if cut is not None and (cut, step) not in tries),
+                        key=lambda t: (-t[0], -t[1][0]))
+    return tries
+
+
+def _path(root: Element, target: Element) -> list[int]:
+    """Child indices from ``root`` down to ``target``."""
+    parent = {child: node for node in root.iter() for child in node}
+    path = []
+    while target is not root:
+        up = parent[target]
+        path.append(list(up).index(target))
+        target = up
+    return path[::-1]
+
+
+def tail_edit(document: Any, n: int) -> Callable[[Element], None]:
+    """A change to a fresh parse of the part's HTML that leaves only what page ``n`` and the pages
+    after it hold, behind an empty first page that sets the running header as it stood."""
+    start = fresh_start(document, n)
+    if start is None:
+        raise ValueError(f"page {n + 1} of the part opens inside an element")
+    path = _path(_flow_root(document.pages[n]).element, start)
+    strings = {k: v for k, v in entry_strings(document, n).items() if STRING_NAME.match(k)}
+
+    def edit(root: Element) -> None:
+        node = root
+        for depth, index in enumerate(path):
+            child = node[index]
+            if depth > 0:  # below <html>: <head> stays
+                dropped = list(node)[:index]
+                if node.tag == "ol":  # the numbers the items on earlier pages took (WeasyPrint reads no `start`)
+                    style = node.get("style", "")
+                    node.set("style", f"{style}; counter-reset: list-item {sum(d.tag == 'li' for d in dropped)}".lstrip("; "))
+                for element in dropped:
+                    node.remove(element)
+                if depth > 1:  # an element the cut opens inside (body itself is not marked)
+                    node.text = None
+                    node.attrib.pop("id", None)
+                    node.set("class", (node.get("class", "") + " continued").strip())
+            node = child
+        node.set("class", (node.get("class", "") + " resumes").strip())
+        body = root[path[0]]
+        entry = Element("div", {"class": "entry-strings", "aria-hidden": "true"})
+        declarations = []
+        for i, (name, text) in enumerate(sorted(strings.items())):
+            entry.set(f"data-string-{i}", text)  # an attribute value: contributor text stays text
+            declarations.append(f"{name} attr(data-string-{i})")
+        if declarations:
+            entry.set("style", "string-set: " + ", ".join(declarations))
+        body.insert(0, entry)
+
+    return edit
