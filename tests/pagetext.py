@@ -238,3 +238,41 @@ def split_boxes(pdf: Path) -> list[str]:
             if not start == end == heading:
                 found.append(f"{owner}: heading on page {heading}, box from page {start} to page {end}")
     return found
+
+
+def running_titles(pdf: Path) -> list[str]:
+    """The left-hand running header of every page (the game or page it names), '' where there is none."""
+    out = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
+                         check=True).stdout
+    titles = []
+    for width, _height, body in _PAGE.findall(out):
+        words = [" ".join(html.unescape(w) for w in _WORD.findall(words))
+                 for x0, _y0, _x1, y1, words in _LINE.findall(body) if float(y1) <= TOP and float(x0) < float(width) / 2]
+        titles.append(" ".join(words))
+    return titles
+
+
+def header_mismatches(pdf: Path, headings: dict[str, str]) -> list[str]:
+    """Pages whose running header does not name the game in force there: the first game whose heading
+    (anchor ``id`` -> title in ``headings``) is on the page, else the last one before it. A page whose
+    header names something else and that holds no game heading (a prose page, the index) ends the run."""
+    import pypdf
+
+    reader = pypdf.PdfReader(pdf)
+    starts: dict[int, list[str]] = {}
+    for name, dest in reader.named_destinations.items():
+        if name in headings:
+            starts.setdefault(reader.get_destination_page_number(dest) + 1, []).append(name)
+    order, titles = {name: n for n, name in enumerate(headings)}, set(headings.values())
+    found, current = [], None
+    for page, header in enumerate(running_titles(pdf), 1):
+        header = " ".join(header.split())
+        here = sorted(starts.get(page, []), key=order.__getitem__)
+        if not here and header and header not in titles:
+            current = None  # a prose page, the index: their own titles
+            continue
+        expected = headings[here[0]] if here else current
+        if expected is not None and header != expected:
+            found.append(f"page {page}: header {header!r}, expected {expected!r}")
+        current = headings[here[-1]] if here else current
+    return found

@@ -18,7 +18,16 @@ from generator.render.pdf import book_html, render_book
 from generator.render.site import pdf_name
 from generator.render.weasy import Engine, page_fill
 from tests.conftest import CURRENT, PUBLISHED
-from tests.pagetext import openers, read_pages, sparse, split_boxes, split_openings, split_rows, stranded
+from tests.pagetext import (
+    header_mismatches,
+    openers,
+    read_pages,
+    sparse,
+    split_boxes,
+    split_openings,
+    split_rows,
+    stranded,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 
@@ -96,6 +105,24 @@ def test_every_summary_box_is_printed_whole_with_its_heading(printed, edition, p
     assert split_boxes(pdf) == []
 
 
+def game_headings(html: str) -> dict[str, str]:
+    """Each game's id and the title its heading prints, in book order, from the book's HTML."""
+    import re
+    from html import unescape
+
+    return {ident: " ".join(unescape(re.sub(r"<[^>]+>", "", title)).split()) for ident, title in
+            re.findall(r'<article class="game" id="([^"]+)"[^>]*>\s*<h2 class="game-title">(.*?)</h2>', html, re.S)}
+
+
+@pytest.mark.parametrize(("edition", "paper"), CASES)
+def test_every_running_header_names_the_game_on_the_page(printed, edition, paper):
+    """Pages set again by copy-fitting carry the header over from the pages before them."""
+    pdf, html = printed(edition, paper)
+    headings = game_headings(html)
+    assert len(headings) == html.count('class="game-title"') > 0
+    assert header_mismatches(pdf, headings) == []
+
+
 # The rules above, each shown to catch a document broken on purpose (tests/fixtures/print/).
 BROKEN_CASES = [
     ("heading-at-foot.html", lambda pdf, html: stranded(read_pages(pdf), openers(html)), "Lonely Heading"),
@@ -105,6 +132,8 @@ BROKEN_CASES = [
     ("split-row.html", lambda pdf, html: [split_rows(pdf, html) or ""], "3 table rows are printed in 4 pieces"),
     ("opening-split.html", lambda pdf, html: split_openings(pdf), "game-lonely: heading on page 1, text from page 2"),
     ("box-split.html", lambda pdf, html: split_boxes(pdf), "game-boxed: heading on page 1, box from page 1 to page 2"),
+    ("header-stale.html", lambda pdf, html: header_mismatches(pdf, game_headings(html)),
+     "page 2: header 'First Game', expected 'Second Game'"),
 ]
 
 
