@@ -66,10 +66,23 @@ class Page:
         return max(self.lines, key=lambda line: (round(line.y1), line.x0), default=None)
 
 
+def _bbox(pdf: Path) -> str:
+    """`pdftotext -bbox-layout` of ``pdf``: every page, block, line and word with its box."""
+    return subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def anchor_pages(pdf: Path) -> dict[str, int]:
+    """The page (from 1) of every anchor (element id) the PDF keeps as a named destination."""
+    import pypdf
+
+    reader = pypdf.PdfReader(pdf)
+    return {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+
+
 def read_pages(pdf: Path) -> list[Page]:
     """Every page of ``pdf`` with its body lines, sorted top to bottom, left to right."""
-    out = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
-                         check=True).stdout
+    out = _bbox(pdf)
     pages = []
     for n, (width, height, body) in enumerate(_PAGE.findall(out), 1):
         lines = []
@@ -214,10 +227,7 @@ def split_rows(pdf: Path, book_html: str) -> str | None:
 def split_openings(pdf: Path) -> list[str]:
     """Games and variants whose heading (the anchor of their id) and first line of text (the anchor
     `opened-<id>` that generator/render/pdf.py puts there) are printed on different pages."""
-    import pypdf
-
-    reader = pypdf.PdfReader(pdf)
-    page_of = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    page_of = anchor_pages(pdf)
     return [f"{name[7:]}: heading on page {page_of.get(name[7:])}, text from page {n}"
             for name, n in sorted(page_of.items()) if name.startswith("opened-") and page_of.get(name[7:]) != n]
 
@@ -226,10 +236,7 @@ def split_boxes(pdf: Path) -> list[str]:
     """Summary boxes not printed whole on their game's (or variant's) heading page: the box's anchor
     `box-<id>` and the anchor `box-end-<id>` at the end of its last row (templates/blocks.html.j2),
     read back from the PDF's named destinations, on another page than the heading `<id>`."""
-    import pypdf
-
-    reader = pypdf.PdfReader(pdf)
-    page_of = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    page_of = anchor_pages(pdf)
     found = []
     for name, start in sorted(page_of.items()):
         if name.startswith("box-") and not name.startswith("box-end-"):
@@ -242,10 +249,8 @@ def split_boxes(pdf: Path) -> list[str]:
 
 def running_titles(pdf: Path) -> list[str]:
     """The left-hand running header of every page (the game or page it names), '' where there is none."""
-    out = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
-                         check=True).stdout
     titles = []
-    for width, _height, body in _PAGE.findall(out):
+    for width, _height, body in _PAGE.findall(_bbox(pdf)):
         words = [" ".join(html.unescape(w) for w in _WORD.findall(words))
                  for x0, _y0, _x1, y1, words in _LINE.findall(body) if float(y1) <= TOP and float(x0) < float(width) / 2]
         titles.append(" ".join(words))
@@ -256,13 +261,10 @@ def header_mismatches(pdf: Path, headings: dict[str, str]) -> list[str]:
     """Pages whose running header does not name the game in force there: the first game whose heading
     (anchor ``id`` -> title in ``headings``) is on the page, else the last one before it. A page whose
     header names something else and that holds no game heading (a prose page, the index) ends the run."""
-    import pypdf
-
-    reader = pypdf.PdfReader(pdf)
     starts: dict[int, list[str]] = {}
-    for name, dest in reader.named_destinations.items():
+    for name, page in anchor_pages(pdf).items():
         if name in headings:
-            starts.setdefault(reader.get_destination_page_number(dest) + 1, []).append(name)
+            starts.setdefault(page, []).append(name)
     order, titles = {name: n for n, name in enumerate(headings)}, set(headings.values())
     found, current = [], None
     for page, header in enumerate(running_titles(pdf), 1):
