@@ -22,10 +22,24 @@ SCORE_STYLES = ("score", "abs")
 
 _VALUES = {w: i for i, w in enumerate(ONES)} | {w: 10 * i for i, w in enumerate(TENS) if w}
 _SCALE_VALUES = {name: size for size, name in SCALES}
-WORD_PATTERN = re.compile(
-    r"\b(?:" + "|".join(sorted(list(_VALUES) + list(_SCALE_VALUES), key=len, reverse=True)) + r")"
-    r"(?:[- ](?:and[- ])?(?:" + "|".join(sorted(list(_VALUES) + list(_SCALE_VALUES), key=len, reverse=True)) + r"))*\b",
-    re.IGNORECASE)
+
+
+def _trie(words: list[str]) -> str:
+    """A regular expression matching any of ``words``, longest first, branching letter by letter: the
+    checks try it at every word of the prose, and a flat alternation tries all 31 words at each."""
+    if "" in words and len(words) == 1:
+        return ""
+    heads: dict[str, list[str]] = {}
+    for word in words:
+        if word:
+            heads.setdefault(word[0], []).append(word[1:])
+    branches = [re.escape(head) + _trie(rest) for head, rest in sorted(heads.items())]
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in words else body
+
+
+_ANY_WORD = _trie(list(_VALUES) + list(_SCALE_VALUES))
+WORD_PATTERN = re.compile(rf"\b{_ANY_WORD}(?:[- ](?:and[- ])?{_ANY_WORD})*\b", re.IGNORECASE)
 
 
 def to_words(n: int) -> str:

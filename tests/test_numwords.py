@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.numwords import from_words, styled, to_words
+import re
+
+from generator.numwords import _SCALE_VALUES, _VALUES, WORD_PATTERN, from_words, styled, to_words
 from generator.prose import expand
 
 CASES = [(0, "zero"), (4, "four"), (10, "ten"), (13, "thirteen"), (21, "twenty-one"), (90, "ninety"),
@@ -40,3 +42,15 @@ def test_not_a_number() -> None:
 def test_score_styles(value: float, style: str, printed: str) -> None:
     """A score printed from its points the way the book's tables word it."""
     assert expand(f"{{points:{style}}}", {"points": value}) == printed
+
+
+def test_the_word_pattern_finds_what_a_plain_list_of_the_words_finds() -> None:
+    """The pattern is built as a tree of letters, for speed; it must match exactly what listing the
+    words one by one (longest first) matches, in running text and inside longer words."""
+    words = sorted([*_VALUES, *_SCALE_VALUES], key=len, reverse=True)
+    one = "(?:" + "|".join(words) + ")"
+    plain = re.compile(rf"\b{one}(?:[- ](?:and[- ])?{one})*\b", re.IGNORECASE)
+    text = " ".join([to_words(n) for n in range(0, 1200, 7)] + [w + "s" for w in words] + ["tent", "often",
+                     "Seventeen", "eighty-eight", "one hundred and five", "sixtieth", "Nine-Ten", "zeros"])
+    assert [m.span() for m in WORD_PATTERN.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    assert all(WORD_PATTERN.fullmatch(to_words(n)) for n in range(0, 2000))

@@ -38,3 +38,21 @@ def package():
 @pytest.mark.parametrize("word", WORDS)
 def test_same_verdict_as_pyspellchecker(english, package, word):
     assert editorial._unknown(english, [word]) == sorted(package.unknown([word]))
+
+
+def test_remembered_verdicts_decide_as_pyspellchecker(package, tmp_path, monkeypatch):
+    """The verdicts kept beside the copy give the package's answer, and a run whose words are all
+    remembered does not read the list at all."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    words = {w for w in WORDS if len(w) > 1}
+    editorial._english.cache_clear()
+    first = editorial.unknown_words(set(list(words)[:5]))  # some remembered, some new on the next call
+    assert first == set(package.unknown(list(words)[:5]))
+    assert editorial.unknown_words(words) == set(package.unknown(list(words)))
+
+    def unread():
+        raise AssertionError("the English list was read, though every word's verdict was remembered")
+
+    monkeypatch.setattr(editorial, "_english", unread)
+    assert editorial.unknown_words(words) == set(package.unknown(list(words)))
+    assert editorial.unknown_words({"qq", "player"}) == set(package.unknown(["qq", "player"]))

@@ -22,36 +22,69 @@ SKIP_KEYS = {"id", "seed", "cards", "keep", "remove", "wild", "ranks", "expr", "
              "date", "equalize_by_removing", "introduced", "edition", "check", "path", "file", "round"}
 
 
-@cache
-def _english() -> tuple[frozenset[str], int]:
-    """pyspellchecker's English word list and its longest word, read from a plain-text copy.
-
-    Decoding the package's gzipped JSON takes about 0.3 s, most of `rulebook validate`; the same
-    words as one line each load in under 30 ms. The copy lives in the user's cache folder, named
-    after the list's size and time stamp, so a new pyspellchecker makes a new copy.
-    """
+def _cache(name: str) -> Path:
+    """A file in the user's cache folder, named after pyspellchecker's word list (its size and time
+    stamp), so that a new pyspellchecker starts afresh."""
     import importlib.util
     import os
 
     spec = importlib.util.find_spec("spellchecker")
-    source = Path(spec.origin).parent / "resources" / "en.json.gz"
-    stat = source.stat()
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
-    copy = cache / f"english-{stat.st_size}-{stat.st_mtime_ns}.txt"
+    stat = (Path(spec.origin).parent / "resources" / "en.json.gz").stat()
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
+    return folder / f"{name}-{stat.st_size}-{stat.st_mtime_ns}.txt"
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``path`` whole, then rename it into place: a parallel run never reads half a file."""
+    import os
+
     try:
-        words = frozenset(copy.read_text(encoding="utf-8").split("\n"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}")
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
     except OSError:
+        pass  # no cache folder: the next run works it out again
+
+
+@cache
+def _english() -> tuple[frozenset[str], int]:
+    """pyspellchecker's English word list and its longest word, read from a plain-text copy.
+
+    Decoding the package's gzipped JSON takes about 0.3 s; the same words as one line each load in
+    about 30 ms. The copy's first line is the longest word's length (finding it again takes half
+    as long as reading the words).
+    """
+    copy = _cache("english-2")
+    try:
+        longest, _, listed = copy.read_text(encoding="utf-8").partition("\n")
+        return frozenset(listed.split("\n")), int(longest)
+    except (OSError, ValueError):
         from spellchecker import SpellChecker  # pyspellchecker: a maintained English word list
 
         words = frozenset(SpellChecker(distance=1).word_frequency.dictionary)
-        try:  # written whole, then renamed: a parallel run never reads half a list
-            cache.mkdir(parents=True, exist_ok=True)
-            part = copy.with_name(f"{copy.name}.{os.getpid()}")
-            part.write_text("\n".join(sorted(words)), encoding="utf-8")
-            part.replace(copy)
-        except OSError:
-            pass  # no cache folder: the next run reads the package's list again
-    return words, max(map(len, words))
+        longest = max(map(len, words))
+        _write_whole(copy, f"{longest}\n" + "\n".join(sorted(words)))
+    return words, longest
+
+
+def unknown_words(words: set[str]) -> set[str]:
+    """The words of ``words`` that the English list lacks (as pyspellchecker decides).
+
+    Each word's verdict is remembered beside the list's copy: a save that adds no new word to the
+    book does not read the 1.5 MB list at all (30 ms of the 0.3 s `rulebook validate` may take).
+    """
+    remembered = _cache("verdicts")
+    try:
+        verdicts = {line[1:]: line[0] == "-" for line in remembered.read_text(encoding="utf-8").split("\n") if line}
+    except OSError:
+        verdicts = {}
+    new = words - verdicts.keys()
+    if new:
+        unknown = set(_unknown(_english(), list(new)))
+        verdicts.update((w, w in unknown) for w in new)
+        _write_whole(remembered, "".join(f"{'-' if bad else '+'}{w}\n" for w, bad in sorted(verdicts.items())))
+    return {w for w in words if verdicts[w]}
 
 
 def house_words(root: Path) -> set[str]:
@@ -78,8 +111,15 @@ def _yaml_lines(doc: YamlDoc) -> Iterator[tuple[Location, str]]:
     yield from walk(doc.data, ())
 
 
-def texts(lib: Library) -> Iterator[tuple[Location, str]]:
-    """Every piece of reader-visible text, with where it is."""
+def texts(lib: Library) -> list[tuple[Location, str]]:
+    """Every piece of reader-visible text, with where it is (gathered once per library: two checks read it)."""
+    cached = lib.__dict__.get("_texts")
+    if cached is None:
+        cached = lib.__dict__["_texts"] = list(_texts(lib))
+    return cached
+
+
+def _texts(lib: Library) -> Iterator[tuple[Location, str]]:
     docs = [lib.book_doc] + [gs.doc for gs in lib.ordered_games()]
     for doc in docs:
         yield from _yaml_lines(doc)
@@ -101,18 +141,25 @@ def _unknown(english: tuple[frozenset[str], int], words: list[str]) -> list[str]
     return sorted({w for w in words if w not in known and len(w) <= longest + 3})
 
 
+def _lookup(written: str, house: set[str]) -> str | None:
+    """The word to look up for a word as written ("Player's" -> "player"), or None if it needs none."""
+    word = written.replace("’", "'").removesuffix("'s").strip("'").lower()
+    return word if len(word) > 1 and word not in house else None
+
+
 @check("spelling.unknown_word", "warning")
 def unknown_word(lib: Library) -> Iterator[Finding]:
     """A word is in neither the English word list nor the house dictionary of game terms."""
     house = house_words(lib.root)
-    english = _english()
+    lines = [(where, set(WORD.findall(SUIT_WORD_CARD.sub(" ", text))))  # 'club4' is a card (notation.card)
+             for where, text in texts(lib)]
+    # Each word as written -> the word looked up (or None: too short, a house word), decided once.
+    looked_up = {w: _lookup(w, house) for w in set().union(*(written for _, written in lines))}
+    unknown = unknown_words({w for w in looked_up.values() if w})
     seen: dict[tuple[str, str], list[int]] = {}
     first: dict[tuple[str, str], Location] = {}
-    for where, text in texts(lib):
-        text = SUIT_WORD_CARD.sub(" ", text)  # 'club4' is a card (notation.card), not a word
-        words = [w.replace("’", "'").removesuffix("'s").strip("'").lower() for w in WORD.findall(text)]
-        words = [w for w in words if len(w) > 1 and w not in house]
-        for word in _unknown(english, words):
+    for where, written in lines:
+        for word in sorted({looked_up[w] for w in written} & unknown):
             key = (where.path, word)
             seen.setdefault(key, []).append(where.line)
             first.setdefault(key, where)
