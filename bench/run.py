@@ -5,7 +5,7 @@
    pages laid out once; a one-game change with the laid-out book kept; growth with generated
    books of 100, 300 and 1000 games (time, pages and peak memory);
 0. loop (bench/loop.py): `rulebook validate`, `make` with nothing changed, `make` after a one-game
-   edit against a full build (and byte-identical to it); `suite`, only by name: `make test` once;
+   edit against a full build (and byte-identical to it); `suite`: `make test` once (last);
 3. copyfit: each edition's pages on letter and A4, and the time copy-fitting adds (issue 12);
 4. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
@@ -229,6 +229,42 @@ def site(results: dict, tmp: Path) -> None:
         results[f"site_{n}_games_ours_s"] = _mkdocs_build(gen / "mkdocs.yml", tmp / f"o{n}")
 
 
+# Issue 14's targets: (target, measured key, reference key or None, ratio key, limit). A ratio at or below
+# its limit meets the target. Printed for whichever benchmarks ran.
+TARGETS = [
+    ("`make`, nothing changed: under 1 s", "loop_make_noop_s", "loop_make_help_s", "loop_make_noop_vs_1s", 1.0),
+    ("`make` after a one-game edit: <= 30 % of a full build", "loop_one_game_make_s", "loop_full_make_s",
+     "loop_one_game_vs_full", 0.30),
+    ("`rulebook validate`: under 0.3 s", "loop_validate_s", "loop_python_bare_s", "loop_validate_vs_target", 1.0),
+    ("`make test`: under 90 s", "loop_make_test_s", None, "loop_make_test_vs_target", 1.0),
+    ("site, the book: <= 1.25 x bare mkdocs", "site_build_s", "site_bare_mkdocs_s", "site_vs_bare", 1.25),
+    ("site, 1000 games: <= 1.25 x bare mkdocs (prune)", "site_1000_games_ours_s", "site_1000_games_prune_s",
+     "site_1000_vs_bare", 1.25),
+    ("PDF, the book: <= WeasyPrint alone, same pages (per page)", "pdf_ms_per_page",
+     "weasyprint_same_pages_ms_per_page", "pdf_vs_weasyprint_same_pages", 1.0),
+    ("PDF, 1000 games: <= 0.5 MB a page at peak", "pdf_1000_games_rss_mb", None, "pdf_1000_mb_per_page_vs_target",
+     1.0),
+]
+
+
+def targets(results: dict) -> list[str]:
+    """One line per target whose benchmark ran: measured, the reference from the same run, ratio, met."""
+    if "site_1000_games_ours_s" in results:
+        results["site_1000_vs_bare"] = results["site_1000_games_ours_s"] / results["site_1000_games_prune_s"]
+    if "pdf_1000_games_rss_mb" in results:
+        results["pdf_1000_mb_per_page_vs_target"] = results["pdf_1000_games_rss_mb"] / results["pdf_1000_games_pages"] / 0.5
+    lines = []
+    for label, measured, reference, ratio, limit in TARGETS:
+        if ratio not in results:
+            continue
+        ref = f"{results[reference]:.3f}" if reference else "-"
+        met = "yes" if results[ratio] <= limit else "no"
+        if ratio == "loop_one_game_vs_full" and not results.get("loop_one_game_identical_to_full"):
+            met = "no (outputs differ)"
+        lines.append(f"{label:<60} {results[measured]:>9.3f} {ref:>9} {results[ratio]:>7.2f}  {met}")
+    return lines
+
+
 def main() -> int:
     """Run every benchmark; print and save the ratios."""
     results: dict = {"python": platform.python_version(), "machine": platform.machine()}
@@ -236,19 +272,23 @@ def main() -> int:
         parts = (("loop", loop), ("validation", validation), ("pdf", pdf), ("copyfit", copyfit), ("site", site),
                  ("suite", lambda r, _: suite(r)))
         for name, fn in parts:
-            if (len(sys.argv) > 1 and name not in sys.argv[1:]) or (len(sys.argv) == 1 and name == "suite"):
+            if len(sys.argv) > 1 and name not in sys.argv[1:]:
                 continue
             print(f"running {name} ...", flush=True)
             fn(results, Path(tmp))
             (ROOT / "bench" / "results").mkdir(exist_ok=True)
             (ROOT / "bench" / "results" / "partial.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     results["peak_rss_mb_parent"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    lines = targets(results)
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(results, indent=2, sort_keys=True), encoding="utf-8")
     width = max(len(k) for k in results)
     for key, value in sorted(results.items()):
         print(f"{key:<{width}}  {value:.3f}" if isinstance(value, float) else f"{key:<{width}}  {value}")
+    if lines:
+        print(f"\n{'target (issue 14)':<60} {'measured':>9} {'reference':>9} {'ratio':>7}  met")
+        print("\n".join(lines))
     return 0
 
 

@@ -50,8 +50,52 @@ def _limit_memory(megabytes: int):
 def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
     """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
 
-    The render runs in a child process under a time and memory limit.
+    The render runs in a child process under a time and memory limit. With RULEBOOK_PDF_CACHE set
+    to a folder, a render of exactly the same inputs is copied from there instead (see ``render_key``).
     """
+    cache = os.environ.get("RULEBOOK_PDF_CACHE")
+    if not cache:
+        return _render_pdfs(lib, pdf_dir, paper, duplex)
+    import fcntl
+
+    entry = Path(cache) / render_key(lib, paper, duplex)
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{entry}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a parallel build of the same inputs waits, then copies
+        if not entry.exists():
+            staged = entry.with_name(f".{entry.name}.{os.getpid()}")
+            try:
+                anchors = _render_pdfs(lib, staged, paper, duplex)
+                (staged / ".anchors.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
+                staged.rename(entry)  # whole or not at all
+            finally:
+                shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(entry, pdf_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".anchors.json"))
+    return json.loads((entry / ".anchors.json").read_text(encoding="utf-8"))
+
+
+def render_key(lib: Library, paper: str, duplex: bool) -> str:
+    """A digest of everything an edition's PDF render reads: its sources (rules_data, content), the
+    code and templates, the locked dependencies, Python's and WeasyPrint's versions, the paper and
+    sides. The render is deterministic, so equal digests mean byte-identical PDFs; publishing both
+    editions, or a test suite building the same book several times, renders each once."""
+    import hashlib
+    from importlib.metadata import version
+
+    code = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(f"{lib.edition.id}\0{paper}\0{duplex}\0{sys.version}\0{version('weasyprint')}".encode())
+    for base, names in ((lib.root, ("rules_data", "content")),
+                        (code, ("generator", "templates", "requirements.lock", "pyproject.toml"))):
+        for name in names:
+            top = base / name
+            files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top] if top.exists() else []
+            for path in files:
+                if "__pycache__" not in path.parts:
+                    digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool) -> dict[str, int]:
     timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * len(lib.games)))
     memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * len(lib.games)))
     pdf_dir.mkdir(parents=True, exist_ok=True)

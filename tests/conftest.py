@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -37,19 +38,35 @@ def built(tmp_path_factory) -> dict[str, Path]:
     return {edition: _shared_build(tmp_path_factory, edition) for edition in (CURRENT, PUBLISHED)}
 
 
-def _shared_build(tmp_path_factory, edition: str) -> Path:
-    """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait."""
-    import fcntl
+def _session_folder(tmp_path_factory) -> Path:
+    """The test session's temporary folder, the same for every pytest-xdist worker."""
     import os
 
     base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's folder sits in the session's
-        base = base.parent
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # a worker's folder sits in the session's
+
+
+@contextlib.contextmanager
+def sharing_pdfs(tmp_path_factory):
+    """Within this block, a PDF render whose inputs were rendered before in this session is copied
+    (RULEBOOK_PDF_CACHE, ``generator.build.render_key``). For fixtures that build the book as it is
+    (several do, in several workers); tests of the render itself run without it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RULEBOOK_PDF_CACHE", str(_session_folder(tmp_path_factory) / "pdf-renders"))
+        yield
+
+
+def _shared_build(tmp_path_factory, edition: str) -> Path:
+    """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait."""
+    import fcntl
+
+    base = _session_folder(tmp_path_factory)
     target, done = base / f"build-{edition}", base / f"build-{edition}.done"
     with open(base / f"build-{edition}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or if the worker dies
         if not done.exists():
-            build(ROOT, edition_id=edition, out=target)
+            with sharing_pdfs(tmp_path_factory):
+                build(ROOT, edition_id=edition, out=target)
             done.touch()
     return target.resolve()
 
@@ -69,6 +86,30 @@ def edit_one_word(project: Path) -> Path:
     assert " player " in text
     prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")
     return prose
+
+
+def _tallies() -> dict:
+    """The counters the end-of-run summary prints, by name."""
+    from tests.hostile import GOT_THROUGH, TRIED
+    from tests.test_fidelity import CHECKED
+
+    return {"tried": TRIED, "through": GOT_THROUGH, "checked": CHECKED}
+
+
+def pytest_sessionfinish(session):
+    """Under pytest-xdist, a worker hands its counts to the controller, which prints the summary."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["rulebook_tallies"] = {name: list(counter.items()) for name, counter in _tallies().items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """Add a finished worker's counts to the controller's (the hook exists only under pytest-xdist)."""
+    tallies = _tallies()
+    for name, items in getattr(node, "workeroutput", {}).get("rulebook_tallies", {}).items():
+        for key, n in items:
+            tallies[name][tuple(key) if isinstance(key, list) else key] += n
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

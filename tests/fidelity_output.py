@@ -11,6 +11,7 @@ is indented further than its parent). A page of the book is found by its named d
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -179,6 +180,12 @@ def _extent(ws: list[ET.Element]) -> tuple[float, float, float, float]:
 
 def pdf_ranges(pdf: Path) -> dict[str, range]:
     """The 1-based pages of each target, from the book's named destinations."""
+    stat = pdf.stat()  # read once per file as it is: many tests ask of the same book
+    return dict(_pdf_ranges(pdf.resolve(), stat.st_size, stat.st_mtime_ns))
+
+
+@functools.cache
+def _pdf_ranges(pdf: Path, size: int, mtime: int) -> dict[str, range]:
     reader = pypdf.PdfReader(pdf)
     named = reader.named_destinations
     dest = {k: reader.get_destination_page_number(v) + 1 for k, v in named.items()}

@@ -7,6 +7,7 @@ margin), where they are set.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import subprocess
@@ -66,14 +67,30 @@ class Page:
         return max(self.lines, key=lambda line: (round(line.y1), line.x0), default=None)
 
 
+def _as_it_is(pdf: Path) -> tuple[Path, int, int]:
+    """A key for ``pdf`` as it is now: many tests read the same book, and it is read once."""
+    stat = pdf.stat()
+    return pdf.resolve(), stat.st_size, stat.st_mtime_ns
+
+
 def _bbox(pdf: Path) -> str:
     """`pdftotext -bbox-layout` of ``pdf``: every page, block, line and word with its box."""
+    return _bbox_of(*_as_it_is(pdf))
+
+
+@functools.cache
+def _bbox_of(pdf: Path, size: int, mtime: int) -> str:
     return subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
                           check=True).stdout
 
 
 def anchor_pages(pdf: Path) -> dict[str, int]:
     """The page (from 1) of every anchor (element id) the PDF keeps as a named destination."""
+    return dict(_anchor_pages_of(*_as_it_is(pdf)))
+
+
+@functools.cache
+def _anchor_pages_of(pdf: Path, size: int, mtime: int) -> dict[str, int]:
     import pypdf
 
     reader = pypdf.PdfReader(pdf)

@@ -14,7 +14,7 @@ from generator.build import booklet_name
 from generator.library import load_library
 from generator.render.booklet import PAPER, impose, sides
 from generator.render.site import pdf_name
-from tests.conftest import ROOT
+from tests.conftest import ROOT, sharing_pdfs
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 
@@ -98,8 +98,9 @@ def test_a4_pages_fill_a5_halves_exactly(tmp_path):
 @pytest.fixture(scope="module")
 def booklet_build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("booklet")
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--pdf-only", "--booklet", "--out", str(out)],
-                            cwd=ROOT, capture_output=True, text=True)
+    with sharing_pdfs(tmp_path_factory):  # the book itself is the shared build's: the booklet is made here
+        result = subprocess.run([sys.executable, "-m", "generator", "build", "--pdf-only", "--booklet", "--out", str(out)],
+                                cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return out / "pdf"
 

@@ -58,3 +58,41 @@ def test_score_sheet_per_game(built, library, published_library):
             pdf = sheets / f"{gs.id}.pdf"
             assert pdf.exists(), f"{edition}: {gs.id}"
             assert len(pypdf.PdfReader(pdf).pages) >= 1
+
+
+def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monkeypatch):
+    """With RULEBOOK_PDF_CACHE set, the same sources, paper and sides are rendered once; a change
+    to any source file, the paper or the sides is rendered afresh."""
+    from generator import build as build_module
+    from generator.library import load_library
+    from tests.conftest import copy_project
+
+    renders: list[tuple[str, str, bool]] = []
+
+    def render(lib, pdf_dir, paper, duplex):  # stands in for WeasyPrint: the cache is what is tested
+        renders.append((lib.edition.id, paper, duplex))
+        (pdf_dir / "score-sheets").mkdir(parents=True)
+        (pdf_dir / "book.pdf").write_bytes(f"{len(renders)} {paper}".encode())
+        (pdf_dir / "score-sheets" / "golf.pdf").write_bytes(b"sheet")
+        return {"game-golf": len(renders)}
+
+    monkeypatch.setattr(build_module, "_render_pdfs", render)
+    monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "cache"))
+    project = copy_project(tmp_path / "project")
+
+    def pdfs(name: str, paper: str = "letter", duplex: bool = False) -> tuple[dict, dict[str, bytes]]:
+        out = tmp_path / name
+        anchors = build_module.render_pdfs(load_library(project), out, paper, duplex)
+        return anchors, {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    first = pdfs("first")
+    assert first == ({"game-golf": 1}, {"book.pdf": b"1 letter", "score-sheets/golf.pdf": b"sheet"})
+    assert pdfs("again") == first and len(renders) == 1  # copied whole, anchors and all
+    assert pdfs("a4", "a4")[0] == {"game-golf": 2} and pdfs("duplex", duplex=True)[0] == {"game-golf": 3}
+    prose = project / "content" / "golf.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    assert pdfs("edited")[0] == {"game-golf": 4}
+    data = project / "rules_data" / "golf.yaml"
+    data.write_text(data.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert pdfs("edited-data")[0] == {"game-golf": 5}
+    assert not [p for p in (tmp_path / "cache").iterdir() if p.name.startswith(".")]  # nothing half-written

@@ -33,7 +33,7 @@ from generator.loader import parse_yaml
 from generator.render.pdf import book_html
 from tests import hostile
 from tests.checkfix import make_project
-from tests.conftest import ROOT, copy_project
+from tests.conftest import ROOT, copy_project, sharing_pdfs
 
 CANARY = "CANARY-7f3a9c51-do-not-publish"
 MARKDOWN = [
@@ -276,7 +276,8 @@ def _digest(folder: Path) -> dict[str, str]:
 def good_build(tmp_path_factory):
     """A project copy built once: the 'previous good output' the failures below must not touch."""
     project = copy_project(tmp_path_factory.mktemp("atomic"))
-    out = build(project, out=project / "build")
+    with sharing_pdfs(tmp_path_factory):  # the book as it is: its PDFs are the shared build's
+        out = build(project, out=project / "build")
     return project, out, _digest(out)
 
 

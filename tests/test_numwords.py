@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import re
+
+import pytest
 
 from generator.numwords import _SCALE_VALUES, _VALUES, WORD_PATTERN, from_words, styled, to_words
 from generator.prose import expand

@@ -124,8 +124,13 @@ def _pdf_text(pdf: Path, layout: bool = False) -> str:
     return subprocess.run([*args, str(pdf), "-"], check=True, capture_output=True, text=True).stdout
 
 
+@cache
+def _pdf_name(edition: str) -> str:
+    return pdf_name(load_library(ROOT, edition))
+
+
 def _pdf(built: dict[str, Path], edition: str) -> Path:
-    return built[edition] / "pdf" / pdf_name(load_library(ROOT, edition))
+    return built[edition] / "pdf" / _pdf_name(edition)
 
 
 def _pdf_page_text(built: dict[str, Path], edition: str, page: str) -> str:
