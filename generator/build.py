@@ -47,60 +47,37 @@ def _limit_memory(megabytes: int):
     return apply
 
 
-def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False) -> dict[str, int]:
+def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False,
+                keep: Path | None = None) -> dict[str, int]:
     """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
 
-    The render runs in a child process under a time and memory limit. With RULEBOOK_PDF_CACHE set
-    to a folder, a render of exactly the same inputs is copied from there instead (see ``render_key``).
+    The render runs in a child process under a time and memory limit. The score sheets are kept in
+    ``keep`` (a build's .cache folder) and reused while no sheet changes. With RULEBOOK_PDF_CACHE set
+    to a folder, a render of exactly the same inputs is copied from there (``render/cache.py``).
     """
-    cache = os.environ.get("RULEBOOK_PDF_CACHE")
-    if not cache:
-        return _render_pdfs(lib, pdf_dir, paper, duplex)
-    import fcntl
+    folder = os.environ.get("RULEBOOK_PDF_CACHE")
+    if not folder:
+        return _render_pdfs(lib, pdf_dir, paper, duplex, keep)
+    from .render import cache
 
-    entry = Path(cache) / render_key(lib, paper, duplex)
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{entry}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # a parallel build of the same inputs waits, then copies
-        if not entry.exists():
-            staged = entry.with_name(f".{entry.name}.{os.getpid()}")
-            try:
-                anchors = _render_pdfs(lib, staged, paper, duplex)
-                (staged / ".anchors.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
-                staged.rename(entry)  # whole or not at all
-            finally:
-                shutil.rmtree(staged, ignore_errors=True)
-    shutil.copytree(entry, pdf_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".anchors.json"))
+    digest = cache.new_digest(lib.edition.id, paper, duplex)
+    cache.add_files(digest, lib.root, ("rules_data", "content"))
+
+    def render(staged: Path) -> None:
+        anchors = _render_pdfs(lib, staged, paper, duplex, keep)
+        (staged / ".anchors.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
+
+    entry = cache.kept(Path(folder), digest.hexdigest()[:32], render)
+    cache.copy_into(entry, pdf_dir, skip=(".anchors.json",))
     return json.loads((entry / ".anchors.json").read_text(encoding="utf-8"))
 
 
-def render_key(lib: Library, paper: str, duplex: bool) -> str:
-    """A digest of everything an edition's PDF render reads: its sources (rules_data, content), the
-    code and templates, the locked dependencies, Python's and WeasyPrint's versions, the paper and
-    sides. The render is deterministic, so equal digests mean byte-identical PDFs; publishing both
-    editions, or a test suite building the same book several times, renders each once."""
-    import hashlib
-    from importlib.metadata import version
-
-    code = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{lib.edition.id}\0{paper}\0{duplex}\0{sys.version}\0{version('weasyprint')}".encode())
-    for base, names in ((lib.root, ("rules_data", "content")),
-                        (code, ("generator", "templates", "requirements.lock", "pyproject.toml"))):
-        for name in names:
-            top = base / name
-            files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top] if top.exists() else []
-            for path in files:
-                if "__pycache__" not in path.parts:
-                    digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + path.read_bytes())
-    return digest.hexdigest()[:32]
-
-
-def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool) -> dict[str, int]:
+def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Path | None) -> dict[str, int]:
     timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * len(lib.games)))
     memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * len(lib.games)))
     pdf_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "generator.render.pdf_worker", str(lib.root), lib.edition.id, str(pdf_dir), paper,
-           "1" if duplex else "0"]
+           "1" if duplex else "0", str(keep) if keep else ""]
     try:
         result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                                 preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1])
@@ -176,7 +153,8 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
     try:
-        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex) if pdf else None
+        keep = out / ".cache"  # the score sheets of the last build, reused while none changes
+        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep) if pdf else None
         if pdf and booklet:
             from .render.booklet import impose
             from .render.site import pdf_name

@@ -69,7 +69,7 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
 
     renders: list[tuple[str, str, bool]] = []
 
-    def render(lib, pdf_dir, paper, duplex):  # stands in for WeasyPrint: the cache is what is tested
+    def render(lib, pdf_dir, paper, duplex, keep):  # stands in for WeasyPrint: the cache is what is tested
         renders.append((lib.edition.id, paper, duplex))
         (pdf_dir / "score-sheets").mkdir(parents=True)
         (pdf_dir / "book.pdf").write_bytes(f"{len(renders)} {paper}".encode())
@@ -95,4 +95,47 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
     data = project / "rules_data" / "golf.yaml"
     data.write_text(data.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert pdfs("edited-data")[0] == {"game-golf": 5}
-    assert not [p for p in (tmp_path / "cache").iterdir() if p.name.startswith(".")]  # nothing half-written
+    half_written = [p for p in (tmp_path / "cache").iterdir() if p.name.startswith(".") and p.suffix != ".lock"]
+    assert not half_written
+
+
+def test_a_build_keeps_its_score_sheets_while_no_sheet_changes(tmp_path, monkeypatch):
+    """The sheets are kept beside the build under a digest of what they print: a prose edit reuses
+    them, an edit to a sheet or another paper lays them out again, and only the newest set is kept."""
+    from generator.library import load_library
+    from generator.render import pdf_worker, scorepad
+    from generator.render.pdf import game_pages
+    from tests.conftest import copy_project
+
+    project = copy_project(tmp_path / "project")
+    renders: list[str] = []
+
+    def render_score_pad(lib, pages, out_dir, engine):  # stands in for WeasyPrint: the keeping is tested
+        renders.append(lib.edition.id)
+        (out_dir / "score-sheets" / "oh-hell.pdf").write_bytes(f"sheet {len(renders)}".encode())
+        (out_dir / "score-pad.pdf").write_bytes(f"pad {len(renders)}".encode())
+
+    monkeypatch.setattr(scorepad, "render_score_pad", render_score_pad)
+    keep = tmp_path / "build" / ".cache"
+
+    def sheets(name: str, paper: str = "letter") -> tuple[str, dict[str, bytes]]:
+        lib = load_library(project)
+        out = tmp_path / name
+        (out / "score-sheets").mkdir(parents=True)
+        pdf_worker._sheets(lib, game_pages(lib), out, paper, keep)
+        return scorepad.sheets_digest(lib, game_pages(lib), paper), {
+            p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    first_digest, first = sheets("first")
+    assert first == {"score-sheets/oh-hell.pdf": b"sheet 1", "score-pad.pdf": b"pad 1"}
+    prose = project / "content" / "oh-hell.md"
+    assert " player" in prose.read_text(encoding="utf-8")
+    prose.write_text(prose.read_text(encoding="utf-8").replace(" player", " person", 1), encoding="utf-8")
+    assert sheets("prose-edited") == (first_digest, first) and len(renders) == 1
+    data = project / "rules_data" / "oh-hell.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("total: Total", "total: Sum", 1), encoding="utf-8")
+    edited_digest, edited = sheets("sheet-edited")
+    assert edited_digest != first_digest and edited["score-pad.pdf"] == b"pad 2"
+    assert sheets("a4", "a4")[1]["score-pad.pdf"] == b"pad 3"
+    kept = sorted(p.name.rsplit("-", 1)[0] for p in keep.iterdir() if not p.name.startswith("."))
+    assert kept == ["sheets-2026.2-a4", "sheets-2026.2-letter"]  # the letter set before the edit is gone

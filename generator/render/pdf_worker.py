@@ -29,18 +29,38 @@ def _task(task: str) -> tuple[str, Any]:
     """Render one PDF: "book", or "sheets" (every sheet on its own, and the score pad)."""
     from ..errors import RulebookError
     from .pdf import render_book
-    from .scorepad import render_score_pad
     from .site import pdf_name
-    from .weasy import Engine
 
     lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
     try:
         if task == "book":
             return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex)
-        render_score_pad(lib, _STATE["pages"], out_dir, Engine(paper))
+        _sheets(lib, _STATE["pages"], out_dir, paper, _STATE["keep"])
         return "ok", None
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
         return "error", str(exc)
+
+
+def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | None) -> None:
+    """Every score sheet and the score pad into ``out_dir``; with ``keep``, the last build's are copied
+    while no sheet's inputs changed (``scorepad.sheets_digest``): a prose edit changes no sheet."""
+    from .cache import copy_into, kept
+    from .scorepad import render_score_pad, sheets_digest
+    from .weasy import Engine
+
+    if keep is None:
+        render_score_pad(lib, pages, out_dir, Engine(paper))
+        return
+
+    def render(staged: Path) -> None:
+        (staged / "score-sheets").mkdir()
+        render_score_pad(lib, pages, staged, Engine(paper))
+
+    prefix = f"sheets-{lib.edition.id}-{paper}-"
+    # Made in the build's staging folder (out_dir's parent), which the build removes even if this process is
+    # killed: a stopped render leaves nothing in the kept sheets.
+    entry = kept(keep, prefix + sheets_digest(lib, pages, paper), render, keep_prefix=prefix, staging=out_dir.parent)
+    copy_into(entry, out_dir)
 
 
 def _jobs() -> int:
@@ -49,8 +69,8 @@ def _jobs() -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m generator.render.pdf_worker ROOT EDITION OUT PAPER DUPLEX``"""
-    root, edition, out, paper, duplex = argv
+    """``python -m generator.render.pdf_worker ROOT EDITION OUT PAPER DUPLEX KEEP`` (KEEP may be empty)"""
+    root, edition, out, paper, duplex, keep = argv
     from ..errors import RulebookError
     from ..library import load_library
     from .pdf import game_pages
@@ -62,7 +82,8 @@ def main(argv: list[str]) -> int:
         return 1
     out_dir = Path(out)
     (out_dir / "score-sheets").mkdir(parents=True, exist_ok=True)
-    _STATE.update(lib=lib, out=out_dir, paper=paper, duplex=duplex == "1", pages=game_pages(lib))
+    _STATE.update(lib=lib, out=out_dir, paper=paper, duplex=duplex == "1", pages=game_pages(lib),
+                  keep=Path(keep) if keep else None)
     # The sheets go together, so that the score pad is written from the very layouts of the sheets.
     tasks = ["book", "sheets"]
 

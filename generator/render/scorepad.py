@@ -142,6 +142,30 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
     return result
 
 
+def sheets_digest(lib: Library, pages: list[GamePage], paper: str) -> str:
+    """A digest of everything the score sheets and the score pad are made from (``render/cache.py``).
+
+    Each sheet is laid out from its HTML, which the template makes from the sheet's data and a few
+    settings the layout chooses (blank rows, orientation, tighter rows). The digest takes each
+    sheet's data, its HTML in both orientations and both styles, its sample page, the book's and
+    the edition's data, the paper, and the code and templates, so that an edit to a game's prose
+    or to any part of a game no sheet prints leaves it unchanged.
+    """
+    from .cache import new_digest
+    from .sheets import sheet_files
+
+    digest = new_digest("score sheets", paper, lib.edition.model_dump_json(), lib.book.model_dump_json())
+    by_id = {p.id: p for p in pages}
+    for file in sheet_files(pages):
+        heading, view = sheet_view(by_id[file.game_id], file.variant_id)
+        parts = len(sheet_parts(view))
+        digest.update(f"\0{file!r}\0{heading}\0{view.body.model_dump_json()}\0{view.prefix}".encode())
+        for landscape, style in ((False, ""), (True, ""), (False, STYLES[-1])):
+            digest.update(sheet_html(lib, file, heading, view, TRIAL_ROWS, (landscape,) * parts, style).encode())
+        digest.update((samples_html(lib, heading, view) or "").encode())
+    return digest.hexdigest()[:32]
+
+
 def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine: Engine) -> list[SheetRender]:
     """Write every sheet on its own into ``out_dir/score-sheets`` and all of them, after a contents
     page, into the score pad; return how each was laid out."""

@@ -1,0 +1,89 @@
+"""Renders kept by what they were made from: a digest of every input, and a folder per digest.
+
+The PDF render is deterministic (the same inputs give the same bytes, tests/test_pdf.py), so a
+render whose inputs were rendered before can be copied instead of laid out again. Two uses:
+
+- the score sheets and the score pad, kept beside a build (``build/.cache``): an edit to a game's
+  prose changes no sheet, and the sheets are most of a build's time (23 s of 33 s);
+- a whole edition's PDFs, kept in ``RULEBOOK_PDF_CACHE`` when it is set: publishing both editions,
+  or a test session building the same book in several places, renders each once.
+
+A digest covers the code, the templates and fonts, the locked dependencies and Python's and
+WeasyPrint's versions besides the inputs each use names. An entry is written whole and renamed
+into place, under a lock on the folder, so a parallel build waits for it and a failed one leaves
+nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+CODE = Path(__file__).resolve().parents[2]  # the project: generator/, templates/, the lock file
+CODE_FILES = ("generator", "templates", "requirements.lock", "pyproject.toml")
+
+
+def add_files(digest: hashlib._Hash, base: Path, names: Iterable[str]) -> None:
+    """Add every file under ``base/name`` (its path and bytes) to ``digest``, in a fixed order."""
+    for name in names:
+        top = base / name
+        files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top] if top.exists() else []
+        for path in files:
+            if "__pycache__" not in path.parts:
+                digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + path.read_bytes())
+
+
+def new_digest(*fields: object) -> hashlib._Hash:
+    """A digest started with the code, the templates, the lock file, the versions, and ``fields``."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256("\0".join(map(str, (sys.version, version("weasyprint"), *fields))).encode())
+    add_files(digest, CODE, CODE_FILES)
+    return digest
+
+
+def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str | None = None,
+         staging: Path | None = None) -> Path:
+    """The entry ``folder/name``, made by ``make(staging_folder)`` if it is not there yet.
+
+    The entry is made in ``staging`` (default: ``folder``; a build passes its own staging folder,
+    which it removes even if the render is killed) and renamed into place. With ``keep_prefix``,
+    other entries whose names start with it are removed once the new one is in place (a build
+    keeps one set of sheets per edition and paper, not one per edit).
+    """
+    import fcntl
+
+    entry = folder / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if staging is None or staging.stat().st_dev != folder.stat().st_dev:
+        staging = folder  # a rename is whole only within one file system
+    lock = os.open(folder, os.O_RDONLY)  # the folder itself is the lock: a failed build leaves no lock file
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a parallel build waits, then copies what the first one made
+        for debris in folder.glob(f".{name}.*"):  # a render killed while making this entry (we hold its lock)
+            if debris.is_dir():
+                shutil.rmtree(debris, ignore_errors=True)
+        if not entry.exists():
+            staged = staging / f".{name}.{os.getpid()}"
+            try:
+                staged.mkdir()
+                make(staged)
+                staged.rename(entry)  # whole or not at all
+            finally:
+                shutil.rmtree(staged, ignore_errors=True)
+        if keep_prefix is not None:
+            for old in folder.iterdir():
+                if old.name.startswith(keep_prefix) and old.name != name:
+                    shutil.rmtree(old, ignore_errors=True)
+    finally:
+        os.close(lock)  # and with it the lock
+    return entry
+
+
+def copy_into(entry: Path, target: Path, skip: tuple[str, ...] = ()) -> None:
+    """Copy a kept entry's files into ``target`` (which may exist)."""
+    shutil.copytree(entry, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*skip) if skip else None)
