@@ -88,3 +88,4 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         problems = verify_site(Path(config["site_dir"]))
         if problems:
             raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
+        self.verified = config["site_dir"]  # build.render_site need not read every page again
