@@ -8,8 +8,8 @@ render whose inputs were rendered before can be copied instead of laid out again
 - a whole edition's PDFs, kept in ``RULEBOOK_PDF_CACHE`` when it is set: publishing both editions,
   or a test session building the same book in several places, renders each once.
 
-A digest covers the code, the templates and fonts, the locked dependencies and Python's and
-WeasyPrint's versions besides the inputs each use names. An entry is written whole and renamed
+A digest covers the code, the templates and fonts, the locked dependencies, Python's and
+WeasyPrint's versions and the system's text libraries besides the inputs each use names. An entry is written whole and renamed
 into place, under a lock on the folder, so a parallel build waits for it and a failed one leaves
 nothing.
 """
@@ -37,11 +37,32 @@ def add_files(digest: hashlib._Hash, base: Path, names: Iterable[str]) -> None:
                 digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + path.read_bytes())
 
 
+def text_libraries() -> list[str]:
+    """The system libraries that shape and draw text (Pango, HarfBuzz, fontconfig, FreeType, as loaded
+    for WeasyPrint), by file, size and time stamp: an upgraded library may set text differently."""
+    from weasyprint.text.ffi import pango
+
+    found = {f"pango {pango.pango_version()}"}
+    try:
+        maps = Path("/proc/self/maps").read_text(encoding="utf-8")
+    except OSError:  # not Linux: Pango's version alone
+        return sorted(found)
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)  # address, perms, offset, device, inode, path (if a file)
+        path = fields[5] if len(fields) == 6 else ""
+        if any(name in path for name in ("libpango", "libharfbuzz", "libfontconfig", "libfreetype")):
+            stat = Path(path).stat()
+            found.add(f"{path} {stat.st_size} {stat.st_mtime_ns}")
+    return sorted(found)
+
+
 def new_digest(*fields: object) -> hashlib._Hash:
-    """A digest started with the code, the templates, the lock file, the versions, and ``fields``."""
+    """A digest started with the code, the templates, the lock file, the versions, the text libraries
+    and ``fields``."""
     from importlib.metadata import version
 
-    digest = hashlib.sha256("\0".join(map(str, (sys.version, version("weasyprint"), *fields))).encode())
+    versions = (sys.version, version("weasyprint"), *text_libraries())
+    digest = hashlib.sha256("\0".join(map(str, (*versions, *fields))).encode())
     add_files(digest, CODE, CODE_FILES)
     return digest
 
