@@ -120,7 +120,7 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         mkdocs_build(config)
     except (MkDocsException, SystemExit) as exc:
         raise BuildError(f"mkdocs build failed: {exc}") from exc
-    if getattr(plugin, "verified", None) != str(site_dir):  # the plugin checks every page after building
+    if plugin.verified != str(site_dir):  # the plugin checks every page after building
         check_site(site_dir)
 
 

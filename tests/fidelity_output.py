@@ -11,9 +11,7 @@ is indented further than its parent). A page of the book is found by its named d
 
 from __future__ import annotations
 
-import functools
 import re
-import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -22,6 +20,7 @@ from pathlib import Path
 import pypdf
 
 from tests.fidelity_source import words
+from tests.pagetext import bbox_layout, once_per_file
 
 BLOCKS = {"p", "li", "ul", "ol", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "tr", "table", "br", "hr",
           "pre", "section", "article", "header", "footer", "nav", "figure", "figcaption", "blockquote", "dt", "dd",
@@ -121,9 +120,7 @@ def pdf_pages(pdf: Path, band: float) -> list[list[tuple[str, float, float]]]:
     """(word, x, y) of every page's body text in reading order, hyphenated line ends joined again.
 
     List markers (bullets, an ordered list's numbers) stay: a sentence is found after them."""
-    xml = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], check=True, capture_output=True,
-                         text=True).stdout
-    return bbox_pages(xml, band)
+    return bbox_pages(bbox_layout(pdf), band)
 
 
 def bbox_pages(xml: str, band: float) -> list[list[tuple[str, float, float]]]:
@@ -178,14 +175,9 @@ def _extent(ws: list[ET.Element]) -> tuple[float, float, float, float]:
             min(float(w.get("yMin")) for w in ws), max(float(w.get("yMax")) for w in ws))
 
 
+@once_per_file
 def pdf_ranges(pdf: Path) -> dict[str, range]:
     """The 1-based pages of each target, from the book's named destinations."""
-    stat = pdf.stat()  # read once per file as it is: many tests ask of the same book
-    return dict(_pdf_ranges(pdf.resolve(), stat.st_size, stat.st_mtime_ns))
-
-
-@functools.cache
-def _pdf_ranges(pdf: Path, size: int, mtime: int) -> dict[str, range]:
     reader = pypdf.PdfReader(pdf)
     named = reader.named_destinations
     dest = {k: reader.get_destination_page_number(v) + 1 for k, v in named.items()}

@@ -11,9 +11,13 @@ import functools
 import html
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 MM = 72 / 25.4
 PRINT_CSS = Path(__file__).resolve().parents[1] / "templates" / "print" / "print.css"
@@ -67,30 +71,31 @@ class Page:
         return max(self.lines, key=lambda line: (round(line.y1), line.x0), default=None)
 
 
-def _as_it_is(pdf: Path) -> tuple[Path, int, int]:
-    """A key for ``pdf`` as it is now: many tests read the same book, and it is read once."""
-    stat = pdf.stat()
-    return pdf.resolve(), stat.st_size, stat.st_mtime_ns
+def once_per_file(read: Callable[[Path], T]) -> Callable[[Path], T]:
+    """``read(pdf)``, worked out once per file as it is now (path, size, time stamp): many tests read
+    the same book. What it returns is shared between the tests: read it, do not change it."""
+    @functools.cache
+    def as_it_is(pdf: Path, size: int, mtime: int) -> T:
+        return read(pdf)
+
+    @functools.wraps(read)
+    def cached(pdf: Path) -> T:
+        stat = pdf.stat()
+        return as_it_is(pdf.resolve(), stat.st_size, stat.st_mtime_ns)
+
+    return cached
 
 
-def _bbox(pdf: Path) -> str:
+@once_per_file
+def bbox_layout(pdf: Path) -> str:
     """`pdftotext -bbox-layout` of ``pdf``: every page, block, line and word with its box."""
-    return _bbox_of(*_as_it_is(pdf))
-
-
-@functools.cache
-def _bbox_of(pdf: Path, size: int, mtime: int) -> str:
     return subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
                           check=True).stdout
 
 
+@once_per_file
 def anchor_pages(pdf: Path) -> dict[str, int]:
     """The page (from 1) of every anchor (element id) the PDF keeps as a named destination."""
-    return dict(_anchor_pages_of(*_as_it_is(pdf)))
-
-
-@functools.cache
-def _anchor_pages_of(pdf: Path, size: int, mtime: int) -> dict[str, int]:
     import pypdf
 
     reader = pypdf.PdfReader(pdf)
@@ -99,7 +104,7 @@ def _anchor_pages_of(pdf: Path, size: int, mtime: int) -> dict[str, int]:
 
 def read_pages(pdf: Path) -> list[Page]:
     """Every page of ``pdf`` with its body lines, sorted top to bottom, left to right."""
-    out = _bbox(pdf)
+    out = bbox_layout(pdf)
     pages = []
     for n, (width, height, body) in enumerate(_PAGE.findall(out), 1):
         lines = []
@@ -267,7 +272,7 @@ def split_boxes(pdf: Path) -> list[str]:
 def running_titles(pdf: Path) -> list[str]:
     """The left-hand running header of every page (the game or page it names), '' where there is none."""
     titles = []
-    for width, _height, body in _PAGE.findall(_bbox(pdf)):
+    for width, _height, body in _PAGE.findall(bbox_layout(pdf)):
         words = [" ".join(html.unescape(w) for w in _WORD.findall(words))
                  for x0, _y0, _x1, y1, words in _LINE.findall(body) if float(y1) <= TOP and float(x0) < float(width) / 2]
         titles.append(" ".join(words))

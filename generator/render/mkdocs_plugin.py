@@ -33,6 +33,8 @@ class RulebookConfig(Config):
 class RulebookPlugin(BasePlugin[RulebookConfig]):
     """Generate the docs from data on every build; sanitize every page body."""
 
+    verified: str | None = None  # the site folder whose every page passed verify_site after the last build
+
     def _generate(self, config: Any) -> None:
         from ..library import load_library
         from .site import write_docs
