@@ -217,6 +217,28 @@ def test_cached_page_references_give_pydyf_answer():
         assert pdf.page_references == original(pdf) and len(pdf.page_references) == pdf.pages["Count"]
 
 
+@pytest.mark.parametrize("sizes", [(10,), (200_000,), (200_000, 200_000), (100, 200_000, 300_000, 200_000)])
+def test_remembered_deflate_gives_zlibs_bytes(sizes):
+    """pydyf's compressor, remembering large payloads (render/weasy.py), returns what zlib returns, every time."""
+    import random
+    import zlib
+
+    import pydyf
+
+    from generator.render.weasy import _deflate_large_streams_once
+
+    _deflate_large_streams_once()
+    rng = random.Random(7)
+    payloads = {n: bytes(rng.getrandbits(5) for _ in range(n)) for n in set(sizes)}
+    for n in sizes:
+        ours = pydyf.zlib.compressobj(level=9)
+        got = ours.compress(payloads[n]) + ours.flush()
+        plain = zlib.compressobj(level=9)
+        assert got == plain.compress(payloads[n]) + plain.flush(), n
+    stream = pydyf.Stream([payloads[max(sizes)]], compress=True)
+    assert stream.data == stream.data  # the second write of a stream is the first's
+
+
 def test_a_changed_game_is_laid_out_again_alone(tmp_path):
     from generator.library import load_library
     from generator.render.pdf import Layout

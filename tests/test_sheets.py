@@ -237,6 +237,54 @@ def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, probl
     assert any(problem in p for p in found), f"{case}: {found}"
 
 
+def _fill_sheet(rows: int, after_mm: int, landscape: bool) -> str:
+    """A sheet of the print stylesheet's kind: heading, blank rows, a total row, ``after_mm`` of notes, a footer."""
+    cells = "".join(f"<td><input type='text' name='f.0-0.{{r}}.{c}'></td>" for c in range(12 if landscape else 6))
+    body = "".join(f"<tr class='sheet-row fill-row'><th scope='row'>{r}</th>{cells.format(r=r)}</tr>" for r in range(rows))
+    page = " landscape" if landscape else ""
+    return (f"<html><body class='sheet-only'><section class='sheet-page{page}'><h1 class='sheet-heading'>A game</h1>"
+            f"<div class='score-sheet'><table><tbody>{body}<tr class='sheet-total'><th>Total</th>"
+            f"{cells.format(r='total')}</tr></tbody></table><div style='height: {after_mm}mm'></div></div>"
+            "<p class='sheet-footer'>Book · edition 9999.9</p></section></body></html>")
+
+
+@pytest.mark.parametrize("landscape", [False, True])
+@pytest.mark.parametrize("after_mm", [0, 17, 60, 120])
+def test_blank_rows_worked_out_from_the_trial_are_the_most_that_fit(after_mm, landscape):
+    """The trial layout's two rows give the count (scorepad.rows_that_fit): that many fit one page, one more does not."""
+    from generator.render.scorepad import TRIAL_ROWS, rows_that_fit
+    from generator.render.weasy import Engine
+
+    engine = Engine()
+    rows = rows_that_fit(engine.document(_fill_sheet(TRIAL_ROWS, after_mm, landscape)))
+    assert rows > TRIAL_ROWS
+    assert len(engine.document(_fill_sheet(rows, after_mm, landscape)).pages) == 1
+    assert len(engine.document(_fill_sheet(rows + 1, after_mm, landscape)).pages) == 2
+
+
+@pytest.mark.parametrize(("game_id", "variant_id"), [("hearts", None), ("skull-and-roses", None),
+                                                    ("gin-rummy-tournament", None)])
+def test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit(library, game_id, variant_id):
+    """A real sheet (portrait; turned landscape for 12 players; with more blocks under its rows): one row more
+    than it was given would push it onto a second page."""
+    from generator.render.pdf import game_pages
+    from generator.render.scorepad import render_sheet_documents, samples_html, sheet_html, sheet_view
+    from generator.render.sheets import sheet_files, sheet_parts
+    from generator.render.weasy import Engine
+
+    engine, page = Engine(), next(p for p in game_pages(library) if p.id == game_id)
+    file = next(f for f in sheet_files([page]) if f.variant_id == variant_id)
+    result = render_sheet_documents(library, page, file, engine)
+    heading, view = sheet_view(page, variant_id)
+    parts = sheet_parts(view)
+    assert result.rows > 0 and len(result.documents[0].pages) == len(parts)
+    if game_id == "skull-and-roses":
+        assert any(result.landscape)
+    more = engine.document(sheet_html(library, file, heading, view, result.rows + 1, result.landscape))
+    assert len(more.pages) > len(parts)
+    assert samples_html(library, heading, view) is None or len(result.documents) == 2
+
+
 def test_score_pad_has_every_sheet(built, library, published_library):
     from generator.render.sheets import score_pad_name
 

@@ -41,7 +41,6 @@ from .pages import BodyView, GamePage, game_page
 from .sheets import SheetFile, score_pad_name, sheet_files, template_globals
 from .weasy import Engine, page_fill, without_cycle_collector
 
-TRIAL_ROWS = 60
 # Copy-fitting: a part whose last page would be less than a quarter full is set again tighter, one
 # step at a time, until that page is gone; the type size never changes. Each step is a leading and a
 # table-cell padding (mm) below print.css's own (1.25 and 0.5-1 mm), the last still easy to read.

@@ -21,7 +21,10 @@ from .pdf import _env, generic_sheet
 from .sheets import SheetFile, fills_page, sheet_parts
 from .weasy import Engine, without_cycle_collector
 
-TRIAL_ROWS = 60  # more blank rows than any page holds: the first layout shows how many fit
+# The first layout of a page-filling sheet has two blank rows: where they start, how far apart they
+# are and how much the page holds below them tell how many fit (``rows_that_fit``), so one more
+# layout sets the sheet (it used to take a 60-row trial and two more layouts; the same rows result).
+TRIAL_ROWS = 2
 MIN_CELL_MM = 12  # narrower than this, a score cannot be written in by hand
 PX_PER_MM = 96 / 25.4
 STYLES = ("", "tight")  # a listed sheet that does not fit one page is set with shorter rows
@@ -87,14 +90,27 @@ def narrow_parts(document: Any) -> set[int]:
     return narrow
 
 
-def fill_rows_on_first_page(document: Any) -> int:
-    """How many blank hand rows of page-filling blocks landed on the first page."""
-    rows = set()
-    for box, _ in _boxes(document.pages[0]._page_box):
-        element = getattr(box, "element", None)
-        if element is not None and "fill-row" in (element.get("class") or "").split():
-            rows.add(id(element))
-    return len(rows)
+def _fill_rows(page: Any) -> list[Any]:
+    """The laid-out blank hand rows (``fill-row``) of a page, top to bottom."""
+    from weasyprint.formatting_structure import boxes
+
+    return [box for box, _ in _boxes(page._page_box) if isinstance(box, boxes.TableRowBox)
+            and "fill-row" in ((getattr(box, "element", None) is not None and box.element.get("class")) or "").split()]
+
+
+def rows_that_fit(document: Any) -> int:
+    """How many blank hand rows of a page-filling block fit on the first page, worked out from a layout
+    with TRIAL_ROWS of them: the page's room below the first row, less what follows the last one
+    (the total row, later blocks, the footer), in whole rows. ``render_sheet_documents`` confirms it."""
+    from .weasy import content_bottom, lowest_content
+
+    page = document.pages[0]
+    rows = _fill_rows(page)
+    if len(rows) < 2:  # not even the trial rows fit under what comes before them
+        return 0
+    pitch = rows[1].position_y - rows[0].position_y
+    below = lowest_content(page) - (rows[-1].position_y + pitch)  # what follows the last row
+    return max(int((content_bottom(page) - rows[0].position_y - below) // pitch), 0)
 
 
 def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine: Engine) -> SheetRender:
@@ -110,8 +126,8 @@ def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine
         landscape = tuple(i in narrow for i in range(len(parts)))
         document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
     if fills:
-        totals = any(b.total for b in view.body.score_sheet.blocks if fills_page(view, b))
-        rows = max(fill_rows_on_first_page(document) - (1 if totals else 0), 0)  # room for the total row
+        # If even the trial rows push something to another page, try as few as will do.
+        rows = rows_that_fit(document) if len(document.pages) <= len(parts) else TRIAL_ROWS - 1
         while True:
             document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
             if len(document.pages) <= len(parts) or rows == 0:

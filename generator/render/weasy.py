@@ -22,6 +22,7 @@ def _weasy() -> Any:
     import weasyprint  # imported late: it is slow to import and only the PDF needs it
 
     _cache_page_references()
+    _deflate_large_streams_once()
     _keep_unbreakable_floats_whole()
     return weasyprint
 
@@ -52,6 +53,58 @@ def _cache_page_references() -> None:
     page_references.rulebook_cached = True  # type: ignore[attr-defined]
     page_references.original = original.fget  # type: ignore[attr-defined]
     pydyf.PDF.page_references = property(page_references)
+
+
+LARGE_STREAM = 64 * 1024  # bytes: whole fonts and the like, deflated once per process
+
+
+class _Deflater:
+    """One of pydyf's compressors: a large payload's deflated bytes are remembered by the payload."""
+
+    remembered: dict[bytes, bytes] = {}
+
+    def __init__(self, zlib: Any, args: tuple, kwargs: dict) -> None:
+        self.zlib, self.args, self.kwargs = zlib, args, kwargs
+        self.payload: bytes | None = None
+        self.small: Any = None
+
+    def compress(self, data: bytes) -> bytes:
+        if len(data) < LARGE_STREAM or self.payload is not None or self.small is not None:
+            self.small = self.small or self.zlib.compressobj(*self.args, **self.kwargs)
+            return self.small.compress(data)
+        self.payload = data
+        return b""
+
+    def flush(self, *mode: int) -> bytes:
+        if self.small is not None:
+            return self.small.flush(*mode)
+        key = (self.payload, self.args, tuple(sorted(self.kwargs.items())))
+        if key not in self.remembered:
+            if len(self.remembered) >= 16:  # a few fonts at most; never grows with the book
+                self.remembered.clear()
+            deflate = self.zlib.compressobj(*self.args, **self.kwargs)
+            self.remembered[key] = deflate.compress(self.payload) + deflate.flush(*mode)
+        return self.remembered[key]
+
+
+def _deflate_large_streams_once() -> None:
+    """Deflate each large PDF stream once per process, not once per file it is written into.
+
+    pydyf deflates every stream at level 9 each time a PDF is written, and every score sheet embeds
+    the same whole font for its form fields (about 380 KB: a fillable field must show any letter
+    typed), which was a fifth of writing a sheet. The bytes are the ones zlib would give again
+    (tests/test_pdf.py compares them).
+    """
+    import types
+    import zlib
+
+    import pydyf
+
+    if isinstance(pydyf.zlib, types.SimpleNamespace):
+        return
+    shim = types.SimpleNamespace(**{name: getattr(zlib, name) for name in dir(zlib) if not name.startswith("__")})
+    shim.compressobj = lambda *args, **kwargs: _Deflater(zlib, args, kwargs)
+    pydyf.zlib = shim
 
 
 AVOID = ("avoid", "avoid-page")
@@ -203,20 +256,30 @@ class Engine:
         combined.write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False, custom_metadata=False)
 
 
-def page_fill(page: Any) -> float:
-    """How far down its text area a laid-out page's lowest line or table row reaches: 0 empty, 1 full."""
+def lowest_content(page: Any) -> float:
+    """How far down a laid-out page its lowest line, table row or image reaches (CSS px from the top)."""
     from weasyprint.formatting_structure import boxes
 
     page_box = page._page_box  # WeasyPrint keeps the laid-out boxes here; the public Page has no extent
-    top, height = page_box.content_box_y(), page_box.height
-    lowest = top
+    lowest = page_box.content_box_y()
     for child in page_box.children:
         if isinstance(child, boxes.MarginBox):
             continue  # the running header and footer
         for box in child.descendants():
             if isinstance(box, (boxes.LineBox, boxes.TableRowBox, boxes.ReplacedBox)):
                 lowest = max(lowest, box.position_y + box.margin_height())
-    return (lowest - top) / height if height else 0.0
+    return lowest
+
+
+def content_bottom(page: Any) -> float:
+    """Where a laid-out page's text area ends (CSS px from the top)."""
+    return page._page_box.content_box_y() + page._page_box.height
+
+
+def page_fill(page: Any) -> float:
+    """How far down its text area a laid-out page's lowest line or table row reaches: 0 empty, 1 full."""
+    top, height = page._page_box.content_box_y(), page._page_box.height
+    return (lowest_content(page) - top) / height if height else 0.0
 
 
 def document(html: str, paper: str = "letter") -> Any:
