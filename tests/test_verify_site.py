@@ -1,4 +1,5 @@
-"""The built-site check finds every broken link and anchor, and passes links that resolve (one small site per case)."""
+"""The built-site check finds every broken link and anchor and every piece of active content in a page, and passes
+what is sound (one small site per case)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,72 @@ CASES = {
                                 "index.html:1: broken link games/"),
     "outside the site": ({"a/index.html": '<a href="../../../etc/passwd">P</a>'},
                          "a/index.html:1: broken link ../../../etc/passwd"),
+    "link on a later line": ({"index.html": '<p>\n\n<a\nhref="nope.html">N</a></p>'}, "index.html:3: broken link nope.html"),
+    "anchor by name": ({"index.html": '<a href="#old">O</a><a name="old"></a>'}, None),
+    "escaped link": ({"index.html": '<a href="a.html?x=1&amp;y=2#d">A</a>', "a.html": '<p id="d"></p>'}, None),
 }
+# Active content in a page's own content (the theme's frame is outside <article class="md-content__inner">).
+UNSAFE = {
+    "script": ("<script>alert(1)</script>", "<script> in page content"),
+    "script, upper case": ("<SCRIPT>alert(1)</SCRIPT>", "<script> in page content"),
+    "frame": ('<iframe src="x.html"></iframe>', "<iframe> in page content"),
+    "style": ("<style>p { color: red }</style>", "<style> in page content"),
+    "handler": ('<p onclick="alert(1)">x</p>', "event handler onclick on <p> in page content"),
+    "handler, no quotes": ("<img src=a.png onerror=alert(1)>", "event handler onerror on <img> in page content"),
+    "javascript URL": ('<a href="javascript:alert(1)">x</a>', "unsafe URL in <a href>: javascript:alert(1)"),
+    "data URL, spaced": ('<a href=" data:text/html,x">x</a>', "unsafe URL in <a href>"),
+    "remote image": ('<img src="https://tracker.example/p.png">', "remote image https://tracker.example/p.png"),
+    "svg object": ('<object data="x.svg"></object>', "<object> in page content"),
+    "nested": ("<div><p><span><script>1</script></span></p></div>", "<script> in page content"),
+}
+# Where the same words are not active: text, the theme's own frame, a title or textarea's words.
+SAFE = {
+    "words": "<p>&lt;script&gt;alert(1)&lt;/script&gt; onclick=</p>",
+    "title words": "<title><script>alert(1)</script></title><p>x</p>",
+    "textarea words": "<textarea><script>alert(1)</script></textarea>",
+    "comment": "<!-- <script>alert(1)</script> --><p>x</p>",
+    "inline svg": '<svg viewBox="0 0 24 24"><path d="M1 1"></path></svg>',
+}
+
+
+def _site(tmp_path, pages: dict[str, str], frame: str = PAGE):
+    site = tmp_path / "site"
+    for rel, body in pages.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(frame.format(body), encoding="utf-8")
+    return site
+
+
+@pytest.mark.parametrize("case", UNSAFE)
+def test_active_content_in_a_page_is_found(tmp_path, case):
+    content, problem = UNSAFE[case]
+    found = verify_site(_site(tmp_path, {"index.html": content}))
+    assert any(problem in p for p in found), found
+
+
+@pytest.mark.parametrize("case", SAFE)
+def test_words_that_only_look_active_pass(tmp_path, case):
+    assert verify_site(_site(tmp_path, {"index.html": SAFE[case]})) == []
+
+
+THEME = ('<html><head><title>T</title><script src="assets/javascripts/bundle.js"></script>'
+         '<script id="__config" type="application/json">{{"base": "."}}</script>'
+         '<script>__md_scope=new URL(".",location)</script></head>'
+         '<body><article class="md-content__inner">{}</article></body></html>')
+
+
+@pytest.mark.parametrize(("frame", "problem"), [
+    (THEME, None),
+    (THEME.replace("__md_scope=", "steal()//"), "inline script that is not the theme's: steal()"),
+    (THEME.replace("assets/javascripts/bundle.js", "https://cdn.example/x.js"), "script from outside the site's assets"),
+    (THEME.replace('{{"base": "."}}', '{{"base": "<b>"}}'), "markup inside the theme's configuration"),
+])
+def test_the_theme_frame_may_hold_only_the_themes_scripts(tmp_path, frame, problem):
+    found = verify_site(_site(tmp_path, {"index.html": "<p>x</p>"}, frame))
+    assert (any(problem in p for p in found) if problem else found == []), found
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_links(tmp_path, case):
     pages, expected = CASES[case]
-    site = tmp_path / "site"
-    for rel, body in pages.items():
-        (site / rel).parent.mkdir(parents=True, exist_ok=True)
-        (site / rel).write_text(PAGE.format(body), encoding="utf-8")
-    assert verify_site(site) == ([expected] if expected else [])
+    assert verify_site(_site(tmp_path, pages)) == ([expected] if expected else [])

@@ -3,13 +3,19 @@
 Every page's content must be free of scripts, event handlers, frames, styles and unsafe URLs
 (whatever got past escaping and sanitizing), and every relative link and anchor in any page,
 raw HTML included, must resolve to a built file and an existing id.
+
+A page is read in one pass of one regular expression that splits it as an HTML tokenizer does:
+comments, the raw text of ``<script>`` and ``<style>``, the words of ``<title>`` and ``<textarea>``
+(never markup, whatever they look like), and tags with their attributes. Python's ``HTMLParser``
+did the same, a method call per token, and took a third of the site build (bench/README.md).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from html.parser import HTMLParser
+from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -18,81 +24,99 @@ from ..errors import BuildError
 # The theme draws its icons as inline <svg> inside the article, so svg itself is allowed; scripts are not.
 UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "link", "meta", "base", "frame", "frameset", "foreignobject"}
 UNSAFE_URL = re.compile(r"^\s*(javascript|data|vbscript|file):", re.I)
+URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "poster")
 # The theme's own inline scripts (Material for MkDocs); any other inline script is an injection.
 THEME_SCRIPTS = ("__md_scope=", "var palette=__md_get(", "var target=document.getElementById(location.hash")
 
+_ATTRS = r"""(?P<attrs>(?:"[^"]*"|'[^']*'|[^'">])*)"""  # up to the tag's '>', quoted values whole
+TOKEN = re.compile(
+    r"<!--.*?(?:-->|\Z)"  # a comment
+    r"|<![^>]*>?"  # <!DOCTYPE ...>
+    r"|<(?P<raw>script|style)(?=[\s/>])" + _ATTRS.replace("attrs", "rawattrs") + r">(?P<body>.*?)(?:</(?P=raw)\s*>|\Z)"
+    r"|<(?P<words>title|textarea)(?=[\s/>])" + _ATTRS.replace("attrs", "wordattrs") + r">.*?(?:</(?P=words)\s*>|\Z)"
+    r"|</(?P<close>article)\s*>"  # the one end tag that matters: where the page's own content ends
+    r"|<(?P<tag>[a-zA-Z][^\t\n\f\r />]*)" + _ATTRS + ">",  # other end tags are passed over like text
+    re.S | re.I)
+ATTRIBUTE = re.compile(r"""([^\s"'>/=][^\s"'>/=]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
+CONTENT = "md-content__inner"  # the class of the <article> that holds the page's own content
 
-class _Page(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-        self.links: list[tuple[str, int]] = []
-        self.problems: list[str] = []
-        self.depth = 0  # >0 inside the page's own content (not the theme's frame)
-        self.script: dict[str, str | None] | None = None
-        self.script_text = ""
-        # <title> and <textarea> hold text only (RCDATA): a browser reads '<script>' there as words.
-        self.rcdata: str | None = None
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.rcdata:
-            return
-        if tag in ("title", "textarea"):
-            self.rcdata = tag
-            return
-        a = dict(attrs)
-        if a.get("id"):
-            self.ids.add(a["id"] or "")
-        if a.get("name") and tag == "a":
-            self.ids.add(a["name"] or "")
-        if tag == "article" and "md-content__inner" in (a.get("class") or ""):
-            self.depth = 1
-        elif self.depth and tag not in ("br", "hr", "img", "input", "col", "meta", "link", "wbr"):
-            self.depth += 1
-        for key in ("href", "src", "action", "formaction", "xlink:href", "poster"):
-            value = a.get(key)
-            if value and UNSAFE_URL.match(value):
-                self.problems.append(f"unsafe URL in <{tag} {key}>: {value[:60]}")
-        if tag in ("a", "link") and a.get("href"):
-            self.links.append((a["href"] or "", self.getpos()[0]))
+def attributes(text: str) -> dict[str, str]:
+    """A tag's attributes by lower-case name, values unescaped (the first of a repeated name wins, as in HTML)."""
+    found: dict[str, str] = {}
+    for name, double, single, bare in ATTRIBUTE.findall(text):
+        found.setdefault(name.lower(), unescape(double or single or bare))
+    return found
+
+
+@dataclass
+class Page:
+    """What one built page holds: its ids, its links (with their lines) and its problems."""
+
+    ids: set[str] = field(default_factory=set)
+    links: list[tuple[str, int]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def read_page(text: str) -> Page:
+    """Tokenize one page and note its ids, links and active content."""
+    page = Page()
+    line, counted = 1, 0
+    articles = 0  # <article> tags open inside the content (>0: inside the page's own content)
+    for m in TOKEN.finditer(text):
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
+        if m["close"]:
+            articles = max(articles - 1, 0)
+            continue
+        if m["raw"] or m["words"]:
+            tag, attrs = (m["raw"] or m["words"]).lower(), attributes(m["rawattrs"] or m["wordattrs"] or "")
+        elif m["tag"]:
+            tag, attrs = m["tag"].lower(), attributes(m["attrs"]) if m["attrs"] else {}
+        else:
+            continue  # a comment or a doctype
+        if tag == "article" and (articles or CONTENT in attrs.get("class", "").split()):
+            articles += 1
+        _start_tag(page, tag, attrs, line, inside=articles > 0)
         if tag == "script":
-            self.script, self.script_text = a, ""
-            src = a.get("src")
-            if src and (urlparse(src).scheme or urlparse(src).netloc or "assets/" not in src):
-                self.problems.append(f"script from outside the site's assets: {src[:80]}")
-        if self.depth:
-            if tag in UNSAFE_TAGS:
-                self.problems.append(f"<{tag}> in page content")
-            for key in a:
-                if key.lower().startswith("on"):
-                    self.problems.append(f"event handler {key} on <{tag}> in page content")
-            if tag == "img" and a.get("src") and urlparse(a["src"] or "").scheme:
-                self.problems.append(f"remote image {a['src']}")
+            _script(page, attrs, m["body"] or "")
+    return page
 
-    def handle_endtag(self, tag: str) -> None:
-        if self.rcdata:
-            if tag == self.rcdata:
-                self.rcdata = None
-            return
-        if tag == "script" and self.script is not None:
-            text = self.script_text.strip()
-            is_config = self.script.get("type") == "application/json" and self.script.get("id") == "__config"
-            if text and not is_config and not text.startswith(THEME_SCRIPTS):
-                self.problems.append(f"inline script that is not the theme's: {text[:60]}")
-            if is_config and "<" in text:
-                self.problems.append("markup inside the theme's configuration")
-            self.script = None
-        if self.depth:
-            self.depth -= 1
 
-    def handle_data(self, data: str) -> None:
-        if self.script is not None:
-            self.script_text += data
+def _start_tag(page: Page, tag: str, attrs: dict[str, str], line: int, inside: bool) -> None:
+    if attrs.get("id"):
+        page.ids.add(attrs["id"])
+    if tag == "a" and attrs.get("name"):
+        page.ids.add(attrs["name"])
+    for key in URL_ATTRIBUTES:
+        value = attrs.get(key)
+        if value and UNSAFE_URL.match(value):
+            page.problems.append(f"unsafe URL in <{tag} {key}>: {value[:60]}")
+    if tag in ("a", "link") and attrs.get("href"):
+        page.links.append((attrs["href"], line))
+    if not inside:
+        return
+    if tag in UNSAFE_TAGS:
+        page.problems.append(f"<{tag}> in page content")
+    page.problems += [f"event handler {key} on <{tag}> in page content" for key in attrs if key.startswith("on")]
+    if tag == "img" and urlparse(attrs.get("src", "")).scheme:
+        page.problems.append(f"remote image {attrs['src']}")
+
+
+def _script(page: Page, attrs: dict[str, str], body: str) -> None:
+    src = attrs.get("src")
+    if src and (urlparse(src).scheme or urlparse(src).netloc or "assets/" not in src):
+        page.problems.append(f"script from outside the site's assets: {src[:80]}")
+    text = body.strip()
+    is_config = attrs.get("type") == "application/json" and attrs.get("id") == "__config"
+    if text and not is_config and not text.startswith(THEME_SCRIPTS):
+        page.problems.append(f"inline script that is not the theme's: {text[:60]}")
+    if is_config and "<" in text:
+        page.problems.append("markup inside the theme's configuration")
 
 
 def verify_site(site: Path) -> list[str]:
     """Problems found in a built site (empty when all is well)."""
-    pages: dict[Path, _Page] = {}
     # Every built file and folder, listed once: looking each link's target up on disk (resolve,
     # exists, is_dir per link, thousands of them) was a fifth of the check. A built site has no
     # symbolic links, so a normalised path names the same file that resolve() would.
@@ -100,17 +124,14 @@ def verify_site(site: Path) -> list[str]:
     files, folders = set(), {site}
     for path in site.rglob("*"):
         (folders if path.is_dir() else files).add(path)
-    for html in sorted(p for p in files if p.suffix == ".html"):
-        parser = _Page()
-        parser.feed(html.read_text(encoding="utf-8"))
-        pages[html] = parser
+    pages = {html: read_page(html.read_text(encoding="utf-8")) for html in sorted(p for p in files if p.suffix == ".html")}
     problems = []
-    for html, parser in pages.items():
+    for html, page in pages.items():
         rel = html.relative_to(site).as_posix()
-        problems += [f"{rel}: {p}" for p in parser.problems]
+        problems += [f"{rel}: {p}" for p in page.problems]
         if rel == "404.html":  # MkDocs writes the 404 page with site-absolute links by design
             continue
-        for href, line in parser.links:
+        for href, line in page.links:
             url = urlparse(href)
             if url.scheme or url.netloc or href.startswith("mailto:"):
                 continue
