@@ -71,7 +71,7 @@ from generator.library import load_library
 from generator.render.pdf import Layout, render_book
 from generator.render.weasy import Engine
 lib = load_library(Path({root!r}))
-layout = Layout(Engine())
+layout = Layout(Engine(), keep=False)  # as a build lays it out: each part let go once written
 t = time.perf_counter(); anchors = render_book(lib, Path({out!r}), layout=layout); t = time.perf_counter() - t
 import pypdf
 pages = len(pypdf.PdfReader({out!r}).pages)
@@ -142,7 +142,7 @@ if not {fit}:
     pdf.FIT_STEPS, pdf.MAX_REBALANCE = (), 0
 import pypdf
 lib = load_library(Path({root!r}), {edition!r})
-layout = pdf.Layout(Engine({paper!r}))
+layout = pdf.Layout(Engine({paper!r}), keep=False)
 t = time.perf_counter(); pdf.render_book(lib, Path({out!r}), paper={paper!r}, layout=layout); t = time.perf_counter() - t
 print(json.dumps({{"s": t, "pages": len(pypdf.PdfReader({out!r}).pages), "parts": layout.laid_out,
                   "fit_layouts": layout.fitted}}))

@@ -220,3 +220,20 @@ def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
     assert len(document.pages) > 1 and copyfit.fresh_start(document, 1) is None
     with pytest.raises(ValueError, match="opens inside"):
         copyfit.tail_edit(document, 1)
+
+
+@pytest.mark.parametrize(("edition", "paper", "run_html"), [(CURRENT, "letter", 5000), (PUBLISHED, "a4", 8000)])
+def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, library, published_library, edition, paper,
+                                                                 run_html, tmp_path, monkeypatch):
+    """A build lays a long section out a run of games at a time (pdf.Layout.runs, for a 1000-game book). With
+    runs of one or two games, every page is as the one layout of the whole section gives it: drawn the same,
+    tagged the same, linked the same (tests/pdffacts.py), copy-fitted tails included (A4)."""
+    import generator.render.pdf as pdf
+    from tests.pdffacts import differences, pdf_facts
+
+    lib = library if edition == CURRENT else published_library
+    monkeypatch.setattr(pdf, "RUN_HTML", run_html)
+    layout = pdf.Layout(Engine(paper), keep=False)
+    pdf.render_book(lib, tmp_path / "runs.pdf", paper=paper, layout=layout)
+    assert layout.laid_out > 2 * len(pdf.BookParts(lib).numbered(None))  # the sections were laid out in runs
+    assert differences(pdf_facts(printed(edition, paper)[0]), pdf_facts(tmp_path / "runs.pdf")) == []

@@ -11,6 +11,10 @@ The tail document starts with an empty page that carries the running header's st
 the cut (the game and section named at the top of the page), and is dropped; the elements the cut
 opens inside (the section, the game, a list) lose their top margin, their ids (the anchors are on
 the earlier pages) and, for a numbered list, the numbers already used.
+
+The same cut lays out a long section a run of games at a time (``Layout.runs`` in pdf.py): a run's
+pages are kept up to a page, well before the run's last, that opens with a whole element of a later
+game, and the next run starts from that element, as a tail would (``next_run``).
 """
 
 from __future__ import annotations
@@ -74,7 +78,9 @@ def split_openings(document: Any) -> list[str]:
     for n, page in enumerate(document.pages):
         for anchor in page.anchors:
             page_of.setdefault(anchor, n)
-    return [name[7:] for name, n in page_of.items() if name.startswith("opened-") and page_of.get(name[7:]) != n]
+    # A game begun before a run or tail (its heading not in this layout) is not split here.
+    return [name[7:] for name, n in page_of.items()
+            if name.startswith("opened-") and name[7:] in page_of and page_of[name[7:]] != n]
 
 
 def tail_tries(document: Any, steps: Sequence[tuple[float, float]], base: float,
@@ -109,8 +115,57 @@ def tail_edit(document: Any, n: int) -> Callable[[Element], None]:
     start = fresh_start(document, n)
     if start is None:
         raise ValueError(f"page {n + 1} of the part opens inside an element")
-    path = _path(_flow_root(document.pages[n]).element, start)
-    strings = {k: v for k, v in entry_strings(document, n).items() if STRING_NAME.match(k)}
+    return resume_edit(_path(_flow_root(document.pages[n]).element, start), _strings(document, n))
+
+
+def _strings(document: Any, n: int) -> dict[str, str]:
+    return {k: v for k, v in entry_strings(document, n).items() if STRING_NAME.match(k)}
+
+
+RUN_ANCESTORS = ("article", "section", "div")  # what a run may start inside: not a list, a table or a line
+
+
+def next_run(document: Any, margin: int) -> tuple[int, int, list[int], dict[str, str]] | None:
+    """Where the next run of a long section starts: the last page at least ``margin`` pages before the
+    run's last that opens with a whole element of a later game than the run's first, inside nothing
+    but the section, the game and its variants (so nothing the cut opens inside draws a marker or a
+    border). Returns (that page, the game's place among the run's games, the element's path inside
+    the game, the running strings in force there), or None."""
+    for n in range(len(document.pages) - 1 - margin, 0, -1):
+        start = fresh_start(document, n)
+        if start is None:
+            continue
+        body = next(child for child in _flow_root(document.pages[n]).element if child.tag == "body")
+        section = next((el for el in body if "book-section" in (el.get("class") or "").split()), None)
+        if section is None:
+            return None
+        path = _path(section, start) if start is not section else []
+        titled = len(section) > 0 and "section-title" in (section[0].get("class") or "").split()
+        game = path[0] - (1 if titled else 0) if path else -1
+        node, inside = section, []
+        for index in path[:-1]:
+            node = node[index]
+            inside.append(node.tag)
+        if game >= 1 and all(tag in RUN_ANCESTORS for tag in inside):
+            return n, game, path[1:], _strings(document, n)
+    return None
+
+
+def then(first: Callable[[Element], None] | None, second: Callable[[Element], None]) -> Callable[[Element], None]:
+    """Two changes to a parse, one after the other (``first`` may be None)."""
+    if first is None:
+        return second
+
+    def both(root: Element) -> None:
+        first(root)
+        second(root)
+
+    return both
+
+
+def resume_edit(path: list[int], strings: dict[str, str]) -> Callable[[Element], None]:
+    """A change to a fresh parse that leaves only the element at ``path`` (child indices from <html>) and
+    what follows it, behind an empty first page that sets the running ``strings`` as they stood."""
 
     def edit(root: Element) -> None:
         node = root

@@ -2,10 +2,12 @@
 
 The book is cut into parts that each start on a new page: the cover and contents, each front prose
 page, each section (its title, its games run on one after another as in the published book, and the
-prose pages that follow it), and the index with the errata. Each part is laid out on its own, starting at the page number the parts before it reached, and the
-pages are written together as one PDF. The contents and index are laid out with placeholders
-first, then again with the real numbers; only those two small parts are laid out twice (unless
-a page number grows so much that the contents needs another page). Nothing is typed by hand.
+prose pages that follow it), and the index with the errata. Each part is laid out on its own,
+starting at the page number the parts before it reached, and its pages are written into the PDF as
+soon as it is laid out (``writer.py``), so a build holds one part's layout at a time; a section of
+more than RUN_HTML characters is laid out a run of games at a time (``Layout.runs``). The contents is laid
+out first with placeholders, to know where the parts after it start, and again last with the real
+numbers; the index once, with the games' real numbers (``write_book``). Nothing is typed by hand.
 
 Copy-fitting: a game's heading, its floated summary box and its first line stay on one page by CSS
 (``break-after: avoid``, ``break-inside: avoid``, which weasy.py makes WeasyPrint honour for floats);
@@ -22,8 +24,9 @@ names its sheets there.
 
 from __future__ import annotations
 
+import gc
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -40,6 +43,7 @@ from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import SheetFile, score_pad_name, sheet_files, template_globals
 from .weasy import Engine, page_fill, without_cycle_collector
+from .writer import PdfWriter
 
 # Copy-fitting: a part whose last page would be less than a quarter full is set again tighter, one
 # step at a time, until that page is gone; the type size never changes. Each step is a leading and a
@@ -50,7 +54,12 @@ BASE_LEADING = 1.25  # print.css's html line-height
 TAIL_MARGINS = (1.5, 3.0)  # how much more text a tail holds than its leading must save, first try and second
 MAX_REBALANCE = 3  # rounds of page breaks put before games whose opening would be split
 MAX_LAYOUTS = 4  # placeholders, real numbers, and two more in case the contents grows a page
-FILLER = Markup('<div class="verso-filler" aria-hidden="true"></div>')
+# A section of more HTML than this (characters, about 4,000 a page) is laid out a run of games of about this
+# much at a time by a build, so that it holds one run's layout (a 1000-game book's cards section, held whole,
+# took 4 GB). The real book's sections are shorter.
+RUN_HTML = 250_000
+RUN_MARGIN = 2  # pages a run's layout goes past the page the next run starts from
+FILLER = '<div class="verso-filler" aria-hidden="true"></div>'  # our own markup: a plain string, never escaped
 
 
 def _md(text: str, levels: int = 1) -> Any:
@@ -95,10 +104,21 @@ def book_prints_sheet(lib: Library, page: GamePage, view: BodyView) -> bool:
 
 @dataclass(frozen=True)
 class Part:
-    """A run of the book that starts on a new page and is laid out on its own."""
+    """A run of the book that starts on a new page and is laid out on its own.
+
+    A section's body is its start, its pieces (each game, each prose page after it: one element each)
+    and its end, so that a long section can be laid out a run of pieces at a time (``Layout.pages``)."""
 
     body: str  # an HTML fragment for <body>
     recto: bool = False  # printed two-sided, it starts on a right-hand (odd) page
+    start: str = ""
+    pieces: tuple[str, ...] = ()
+    end: str = ""
+
+    @classmethod
+    def section(cls, start: str, pieces: list[str], end: str) -> Part:
+        """A section: ``start`` (its element's start tag and its title), ``pieces``, ``end``."""
+        return cls(start + "".join(pieces) + end, recto=True, start=start, pieces=tuple(pieces), end=end)
 
 
 class BookParts:
@@ -127,11 +147,12 @@ class BookParts:
 
     def _middle(self) -> list[Part]:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
+        prints = partial(book_prints_sheet, self.lib)
         for section in self.lib.book.sections:
-            prints = partial(book_prints_sheet, self.lib)
-            after = [(p, self._prose_html(p)) for p in self.after_pages[section.id]]
-            out.append(Part(t.section(section, self.by_section[section.id], prints, after, self.sheets, self.pad),
-                            recto=True))
+            pieces = [str(t.game(page, section, prints, self.sheets.get(page.id, []), self.pad))
+                      for page in self.by_section[section.id]]
+            pieces += [str(t.prose_page(p, self._prose_html(p), 2, section)) for p in self.after_pages[section.id]]
+            out.append(Part.section(str(t.section_start(section)), pieces, str(t.section_end())))
         return out
 
     def numbered(self, pages: dict[str, int] | None) -> list[Part]:
@@ -168,15 +189,16 @@ def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = 
 
 @dataclass
 class Layout:
-    """Lays out the book's parts, remembering each by its HTML and first page number.
+    """Lays out the book's parts; with ``keep``, remembers each by its HTML and first page number.
 
-    Within one render, the second layout (with real page numbers) reuses every part that did
-    not change. Kept between renders in one process, it re-lays out only the parts a change
-    touched, and the parts after them if the change moved their page numbers.
+    Kept between renders in one process (``rulebook preview``), it re-lays out only the parts a
+    change touched, and the parts after them if the change moved their page numbers. A build lays
+    each part out once and lets it go as soon as its pages are written (``keep=False``).
     """
 
     engine: Engine
     duplex: bool = False
+    keep: bool = True
     cache: dict[tuple[str, int], Any] = field(default_factory=dict)
     used: set[tuple[str, int]] = field(default_factory=set)  # keys the current layout of the book used
     pages: dict[str, int] | None = None  # page numbers found last time: the next layout starts from them
@@ -191,21 +213,72 @@ class Layout:
         """The laid-out part whose first page is numbered ``first_page``."""
         body = part.body
         if self.duplex and part.recto and first_page % 2 == 0:
-            body = FILLER + body  # an empty left-hand page, so that the part opens on the right
+            body = FILLER + str(body)  # an empty left-hand page, so that the part opens on the right
         html = make_document(body)
         key = (html, first_page)
+        if not self.keep:
+            return self._fitted(html, first_page)
         self.used.add(key)
         if key not in self.cache:
             self.cache[key] = self._fitted(html, first_page)
         return self.cache[key]
 
+    def runs(self, make_document: Callable[[str], str], part: Part, first_page: int) -> Iterator[list[Any]]:
+        """The part's laid-out pages, first page numbered ``first_page``: all at once, or, for a section of more
+        than RUN_HTML characters when the layout is not kept, a run of its games at a time, so that the layout
+        of no more than a run is held in memory (``copyfit.next_run``: the runs give the pages one layout would)."""
+        if self.keep or len(part.body) <= RUN_HTML:
+            yield self.part(make_document, part, first_page).pages
+            self._let_go()
+            return
+        start, resume, size, page = 0, None, RUN_HTML, first_page
+        while True:
+            stop, held = start, 0
+            while stop < len(part.pieces) and held < size:
+                held, stop = held + len(part.pieces[stop]), stop + 1
+            # The last run takes what is left when that is not two runs' worth: it holds the pages copy-fitting
+            # may set again (at most a few), which it can do only within one run.
+            if sum(map(len, part.pieces[start:])) <= 2 * size:
+                stop = len(part.pieces)
+            body = part.start + "".join(part.pieces[start:stop]) + part.end
+            if resume is None and self.duplex and first_page % 2 == 0:
+                body = FILLER + body
+            html, edit = make_document(body), copyfit.resume_edit(*resume) if resume else None
+            drop = 1 if resume else 0  # a run that resumes opens with the running strings' page, not printed
+            if stop == len(part.pieces):  # the section's last run: copy-fitted as a whole part would be
+                yield self._fitted(html, page - drop, edit).pages[drop:]
+                self._let_go()
+                return
+            document = self._unsplit(html, [self._counter(page - drop)], edit)
+            self.laid_out += 1
+            found = copyfit.next_run(document, RUN_MARGIN)
+            if found is None:  # no page to start the next run from: a longer run
+                size *= 2
+                continue
+            size = RUN_HTML
+            cut, game, inner, strings = found
+            pages = document.pages[drop:cut]
+            del document  # before the pages are written, so that the caller can free the rest of the run
+            yield pages
+            del pages
+            self._let_go()
+            page += cut - drop
+            start += game
+            resume = ([1, 0, 1, *inner], strings)  # <html>'s <body>, its section, the game after the title
+
+    def _let_go(self) -> None:
+        """Free the pages the caller has written and let go: WeasyPrint's boxes hold reference cycles, and
+        the cycle collector is paused while the book is laid out (weasy.without_cycle_collector)."""
+        if not self.keep:
+            gc.collect()
+
     def _counter(self, first_page: int) -> Any:
         return self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
 
-    def _fitted(self, html: str, first_page: int) -> Any:
-        """The part laid out with no game's opening split across pages and, if its last page would be
-        nearly empty, its last pages set tighter until it takes a page less."""
-        document = self._unsplit(html, [self._counter(first_page)])
+    def _fitted(self, html: str, first_page: int, edit: Callable[[Any], None] | None = None) -> Any:
+        """The part (its HTML changed by ``edit``, if given) laid out with no game's opening split across
+        pages and, if its last page would be nearly empty, its last pages set tighter until it takes a page less."""
+        document = self._unsplit(html, [self._counter(first_page)], edit)
         self.laid_out += 1
         if len(document.pages) < 2 or page_fill(document.pages[-1]) >= SPARSE:
             return document
@@ -213,7 +286,7 @@ class Layout:
         # First only the part's last pages are set again (copyfit.py), the shortest tail first.
         for cut, (leading, padding) in copyfit.tail_tries(document, FIT_STEPS, BASE_LEADING, TAIL_MARGINS):
             tail = self._unsplit(html, [self._counter(first_page + cut - 1), self._tighter(leading, padding)],
-                                 copyfit.tail_edit(document, cut))
+                                 copyfit.then(edit, copyfit.tail_edit(document, cut)))
             self.fitted += 1
             if page_fill(tail.pages[0]) or tail.pages[0].anchors:
                 raise BuildError(f"copy-fitting: the first page of a part's tail from page {cut + 1} holds text")
@@ -226,7 +299,7 @@ class Layout:
         for leading, padding in [step for step in FIT_STEPS if 1 - step[0] / BASE_LEADING >= need] or FIT_STEPS[-1:]:
             # Tighter leading moves every page break, so an opening it splits is kept together again
             # (a page break before that game) before the page count is compared.
-            tighter = self._unsplit(html, [self._counter(first_page), self._tighter(leading, padding)])
+            tighter = self._unsplit(html, [self._counter(first_page), self._tighter(leading, padding)], edit)
             self.fitted += 1
             if len(tighter.pages) < len(document.pages) and not copyfit.split_openings(tighter):
                 return tighter
@@ -251,36 +324,67 @@ class Layout:
         return document
 
 
-def paginate(lib: Library, layout: Layout) -> tuple[list[Any], dict[str, int]]:
-    """Lay out every part until the page numbers the contents and index print are the real ones."""
+def _anchors(pages: Any, first_page: int) -> dict[str, int]:
+    """The page number of every anchor on laid-out pages (a part, or its pages; the first, if a name repeats)."""
+    found: dict[str, int] = {}
+    for offset, page in enumerate(getattr(pages, "pages", pages)):
+        for anchor in page.anchors:
+            found.setdefault(anchor, first_page + offset)
+    return found
+
+
+def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
+    """Lay out the book part by part, each part's pages written as soon as it is laid out (``writer.py``).
+
+    Only the contents (the first part) and the index (the last) print page numbers. The contents is
+    laid out first with the numbers of the last layout, or placeholders as wide, to know where the
+    parts after it start; each part after it is laid out and written in turn; the index is laid out
+    with the games' real numbers; then the contents with every real number, and put first. Should
+    the real numbers move anything the contents' first layout decided (its length, its own
+    anchors), the book is laid out again from them. Returns the page of every anchor.
+    """
     make_document, parts = document_maker(lib, layout.duplex), BookParts(lib)
-    pages = layout.pages
+    printed = layout.pages
+    layout.used.clear()
     for _ in range(MAX_LAYOUTS):
-        documents, found, next_page = [], {}, 1
-        layout.used.clear()
-        for part in parts.numbered(pages):
-            document = layout.part(make_document, part, next_page)
-            for offset, page in enumerate(document.pages):
-                for anchor in page.anchors:
-                    found.setdefault(anchor, next_page + offset)
-            documents.append(document)
-            next_page += len(document.pages)
-        if found == pages:
+        writer = PdfWriter(layout.engine.fonts)
+        front = layout.part(make_document, parts.numbered(printed)[0], 1)
+        found, front_anchors, front_length = _anchors(front, 1), _anchors(front, 1), len(front.pages)
+        del front  # only its length and anchors are needed: the contents is laid out again at the end
+        next_page = 1 + front_length
+        for part in parts.middle:
+            for pages in layout.runs(make_document, part, next_page):
+                found.update({k: v for k, v in _anchors(pages, next_page).items() if k not in found})
+                for page in pages:
+                    writer.add(page)
+                next_page += len(pages)
+                del pages  # written: the run's layout can go (Layout.runs collects it)
+        # The index prints the games' pages, which are known now; the contents prints every page.
+        index = parts.numbered({**(printed or {}), **found})[-1]
+        end = layout.part(make_document, index, next_page)
+        found.update({k: v for k, v in _anchors(end, next_page).items() if k not in found})
+        for page in end.pages:
+            writer.add(page)
+        contents = layout.part(make_document, parts.numbered(found)[0], 1)
+        settled = len(contents.pages) == front_length and _anchors(contents, 1) == front_anchors
+        if settled and parts.numbered(found)[-1].body == index.body:  # the index printed the real numbers
+            for page in contents.pages:
+                writer.add(page, first=True)
+            writer.write(target, contents)
             layout.pages = found
             layout.forget_unused()
-            return documents, found
-        pages = found
+            return found
+        printed = {**found, **_anchors(contents, 1)}
     raise BuildError(f"the book's page numbers did not settle after {MAX_LAYOUTS} layouts")
 
 
 def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool = False,
                 layout: Layout | None = None) -> dict[str, int]:
-    """Write the book PDF to ``target``; return the page of every anchor (games, pages, index)."""
-    layout = layout or Layout(Engine(paper), duplex)
+    """Write the book PDF to ``target``; return the page of every anchor (games, pages, index).
+    A ``layout`` kept by the caller keeps the laid-out parts for the next render (``rulebook preview``)."""
+    layout = layout or Layout(Engine(paper), duplex, keep=False)
     with without_cycle_collector():
-        documents, pages = paginate(lib, layout)
-        layout.engine.write(documents, target)
-    return pages
+        return write_book(lib, layout, target)
 
 
 def game_pages(lib: Library) -> list[GamePage]:

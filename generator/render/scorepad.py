@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from ..errors import BuildError
 from ..library import Library
 from .pages import BodyView, GamePage
 from .pdf import _env, generic_sheet
@@ -38,6 +40,10 @@ class SheetRender:
     documents: list[Any]
     rows: int  # blank hand rows of a page-filling block (0 if the data lists every row)
     landscape: tuple[bool, ...]  # per part
+    pages: int = 0  # how many pages it printed (the score pad lets its documents go once they are written)
+
+    def __post_init__(self) -> None:
+        self.pages = self.pages or sum(len(d.pages) for d in self.documents)
 
 
 def sheet_view(page: GamePage, variant_id: str | None) -> tuple[str, BodyView]:
@@ -184,22 +190,36 @@ def sheets_digest(lib: Library, pages: list[GamePage], paper: str) -> str:
 
 def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine: Engine) -> list[SheetRender]:
     """Write every sheet on its own into ``out_dir/score-sheets`` and all of them, after a contents
-    page, into the score pad; return how each was laid out."""
+    page, into the score pad; return how each was laid out.
+
+    Each sheet is written to its own file and to the score pad as soon as it is laid out, and let go
+    (``writer.py``); the contents, which lists the page each sheet starts on, is laid out last and
+    put first. Sheets print no page numbers, so their pages do not depend on the contents' length."""
     from .sheets import score_pad_name, sheet_files
+    from .writer import PdfWriter
 
     by_id = {p.id: p for p in pages}
-    results = []
+    results: list[SheetRender] = []
+    pad = PdfWriter(engine.fonts)
+    template = _env(lib).get_template("print/score-pad.html.j2")
     with without_cycle_collector():
         for file in sheet_files(pages):
             result = render_sheet_documents(lib, by_id[file.game_id], file, engine)
             engine.write(result.documents, out_dir / "score-sheets" / file.filename)
-            results.append(result)
-        starts, next_page = [], 2  # the contents is page 1
-        for result in results:
-            starts.append(next_page)
-            next_page += sum(len(d.pages) for d in result.documents)
-        contents = _env(lib).get_template("print/score-pad.html.j2").render(
-            sheets=list(zip([r.file for r in results], starts, strict=True)))
-        engine.write([engine.document(contents)] + [d for r in results for d in r.documents],
-                     out_dir / score_pad_name(lib.edition.id))
+            for document in result.documents:
+                for page in document.pages:
+                    pad.add(page)
+            results.append(SheetRender(result.file, [], result.rows, result.landscape, result.pages))
+        length = 1  # the contents' pages: each sheet's page number counts them
+        for _ in range(4):
+            starts = list(accumulate([length + 1] + [r.pages for r in results[:-1]]))
+            contents = engine.document(template.render(sheets=list(zip([r.file for r in results], starts, strict=True))))
+            if len(contents.pages) == length:
+                break
+            length = len(contents.pages)
+        else:
+            raise BuildError("the score pad's contents did not settle on a length")
+        for page in contents.pages:
+            pad.add(page, first=True)
+        pad.write(out_dir / score_pad_name(lib.edition.id), contents)
     return results

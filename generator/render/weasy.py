@@ -251,9 +251,13 @@ class Engine:
     @staticmethod
     def write(documents: Sequence[Any], target: Path) -> None:
         """Write the pages of ``documents``, in order, as one PDF/UA file (metadata from the first)."""
-        pages = [page for document in documents for page in document.pages]
-        combined = documents[0] if len(documents) == 1 else documents[0].copy(pages)
-        combined.write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False, custom_metadata=False)
+        from .writer import PdfWriter
+
+        writer = PdfWriter(documents[0].font_config)
+        for document in documents:
+            for page in document.pages:
+                writer.add(page)
+        writer.write(target, documents[0])
 
 
 def lowest_content(page: Any) -> float:

@@ -1,0 +1,246 @@
+"""A tagged PDF written a page at a time: each page is drawn, tagged and serialised as it is added.
+
+WeasyPrint's own writer (``weasyprint.pdf.generate_pdf``) draws the pages only once every page of
+the document is laid out, so the whole layout stays in memory until the PDF is written: about 2 MB
+a page, 4 GB for a 1000-game book. This writer does the same work page by page, in the order the
+pages are laid out, and keeps of a page only its serialised objects and what the end of the file
+needs (its bookmarks, its anchors, its place in the page order). The caller may then let the
+page's layout go.
+
+What differs from WeasyPrint's writer, and why:
+
+- Pages may be added out of order (the book's contents is laid out last, when every page number is
+  known) and are put in their places when the file is written.
+- The structure tree's keys (``StructParents``, ``StructParent``) are numbered as pages and their
+  link and form annotations are added, so that a page's objects are complete, and can be
+  serialised, as soon as it is drawn. WeasyPrint numbers the annotations after the last page.
+- A link to an anchor the document does not have is an error, not a warning and a dropped link.
+
+Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
+code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import BuildError
+
+PDF_VARIANT = "pdf/ua-1"
+
+
+class _Serialised:
+    """A PDF object whose bytes are final: it stands in for the object in the file's object list."""
+
+    __slots__ = ("number", "offset", "generation", "free", "data", "compressible")
+
+    def __init__(self, obj: Any) -> None:
+        self.number, self.offset, self.generation, self.free = obj.number, obj.offset, obj.generation, obj.free
+        self.data, self.compressible = obj.data, obj.compressible
+
+    @property
+    def indirect(self) -> bytes:
+        return f"{self.number} {self.generation} obj\n".encode() + self.data + b"\nendobj"
+
+    @property
+    def reference(self) -> bytes:
+        return f"{self.number} {self.generation} R".encode()
+
+
+class _OutlinePage:
+    """What the outline needs of a page once its layout is gone."""
+
+    def __init__(self, page: Any) -> None:
+        self.bookmarks, self.height = page.bookmarks, page.height
+
+
+class PdfWriter:
+    """One PDF/UA-1 file, its pages added one at a time (see the module's docstring)."""
+
+    def __init__(self, font_config: Any) -> None:
+        import pydyf
+        from tinycss2.color5 import D50, D65
+        from weasyprint import DEFAULT_OPTIONS
+        from weasyprint.pdf import VARIANTS
+
+        self.options = {**DEFAULT_OPTIONS, "pdf_variant": PDF_VARIANT, "uncompressed_pdf": False,
+                        "custom_metadata": False}
+        _, properties = VARIANTS[PDF_VARIANT]
+        self.options.update({key: value for key, value in properties.items() if self.options.get(key) is None})
+        self.compress = not self.options["uncompressed_pdf"]
+        self.font_config = font_config
+        self.pdf = pdf = pydyf.PDF()
+        self.fonts: dict[str, Any] = {}
+        self.images: dict[str, Any] = {}
+        self.color_profiles: dict[str, Any] = {}
+        # As generate_pdf sets them up: the colour spaces and the resources every page shares.
+        lab = {name: pydyf.Array(("/Lab", pydyf.Dictionary({"WhitePoint": pydyf.Array(point),
+                                                             "Range": pydyf.Array((-125, 125, -125, 125))})))
+               for name, point in (("lab-d50", D50), ("lab-d65", D65))}
+        color_space = pydyf.Dictionary(lab)
+        pdf.add_object(color_space)
+        self.resources = pydyf.Dictionary({"ExtGState": pydyf.Dictionary(), "XObject": pydyf.Dictionary(),
+                                           "Pattern": pydyf.Dictionary(), "Shading": pydyf.Dictionary(),
+                                           "ColorSpace": color_space.reference})
+        pdf.add_object(self.resources)
+        # As add_tags sets them up: the structure tree's root and its one Document element.
+        self.parent_tree = pydyf.Dictionary({"Nums": pydyf.Array()})
+        pdf.add_object(self.parent_tree)
+        self.structure_root = pydyf.Dictionary({"Type": "/StructTreeRoot", "ParentTree": self.parent_tree.reference})
+        pdf.add_object(self.structure_root)
+        self.structure_document = pydyf.Dictionary({"Type": "/StructElem", "S": "/Document", "K": pydyf.Array(),
+                                                    "P": self.structure_root.reference})
+        pdf.add_object(self.structure_document)
+        self.structure_root["K"] = pydyf.Array([self.structure_document.reference])
+        pdf.catalog["StructTreeRoot"] = self.structure_root.reference
+        self.names: list[list[Any]] = []  # named destinations: [anchor, destination]
+        self.anchors: set[str] = set()
+        self.link_targets: dict[str, int] = {}  # internal link target -> the position of a page linking to it
+        self.outline: list[tuple[tuple[int, int], _OutlinePage]] = []  # (place in the file, page) of every page
+        self.keys = 0  # the next structure parent tree key
+        self.elements: list[list[bytes]] = []  # each page's top structure elements, the Document's in page order
+
+    @property
+    def pages(self) -> int:
+        """How many pages have been added."""
+        return len(self.outline)
+
+    def add(self, page: Any, first: bool = False) -> None:
+        """Draw, tag and serialise one laid-out page. The file has the pages in the order they were added,
+        those added ``first`` (the book's contents, laid out last) before all the others."""
+        import pydyf
+        from weasyprint.matrix import Matrix
+        from weasyprint.pdf.anchors import add_forms, add_links
+        from weasyprint.pdf.stream import Stream
+        from weasyprint.pdf.tags import _build_box_tree
+
+        pdf, index, first_object = self.pdf, self.pages, len(self.pdf.objects)
+        scale = 0.75  # 72 PDF points per inch / 96 CSS pixels per inch, as generate_pdf at zoom 1
+        matrix = Matrix(scale, 0, 0, -scale, 0, page.height * scale)
+        page_width = scale * (page.width + page.bleed["left"] + page.bleed["right"])
+        page_height = scale * (page.height + page.bleed["top"] + page.bleed["bottom"])
+        left, top = -scale * page.bleed["left"], -scale * page.bleed["top"]
+        right, bottom = left + page_width, top + page_height
+        page_rectangle = (left / scale, top / scale, (right - left) / scale, (bottom - top) / scale)
+        tags: dict = {}
+        stream = Stream(self.fonts, page_rectangle, self.resources, self.images, tags, self.color_profiles, None,
+                        compress=self.compress)
+        stream.transform(d=-1, f=(page.height * scale))
+        pdf.add_object(stream)
+        pdf_page = pydyf.Dictionary({"Type": "/Page", "Parent": pdf.pages.reference,
+                                     "MediaBox": pydyf.Array([left, top, right, bottom]),
+                                     "Contents": stream.reference, "Resources": self.resources.reference,
+                                     "Tabs": "/S", "StructParents": self.keys})
+        page_key = self.keys
+        self.keys += 1
+        pdf.add_page(pdf_page)
+
+        # Anchors and links: the first anchor of a name is the one a link goes to (as resolve_links).
+        anchors = []
+        for name, (x, y, _, _) in page.anchors.items():
+            if name not in self.anchors:
+                self.anchors.add(name)
+                anchors.append((name, x, y))
+        for link_type, target, _, _ in page.links:
+            if link_type == "internal":
+                self.link_targets.setdefault(target, index)
+        if any(link_type == "attachment" for link_type, *_ in page.links):
+            raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
+        add_links((page.links, anchors), matrix, pdf, pdf_page, self.names, tags)
+        add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
+        page.paint(stream, scale)
+
+        bleed = {key: value * 0.75 for key, value in page.bleed.items()}
+        trim = (left + bleed["left"], top + bleed["top"], right - bleed["right"], bottom - bleed["bottom"])
+        pdf_page["TrimBox"] = pydyf.Array(trim)
+        pdf_page["BleedBox"] = pydyf.Array([trim[0] - min(10, bleed["left"]), trim[1] - min(10, bleed["top"]),
+                                            trim[2] + min(10, bleed["right"]), trim[3] + min(10, bleed["bottom"])])
+
+        # The page's part of the structure tree, as add_tags builds it, keyed as the page is added.
+        page_nums: dict[int, bytes] = {}
+        annotations: list[tuple[bytes, Any]] = []
+        self.elements.append([element.reference for element in _build_box_tree(
+            page._page_box, self.structure_document, pdf, index, page_nums, annotations, tags)])
+        if tags:
+            raise BuildError(f"page {index + 1}: {len(tags)} marked contents are missing from the structure tree")
+        self.parent_tree["Nums"].extend([page_key, pydyf.Array(ref for _, ref in sorted(page_nums.items()))])
+        for reference, annotation in annotations:
+            annotation["StructParent"] = self.keys
+            self.parent_tree["Nums"].extend([self.keys, reference])
+            self.keys += 1
+
+        # Every object this page made is final now (the form dictionary, which grows, is the catalog's own).
+        for number in range(first_object, len(pdf.objects)):
+            pdf.objects[number] = _Serialised(pdf.objects[number])
+        self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
+
+    def write(self, target: Path, document: Any) -> None:
+        """Put the pages in their places and write the file; ``document`` (a laid-out WeasyPrint document) gives
+        the metadata (title, authors, language, dates)."""
+        import pydyf
+        from weasyprint import VERSION
+        from weasyprint.anchors import make_page_bookmark_tree
+        from weasyprint.matrix import Matrix
+        from weasyprint.pdf import VARIANTS, _use_references, _w3c_date_to_pdf
+        from weasyprint.pdf.anchors import add_outlines
+        from weasyprint.pdf.fonts import build_fonts_dictionary
+
+        missing = sorted(set(self.link_targets) - self.anchors)
+        if missing:
+            raise BuildError(f"page {self.link_targets[missing[0]] + 1} links to #{missing[0]}, which no page has")
+        pdf = self.pdf
+        order = sorted(range(self.pages), key=lambda i: self.outline[i][0])
+        kids = pdf.pages["Kids"]
+        kids[:] = [item for i in order for item in kids[3 * i:3 * i + 3]]
+        pdf.__dict__.pop("_rulebook_page_references", None)  # weasy.py's cache of the page list
+        self.structure_document["K"].extend(reference for i in order for reference in self.elements[i])
+
+        # The outline, as Document.make_bookmark_tree and generate_pdf make it, from the pages in order.
+        root: list = []
+        skipped: list = []
+        last_by_depth = [root]
+        previous = 0
+        for number, i in enumerate(order):
+            page = self.outline[i][1]
+            previous = make_page_bookmark_tree(page, skipped, last_by_depth, previous, number,
+                                               Matrix(a=0.75, d=-0.75, f=page.height * 0.75))
+        add_outlines(pdf, root)
+
+        metadata = document.metadata
+        pdf.info["Producer"] = pydyf.String(f"WeasyPrint {VERSION}")
+        for key, value in (("Title", metadata.title), ("Author", ", ".join(metadata.authors or ())),
+                           ("Subject", metadata.description), ("Keywords", ", ".join(metadata.keywords or ())),
+                           ("Creator", metadata.generator)):
+            if value:
+                pdf.info[key] = pydyf.String(value)
+        for key, value, name in (("CreationDate", metadata.created, "created"),
+                                 ("ModDate", metadata.modified, "modified")):
+            if value:
+                pdf.info[key] = pydyf.String(_w3c_date_to_pdf(value, name))
+        if metadata.lang:
+            pdf.catalog["Lang"] = pydyf.String(metadata.lang)
+        if metadata.attachments:
+            raise BuildError("the book has file attachments, which this writer does not embed")
+
+        subset = not self.options["full_fonts"]
+        pdf_fonts = build_fonts_dictionary(pdf, self.fonts, self.compress, subset, self.options)
+        pdf.add_object(pdf_fonts)
+        self.resources["Font"] = pdf_fonts.reference
+        _use_references(pdf, self.resources, self.images, self.color_profiles)
+        if self.names:
+            name_array = pydyf.Array()
+            for anchor in sorted(self.names):
+                name_array.append(pydyf.String(anchor[0]))
+                name_array.append(anchor[1])
+            pdf.catalog["Names"] = pydyf.Dictionary({"Dests": pydyf.Dictionary({"Names": name_array})})
+
+        # The rest of add_tags: what the structure tree's catalog entries must say.
+        pdf.catalog["ViewerPreferences"] = pydyf.Dictionary({"DisplayDocTitle": "true"})
+        pdf.catalog["MarkInfo"] = pydyf.Dictionary({"Marked": "true"})
+        if "Lang" not in pdf.catalog:
+            pdf.catalog["Lang"] = pydyf.String()
+        variant_function, _ = VARIANTS[PDF_VARIANT]
+        variant_function(pdf, document, [], [], self.compress)
+        with open(target, "wb") as output:
+            pdf.write(output, self.options["pdf_version"], self.options["pdf_identifier"], self.compress)

@@ -1,0 +1,102 @@
+"""The page-at-a-time PDF writer (render/writer.py) against WeasyPrint's own: the same file for a reader.
+
+Both writers are given the same laid-out pages; the files are compared as a reader and a screen
+reader meet them (tests/pdffacts.py): pages and what is drawn on them, links, form fields, named
+destinations, the outline, the structure tree and which element each marked content belongs to,
+fonts, metadata.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+
+import pytest
+
+from generator.errors import BuildError
+from generator.render.pdf import BookParts, document_maker
+from generator.render.weasy import Engine, without_cycle_collector
+from generator.render.writer import PdfWriter
+from tests.pdffacts import differences, pdf_facts
+
+
+def _weasyprint(documents: list, target: Path) -> Path:
+    pages = [page for document in documents for page in document.pages]
+    documents[0].copy(pages).write_pdf(str(target), pdf_variant="pdf/ua-1", uncompressed_pdf=False,
+                                       custom_metadata=False)
+    return target
+
+
+@pytest.fixture(scope="module")
+def book_parts(published_library):
+    """The published book's parts (contents, prose pages, sections, index), each laid out on its own."""
+    engine, make = Engine(), document_maker(published_library, False)
+    with without_cycle_collector():
+        return [engine.document(make(part.body)) for part in BookParts(published_library).numbered(None)]
+
+
+@pytest.fixture(scope="module")
+def weasyprints_book(book_parts, tmp_path_factory) -> dict:
+    return pdf_facts(_weasyprint(book_parts, tmp_path_factory.mktemp("weasyprint") / "book.pdf"))
+
+
+def test_the_book_reads_as_weasyprints_file(book_parts, weasyprints_book, tmp_path):
+    """Links from the contents and index, the outline, tables with headers, lists, floats, running headers."""
+    writer = PdfWriter(book_parts[0].font_config)
+    for document in book_parts:
+        for page in document.pages:
+            writer.add(page)
+    writer.write(tmp_path / "ours.pdf", book_parts[0])
+    assert weasyprints_book["pages"] and weasyprints_book["/Outlines"] and weasyprints_book["/Names"]
+    assert differences(weasyprints_book, pdf_facts(tmp_path / "ours.pdf")) == []
+
+
+def test_pages_added_first_are_put_first(book_parts, weasyprints_book, tmp_path):
+    """The book's contents is laid out last and added ``first``: the file is as if it had come first."""
+    writer = PdfWriter(book_parts[0].font_config)
+    for document in book_parts[1:]:
+        for page in document.pages:
+            writer.add(page)
+    for page in book_parts[0].pages:  # as write_book adds the contents
+        writer.add(page, first=True)
+    writer.write(tmp_path / "ours.pdf", book_parts[0])
+    assert differences(weasyprints_book, pdf_facts(tmp_path / "ours.pdf")) == []
+
+
+def test_a_score_sheet_reads_as_weasyprints_file(library, tmp_path):
+    """Form fields: every cell a text field, its widget in the structure tree."""
+    from generator.render.pdf import game_pages
+    from generator.render.scorepad import render_sheet_documents
+    from generator.render.sheets import sheet_files
+
+    page = next(p for p in game_pages(library) if p.id == "gin-rummy-tournament")
+    with without_cycle_collector():
+        documents = render_sheet_documents(library, page, sheet_files([page])[0], Engine()).documents
+        Engine.write(documents, tmp_path / "ours.pdf")
+    theirs = pdf_facts(_weasyprint(documents, tmp_path / "weasyprint.pdf"))
+    assert any(a.get("/FT") == "/Tx" for p in theirs["pages"] for a in p["annotations"])
+    assert differences(theirs, pdf_facts(tmp_path / "ours.pdf")) == []
+
+
+def test_a_page_is_let_go_once_written(tmp_path):
+    """The writer keeps nothing of a page's layout: the caller's last reference frees it."""
+    document = Engine().document("<html lang='en'><body><h1>A</h1><p>Words.</p>"
+                                 "<p style='break-before: page'>More words.</p></body></html>")
+    writer = PdfWriter(document.font_config)
+    boxes = [weakref.ref(page._page_box) for page in document.pages]
+    for page in document.pages:
+        writer.add(page)
+    del page, document
+    gc.collect()
+    assert [box() for box in boxes] == [None, None]
+    writer.write(tmp_path / "out.pdf", Engine().document("<html lang='en'><body></body></html>"))
+    assert len(pdf_facts(tmp_path / "out.pdf")["pages"]) == 2
+
+
+def test_a_link_to_an_anchor_no_page_has_is_an_error(tmp_path):
+    document = Engine().document("<html lang='en'><body><p><a href='#nowhere'>See there</a></p></body></html>")
+    writer = PdfWriter(document.font_config)
+    writer.add(document.pages[0])
+    with pytest.raises(BuildError, match="page 1 links to #nowhere"):
+        writer.write(tmp_path / "out.pdf", document)
