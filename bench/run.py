@@ -73,10 +73,10 @@ from generator.render.weasy import Engine
 lib = load_library(Path({root!r}))
 layout = Layout(Engine(), keep=False)  # as a build lays it out: each part let go once written
 t = time.perf_counter(); anchors = render_book(lib, Path({out!r}), layout=layout); t = time.perf_counter() - t
+rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # the render's peak, before the PDF is read back
 import pypdf
 pages = len(pypdf.PdfReader({out!r}).pages)
-print(json.dumps({{"s": t, "pages": pages, "parts": layout.laid_out,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+print(json.dumps({{"s": t, "pages": pages, "parts": layout.laid_out, "rss_mb": rss_mb}}))
 """
 
 # WeasyPrint alone, its defaults, on plain pages: a heading, a paragraph and a small table each.

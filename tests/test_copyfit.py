@@ -222,7 +222,7 @@ def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
         copyfit.tail_edit(document, 1)
 
 
-@pytest.mark.parametrize(("edition", "paper", "run_html"), [(CURRENT, "letter", 5000), (PUBLISHED, "a4", 8000)])
+@pytest.mark.parametrize(("edition", "paper", "run_html"), [(PUBLISHED, "a4", 8000)])
 def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, library, published_library, edition, paper,
                                                                  run_html, tmp_path, monkeypatch):
     """A build lays a long section out a run of games at a time (pdf.Layout.runs, for a 1000-game book). With

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import pypdf
+
 from generator.library import load_library
 from generator.preview import Preview, sources_stamp, watch
-from generator.render.pdf import BookParts
+from generator.render.pdf import BookParts, render_book
 from tests.conftest import copy_project, edit_one_word
 
 
-def test_preview_relays_out_only_the_changed_game_and_keeps_the_last_good_pdf(tmp_path):
+def test_preview_relays_out_only_the_changed_game_as_a_fresh_render_would_and_keeps_the_last_good_pdf(tmp_path):
     project = copy_project(tmp_path / "project")
     target = tmp_path / "out" / "book.pdf"
     preview = Preview(project, target)
@@ -21,9 +23,16 @@ def test_preview_relays_out_only_the_changed_game_and_keeps_the_last_good_pdf(tm
     stamp = sources_stamp(project)
     edit_one_word(project)
     assert sources_stamp(project) != stamp  # the watcher sees the edit
-    assert preview.rebuild() == 1  # Euchre's section alone
+    assert preview.rebuild() == 1  # Euchre's section alone; the contents and index did not change
     assert len(preview.layout.cache) == len(preview.layout.used)  # the old Euchre is forgotten
     good = target.read_bytes()
+    # Games run on within a section: Euchre's text is on the pages from its heading to its end mark.
+    anchors = preview.layout.pages
+    pages = pypdf.PdfReader(target).pages[anchors["game-euchre"] - 1:anchors["end-euchre"]]
+    assert "allows person to the left" in " ".join(" ".join(page.extract_text() for page in pages).split())
+    # The section laid out again among the kept ones is the book a build lays out from nothing.
+    render_book(load_library(project), tmp_path / "fresh.pdf")
+    assert (tmp_path / "fresh.pdf").read_bytes() == good
 
     game = project / "rules_data" / "euchre.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "\nplayers: [\n", encoding="utf-8")  # broken YAML

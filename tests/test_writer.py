@@ -47,7 +47,7 @@ def test_the_book_reads_as_weasyprints_file(book_parts, weasyprints_book, tmp_pa
     for document in book_parts:
         for page in document.pages:
             writer.add(page)
-    writer.write(tmp_path / "ours.pdf", book_parts[0])
+    writer.write(tmp_path / "ours.pdf", book_parts[0].metadata)
     assert weasyprints_book["pages"] and weasyprints_book["/Outlines"] and weasyprints_book["/Names"]
     assert differences(weasyprints_book, pdf_facts(tmp_path / "ours.pdf")) == []
 
@@ -60,7 +60,7 @@ def test_pages_added_first_are_put_first(book_parts, weasyprints_book, tmp_path)
             writer.add(page)
     for page in book_parts[0].pages:  # as write_book adds the contents
         writer.add(page, first=True)
-    writer.write(tmp_path / "ours.pdf", book_parts[0])
+    writer.write(tmp_path / "ours.pdf", book_parts[0].metadata)
     assert differences(weasyprints_book, pdf_facts(tmp_path / "ours.pdf")) == []
 
 
@@ -90,7 +90,7 @@ def test_a_page_is_let_go_once_written(tmp_path):
     del page, document
     gc.collect()
     assert [box() for box in boxes] == [None, None]
-    writer.write(tmp_path / "out.pdf", Engine().document("<html lang='en'><body></body></html>"))
+    writer.write(tmp_path / "out.pdf", Engine().document("<html lang='en'><body></body></html>").metadata)
     assert len(pdf_facts(tmp_path / "out.pdf")["pages"]) == 2
 
 
@@ -99,4 +99,4 @@ def test_a_link_to_an_anchor_no_page_has_is_an_error(tmp_path):
     writer = PdfWriter(document.font_config)
     writer.add(document.pages[0])
     with pytest.raises(BuildError, match="page 1 links to #nowhere"):
-        writer.write(tmp_path / "out.pdf", document)
+        writer.write(tmp_path / "out.pdf", document.metadata)

@@ -229,7 +229,7 @@ class Layout:
         of no more than a run is held in memory (``copyfit.next_run``: the runs give the pages one layout would)."""
         if self.keep or len(part.body) <= RUN_HTML:
             yield self.part(make_document, part, first_page).pages
-            self._let_go()
+            self.let_go()
             return
         start, resume, size, page = 0, None, RUN_HTML, first_page
         while True:
@@ -247,7 +247,7 @@ class Layout:
             drop = 1 if resume else 0  # a run that resumes opens with the running strings' page, not printed
             if stop == len(part.pieces):  # the section's last run: copy-fitted as a whole part would be
                 yield self._fitted(html, page - drop, edit).pages[drop:]
-                self._let_go()
+                self.let_go()
                 return
             document = self._unsplit(html, [self._counter(page - drop)], edit)
             self.laid_out += 1
@@ -261,12 +261,12 @@ class Layout:
             del document  # before the pages are written, so that the caller can free the rest of the run
             yield pages
             del pages
-            self._let_go()
+            self.let_go()
             page += cut - drop
             start += game
             resume = ([1, 0, 1, *inner], strings)  # <html>'s <body>, its section, the game after the title
 
-    def _let_go(self) -> None:
+    def let_go(self) -> None:
         """Free the pages the caller has written and let go: WeasyPrint's boxes hold reference cycles, and
         the cycle collector is paused while the book is laid out (weasy.without_cycle_collector)."""
         if not self.keep:
@@ -351,6 +351,7 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
         front = layout.part(make_document, parts.numbered(printed)[0], 1)
         found, front_anchors, front_length = _anchors(front, 1), _anchors(front, 1), len(front.pages)
         del front  # only its length and anchors are needed: the contents is laid out again at the end
+        layout.let_go()
         next_page = 1 + front_length
         for part in parts.middle:
             for pages in layout.runs(make_document, part, next_page):
@@ -370,7 +371,10 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
         if settled and parts.numbered(found)[-1].body == index.body:  # the index printed the real numbers
             for page in contents.pages:
                 writer.add(page, first=True)
-            writer.write(target, contents)
+            metadata = contents.metadata
+            del contents
+            layout.let_go()
+            writer.write(target, metadata)
             layout.pages = found
             layout.forget_unused()
             return found

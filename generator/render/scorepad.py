@@ -221,5 +221,5 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
             raise BuildError("the score pad's contents did not settle on a length")
         for page in contents.pages:
             pad.add(page, first=True)
-        pad.write(out_dir / score_pad_name(lib.edition.id), contents)
+        pad.write(out_dir / score_pad_name(lib.edition.id), contents.metadata)
     return results

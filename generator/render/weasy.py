@@ -55,7 +55,9 @@ def _cache_page_references() -> None:
     pydyf.PDF.page_references = property(page_references)
 
 
-LARGE_STREAM = 64 * 1024  # bytes: whole fonts and the like, deflated once per process
+# Payloads between these sizes (bytes: whole fonts and the like) are deflated once per process; a larger
+# one (a long book's object stream, written once) is not kept.
+LARGE_STREAM, HUGE_STREAM = 64 * 1024, 4 * 1024 * 1024
 
 
 class _Deflater:
@@ -69,7 +71,7 @@ class _Deflater:
         self.small: Any = None
 
     def compress(self, data: bytes) -> bytes:
-        if len(data) < LARGE_STREAM or self.payload is not None or self.small is not None:
+        if not LARGE_STREAM <= len(data) < HUGE_STREAM or self.payload is not None or self.small is not None:
             self.small = self.small or self.zlib.compressobj(*self.args, **self.kwargs)
             return self.small.compress(data)
         self.payload = data
@@ -257,7 +259,7 @@ class Engine:
         for document in documents:
             for page in document.pages:
                 writer.add(page)
-        writer.write(target, documents[0])
+        writer.write(target, documents[0].metadata)
 
 
 def lowest_content(page: Any) -> float:

@@ -23,6 +23,7 @@ code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..errors import BuildError
@@ -175,9 +176,9 @@ class PdfWriter:
             pdf.objects[number] = _Serialised(pdf.objects[number])
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
-    def write(self, target: Path, document: Any) -> None:
-        """Put the pages in their places and write the file; ``document`` (a laid-out WeasyPrint document) gives
-        the metadata (title, authors, language, dates)."""
+    def write(self, target: Path, metadata: Any) -> None:
+        """Put the pages in their places and write the file, with ``metadata`` (a laid-out WeasyPrint document's:
+        title, authors, language, dates)."""
         import pydyf
         from weasyprint import VERSION
         from weasyprint.anchors import make_page_bookmark_tree
@@ -207,7 +208,6 @@ class PdfWriter:
                                                Matrix(a=0.75, d=-0.75, f=page.height * 0.75))
         add_outlines(pdf, root)
 
-        metadata = document.metadata
         pdf.info["Producer"] = pydyf.String(f"WeasyPrint {VERSION}")
         for key, value in (("Title", metadata.title), ("Author", ", ".join(metadata.authors or ())),
                            ("Subject", metadata.description), ("Keywords", ", ".join(metadata.keywords or ())),
@@ -241,6 +241,6 @@ class PdfWriter:
         if "Lang" not in pdf.catalog:
             pdf.catalog["Lang"] = pydyf.String()
         variant_function, _ = VARIANTS[PDF_VARIANT]
-        variant_function(pdf, document, [], [], self.compress)
+        variant_function(pdf, SimpleNamespace(metadata=metadata), [], [], self.compress)  # PDF/UA's XMP metadata
         with open(target, "wb") as output:
             pdf.write(output, self.options["pdf_version"], self.options["pdf_identifier"], self.compress)
