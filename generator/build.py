@@ -6,10 +6,12 @@ good ``build/site`` and ``build/pdf`` exactly as they were: nothing is written i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,15 @@ def _limit_memory(megabytes: int):
     return apply
 
 
+WORKER = "generator.render.pdf_worker"  # the module that renders, in a process of its own
+
+
+def _stop_group(pid: int) -> None:
+    """Kill every process left in the render's process group (none may be left)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
 def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False,
                 keep: Path | None = None) -> dict[str, int]:
     """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
@@ -76,13 +87,22 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
     timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * len(lib.games)))
     memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * len(lib.games)))
     pdf_dir.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "generator.render.pdf_worker", str(lib.root), lib.edition.id, str(pdf_dir), paper,
+    cmd = [sys.executable, "-m", WORKER, str(lib.root), lib.edition.id, str(pdf_dir), paper,
            "1" if duplex else "0", str(keep) if keep else ""]
-    try:
-        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1])
-    except subprocess.TimeoutExpired:
-        raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped") from None
+    # In a process group of its own, so that a stopped render takes the process it forked with it.
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                          preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1]) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except BaseException as exc:  # the time limit, or the build itself interrupted
+            _stop_group(process.pid)
+            process.communicate()
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped") from None
+            raise
+    if process.returncode != 0:
+        _stop_group(process.pid)  # a render process that died may leave the one it forked running
+    result = subprocess.CompletedProcess(cmd, process.returncode, stdout, stderr)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no message"])[-1].removeprefix("error: ")
         # Out of address space shows up as a signal, a MemoryError, a library that cannot be mapped, or a C

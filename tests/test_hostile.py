@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 import tracemalloc
 from html.parser import HTMLParser
 from pathlib import Path
@@ -332,8 +333,30 @@ def test_refused_resource_leaves_the_last_build(good_build, monkeypatch):
     hostile.tried("failed builds")
 
 
+def _render_processes(project: Path, worker: str = "generator.render.pdf_worker") -> list[str]:
+    """The PDF render processes still running for ``project`` (their command lines), after a moment to go."""
+    for _ in range(50):
+        found = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                args = cmdline.read_bytes().split(b"\0")
+            except OSError:  # gone meanwhile
+                continue
+            if worker.encode() in args and str(project).encode() in args:
+                found.append(" ".join(a.decode(errors="replace") for a in args))
+        if not found:
+            break
+        time.sleep(0.1)  # a killed process takes a moment to go
+    return found
+
+
+# A memory ceiling is also given a time limit: a render that hung short of memory (as a process pool's did at
+# 100 MB) fails the test with the time limit's message instead of holding the suite up.
 @pytest.mark.parametrize("env,message", [({"RULEBOOK_PDF_TIMEOUT": "0.5"}, "longer than"),
-                                         ({"RULEBOOK_PDF_MEMORY_MB": "300"}, "more than 300 MB")])
+                                         ({"RULEBOOK_PDF_MEMORY_MB": "100", "RULEBOOK_PDF_TIMEOUT": "120"},
+                                          "more than 100 MB"),
+                                         ({"RULEBOOK_PDF_MEMORY_MB": "150", "RULEBOOK_PDF_TIMEOUT": "120"},
+                                          "more than 150 MB")])
 def test_a_runaway_pdf_render_is_stopped_and_leaves_the_last_build(good_build, monkeypatch, env, message):
     project, out, before = good_build
     for key, value in env.items():
@@ -342,7 +365,20 @@ def test_a_runaway_pdf_render_is_stopped_and_leaves_the_last_build(good_build, m
         build(project, out=out)
     assert _digest(out) == before
     _no_staging_left(out)
+    assert _render_processes(project) == []
     hostile.tried("failed builds")
+
+
+def test_a_stopped_render_takes_the_processes_it_forked_with_it(tmp_path, monkeypatch):
+    """The render forks a process for the sheets; stopped at its time limit, neither may be left running (a
+    stand-in worker that forks at once and sleeps, so that the stop comes after the fork on any machine)."""
+    from generator import build as build_module
+
+    monkeypatch.setattr(build_module, "WORKER", "tests.sleepy_worker")
+    monkeypatch.setenv("RULEBOOK_PDF_TIMEOUT", "1")
+    with pytest.raises(BuildError, match="longer than 1 s"):
+        build_module.render_pdfs(load_library(ROOT), tmp_path / "pdf")
+    assert _render_processes(ROOT, "tests.sleepy_worker") == []
 
 
 def test_a_failed_publish_leaves_gh_pages_unchanged(tmp_path):

@@ -4,24 +4,25 @@ The parent (``build.render_pdfs``) gives the child a memory ceiling (per process
 limit; a render that exceeds either is killed and the build fails with a clear error, leaving
 the last good output in place.
 
-The book and the score sheets are independent documents, so they are rendered side by side, one
-process each when there are two CPUs (``RULEBOOK_PDF_JOBS`` overrides): the book in one, every
-score sheet and the score pad (written from the same layouts) in the other. Each file is the
-same whichever process made it.
+The book and the score sheets are independent documents, so they are rendered side by side when
+there are two CPUs (``RULEBOOK_PDF_JOBS`` overrides): every score sheet and the score pad (written
+from the same layouts) in a forked process, the book in this one. Each file is the same whichever
+process made it. A plain fork and a wait, not a process pool: a pool's queues and threads could
+not start in a process short of memory, and its processes then waited for work for ever (a build
+with a 100 MB ceiling hung until its time limit).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
+import traceback
 from pathlib import Path
 from typing import Any
 
-# What every task needs, set before the pool forks so that no process loads the library twice.
+# What every task needs, set before the fork so that no process loads the library twice.
 _STATE: dict[str, Any] = {}
 
 
@@ -63,6 +64,22 @@ def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | 
     copy_into(entry, out_dir)
 
 
+def _fork(task: str, answer: Path) -> int:
+    """Render ``task`` in a forked process, which inherits the loaded library and writes its answer
+    (``_task``'s, as JSON) to ``answer``; return its process id."""
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:
+        answer.write_text(json.dumps(_task(task)), encoding="utf-8")
+        code = 0
+    except BaseException:  # noqa: BLE001 - whatever stopped it, the parent reports the process as died
+        traceback.print_exc()
+    finally:
+        os._exit(code)
+
+
 def _jobs() -> int:
     wanted = os.environ.get("RULEBOOK_PDF_JOBS")
     return max(1, int(wanted) if wanted else len(os.sched_getaffinity(0)))
@@ -88,16 +105,22 @@ def main(argv: list[str]) -> int:
     tasks = ["book", "sheets"]
 
     jobs = min(_jobs(), len(tasks))
-    try:
-        if jobs == 1:
-            results = [_task(t) for t in tasks]
-        else:
-            # fork: the children inherit the loaded library; nothing has touched Pango before this point.
-            with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
-                results = list(pool.map(_task, tasks))
-    except BrokenProcessPool:
-        print("error: a PDF render process died (out of memory?)", file=sys.stderr)
-        return 1
+    if jobs == 1:
+        results = [_task(t) for t in tasks]
+    else:
+        answer = out_dir / ".sheets.json"
+        child = _fork("sheets", answer)  # nothing has touched Pango before this point
+        try:
+            book = _task("book")
+        finally:
+            if sys.exc_info()[0] is not None:  # the book failed: the sheets are not wanted
+                os.kill(child, signal.SIGKILL)
+            _, status = os.waitpid(child, 0)
+        if os.waitstatus_to_exitcode(status) != 0 or not answer.exists():
+            print("error: a PDF render process died (out of memory?)", file=sys.stderr)
+            return 1
+        results = [book, tuple(json.loads(answer.read_text(encoding="utf-8")))]
+        answer.unlink()
     errors = [value for status, value in results if status == "error"]
     if errors:
         print(f"error: {errors[0]}", file=sys.stderr)
