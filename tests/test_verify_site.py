@@ -26,6 +26,9 @@ CASES = {
     "link on a later line": ({"index.html": '<p>\n\n<a\nhref="nope.html">N</a></p>'}, "index.html:3: broken link nope.html"),
     "anchor by name": ({"index.html": '<a href="#old">O</a><a name="old"></a>'}, None),
     "escaped link": ({"index.html": '<a href="a.html?x=1&amp;y=2#d">A</a>', "a.html": '<p id="d"></p>'}, None),
+    "id given twice": ({"index.html": '<h2 id="rounds">R</h2>\n<table id="rounds"></table>'},
+                       "index.html: line 2: id 'rounds' is given twice"),
+    "anchor named as an id": ({"index.html": '<p id="x"></p><a name="x"></a>'}, "index.html: line 1: id 'x' is given twice"),
 }
 # Active content in a page's own content (the theme's frame is outside <article class="md-content__inner">).
 UNSAFE = {

@@ -141,6 +141,10 @@ class BodyView:
             out.append(f"The {describe.plural(len(rounds.items), 'hand')} above, then the same hands in reverse order")
         return out
 
+    def placed(self, path: str) -> bool:
+        """Whether the prose places the data block ``path`` itself (``{score_sheet}`` in content/<game>.md)."""
+        return any(kind == "block" and value == path for kind, value in self.segments)
+
     def unplaced(self) -> list[str]:
         """Data blocks the prose did not place; the page appends them so that all data shows."""
         placed = {seg[1] for seg in self.segments if seg[0] == "block"}

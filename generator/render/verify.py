@@ -1,8 +1,8 @@
 """After the site is built and before it replaces the last good one: links and safety, checked.
 
 Every page's content must be free of scripts, event handlers, frames, styles and unsafe URLs
-(whatever got past escaping and sanitizing), and every relative link and anchor in any page,
-raw HTML included, must resolve to a built file and an existing id.
+(whatever got past escaping and sanitizing), every relative link and anchor in any page, raw HTML
+included, must resolve to a built file and an existing id, and no id may be given twice in a page.
 
 A page is read in one pass of one regular expression that splits it as an HTML tokenizer does:
 comments, the raw text of ``<script>`` and ``<style>``, the words of ``<title>`` and ``<textarea>``
@@ -84,10 +84,11 @@ def read_page(text: str) -> Page:
 
 
 def _start_tag(page: Page, tag: str, attrs: dict[str, str], line: int, inside: bool) -> None:
-    if attrs.get("id"):
-        page.ids.add(attrs["id"])
-    if tag == "a" and attrs.get("name"):
-        page.ids.add(attrs["name"])
+    for name in (attrs.get("id"), attrs.get("name") if tag == "a" else None):
+        if name:
+            if name in page.ids:  # a link to it would find only the first
+                page.problems.append(f"line {line}: id {name!r} is given twice")
+            page.ids.add(name)
     for key in URL_ATTRIBUTES:
         value = attrs.get(key)
         if value and UNSAFE_URL.match(value):
