@@ -33,8 +33,10 @@ validate: $(STAMP) ## check the rules data (EDITION=2026.1 for the as-published 
 build: $(BUILT) ## validate, then build site and PDF (EDITION=... for another edition)
 
 # Rebuilt when a source is newer than the stamp, or the output is missing (someone removed it).
+# `rulebook build` validates the current edition and prints the findings as `rulebook validate` does; an
+# earlier edition (the book as published, mistakes included) is reported but built whatever it says.
 $(BUILT): $(STAMP) $(SOURCES) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
-	$(BIN)/rulebook validate $(if $(EDITION),--edition $(EDITION)) || test -n "$(EDITION)"
+	$(if $(EDITION),$(BIN)/rulebook validate --edition $(EDITION) || true)
 	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))
 	@touch $@
 

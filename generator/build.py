@@ -15,9 +15,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from .checks import run_checks
+from .checks import Finding, run_checks
 from .errors import BuildError
 from .library import Library, load_library
 
@@ -162,11 +163,16 @@ def booklet_name(lib: Library) -> str:
 
 
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
-          pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False) -> Path:
-    """Validate and build one edition; return the output folder."""
+          pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
+          report: Callable[[list[Finding], int], None] | None = None) -> Path:
+    """Validate and build one edition; return the output folder. ``report`` is given the current edition's
+    findings and its number of games before anything is built (``rulebook build`` prints them, as validate does)."""
     lib = load_library(root, edition_id)
     if lib.is_current:
-        errors = [f for f in run_checks(lib) if f.severity == "error"]
+        findings = run_checks(lib)
+        if report is not None:
+            report(findings, len(lib.games))
+        errors = [f for f in findings if f.severity == "error"]
         if errors:
             listing = "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
             raise BuildError(f"validation failed; nothing was built:\n{listing}")

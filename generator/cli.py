@@ -31,13 +31,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from . import report
     from .build import build
 
     if args.booklet and args.site_only:
         raise RulebookError("--booklet is made from the book PDF; leave out --site-only")
+    # The findings as `rulebook validate` prints them (warnings too), so that `make` validates only once.
     out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
                 site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex,
-                booklet=args.booklet)
+                booklet=args.booklet, report=lambda found, games: print(report.as_text(found, games), flush=True))
     print(f"built {out}")
     return 0
 

@@ -34,3 +34,19 @@ def test_broken_source_exits_one_with_path_line_col(tmp_path):
     assert result.returncode == 1
     assert "rules_data/sweep.yaml:2:" in result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("error: ")
+
+
+def test_build_prints_the_findings_validate_prints_and_builds_nothing_on_an_error(tmp_path):
+    """`make` runs `rulebook build` alone: it must say what `rulebook validate` says, before it builds."""
+    project = copy_project(tmp_path / "project")
+    validate = run("--root", str(project), "validate")
+    built = run("--root", str(project), "build", "--site-only", "--out", str(tmp_path / "out"))
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.startswith(validate.stdout)  # every finding and the summary, then 'built ...'
+    prose = project / "content" / "euchre.md"  # a reference to nothing: reference.unknown, an error
+    prose.write_text(prose.read_text(encoding="utf-8").replace("{goal.target} wins", "{goal.targte} wins"), encoding="utf-8")
+    validate, built = run("--root", str(project), "validate"), run("--root", str(project), "build", "--site-only",
+                                                                    "--out", str(tmp_path / "out2"))
+    assert validate.returncode == built.returncode == 1
+    assert " error" in validate.stdout and "1 error" in validate.stdout.splitlines()[-1]
+    assert built.stdout == validate.stdout and not (tmp_path / "out2" / "site").exists()
