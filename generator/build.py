@@ -30,11 +30,12 @@ def default_out(root: Path, lib: Library) -> Path:
     return root / "build" if lib.is_current else root / "build" / "editions" / lib.edition.id
 
 
-# Limits for one edition's PDF render; generous for this book (about 10 s and 250 MB), they stop
-# a runaway layout. Both grow with the number of games: the laid-out book stays in memory until
-# it is written (about 2 MB a page, 5 MB a game, bench/README.md). Every source file is
-# size-limited, so no one game can need much more than its share. RULEBOOK_PDF_TIMEOUT (seconds)
-# and RULEBOOK_PDF_MEMORY_MB (per process) override them.
+# Limits for one edition's PDF render; generous for this book (about 6 s and 200 MB), they stop
+# a runaway layout. Both grow with the number of games, the time in proportion; a render holds one
+# part's layout at a time (pages are written as they are laid out: 0.43 MB a page at 1000 games,
+# bench/README.md), so the memory ceiling is far above need. Every source file is size-limited, so
+# no one game can need much more than its share. RULEBOOK_PDF_TIMEOUT (seconds) and
+# RULEBOOK_PDF_MEMORY_MB (address space per process) override them.
 PDF_TIMEOUT = 900
 PDF_TIMEOUT_PER_GAME = 1  # a 1000-game book: about 210 s for the book, 180 s for its sheets on 2 CPUs
 PDF_MEMORY_MB = 4096
