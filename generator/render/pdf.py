@@ -211,10 +211,7 @@ class Layout:
 
     def part(self, make_document: Callable[[str], str], part: Part, first_page: int) -> Any:
         """The laid-out part whose first page is numbered ``first_page``."""
-        body = part.body
-        if self.duplex and part.recto and first_page % 2 == 0:
-            body = FILLER + str(body)  # an empty left-hand page, so that the part opens on the right
-        html = make_document(body)
+        html = make_document(self._opening(part, first_page, part.body))
         key = (html, first_page)
         if not self.keep:
             return self._fitted(html, first_page)
@@ -241,8 +238,8 @@ class Layout:
             if sum(map(len, part.pieces[start:])) <= 2 * size:
                 stop = len(part.pieces)
             body = part.start + "".join(part.pieces[start:stop]) + part.end
-            if resume is None and self.duplex and first_page % 2 == 0:
-                body = FILLER + body
+            if resume is None:
+                body = self._opening(part, first_page, body)
             html, edit = make_document(body), copyfit.resume_edit(*resume) if resume else None
             drop = 1 if resume else 0  # a run that resumes opens with the running strings' page, not printed
             if stop == len(part.pieces):  # the section's last run: copy-fitted as a whole part would be
@@ -265,6 +262,11 @@ class Layout:
             page += cut - drop
             start += game
             resume = ([1, 0, 1, *inner], strings)  # <html>'s <body>, its section, the game after the title
+
+    def _opening(self, part: Part, first_page: int, body: str) -> str:
+        """``body``, behind an empty left-hand page if the book is two-sided and the part, which opens on the
+        right, would start on the left."""
+        return FILLER + str(body) if self.duplex and part.recto and first_page % 2 == 0 else str(body)
 
     def let_go(self) -> None:
         """Free the pages the caller has written and let go: WeasyPrint's boxes hold reference cycles, and
