@@ -326,10 +326,11 @@ class Layout:
         return document
 
 
-def _anchors(pages: Any, first_page: int) -> dict[str, int]:
-    """The page number of every anchor on laid-out pages (a part, or its pages; the first, if a name repeats)."""
-    found: dict[str, int] = {}
-    for offset, page in enumerate(getattr(pages, "pages", pages)):
+def _anchors(pages: list[Any], first_page: int, found: dict[str, int] | None = None) -> dict[str, int]:
+    """``found`` (a new dict if None) with the page number of every anchor on ``pages`` that it does not
+    have yet: the first page of a name is where a link to it goes."""
+    found = {} if found is None else found
+    for offset, page in enumerate(pages):
         for anchor in page.anchors:
             found.setdefault(anchor, first_page + offset)
     return found
@@ -351,13 +352,13 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
     for _ in range(MAX_LAYOUTS):
         writer = PdfWriter(layout.engine.fonts)
         front = layout.part(make_document, parts.numbered(printed)[0], 1)
-        found, front_anchors, front_length = _anchors(front, 1), _anchors(front, 1), len(front.pages)
+        front_anchors, front_length = _anchors(front.pages, 1), len(front.pages)
         del front  # only its length and anchors are needed: the contents is laid out again at the end
         layout.let_go()
-        next_page = 1 + front_length
+        found, next_page = dict(front_anchors), 1 + front_length
         for part in parts.middle:
             for pages in layout.runs(make_document, part, next_page):
-                found.update({k: v for k, v in _anchors(pages, next_page).items() if k not in found})
+                _anchors(pages, next_page, found)
                 for page in pages:
                     writer.add(page)
                 next_page += len(pages)
@@ -365,12 +366,13 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
         # The index prints the games' pages, which are known now; the contents prints every page.
         index = parts.numbered({**(printed or {}), **found})[-1]
         end = layout.part(make_document, index, next_page)
-        found.update({k: v for k, v in _anchors(end, next_page).items() if k not in found})
+        _anchors(end.pages, next_page, found)
         for page in end.pages:
             writer.add(page)
-        contents = layout.part(make_document, parts.numbered(found)[0], 1)
-        settled = len(contents.pages) == front_length and _anchors(contents, 1) == front_anchors
-        if settled and parts.numbered(found)[-1].body == index.body:  # the index printed the real numbers
+        final = parts.numbered(found)
+        contents = layout.part(make_document, final[0], 1)
+        settled = len(contents.pages) == front_length and _anchors(contents.pages, 1) == front_anchors
+        if settled and final[-1].body == index.body:  # the index printed the real numbers
             for page in contents.pages:
                 writer.add(page, first=True)
             metadata = contents.metadata
@@ -380,7 +382,7 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
             layout.pages = found
             layout.forget_unused()
             return found
-        printed = {**found, **_anchors(contents, 1)}
+        printed = {**found, **_anchors(contents.pages, 1)}
     raise BuildError(f"the book's page numbers did not settle after {MAX_LAYOUTS} layouts")
 
 

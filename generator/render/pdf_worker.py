@@ -112,10 +112,11 @@ def main(argv: list[str]) -> int:
         child = _fork("sheets", answer)  # nothing has touched Pango before this point
         try:
             book = _task("book")
-        finally:
-            if sys.exc_info()[0] is not None:  # the book failed: the sheets are not wanted
-                os.kill(child, signal.SIGKILL)
-            _, status = os.waitpid(child, 0)
+        except BaseException:  # the book failed: the sheets are not wanted
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+            raise
+        _, status = os.waitpid(child, 0)
         if os.waitstatus_to_exitcode(status) != 0 or not answer.exists():
             print("error: a PDF render process died (out of memory?)", file=sys.stderr)
             return 1
