@@ -141,10 +141,23 @@ def parse_cards(phrase: str, names: Mapping[str, str] | None = None) -> Predicat
     return _parse_cached(phrase, tuple(sorted((names or {}).items())))
 
 
+# Every card a deck can hold: a compiled phrase answers for these from a table.
+_ALL_CARDS: tuple[Card, ...] = (*((rank, suit) for suit in SUITS for rank in range(1, 14)), (JOKER, None))
+
+
 @lru_cache(maxsize=4096)
 def _parse_cached(phrase: str, names: tuple[tuple[str, str], ...]) -> Predicate:
-    # Phrases repeat across games and checks; compiling each once keeps validation fast.
-    return _parse(phrase, dict(names))
+    # Phrases repeat across games and checks; compiling each once keeps validation fast. The checks
+    # ask the same predicate about the same 53 cards thousands of times, so the answers are tabled
+    # once (a phrase is a chain of small functions); anything else still asks the phrase.
+    predicate = _parse(phrase, dict(names))
+    table = {card: predicate(card) for card in _ALL_CARDS}
+
+    def tabled(card: Card) -> bool:
+        answer = table.get(card)
+        return predicate(card) if answer is None else answer
+
+    return tabled
 
 
 def _parse(phrase: str, names: Mapping[str, str] | None = None) -> Predicate:

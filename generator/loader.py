@@ -212,6 +212,28 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
     return YamlDoc(path, data, builder.marks)
 
 
+# Parsed files, by name and text. The site loads the book twice (this edition, and the one before for
+# "What changed"), and the tests load it hundreds of times; parsing was three quarters of a load.
+_PARSED: dict[tuple[str, str], YamlDoc] = {}
+_PARSED_MAX = 4096  # files; the oldest is let go first (a preview session sees every saved version)
+
+
+def _copy(data: Any) -> Any:
+    """A copy of parsed YAML (dicts, lists, scalars): loading an older edition edits its data in place."""
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy(v) for v in data]
+    return data
+
+
 def read_yaml(path: Path, display: str) -> YamlDoc:
-    """Read and parse a YAML file (size and encoding checked first)."""
-    return parse_yaml(_decode(path.read_bytes(), display), display)
+    """Read and parse a YAML file (size and encoding checked first); a file read before is not parsed again."""
+    text = _decode(path.read_bytes(), display)
+    parsed = _PARSED.get((display, text))
+    if parsed is None:
+        parsed = parse_yaml(text, display)  # a SourceError is raised every time: it is not kept
+        if len(_PARSED) >= _PARSED_MAX:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[(display, text)] = parsed
+    return YamlDoc(display, _copy(parsed.data), parsed.marks)  # marks are only read

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # How far an open-ended player count ("any", "2 or more") is checked against the equipment.
 PLAYER_HORIZON = 60
@@ -72,6 +73,7 @@ class PlayerSpec:
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
 
+@lru_cache(maxsize=1024, typed=True)  # the checks ask thousands of times; typed: True == 1, but is refused
 def parse_players(text: str | int) -> PlayerSpec:
     """Parse a player-count phrase; raise ValueError if it is not one."""
     if isinstance(text, int) and not isinstance(text, bool):

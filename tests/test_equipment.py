@@ -106,3 +106,19 @@ def test_ranges(low, extra):
 
 def test_suits_are_four():
     assert len(SUITS) == 4
+
+
+@given(atoms, st.sampled_from([*SUITS, None, "stars"]),
+       st.integers(min_value=-1, max_value=15))
+def test_a_compiled_phrase_answers_as_the_phrase_does(phrase, suit, rank):
+    """parse_cards tables its answers for the 53 cards (issue 14); any card, in a deck or not, reads the same."""
+    from generator.cards import _parse
+
+    assert parse_cards(phrase)((rank, suit)) == _parse(phrase)((rank, suit))
+
+
+def test_parsed_player_counts_are_kept_apart_by_type():
+    """parse_players is cached (issue 14); True == 1 in Python, but True is still refused after 1 is read."""
+    assert parse_players(1).counts() == [1]
+    with pytest.raises(ValueError):
+        parse_players(True)

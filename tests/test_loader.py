@@ -101,3 +101,25 @@ def test_schema_rejects_wrong_types_with_the_line(tmp_path):
         load_library(project)
     [err] = [e for e in info.value.errors if e.where.path.endswith("euchre.yaml")]
     assert err.where.line == line and "introduced" in err.problem
+
+
+def test_a_file_read_again_is_not_parsed_again_and_editions_do_not_leak(monkeypatch):
+    """Parsed files are kept (issue 14), but each load gets its own data: an older edition edits its data."""
+    import generator.loader as loader
+    from tests.conftest import ROOT
+
+    def dumps(lib):
+        return {gid: gs.game.model_dump_json() for gid, gs in lib.games.items()}, lib.book.model_dump_json()
+
+    monkeypatch.setattr(loader, "_PARSED", {})
+    editions = [e.id for e in load_library(ROOT).book.editions]
+    fresh = {}
+    for edition in editions:  # each from an empty store: parsed from the files
+        loader._PARSED.clear()
+        fresh[edition] = dumps(load_library(ROOT, edition))
+    parses = []
+    monkeypatch.setattr(loader, "parse_yaml", lambda text, path: parses.append(path) or parse_yaml(text, path))
+    for edition in editions + editions[::-1]:
+        assert dumps(load_library(ROOT, edition)) == fresh[edition], edition
+    assert parses == []  # every file came from the store
+    assert len(set(map(str, fresh.values()))) == len(editions) > 1  # the editions differ: a leak would show

@@ -152,3 +152,59 @@ def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
     assert "**" not in html
     for phrase in phrases:
         assert f"<strong>{phrase}</strong>" in html, phrase
+
+
+# --- compiled templates kept between processes (issue 14: the site compiled every template anew) ---
+
+def _env(cache, source: str):
+    import jinja2
+
+    from generator.render.markup import _OPTIONS
+
+    return jinja2.Environment(loader=jinja2.DictLoader({"t.html": source}), bytecode_cache=cache, **_OPTIONS)
+
+
+def _no_compiling(env) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    env.compile = refuse
+
+
+def test_a_compiled_template_is_loaded_by_the_next_process(tmp_path):
+    from generator.render.markup import _CompiledTemplates
+
+    source = "{% for x in xs %}<b>{{ x }}</b>{% endfor %}"
+    first = _env(_CompiledTemplates("options", str(tmp_path)), source)
+    assert first.get_template("t.html").render(xs=["<", 2]) == "<b>&lt;</b><b>2</b>"
+    assert len(list(tmp_path.iterdir())) == 1
+    later = _env(_CompiledTemplates("options", str(tmp_path)), source)  # a new process: an empty memory
+    _no_compiling(later)
+    assert later.get_template("t.html").render(xs=["<", 2]) == "<b>&lt;</b><b>2</b>"
+
+
+def test_other_options_or_an_edited_template_compile_anew(tmp_path):
+    from generator.render.markup import _CompiledTemplates
+
+    _env(_CompiledTemplates("options", str(tmp_path)), "{{ x }}").get_template("t.html").render(x=1)
+    other = _env(_CompiledTemplates("other options", str(tmp_path)), "{{ x }}")
+    compiled = []
+    real = other.compile
+    other.compile = lambda *a, **k: compiled.append(1) or real(*a, **k)
+    other.get_template("t.html").render(x=1)
+    assert compiled == [1] and len(list(tmp_path.iterdir())) == 2  # code made under other options is not shared
+    edited = _env(_CompiledTemplates("options", str(tmp_path)), "[{{ x }}]")
+    assert edited.get_template("t.html").render(x=1) == "[1]"
+
+
+@pytest.mark.parametrize("damage", [lambda b: b"", lambda b: b[: len(b) // 2], lambda b: b[:40] + b"garbage" * 9])
+def test_a_damaged_or_unwritable_cache_costs_only_time(tmp_path, damage):
+    from generator.render.markup import _CompiledTemplates
+
+    _env(_CompiledTemplates("options", str(tmp_path)), "{{ x }}!").get_template("t.html").render(x=1)
+    for f in tmp_path.iterdir():
+        f.write_bytes(damage(f.read_bytes()))  # empty, cut short, the right header and then garbage
+    assert _env(_CompiledTemplates("options", str(tmp_path)), "{{ x }}!").get_template("t.html").render(x=2) == "2!"
+    missing = tmp_path / "not-a-folder.txt"
+    missing.write_text("a file where the folder should be")
+    assert _env(_CompiledTemplates("options", str(missing)), "{{ x }}?").get_template("t.html").render(x=3) == "3?"

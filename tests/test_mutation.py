@@ -199,7 +199,7 @@ def prose_numbers(gs: GameSource) -> list[tuple[str | None, Any, int, re.Match, 
         known = modelled(rules)
         for n, line in enumerate(doc.text.splitlines(), 1):
             plain = REF.sub(lambda m: "x" * len(m.group(0)), line)
-            for kind, pattern in PHRASES:
+            for kind, _, pattern in PHRASES:
                 if kind in known:
                     out += [(variant, doc, n, m, known[kind][0]) for m in pattern.finditer(plain)
                             if not any(o[1] is doc and o[2] == n and o[3].start(1) == m.start(1) for o in out)]

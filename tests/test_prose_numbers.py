@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.checks.prose_numbers import number_findings
+from generator.checks.prose_numbers import PHRASES, number_findings
 from generator.model import GameBody
 
 BODY = GameBody.model_validate({
@@ -36,6 +36,12 @@ CASES = [
     ("- Five people can play", 5),
     ("A standard 104-card pack is used.", None),
     ("A standard 52-card pack is used.", 52),
+    ("The first player to reach 400 points wins.", 400),
+    ("The first player to reach 500 points wins.", None),
+    ("A game for six players.", 6),
+    ("Give 11 cards to each player.", 11),
+    ("Each player is dealt 10 cards.", None),
+    ("Deals 12 cards.", 12),
 ]
 
 
@@ -47,3 +53,11 @@ def test_prose_numbers(line: str, stated: int | None) -> None:
     else:
         assert [(w.path, w.line) for w, _ in found] == [("content/demo.md", 3)]
         assert f"says {stated}," in found[0][1]
+
+
+@pytest.mark.parametrize(("kind", "words", "pattern"), PHRASES, ids=[p.pattern[:40] for _, _, p in PHRASES])
+def test_every_phrase_has_a_case_that_disagrees(kind, words, pattern) -> None:
+    """Each phrase (and the words a line needs before it is searched) is proven by a line it must report."""
+    lines = [line for line, stated in CASES if stated is not None and pattern.search(line)]
+    assert lines, f"no case in CASES that {pattern.pattern[:60]} reads"
+    assert all(any(w in line.lower() for w in group) for line in lines for group in words)

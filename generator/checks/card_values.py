@@ -39,8 +39,14 @@ def _group(cards: list) -> str:
     return "; ".join(parts)
 
 
-def _coverage(b: Body):
-    """(table key, table, {card: [item indexes that match]}, cards in play) for each value table."""
+def _coverage(b: Body) -> list[tuple[str, object, dict]]:
+    """(table key, table, {card: [item indexes that match]}) for each value table (worked out once a body)."""
+    if "coverage" not in b.memo:  # both checks below ask for it
+        b.memo["coverage"] = list(_work_out_coverage(b))
+    return b.memo["coverage"]
+
+
+def _work_out_coverage(b: Body) -> Iterator[tuple[str, object, dict]]:
     cards = all_cards(b)
     if cards is None:
         return

@@ -25,22 +25,29 @@ from . import Body, bodies, check
 Finding = tuple[Location, str, str]
 
 N = rf"(\d[\d,]*|{WORD_PATTERN.pattern})"
-# (kind, pattern): the first group is the number the phrase states.
-PHRASES: list[tuple[str, re.Pattern[str]]] = [
-    ("cards each", re.compile(rf"\bdeal(?:s|t)?\s+(?:out\s+)?{N}\s+cards?\b"
-                              r"(?!\s+(?:at a time|face|up|to the|into|in the))", re.I)),
-    ("cards each", re.compile(rf"\b{N}\s+cards?\s+(?:to\s+)?each(?:\s+player)?\b", re.I)),
-    ("cards each", re.compile(rf"\beach\s+player\s+(?:gets|receives|is\s+dealt)\s+{N}\s+cards?\b", re.I)),
+# (kind, words, pattern): the first group is the number the phrase states. Wherever the pattern
+# matches, the lower-cased line holds one word of each group of words, so a line that does not is
+# not searched: trying the number patterns at every position of every line was most of the check.
+PHRASES: list[tuple[str, tuple[tuple[str, ...], ...], re.Pattern[str]]] = [
+    ("cards each", (("deal",), ("card",)), re.compile(rf"\bdeal(?:s|t)?\s+(?:out\s+)?{N}\s+cards?\b"
+                                                      r"(?!\s+(?:at a time|face|up|to the|into|in the))", re.I)),
+    ("cards each", (("card",), ("each",)), re.compile(rf"\b{N}\s+cards?\s+(?:to\s+)?each(?:\s+player)?\b", re.I)),
+    ("cards each", (("each",), ("player",), ("card",)),
+     re.compile(rf"\beach\s+player\s+(?:gets|receives|is\s+dealt)\s+{N}\s+cards?\b", re.I)),
     # What the game is played with, not decks merely mentioned ('two decks at hand', 'may be shuffled').
-    ("decks", re.compile(rf"(?:^\s*(?:[-*]|\d+\.)?\s*|[.:;(]\s*|\b(?:use|uses|using|with|needs?|requires?)\s+)"
-                         rf"{N}\s+(?:decks?|packs?)\b", re.I)),
-    ("players", re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),
-    ("players", re.compile(rf"\b{N}[- ]player\s+game\b", re.I)),
-    ("players", re.compile(rf"\b{N}\s+(?:or\s+more\s+)?(?:players|people)\s+(?:can|may)\s+play\b", re.I)),
-    ("deck size", re.compile(rf"\b{N}[- ]card\s+(?:deck|pack)\b", re.I)),
-    ("target", re.compile(rf"\b(?:play(?:ed|s)?|first(?:\s+player)?|race)\s+to\s+{N}(?:\s+points)?\b", re.I)),
-    ("target", re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
-    ("rounds", re.compile(rf"\b{N}\s+rounds\b", re.I)),
+    ("decks", (("deck", "pack"),),
+     re.compile(rf"(?:^\s*(?:[-*]|\d+\.)?\s*|[.:;(]\s*|\b(?:use|uses|using|with|needs?|requires?)\s+)"
+                rf"{N}\s+(?:decks?|packs?)\b", re.I)),
+    ("players", (("for", "with"), ("player", "people")),
+     re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),
+    ("players", (("player",), ("game",)), re.compile(rf"\b{N}[- ]player\s+game\b", re.I)),
+    ("players", (("player", "people"), ("can", "may")),
+     re.compile(rf"\b{N}\s+(?:or\s+more\s+)?(?:players|people)\s+(?:can|may)\s+play\b", re.I)),
+    ("deck size", (("card",), ("deck", "pack")), re.compile(rf"\b{N}[- ]card\s+(?:deck|pack)\b", re.I)),
+    ("target", (("to",), ("play", "first", "race")),
+     re.compile(rf"\b(?:play(?:ed|s)?|first(?:\s+player)?|race)\s+to\s+{N}(?:\s+points)?\b", re.I)),
+    ("target", (("reach",), ("point",)), re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
+    ("rounds", (("round",),), re.compile(rf"\b{N}\s+rounds\b", re.I)),
 ]
 
 
@@ -118,12 +125,13 @@ def number_findings(path: str, text: str, body: GameBody, name: str) -> Iterator
     """Every phrase of ``text`` whose number is not what the data holds for it."""
     known = modelled(body)
     for lineno, line in enumerate(text.splitlines(), 1):
-        if not NOUNS.search(line):
+        lower = line.lower()
+        if not NOUNS.search(lower):
             continue  # most lines name none of the nouns: skip the number patterns
         plain = REF.sub("{}", line)  # a reference prints the data itself: nothing to compare
         seen: set[int] = set()  # 'Deal 7 cards to each player' is one claim, whichever phrase reads it
-        for kind, pattern in PHRASES:
-            if kind not in known:
+        for kind, words, pattern in PHRASES:
+            if kind not in known or not all(any(w in lower for w in group) for group in words):
                 continue
             allowed, field = known[kind]
             for m in pattern.finditer(plain):
