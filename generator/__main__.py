@@ -1,5 +1,5 @@
 """``python -m generator``: the rulebook command line."""
 
-from .cli import main
+from .cli import command
 
-raise SystemExit(main())
+command()

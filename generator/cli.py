@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
+import os
 import sys
 from pathlib import Path
 
@@ -157,9 +159,27 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; print 'error: ...' and exit non-zero on failure."""
+def main(argv: list[str] | None = None, quick_exit: bool = False) -> int:
+    """Run the command line; print 'error: ...' and exit non-zero on failure.
+
+    ``quick_exit`` (the ``rulebook`` command itself, not a caller in Python): ``validate``, run on
+    every save, ends the process as soon as its report is printed.
+    """
     args = parser().parse_args(argv)
+    quick = quick_exit and args.func is cmd_validate
+    if quick:
+        # As mypy does: the collector walked the data model's many objects again and again while they
+        # were made (10 ms), and tearing the interpreter down at exit freed each one (30 ms of 0.33 s).
+        gc.set_threshold(200_000, 30, 30)
+    code = _run(args)
+    if quick:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)  # nothing is left to clean up: validate starts no process and leaves no file open
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except SourceErrors as exc:
@@ -173,3 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+
+
+def command() -> None:
+    """The ``rulebook`` console script."""
+    sys.exit(main(quick_exit=True))

@@ -13,6 +13,9 @@ parser, when PyYAML has it) into nodes, then builds Python values itself so that
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,10 +215,62 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
     return YamlDoc(path, data, builder.marks)
 
 
+def user_cache() -> Path:
+    """The user's cache folder (``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``): a speed-up, never needed."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``path`` whole, then rename it into place: a parallel run never reads half a file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}")
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
+    except OSError:
+        pass  # no cache folder: the next run works it out again
+
+
 # Parsed files, by name and text. The site loads the book twice (this edition, and the one before for
 # "What changed"), and the tests load it hundreds of times; parsing was three quarters of a load.
 _PARSED: dict[tuple[str, str], YamlDoc] = {}
 _PARSED_MAX = 4096  # files; the oldest is let go first (a preview session sees every saved version)
+# And between runs, in the user's cache: `rulebook validate` on a save parses only the file saved.
+# JSON (reading it runs no code), named by a digest of this reader's code, PyYAML's version and the
+# file's name and text, so that a change to any of them is parsed anew.
+_READER = hashlib.sha256(Path(__file__).read_bytes() + yaml.__version__.encode()).digest()
+_STORED_MAX = 2048  # files in the folder; the least recently written go first
+
+
+def _stored_name(display: str, text: str) -> Path:
+    digest = hashlib.sha256(_READER + display.encode() + b"\0" + text.encode()).hexdigest()[:40]
+    return user_cache() / "yaml" / f"{digest}.json"
+
+
+def _from_store(display: str, text: str) -> YamlDoc | None:
+    try:
+        stored = json.loads(_stored_name(display, text).read_bytes())
+        marks = {tuple(m[:-2]): (m[-2], m[-1]) for m in stored["marks"]}
+        return YamlDoc(display, stored["data"], marks)
+    except (OSError, ValueError, KeyError, TypeError, IndexError):  # none yet, or damaged: parse it
+        return None
+    except RuntimeError:  # no home folder: no cache
+        return None
+
+
+def _to_store(display: str, text: str, doc: YamlDoc) -> None:
+    try:
+        path = _stored_name(display, text)
+    except RuntimeError:  # no home folder: no cache
+        return
+    write_whole(path, json.dumps({"data": doc.data, "marks": [[*loc, *at] for loc, at in doc.marks.items()]},
+                                 ensure_ascii=False))
+    try:
+        kept = sorted(path.parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for old in kept[: max(0, len(kept) - _STORED_MAX)]:
+            old.unlink()
+    except OSError:
+        pass  # another run let it go first
 
 
 def _copy(data: Any) -> Any:
@@ -230,10 +285,14 @@ def _copy(data: Any) -> Any:
 def read_yaml(path: Path, display: str) -> YamlDoc:
     """Read and parse a YAML file (size and encoding checked first); a file read before is not parsed again."""
     text = _decode(path.read_bytes(), display)
-    parsed = _PARSED.get((display, text))
+    key = (display, text)
+    parsed = _PARSED.get(key)
     if parsed is None:
-        parsed = parse_yaml(text, display)  # a SourceError is raised every time: it is not kept
+        parsed = _from_store(display, text)
+        if parsed is None:
+            parsed = parse_yaml(text, display)  # a SourceError is raised every time: it is not kept
+            _to_store(display, text, parsed)
         if len(_PARSED) >= _PARSED_MAX:
             del _PARSED[next(iter(_PARSED))]
-        _PARSED[(display, text)] = parsed
+        _PARSED[key] = parsed
     return YamlDoc(display, _copy(parsed.data), parsed.marks)  # marks are only read

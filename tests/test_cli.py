@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 from tests.conftest import ROOT, copy_project
 
 
-def run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+def run(*args, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, env=env)
 
 
 def test_validate_json_lists_findings_with_their_fields():
@@ -50,3 +51,20 @@ def test_build_prints_the_findings_validate_prints_and_builds_nothing_on_an_erro
     assert validate.returncode == built.returncode == 1
     assert " error" in validate.stdout and "1 error" in validate.stdout.splitlines()[-1]
     assert built.stdout == validate.stdout and not (tmp_path / "out2" / "site").exists()
+
+
+def test_validate_ends_at_once_but_prints_everything_and_fails_on_a_finding(tmp_path):
+    """The console script ends `validate` without tearing Python down (issue 14): piped output still complete."""
+    project = copy_project(tmp_path)
+    euchre = project / "rules_data" / "euchre.yaml"
+    euchre.write_text(euchre.read_text(encoding="utf-8").replace("\n  each: 5\n", "\n  each: 50\n"), encoding="utf-8")
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # as a pipe is for most users
+    result = run("--root", str(project), "validate", env=buffered)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.endswith(" games\n")  # to the last character: nothing left in a buffer
+    lines = result.stdout.strip().splitlines()
+    assert any(line.startswith("rules_data/euchre.yaml:") and "deal.exceeds_deck" in line for line in lines)
+    assert lines[-1].startswith("1 error,")  # the summary line: the report was printed to its end
+    as_json = run("--root", str(project), "validate", "--format", "json", env=buffered)
+    assert as_json.returncode == 1 and len(json.loads(as_json.stdout)) == len(lines) - 1
+    assert as_json.stdout.endswith("]\n")

@@ -123,3 +123,65 @@ def test_a_file_read_again_is_not_parsed_again_and_editions_do_not_leak(monkeypa
         assert dumps(load_library(ROOT, edition)) == fresh[edition], edition
     assert parses == []  # every file came from the store
     assert len(set(map(str, fresh.values()))) == len(editions) > 1  # the editions differ: a leak would show
+
+
+def _fresh_process(monkeypatch, tmp_path):
+    """Empty the in-process store, as a new run starts; the user's cache is ``tmp_path``."""
+    import generator.loader as loader
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(loader, "_PARSED", {})
+    return loader
+
+
+def test_the_next_run_reads_a_parsed_file_from_the_users_cache(monkeypatch, tmp_path):
+    from tests.conftest import ROOT
+
+    loader = _fresh_process(monkeypatch, tmp_path)
+    path = ROOT / "rules_data" / "book.yaml"
+    first = loader.read_yaml(path, "rules_data/book.yaml")
+    assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 1
+    monkeypatch.setattr(loader, "_PARSED", {})
+    monkeypatch.setattr(loader, "parse_yaml", lambda text, path: pytest.fail("parsed again"))
+    again = loader.read_yaml(path, "rules_data/book.yaml")
+    assert (again.data, again.marks, again.path) == (first.data, first.marks, first.path)
+    assert again.where(("editions", 1, "id")) == first.where(("editions", 1, "id"))
+
+
+@pytest.mark.parametrize("damage", ["", "{", '{"data": {}}', '{"data": 1, "marks": [[1]]}', "[]"])
+def test_a_damaged_cache_file_is_parsed_anew(monkeypatch, tmp_path, damage):
+    loader = _fresh_process(monkeypatch, tmp_path)
+    source = tmp_path / "g.yaml"
+    source.write_text("id: g\nlist:\n  - 1\n  - two\n")
+    expected = loader.parse_yaml(source.read_text(), "g.yaml")
+    loader.read_yaml(source, "g.yaml")
+    for stored in (tmp_path / "rulebook" / "yaml").glob("*.json"):
+        stored.write_text(damage)
+    monkeypatch.setattr(loader, "_PARSED", {})
+    got = loader.read_yaml(source, "g.yaml")
+    assert (got.data, got.marks) == (expected.data, expected.marks)
+
+
+def test_an_edited_file_or_a_bad_one_is_parsed_every_time(monkeypatch, tmp_path):
+    loader = _fresh_process(monkeypatch, tmp_path)
+    source = tmp_path / "g.yaml"
+    source.write_text("id: g\nplayers: 4\n")
+    assert loader.read_yaml(source, "g.yaml").data == {"id": "g", "players": 4}
+    source.write_text("id: g\nplayers: 5\n")
+    assert loader.read_yaml(source, "g.yaml").data == {"id": "g", "players": 5}
+    source.write_text("id: g\nplayers: no\n")
+    for _ in range(2):
+        monkeypatch.setattr(loader, "_PARSED", {})
+        with pytest.raises(SourceError, match="YAML 1.1 boolean"):
+            loader.read_yaml(source, "g.yaml")
+    assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 2
+
+
+def test_the_cache_keeps_at_most_its_limit(monkeypatch, tmp_path):
+    loader = _fresh_process(monkeypatch, tmp_path)
+    monkeypatch.setattr(loader, "_STORED_MAX", 3)
+    source = tmp_path / "g.yaml"
+    for n in range(6):
+        source.write_text(f"id: g\nplayers: {n}\n")
+        loader.read_yaml(source, "g.yaml")
+    assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 3

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import Location
 from ..library import Library
-from ..loader import YamlDoc
+from ..loader import YamlDoc, user_cache, write_whole
 from . import check
 
 Finding = tuple[Location, str, str | None]
@@ -18,6 +18,8 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'’]*[A-Za-z]|[A-Za-z]")
 SUIT_WORD_CARD = re.compile(r"\b(club|diamond|heart|spade)(10|[2-9]|[AKQJ])\b")
 SUIT_SYMBOL = {"club": "♣", "diamond": "♦", "heart": "♥", "spade": "♠"}
 APOSTROPHE_PLURAL = re.compile(r"\b(?:[2-9]|10|[AKQJ]|Ace|King|Queen|Jack|Joker)['’]s\b|\b\d+,s\b")
+_REFERENCE = re.compile(r"\{[a-z_.0-9-]+\}")
+_ADDRESS = re.compile(r"\S+@\S+|https?://\S+")
 SKIP_KEYS = {"id", "seed", "cards", "keep", "remove", "wild", "ranks", "expr", "players", "decks", "line",
              "date", "equalize_by_removing", "introduced", "edition", "check", "path", "file", "round"}
 
@@ -26,25 +28,10 @@ def _cache(name: str) -> Path:
     """A file in the user's cache folder, named after pyspellchecker's word list (its size and time
     stamp), so that a new pyspellchecker starts afresh."""
     import importlib.util
-    import os
 
     spec = importlib.util.find_spec("spellchecker")
     stat = (Path(spec.origin).parent / "resources" / "en.json.gz").stat()
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
-    return folder / f"{name}-{stat.st_size}-{stat.st_mtime_ns}.txt"
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Write ``path`` whole, then rename it into place: a parallel run never reads half a file."""
-    import os
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(f"{path.name}.{os.getpid()}")
-        part.write_text(text, encoding="utf-8")
-        part.replace(path)
-    except OSError:
-        pass  # no cache folder: the next run works it out again
+    return user_cache() / f"{name}-{stat.st_size}-{stat.st_mtime_ns}.txt"
 
 
 @cache
@@ -64,7 +51,7 @@ def _english() -> tuple[frozenset[str], int]:
 
         words = frozenset(SpellChecker(distance=1).word_frequency.dictionary)
         longest = max(map(len, words))
-        _write_whole(copy, f"{longest}\n" + "\n".join(sorted(words)))
+        write_whole(copy, f"{longest}\n" + "\n".join(sorted(words)))
     return words, longest
 
 
@@ -83,7 +70,7 @@ def unknown_words(words: set[str]) -> set[str]:
     if new:
         unknown = set(_unknown(_english(), list(new)))
         verdicts.update((w, w in unknown) for w in new)
-        _write_whole(remembered, "".join(f"{'-' if bad else '+'}{w}\n" for w, bad in sorted(verdicts.items())))
+        write_whole(remembered, "".join(f"{'-' if bad else '+'}{w}\n" for w, bad in sorted(verdicts.items())))
     return {w for w in words if verdicts[w]}
 
 
@@ -126,8 +113,8 @@ def _texts(lib: Library) -> Iterator[tuple[Location, str]]:
     proses = list(lib.pages.values()) + [p for gs in lib.ordered_games() for p in [gs.prose, *gs.variant_prose.values()] if p]
     for prose in proses:
         for n, line in enumerate(prose.text.splitlines(), 1):
-            line = re.sub(r"\{[a-z_.0-9-]+\}", " ", line)  # data references are not words
-            line = re.sub(r"\S+@\S+|https?://\S+", " ", line)
+            line = _REFERENCE.sub(" ", line)  # data references are not words
+            line = _ADDRESS.sub(" ", line)
             yield Location(prose.path, n), line
 
 
@@ -172,7 +159,7 @@ def unknown_word(lib: Library) -> Iterator[Finding]:
 def card_notation(lib: Library) -> Iterator[Finding]:
     """A card is written in another notation than the house style (plurals without apostrophes: 2s, 10s, Aces)."""
     for where, text in texts(lib):
-        for m in APOSTROPHE_PLURAL.finditer(text):
+        for m in APOSTROPHE_PLURAL.finditer(text) if ("'s" in text or "’s" in text or ",s" in text) else ():
             fixed = m.group(0).replace("'s", "s").replace("’s", "s").replace(",s", "s")
             yield where, f"'{m.group(0)}': the house notation is '{fixed}'", None
         for m in SUIT_WORD_CARD.finditer(text):
