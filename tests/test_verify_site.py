@@ -29,6 +29,8 @@ CASES = {
     "id given twice": ({"index.html": '<h2 id="rounds">R</h2>\n<table id="rounds"></table>'},
                        "index.html: line 2: id 'rounds' is given twice"),
     "anchor named as an id": ({"index.html": '<p id="x"></p><a name="x"></a>'}, "index.html: line 1: id 'x' is given twice"),
+    "id in capitals": ({"index.html": '<p ID="x"></p><p class="y" Id="x"></p>'}, "index.html: line 1: id 'x' is given twice"),
+    "link in capitals": ({"index.html": '<A class="nav" HREF="nope.html">N</A>'}, "index.html:1: broken link nope.html"),
 }
 # Active content in a page's own content (the theme's frame is outside <article class="md-content__inner">).
 UNSAFE = {
@@ -42,6 +44,8 @@ UNSAFE = {
     "data URL, spaced": ('<a href=" data:text/html,x">x</a>', "unsafe URL in <a href>"),
     "remote image": ('<img src="https://tracker.example/p.png">', "remote image https://tracker.example/p.png"),
     "svg object": ('<object data="x.svg"></object>', "<object> in page content"),
+    "frame, no attributes": ("<iframe></iframe>", "<iframe> in page content"),
+    "embed, a class only": ('<embed class="x">', "<embed> in page content"),
     "nested": ("<div><p><span><script>1</script></span></p></div>", "<script> in page content"),
 }
 # Where the same words are not active: text, the theme's own frame, a title or textarea's words.
@@ -91,7 +95,12 @@ def test_the_theme_frame_may_hold_only_the_themes_scripts(tmp_path, frame, probl
     assert (any(problem in p for p in found) if problem else found == []), found
 
 
+# The theme's frame (navigation, header) is outside the content: links and ids are checked there too.
+NAVIGATION = '<html><body><nav class="md-nav">{}</nav><article class="md-content__inner"></article></body></html>'
+
+
+@pytest.mark.parametrize("frame", [PAGE, NAVIGATION], ids=["content", "navigation"])
 @pytest.mark.parametrize("case", CASES)
-def test_links(tmp_path, case):
+def test_links(tmp_path, case, frame):
     pages, expected = CASES[case]
-    assert verify_site(_site(tmp_path, pages)) == ([expected] if expected else [])
+    assert verify_site(_site(tmp_path, pages, frame)) == ([expected] if expected else [])
