@@ -131,6 +131,7 @@ def _fresh_process(monkeypatch, tmp_path):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(loader, "_PARSED", {})
+    monkeypatch.setattr(loader, "_STORED_SINCE_PRUNE", 0)
     return loader
 
 
@@ -179,9 +180,15 @@ def test_an_edited_file_or_a_bad_one_is_parsed_every_time(monkeypatch, tmp_path)
 
 def test_the_cache_keeps_at_most_its_limit(monkeypatch, tmp_path):
     loader = _fresh_process(monkeypatch, tmp_path)
-    monkeypatch.setattr(loader, "_STORED_MAX", 3)
+    monkeypatch.setattr(loader, "_STORED_MAX", 4)
     source = tmp_path / "g.yaml"
-    for n in range(6):
+    counts = []
+    for n in range(30):
         source.write_text(f"id: g\nplayers: {n}\n")
         loader.read_yaml(source, "g.yaml")
-    assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 3
+        counts.append(len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))))
+    assert max(counts) <= 4 + 4 // 2  # looked at now and then, not on every write
+    monkeypatch.setattr(loader, "_STORED_SINCE_PRUNE", 0)  # the next run looks at once
+    source.write_text("id: g\nplayers: 99\n")
+    loader.read_yaml(source, "g.yaml")
+    assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 4
