@@ -39,7 +39,6 @@ TOKEN = re.compile(
     r"|<(?P<tag>[a-zA-Z][^\t\n\f\r />]*)" + _ATTRS + ">",  # other end tags are passed over like text
     re.S | re.I)
 ATTRIBUTE = re.compile(r"""([^\s"'>/=][^\s"'>/=]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
-_NOTED = re.compile(r"id|name|href|src|action|poster", re.I)  # in any attribute _start_tag reads outside
 CONTENT = "md-content__inner"  # the class of the <article> that holds the page's own content
 
 
@@ -74,12 +73,7 @@ def read_page(text: str) -> Page:
         if m["raw"] or m["words"]:
             tag, attrs = (m["raw"] or m["words"]).lower(), attributes(m["rawattrs"] or m["wordattrs"] or "")
         elif m["tag"]:
-            tag, text_attrs = m["tag"].lower(), m["attrs"]
-            # Outside the content only ids, names and URLs are checked: a tag whose attributes name none
-            # of them (most of the theme's navigation) has nothing to check.
-            if not articles and tag != "article" and not _NOTED.search(text_attrs):
-                continue
-            attrs = attributes(text_attrs) if text_attrs else {}
+            tag, attrs = m["tag"].lower(), attributes(m["attrs"]) if m["attrs"] else {}
         else:
             continue  # a comment or a doctype
         if tag == "article" and (articles or CONTENT in attrs.get("class", "").split()):
