@@ -71,7 +71,21 @@ def _removal(item: str | Removal) -> tuple[str, int | None]:
 
 def cards_in_play(cfg: CardEquipment, decks: int) -> CardSet:
     """The decks with their jokers, keeping and removing what the equipment says."""
-    return _cards_in_play(cfg.model_dump_json(), decks)
+    return _cards_in_play(_as_json(cfg), decks)
+
+
+# Each configuration's JSON, by the object: the checks ask about the same few thousand times, and
+# writing the JSON was most of the answer. The entry holds the object, so its id is not reused.
+_JSON: dict[int, tuple[CardEquipment, str]] = {}
+
+
+def _as_json(cfg: CardEquipment) -> str:
+    kept = _JSON.get(id(cfg))
+    if kept is None:
+        if len(_JSON) >= 4096:  # a long preview session loads the book again and again
+            _JSON.clear()
+        kept = _JSON[id(cfg)] = (cfg, cfg.model_dump_json())
+    return kept[1]
 
 
 @lru_cache(maxsize=1024)

@@ -122,3 +122,14 @@ def test_parsed_player_counts_are_kept_apart_by_type():
     assert parse_players(1).counts() == [1]
     with pytest.raises(ValueError):
         parse_players(True)
+
+
+def test_cards_in_play_answers_for_each_configuration_however_many_come_and_go(monkeypatch):
+    """Each configuration's JSON is kept by the object (issue 14); a new object never gets another's answer."""
+    import generator.equipment as equipment
+    from generator.model import CardEquipment
+
+    monkeypatch.setattr(equipment, "_JSON", {})
+    for n in range(5000):  # past the store's limit: it is emptied, and ids of let-go objects come back
+        cfg = CardEquipment(decks=1, jokers=n % 2 == 0, keep="9-A" if n % 3 == 0 else None)
+        assert len(equipment.cards_in_play(cfg, 1)) == (24 if n % 3 == 0 else 52 + (2 if n % 2 == 0 else 0))  # 9-A: no joker
