@@ -253,9 +253,7 @@ def _from_store(display: str, text: str) -> YamlDoc | None:
         stored = json.loads(_stored_name(display, text).read_bytes())
         marks = {tuple(m[:-2]): (m[-2], m[-1]) for m in stored["marks"]}
         return YamlDoc(display, stored["data"], marks)
-    except (OSError, ValueError, KeyError, TypeError, IndexError):  # none yet, or damaged: parse it
-        return None
-    except RuntimeError:  # no home folder: no cache
+    except (OSError, ValueError, KeyError, TypeError, IndexError, RuntimeError):  # none yet, damaged, no home
         return None
 
 

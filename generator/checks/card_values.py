@@ -9,6 +9,7 @@ from ..cards import CardSet, card_name, parse_cards, rank_name
 from ..equipment import tables, wild_names
 from ..errors import Location
 from ..library import Library
+from ..model import ScoreTable
 from ..phrases import parse_players
 from . import Body, bodies, check
 
@@ -39,14 +40,14 @@ def _group(cards: list) -> str:
     return "; ".join(parts)
 
 
-def _coverage(b: Body) -> list[tuple[str, object, dict]]:
+def _coverage(b: Body) -> list[tuple[str, ScoreTable, dict]]:
     """(table key, table, {card: [item indexes that match]}) for each value table (worked out once a body)."""
     if "coverage" not in b.memo:  # both checks below ask for it
         b.memo["coverage"] = list(_work_out_coverage(b))
     return b.memo["coverage"]
 
 
-def _work_out_coverage(b: Body) -> Iterator[tuple[str, object, dict]]:
+def _work_out_coverage(b: Body) -> Iterator[tuple[str, ScoreTable, dict]]:
     cards = all_cards(b)
     if cards is None:
         return
