@@ -131,7 +131,7 @@ def _fresh_process(monkeypatch, tmp_path):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(loader, "_PARSED", {})
-    monkeypatch.setattr(loader, "_STORED_SINCE_PRUNE", 0)
+    monkeypatch.setattr(loader, "_STORED_WRITES", 0)
     return loader
 
 
@@ -188,7 +188,7 @@ def test_the_cache_keeps_at_most_its_limit(monkeypatch, tmp_path):
         loader.read_yaml(source, "g.yaml")
         counts.append(len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))))
     assert max(counts) <= 4 + 4 // 2  # looked at now and then, not on every write
-    monkeypatch.setattr(loader, "_STORED_SINCE_PRUNE", 0)  # the next run looks at once
+    monkeypatch.setattr(loader, "_STORED_WRITES", 0)  # the next run looks at once
     source.write_text("id: g\nplayers: 99\n")
     loader.read_yaml(source, "g.yaml")
     assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 4

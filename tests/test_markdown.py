@@ -175,10 +175,10 @@ def test_a_compiled_template_is_loaded_by_the_next_process(tmp_path):
     from generator.render.markup import _CompiledTemplates
 
     source = "{% for x in xs %}<b>{{ x }}</b>{% endfor %}"
-    first = _env(_CompiledTemplates("options", str(tmp_path)), source)
+    first = _env(_CompiledTemplates("options", tmp_path), source)
     assert first.get_template("t.html").render(xs=["<", 2]) == "<b>&lt;</b><b>2</b>"
     assert len(list(tmp_path.iterdir())) == 1
-    later = _env(_CompiledTemplates("options", str(tmp_path)), source)  # a new process: an empty memory
+    later = _env(_CompiledTemplates("options", tmp_path), source)  # a new process: an empty memory
     _no_compiling(later)
     assert later.get_template("t.html").render(xs=["<", 2]) == "<b>&lt;</b><b>2</b>"
 
@@ -186,14 +186,14 @@ def test_a_compiled_template_is_loaded_by_the_next_process(tmp_path):
 def test_other_options_or_an_edited_template_compile_anew(tmp_path):
     from generator.render.markup import _CompiledTemplates
 
-    _env(_CompiledTemplates("options", str(tmp_path)), "{{ x }}").get_template("t.html").render(x=1)
-    other = _env(_CompiledTemplates("other options", str(tmp_path)), "{{ x }}")
+    _env(_CompiledTemplates("options", tmp_path), "{{ x }}").get_template("t.html").render(x=1)
+    other = _env(_CompiledTemplates("other options", tmp_path), "{{ x }}")
     compiled = []
     real = other.compile
     other.compile = lambda *a, **k: compiled.append(1) or real(*a, **k)
     other.get_template("t.html").render(x=1)
     assert compiled == [1] and len(list(tmp_path.iterdir())) == 2  # code made under other options is not shared
-    edited = _env(_CompiledTemplates("options", str(tmp_path)), "[{{ x }}]")
+    edited = _env(_CompiledTemplates("options", tmp_path), "[{{ x }}]")
     assert edited.get_template("t.html").render(x=1) == "[1]"
 
 
@@ -201,10 +201,10 @@ def test_other_options_or_an_edited_template_compile_anew(tmp_path):
 def test_a_damaged_or_unwritable_cache_costs_only_time(tmp_path, damage):
     from generator.render.markup import _CompiledTemplates
 
-    _env(_CompiledTemplates("options", str(tmp_path)), "{{ x }}!").get_template("t.html").render(x=1)
+    _env(_CompiledTemplates("options", tmp_path), "{{ x }}!").get_template("t.html").render(x=1)
     for f in tmp_path.iterdir():
         f.write_bytes(damage(f.read_bytes()))  # empty, cut short, the right header and then garbage
-    assert _env(_CompiledTemplates("options", str(tmp_path)), "{{ x }}!").get_template("t.html").render(x=2) == "2!"
+    assert _env(_CompiledTemplates("options", tmp_path), "{{ x }}!").get_template("t.html").render(x=2) == "2!"
     missing = tmp_path / "not-a-folder.txt"
     missing.write_text("a file where the folder should be")
-    assert _env(_CompiledTemplates("options", str(missing)), "{{ x }}?").get_template("t.html").render(x=3) == "3?"
+    assert _env(_CompiledTemplates("options", missing), "{{ x }}?").get_template("t.html").render(x=3) == "3?"

@@ -19,6 +19,8 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
+from ..loader import user_cache
+
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
            "sanitize"]
 
@@ -101,21 +103,23 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     compiled its templates again: 0.2 s a template, most of a score sheet's HTML. Each process (a
     site build, a test run) compiled them all once more: 60 ms of the site's build. Jinja checks the
     source's checksum and Python's version on every load, so an edited template (``rulebook
-    preview``) compiles anew. On disk they are in Jinja's own per-user folder (private to the user,
-    checked by Jinja), under a name that holds the options below: compiled code depends on them.
+    preview``) compiles anew. On disk they are in the user's cache folder beside the parsed YAML
+    (``loader.user_cache``), under a name that holds the options below: compiled code depends on them.
     """
 
-    def __init__(self, options: str, directory: str | None = None) -> None:
+    def __init__(self, options: str, directory: Path | None = None) -> None:
         self.compiled: dict[str, bytes] = {}
-        self.options, self.directory = options, directory  # None: Jinja's folder for this user
+        self.options, self.directory = options, directory  # None: user_cache()/templates
         self.disk: jinja2.FileSystemBytecodeCache | None | bool = None  # False: no usable folder
 
     def _disk(self) -> jinja2.FileSystemBytecodeCache | None:
         if self.disk is None:
             try:
+                folder = self.directory or user_cache() / "templates"
+                folder.mkdir(parents=True, exist_ok=True)
                 digest = hashlib.sha256(self.options.encode()).hexdigest()[:16]
-                self.disk = jinja2.FileSystemBytecodeCache(self.directory, f"rulebook-{digest}-%s.cache")
-            except (OSError, RuntimeError):  # no private temporary folder: compile in every process
+                self.disk = jinja2.FileSystemBytecodeCache(str(folder), f"{digest}-%s.cache")
+            except (OSError, RuntimeError):  # no cache folder (or no home): compile in every process
                 self.disk = False
         return self.disk or None
 
