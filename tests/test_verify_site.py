@@ -104,3 +104,64 @@ NAVIGATION = '<html><body><nav class="md-nav">{}</nav><article class="md-content
 def test_links(tmp_path, case, frame):
     pages, expected = CASES[case]
     assert verify_site(_site(tmp_path, pages, frame)) == ([expected] if expected else [])
+
+
+# --- the check as a build runs it: a second process told of each page once it is written -------------
+
+
+@pytest.mark.parametrize("told", ["every page", "no page", "half the pages"])
+@pytest.mark.parametrize("case", ["missing anchor", "id given twice", "up and down again", "missing page"])
+def test_the_check_beside_the_build_finds_what_the_whole_check_finds(tmp_path, case, told):
+    from generator.render.verify import SiteCheck
+
+    pages, expected = CASES[case]
+    site = _site(tmp_path, {**pages, "b.html": "<script>steal()</script>"})
+    check = SiteCheck(site)
+    names = sorted(pages) + ["b.html"]
+    for rel in {"every page": names, "no page": [], "half the pages": names[::2]}[told]:
+        check.written(rel)
+    found = check.problems()
+    assert found == verify_site(site)
+    assert "b.html: <script> in page content" in found and (expected in found if expected else True)
+
+
+def test_a_check_that_cannot_read_a_page_stops_the_build_with_the_reason(tmp_path):
+    from generator.errors import BuildError
+    from generator.render.verify import SiteCheck
+
+    site = _site(tmp_path, {"index.html": "<p>x</p>"})
+    (site / "bad.html").write_bytes(b"\xff\xfe not text")
+    check = SiteCheck(site)
+    check.written("bad.html")
+    with pytest.raises(BuildError, match="the site check stopped before it finished: UnicodeDecodeError"):
+        check.problems()
+
+
+def test_a_stopped_check_leaves_no_process(tmp_path):
+    from generator.render.verify import SiteCheck
+
+    check = SiteCheck(_site(tmp_path, {"index.html": "<p>x</p>"}))
+    check.stop()
+    assert check.process.poll() is not None
+
+
+def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_path):
+    """Driven as MkDocs drives it: each page is announced as the next begins, the last at the end."""
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    from generator.render.mkdocs_plugin import RulebookPlugin
+
+    site = tmp_path / "site"
+    pages = {"index.html": '<a href="a/">A</a>', "a/index.html": '<a href="../index.html#gone">G</a>'}
+    plugin, config = RulebookPlugin(), {"site_dir": str(site)}
+    plugin.on_pre_build(config)  # a first build: the pages were generated at on_config (here, written below)
+    for rel, body in pages.items():
+        page = SimpleNamespace(file=SimpleNamespace(dest_uri=rel))
+        plugin.on_post_page("", page, config)
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(PAGE.format(body), encoding="utf-8")
+    with pytest.raises(PluginError, match=r"a/index.html:1: broken anchor ../index.html#gone"):
+        plugin.on_post_build(config)
+    assert plugin.check is None and plugin.verified is None

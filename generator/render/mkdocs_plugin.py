@@ -34,6 +34,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     """Generate the docs from data on every build; sanitize every page body."""
 
     verified: str | None = None  # the site folder whose every page passed verify_site after the last build
+    check: Any = None  # the running site check (verify.SiteCheck) during a build
+    last_page: str | None = None  # the page MkDocs is writing: told to the check once the next page begins
 
     def _generate(self, config: Any) -> None:
         from ..library import load_library
@@ -71,6 +73,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if getattr(self, "_built_once", False):
             self._generate(config)
         self._built_once = True
+        from .verify import SiteCheck
+
+        # The site check reads each page in a second process once it is written (verify.SiteCheck).
+        self.check, self.last_page = SiteCheck(Path(config["site_dir"])), None
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         # "Edit this page" opens the source a contributor should change, not the generated page.
@@ -83,11 +89,28 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # Second line of defence: whatever the Markdown produced, only allow-listed HTML survives.
         return sanitize(html)
 
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        # MkDocs writes a page after this event: the page before this one is on disk now.
+        if self.last_page is not None:
+            self.check.written(self.last_page)
+        self.last_page = page.file.dest_uri
+        return output
+
+    def on_build_error(self, error: Exception) -> None:
+        if getattr(self, "check", None) is not None:
+            self.check.stop()
+            self.check = None
+
     def on_post_build(self, config: Any) -> None:
         # Links, anchors and safety are verified before anything (a build folder, a mike commit) uses the site.
-        from .verify import verify_site
-
-        problems = verify_site(Path(config["site_dir"]))
+        if self.last_page is not None:
+            self.check.written(self.last_page)
+        try:
+            problems = self.check.problems()
+        except RulebookError as exc:
+            raise PluginError(str(exc)) from exc
+        finally:
+            self.check = None
         if problems:
             raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
         self.verified = config["site_dir"]  # build.render_site need not read every page again
