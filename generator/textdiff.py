@@ -60,6 +60,8 @@ def mark_words(old: str, new: str, markdown: bool = True) -> str:
 
 def changed_sentences(old: str | None, new: str | None) -> list[tuple[str | None, str | None]]:
     """(old sentence, new sentence) for every sentence removed, added or reworded."""
+    if old == new:  # most texts of most games: nothing to split (a third of the site's "What changed" page)
+        return []
     a, b = sentences(old), sentences(new)
     pairs: list[tuple[str | None, str | None]] = []
     for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
