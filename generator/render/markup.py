@@ -9,6 +9,7 @@ MkDocs plugin runs the same sanitizer over every finished page body as a second 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import re
 from pathlib import Path
@@ -81,13 +82,20 @@ def demote_headings(text: str, levels: int) -> str:
 # tables as written. The site adds only `toc` for heading anchors; print has none (ids would clash book-wide).
 PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.listindent"]
 
-_MD = markdown.Markdown(extensions=PROSE_EXTENSIONS)
+
+
+@functools.cache
+def _prose_converter() -> markdown.Markdown:
+    # Made when print first needs it: 10-35 ms that the site (MkDocs converts its own pages) and
+    # `rulebook validate` would spend for nothing at import.
+    return markdown.Markdown(extensions=PROSE_EXTENSIONS)
 
 
 def prose_html(text: str) -> Markup:
     """Contributor Markdown to sanitized HTML, ready for a template."""
-    _MD.reset()
-    html = _MD.convert(escape_raw_html(text))
+    converter = _prose_converter()
+    converter.reset()
+    html = converter.convert(escape_raw_html(text))
     return Markup(sanitize(html))  # noqa: S704 - sanitized on the line above
 
 
