@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import shutil
 from pathlib import Path
 
@@ -141,6 +142,70 @@ def test_what_changed_page_uses_the_same_lines():
     assert "notallowed" not in page  # Four-Card Golf is new in 2026.2: one line, not its sentences
     assert "- Index title: Alphapetical Index of Games → Alphabetical Index of Games" in page
 
+
+
+def test_the_site_writes_the_what_changed_page_made_beside_it(tmp_path):
+    """The page made in a forked process (``site.beside``) is the page ``changes_page`` makes."""
+    from generator.render.site import changes_page, write_docs
+
+    lib = load_library(ROOT)
+    write_docs(lib, tmp_path / "docs")
+    assert (tmp_path / "docs" / "changes.md").read_text(encoding="utf-8") == changes_page(lib)
+
+
+def _count(made: list) -> str:
+    made.append(1)
+    return "text"
+
+
+def test_beside_gives_the_text_made_in_another_process():
+    from generator.render.site import beside
+
+    made = []
+    with beside(lambda: str(os.getpid()) + _count(made)) as text:
+        answer = text()
+    assert answer != f"{os.getpid()}text" and answer.endswith("text")  # made by the child, not here
+    assert made == [] and text() == answer  # asked twice, made once
+
+
+def test_beside_raises_the_error_where_it_belongs():
+    from generator.render.site import beside
+
+    def broken() -> str:
+        raise ValueError("the edition before cannot be read")
+
+    with beside(broken) as text, pytest.raises(ValueError, match="cannot be read"):  # made again here, raised here
+        text()
+
+
+def test_beside_stops_the_child_when_the_block_fails():
+    import time
+
+    from generator.render.site import beside
+
+    children = []
+
+    def slow() -> str:
+        time.sleep(60)
+        return "late"
+
+    with pytest.raises(KeyError), beside(slow):
+        children += [p for p in _children()]
+        raise KeyError("the block failed first")
+    assert children and not set(children) & set(_children())  # the child is gone and reaped
+
+
+def _children() -> list[int]:
+    """This process's children, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
 
 def test_the_command_gives_records_as_json_and_lines_as_text(tmp_path):
     import json
