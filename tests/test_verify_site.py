@@ -165,3 +165,15 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
     with pytest.raises(PluginError, match=r"a/index.html:1: broken anchor ../index.html#gone"):
         plugin.on_post_build(config)
     assert plugin.check is None and plugin.verified is None
+
+
+def test_a_check_that_died_is_reported_not_a_broken_pipe(tmp_path):
+    from generator.errors import BuildError
+    from generator.render.verify import SiteCheck
+
+    check = SiteCheck(_site(tmp_path, {"index.html": "<p>x</p>"}))
+    check.process.kill()
+    check.process.wait()
+    check.written("index.html")  # told after it died: no error here
+    with pytest.raises(BuildError, match="the site check stopped before it finished"):
+        check.problems()

@@ -83,7 +83,6 @@ def demote_headings(text: str, levels: int) -> str:
 PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.listindent"]
 
 
-
 @functools.cache
 def _prose_converter() -> markdown.Markdown:
     # Made when print first needs it: 10-35 ms that the site (MkDocs converts its own pages) and

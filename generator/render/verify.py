@@ -171,14 +171,21 @@ class SiteCheck:
 
     def written(self, rel: str) -> None:
         """The page at ``rel`` (its path in the site) is written: read it now."""
-        self.process.stdin.write(rel + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(rel + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:  # the checker has stopped: problems() says why
+            pass
 
     def problems(self) -> list[str]:
         """Wait for the checker: the problems it found in the whole site."""
         import json
 
-        stdout, stderr = self.process.communicate()
+        try:
+            stdout, stderr = self.process.communicate()
+        except BrokenPipeError:  # it stopped before reading all it was told: its own message says why
+            stdout, stderr = "", self.process.stderr.read()
+            self.process.wait()
         if self.process.returncode != 0:
             last = (stderr.strip().splitlines() or ["no message"])[-1]
             raise BuildError(f"the site check stopped before it finished: {last}")
