@@ -6,8 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum | cut -d' ' -f1)
 EDITION ?=
 # The suite runs on every CPU (pytest-xdist), each test file in one worker so that its fixtures are
-# made once; the workers share one build of each edition (tests/conftest.py). PYTEST_ARGS= runs it serially.
-PYTEST_ARGS ?= -n auto --dist loadfile
+# made once; the workers share one build of each edition (tests/conftest.py). The files are handed out
+# longest first, in the order tests/conftest.py gives them (SLOW_FIRST), not by their number of tests.
+# PYTEST_ARGS= runs it serially.
+PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
 # What a build reads: when none of it is newer than the last build's stamp, `make` has nothing to do.
 SOURCES := $(shell find rules_data content templates generator -type f -not -path '*/__pycache__/*') \
            mkdocs.yml pyproject.toml requirements.lock

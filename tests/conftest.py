@@ -34,8 +34,16 @@ def published_library():
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> dict[str, Path]:
-    """Both editions, site and PDF, built once per test session (shared by pytest-xdist's workers)."""
-    return {edition: _shared_build(tmp_path_factory, edition) for edition in (CURRENT, PUBLISHED)}
+    """Both editions, site and PDF, built once per test session (shared by pytest-xdist's workers).
+
+    A worker first builds an edition no other worker is building, then waits for the rest: the two
+    workers that start by asking build the two editions at once, instead of one waiting for both."""
+    out: dict[str, Path] = {}
+    for wait in (False, True):
+        for edition in (CURRENT, PUBLISHED):
+            if edition not in out and (path := _shared_build(tmp_path_factory, edition, wait)) is not None:
+                out[edition] = path
+    return {edition: out[edition] for edition in (CURRENT, PUBLISHED)}
 
 
 def _session_folder(tmp_path_factory) -> Path:
@@ -56,14 +64,18 @@ def sharing_pdfs(tmp_path_factory):
         yield
 
 
-def _shared_build(tmp_path_factory, edition: str) -> Path:
-    """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait."""
+def _shared_build(tmp_path_factory, edition: str, wait: bool = True) -> Path | None:
+    """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait
+    (or, with ``wait`` false, get None while another worker is building it)."""
     import fcntl
 
     base = _session_folder(tmp_path_factory)
     target, done = base / f"build-{edition}", base / f"build-{edition}.done"
     with open(base / f"build-{edition}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or if the worker dies
+        try:  # released when the file closes, or if the worker dies
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return None
         if not done.exists():
             with sharing_pdfs(tmp_path_factory):
                 build(ROOT, edition_id=edition, out=target)
@@ -86,6 +98,20 @@ def edit_one_word(project: Path) -> Path:
     assert " player " in text
     prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")
     return prose
+
+
+# The test files that take longest (most lay the book out for real), run first. Each pytest-xdist worker
+# takes the next file when it is done, so a long file taken last kept the other CPU idle to the end (the
+# preview test's 19 s). From `make test PYTEST_ARGS="-n auto --dist loadfile --durations=0"`, longest first.
+SLOW_FIRST = ("test_sheets.py", "test_pdf.py", "test_copyfit.py", "test_hostile.py", "test_browser.py",
+              "test_source_words.py", "test_preview.py", "test_structure.py", "test_published_edition.py",
+              "test_build.py", "test_writer.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The longest test files first (SLOW_FIRST), the others after them in their usual order."""
+    rank = {name: n for n, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # a stable sort: each file's tests as written
 
 
 def _tallies() -> dict:
