@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pypdf
 import pytest
 
 from generator.render.pdf import book_html, render_book
@@ -21,6 +20,7 @@ from tests.conftest import CURRENT, PUBLISHED
 from tests.pagetext import (
     header_mismatches,
     openers,
+    pdf_reader,
     read_pages,
     sparse,
     split_boxes,
@@ -57,7 +57,7 @@ def printed(built, library, published_library, tmp_path_factory):
 
 def _exempt(pdf: Path, has_errata: bool) -> set[int]:
     """Pages that may be nearly empty: the cover, the contents, the errata's last page."""
-    reader = pypdf.PdfReader(pdf)
+    reader = pdf_reader(pdf)
     marks = [(item.title, reader.get_destination_page_number(item) + 1)
              for item in reader.outline if not isinstance(item, list)]
     contents = next(n for title, n in marks if title == "Contents")
@@ -68,7 +68,7 @@ def _exempt(pdf: Path, has_errata: bool) -> set[int]:
 @pytest.mark.parametrize(("edition", "paper"), CASES)
 def test_the_book_fits_its_page_budget(printed, edition, paper):
     pdf, _ = printed(edition, paper)
-    assert len(pypdf.PdfReader(pdf).pages) <= BUDGET[edition]
+    assert len(pdf_reader(pdf).pages) <= BUDGET[edition]
 
 
 @pytest.mark.parametrize(("edition", "paper"), CASES)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 import shutil
 from pathlib import Path
 
@@ -153,59 +152,55 @@ def test_the_site_writes_the_what_changed_page_made_beside_it(tmp_path):
     assert (tmp_path / "docs" / "changes.md").read_text(encoding="utf-8") == changes_page(lib)
 
 
-def _count(made: list) -> str:
+# `beside` forks only where no other thread runs, as in `mkdocs build`; a test worker may have other
+# threads by then (a test's server), so each case runs in a Python of its own.
+BESIDE_CASES = {
+    "the text, made in another process, once": """
+made = []
+def make():
     made.append(1)
-    return "text"
-
-
-def test_beside_gives_the_text_made_in_another_process():
-    from generator.render.site import beside
-
-    made = []
-    with beside(lambda: str(os.getpid()) + _count(made)) as text:
-        answer = text()
-    assert answer != f"{os.getpid()}text" and answer.endswith("text")  # made by the child, not here
-    assert made == [] and text() == answer  # asked twice, made once
-
-
-def test_beside_raises_the_error_where_it_belongs():
-    from generator.render.site import beside
-
-    def broken() -> str:
-        raise ValueError("the edition before cannot be read")
-
-    with beside(broken) as text, pytest.raises(ValueError, match="cannot be read"):  # made again here, raised here
+    return f"{os.getpid()}"
+with beside(make) as text:
+    answer = text()
+print(answer != str(os.getpid()), made == [], text() == answer)
+""",
+    "an error, raised here": """
+def broken():
+    raise ValueError("the edition before cannot be read")
+try:
+    with beside(broken) as text:
         text()
-
-
-def test_beside_stops_the_child_when_the_block_fails():
-    import time
-
-    from generator.render.site import beside
-
-    children = []
-
-    def slow() -> str:
-        time.sleep(60)
-        return "late"
-
-    with pytest.raises(KeyError), beside(slow):
-        children += [p for p in _children()]
+except ValueError as exc:
+    print("cannot be read" in str(exc), True, True)
+""",
+    "a failed block, no child left": """
+def slow():
+    time.sleep(60)
+    return "late"
+def children():
+    return {int(p.parent.name) for p in Path("/proc").glob("[0-9]*/stat")
+            if int(p.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid()}
+started = time.monotonic()
+try:
+    with beside(slow):
+        forked = children()
         raise KeyError("the block failed first")
-    assert children and not set(children) & set(_children())  # the child is gone and reaped
+except KeyError:
+    print(bool(forked), not forked & children(), time.monotonic() - started < 30)
+""",
+}
 
 
-def _children() -> list[int]:
-    """This process's children, from /proc."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid():
-            found.append(int(stat.parent.name))
-    return found
+@pytest.mark.parametrize("case", BESIDE_CASES)
+def test_beside(case):
+    """``site.beside``: the text comes from a forked child and is made once; a child that fails leaves the
+    error to be raised here; a block that fails first kills and reaps the child."""
+    import subprocess
+    import sys
+
+    code = "import os, time\nfrom pathlib import Path\nfrom generator.render.site import beside\n" + BESIDE_CASES[case]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
 
 def test_the_command_gives_records_as_json_and_lines_as_text(tmp_path):
     import json

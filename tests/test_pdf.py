@@ -159,6 +159,15 @@ def test_a4_paper(library, tmp_path):
     assert (round(float(box.width)), round(float(box.height))) == (595, 842)
 
 
+
+@poppler
+def test_the_tests_read_each_anchors_page_as_pypdf_does(book, reader):
+    """tests/pagetext.py reads anchors with `pdfinfo -dests`: the same names and pages as pypdf's."""
+    from tests.pagetext import anchor_pages
+
+    named = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}
+    assert len(named) > 100 and anchor_pages(book) == named
+
 def _links(reader: pypdf.PdfReader, first: int, last: int) -> dict[str, int]:
     """Link target name -> 1-based page it lands on, for links on pages first..last."""
     named = {name: reader.get_destination_page_number(dest) + 1 for name, dest in reader.named_destinations.items()}

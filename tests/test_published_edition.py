@@ -18,7 +18,6 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
-import pypdf
 import pytest
 
 from generator.library import load_library
@@ -29,6 +28,7 @@ from generator.render import describe
 from generator.render.pages import game_page
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
+from tests.pagetext import pdf_reader
 
 # The sources sit beside the repository (as CI checks it out); RULEBOOK_SEEDS can point elsewhere.
 SEED = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds")) / "000_321aee1cc9de258a.txt"
@@ -73,7 +73,7 @@ def pdf_pages(pdf: Path, pitch: float | None = None) -> list[str]:
 @cache
 def bookmarks(pdf: Path) -> list[tuple[str, int, int, float]]:
     """(title, 1-based page, level, points from the page's top) of every bookmark, in outline order."""
-    reader, out = pypdf.PdfReader(pdf), []
+    reader, out = pdf_reader(pdf), []
 
     def walk(items, level):
         for item in items:
@@ -106,7 +106,7 @@ def pdf_part(pdf: Path, title: str, pitch: float | None = None) -> list[str]:
 
 def page_above(pdf: Path, page: int, down: float, pitch: float | None = None) -> str:
     """The layout text of one page above ``down`` points from its top."""
-    width = float(pypdf.PdfReader(pdf).pages[page - 1].mediabox.width)
+    width = float(pdf_reader(pdf).pages[page - 1].mediabox.width)
     return subprocess.run(["pdftotext", "-layout", *layout_pitch(pitch), "-f", str(page), "-l", str(page), "-x", "0", "-y", "0",
                            "-W", str(int(width)), "-H", str(int(down)), str(pdf), "-"],
                           capture_output=True, text=True, check=True).stdout

@@ -19,6 +19,7 @@ from generator.checks.rounds import sequence_length
 from generator.library import load_library
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
+from tests.pagetext import pdf_reader
 
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 MM = 72 / 25.4
@@ -127,7 +128,7 @@ def _scripts(reader: pypdf.PdfReader) -> list[str]:
 
 def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, tmp_path: Path) -> list[str]:
     """What keeps a sheet PDF from being kept score on: each problem in words (none for a good sheet)."""
-    reader = pypdf.PdfReader(pdf)
+    reader = pdf_reader(pdf)
     words = _words(pdf, tmp_path)
     problems = [f"scripts in the PDF: {found}" for found in _scripts(reader)]
     for n, page in enumerate(reader.pages):
@@ -290,8 +291,8 @@ def test_score_pad_has_every_sheet(built, library, published_library):
 
     for edition, lib in ((CURRENT, library), (PUBLISHED, published_library)):
         pdf_dir = built[edition] / "pdf"
-        pad = pypdf.PdfReader(pdf_dir / score_pad_name(lib.edition.id))
-        singles = [pypdf.PdfReader(pdf_dir / "score-sheets" / f"{k}.pdf")
+        pad = pdf_reader(pdf_dir / score_pad_name(lib.edition.id))
+        singles = [pdf_reader(pdf_dir / "score-sheets" / f"{k}.pdf")
                    for k in [f"{g}.{v}" if v else g for e, g, v in SHEETS if e == edition]]
         assert len(pad.pages) == 1 + sum(len(r.pages) for r in singles)
         names = [name for page in pad.pages for name, _ in _fields(page)]
@@ -307,7 +308,7 @@ def test_score_pad_has_every_sheet(built, library, published_library):
 def test_book_and_site_name_each_sheet(built, library):
     from generator.render.sheets import score_pad_name
 
-    book = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(
+    book = " ".join(" ".join(p.extract_text().split()) for p in pdf_reader(
         built[CURRENT] / "pdf" / pdf_name(library)).pages)
     site = built[CURRENT] / "site"
     assert (site / "downloads" / score_pad_name(CURRENT)).exists()
