@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import pypdf
+import re
+import shutil
+import subprocess
+
+import pytest
 
 from generator.prose import expand
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
+from tests.pagetext import page_count
 from tests.textmatch import normalise, page_text
 
 
@@ -42,22 +47,25 @@ def test_every_game_page_shows_its_data(built, library):
             assert str(gs.game.deal.each) in text.split(), f"{gs.id}: deal {gs.game.deal.each}"
 
 
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 def test_book_pdf_has_every_game(built, library):
     pdf = built[CURRENT] / "pdf" / pdf_name(library)
-    reader = pypdf.PdfReader(pdf)
-    text = normalise(" ".join(page.extract_text() or "" for page in reader.pages))
+    # Read by poppler: pdftotext and pdfinfo in 0.1 s, where pypdf's extract_text took 3.5 s
+    text = normalise(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
+    info = subprocess.run(["pdfinfo", "-enc", "UTF-8", str(pdf)], capture_output=True, text=True, check=True).stdout
     for gs in library.ordered_games():
         assert normalise(gs.game.title) in text, gs.id
-    assert reader.metadata.title.startswith(library.book.title)
+    assert re.search(r"^Title:\s+(.*)$", info, re.M)[1].startswith(library.book.title)
 
 
+@pytest.mark.skipif(shutil.which("pdfinfo") is None, reason="poppler-utils is not installed")
 def test_score_sheet_per_game(built, library, published_library):
     for edition, lib in ((CURRENT, library), (PUBLISHED, published_library)):
         sheets = built[edition] / "pdf" / "score-sheets"
         for gs in lib.ordered_games():
             pdf = sheets / f"{gs.id}.pdf"
             assert pdf.exists(), f"{edition}: {gs.id}"
-            assert len(pypdf.PdfReader(pdf).pages) >= 1
+            assert page_count(pdf) >= 1
 
 
 def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monkeypatch):

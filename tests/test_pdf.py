@@ -49,16 +49,16 @@ def test_contents_and_index_point_to_where_each_game_starts(reader, library):
     starts = {}
     for _level, title, page in _outline(reader):
         starts.setdefault(normalise(title), page)
-    text = "\n".join(reader.pages[i].extract_text() for i in range(len(reader.pages)))
-    contents = normalise(" ".join(reader.pages[i].extract_text() for i in range(1, 4)))
+    texts = [page.extract_text() for page in reader.pages]  # each page's text extracted once
+    text = "\n".join(texts)
+    contents = normalise(" ".join(texts[1:4]))
     index_page = starts[normalise(library.book.index_title)] - 1
-    index = normalise(" ".join(reader.pages[i].extract_text()
-                               for i in range(index_page, min(index_page + 3, len(reader.pages)))))
+    index = normalise(" ".join(texts[index_page:index_page + 3]))
     for page in game_pages(library):
         heading = normalise(page.heading())
         assert heading in starts, f"{page.id}: no bookmark"
         first = starts[heading]
-        assert normalise(page.game.title) in normalise(reader.pages[first - 1].extract_text()), page.id
+        assert normalise(page.game.title) in normalise(texts[first - 1]), page.id
         # Contents: "Canadian Salad (Whist) .......... 15"; index: "15 Canadian Salad ..." (as the book titles it)
         assert re.search(re.escape(heading) + rf"[ .]*{first}\b", contents), f"contents: {page.id} -> {first}"
         row = library.index_entry(page.id)
@@ -118,20 +118,22 @@ def test_no_text_runs_off_a_page(book, tmp_path):
             assert float(y0) >= margin and float(y1) <= float(height) - margin, f"page {n}: '{word}' at y {y0}-{y1}"
 
 
+@poppler
 def test_score_sheets_are_one_page_each(built, library, published_library):
     """A blank sheet is one page (one per part, for Oh Hell!'s two sequences); a sample adds one."""
     from generator.render.sheets import sheet_files
+    from tests.pagetext import page_count
     from tests.test_sheets import expected_rows
 
     for edition, lib in ((CURRENT, library), (PUBLISHED, published_library)):
         for sheet in sheet_files(game_pages(lib)):
-            reader = pypdf.PdfReader(built[edition] / "pdf" / "score-sheets" / sheet.filename)
+            pages = page_count(built[edition] / "pdf" / "score-sheets" / sheet.filename)
             body = lib.games[sheet.game_id].game
             if sheet.variant_id:
                 body = next(v for v in body.variants if v.id == sheet.variant_id)
             parts = len(expected_rows(body))  # a page per sequence of hands that depends on the players
             samples = 1 if body.score_sheet and any(b.sample for b in body.score_sheet.blocks) else 0
-            assert len(reader.pages) == parts + samples, sheet.key
+            assert pages == parts + samples, sheet.key
 
 
 def test_court_whist_score_card_from_data(built, library):
