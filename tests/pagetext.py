@@ -15,7 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import pypdf
 
 T = TypeVar("T")
 
@@ -94,7 +97,7 @@ def bbox_layout(pdf: Path) -> str:
 
 
 @once_per_file
-def pdf_reader(pdf: Path):
+def pdf_reader(pdf: Path) -> pypdf.PdfReader:
     """The file opened with pypdf, once: parsing a book's objects takes 0.5 s, and several tests read
     the same book (its outline, its structure tree). Read it, do not change it."""
     import pypdf
