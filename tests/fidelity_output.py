@@ -20,7 +20,7 @@ from pathlib import Path
 import pypdf
 
 from tests.fidelity_source import words
-from tests.pagetext import bbox_layout, once_per_file
+from tests.pagetext import bbox_layout, once_per_file, pdf_reader
 
 BLOCKS = {"p", "li", "ul", "ol", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "tr", "table", "br", "hr",
           "pre", "section", "article", "header", "footer", "nav", "figure", "figcaption", "blockquote", "dt", "dd",
@@ -178,7 +178,7 @@ def _extent(ws: list[ET.Element]) -> tuple[float, float, float, float]:
 @once_per_file
 def pdf_ranges(pdf: Path) -> dict[str, range]:
     """The 1-based pages of each target, from the book's named destinations."""
-    reader = pypdf.PdfReader(pdf)
+    reader = pdf_reader(pdf)
     named = reader.named_destinations
     dest = {k: reader.get_destination_page_number(v) + 1 for k, v in named.items()}
     starts: dict[int, float] = {}  # page -> how far down its first part starts, in points

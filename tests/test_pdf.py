@@ -15,6 +15,7 @@ from generator.render.pdf import game_pages, render_book
 from generator.render.scorepad import render_sheet
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
+from tests.pagetext import pdf_reader
 from tests.textmatch import normalise
 
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -27,7 +28,7 @@ def book(built, library) -> Path:
 
 @pytest.fixture(scope="session")
 def reader(book) -> pypdf.PdfReader:
-    return pypdf.PdfReader(book)
+    return pdf_reader(book)
 
 
 def _outline(reader: pypdf.PdfReader) -> list[tuple[int, str, int]]:

@@ -97,7 +97,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return output
 
     def on_build_error(self, error: Exception) -> None:
-        if getattr(self, "check", None) is not None:
+        if self.check is not None:
             self.check.stop()
             self.check = None
 
