@@ -156,7 +156,7 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
     site = tmp_path / "site"
     pages = {"index.html": '<a href="a/">A</a>', "a/index.html": '<a href="../index.html#gone">G</a>'}
     plugin, config = RulebookPlugin(), {"site_dir": str(site)}
-    plugin.on_pre_build(config)  # a first build: the pages were generated at on_config (here, written below)
+    plugin.on_files([], config)  # the pages are listed (here, written below): the check starts
     for rel, body in pages.items():
         page = SimpleNamespace(file=SimpleNamespace(dest_uri=rel))
         plugin.on_post_page("", page, config)

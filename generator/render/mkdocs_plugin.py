@@ -7,8 +7,6 @@ Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs s
 
 from __future__ import annotations
 
-import html
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -36,47 +34,94 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     verified: str | None = None  # the site folder whose every page passed verify_site after the last build
     check: Any = None  # the running site check (verify.SiteCheck) during a build
     last_page: str | None = None  # the page MkDocs is writing: told to the check once the next page begins
+    worker: Any = None  # the process generating the pages (site_worker.SiteWorker) until MkDocs lists the files
+
+    def __init__(self) -> None:
+        super().__init__()
+        from .site_worker import SiteWorker
+
+        # Started now, so that its imports and the pages are made while MkDocs reads the rest of its
+        # configuration and lists the theme's files (site_worker.py). Asked once, at the first on_config.
+        try:
+            self.worker = SiteWorker() if SiteWorker.available() else None
+        except OSError:  # no process to be had: the pages are generated here
+            self.worker = None
+        self.asked = False  # the worker is generating this build's pages
+        self.edit_urls: dict[str, str] = {}
+
+    def _request(self, config: Any) -> dict[str, Any]:
+        """What to generate: ``site_worker.generate``'s arguments, from the plugin's options or the environment."""
+        return {"root": str(Path(config["config_file_path"]).resolve().parent),
+                "edition": self.config.edition or os.environ.get("RULEBOOK_EDITION") or None,
+                "generated": os.environ.get("RULEBOOK_GENERATED") or self.config.generated,
+                "downloads": self.config.downloads or os.environ.get("RULEBOOK_DOWNLOADS"),
+                "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo}
+
+    def _use(self, answer: dict[str, Any], config: Any) -> None:
+        config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
+        self.edit_urls = answer["edit"]
 
     def _generate(self, config: Any) -> None:
-        from ..library import load_library
-        from .site import write_docs
+        from .site_worker import generate
 
-        root = Path(config["config_file_path"]).resolve().parent
-        edition = self.config.edition or os.environ.get("RULEBOOK_EDITION") or None
         try:
-            lib = load_library(root, edition)
+            self._use(generate(**self._request(config)), config)
         except RulebookError as exc:
             raise PluginError(str(exc)) from exc
-        generated = os.environ.get("RULEBOOK_GENERATED") or self.config.generated
-        docs = root / generated / lib.edition.id / "docs"
-        downloads_dir = self.config.downloads or os.environ.get("RULEBOOK_DOWNLOADS")
-        downloads = Path(downloads_dir) if downloads_dir else None
-        pages_file = self.config.pages or os.environ.get("RULEBOOK_PAGES")
-        book_pages = json.loads(Path(pages_file).read_text(encoding="utf-8")) if pages_file else None
-        result = write_docs(lib, docs, downloads, book_pages, self.config.repo)
-        if os.environ.get("RULEBOOK_VERSIONED"):
-            config["extra"]["version"] = {"provider": "mike"}
-        config["docs_dir"] = str(docs)
-        config["nav"] = result["nav"]
-        config["site_name"] = html.escape(f"{lib.book.title} · {lib.edition.id}")  # printed raw by the theme
-        self.edit_urls = result.get("edit", {})
-        self.lib = lib
 
     def on_config(self, config: Any) -> Any:
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
-        self._generate(config)
+        if os.environ.get("RULEBOOK_VERSIONED"):
+            config["extra"]["version"] = {"provider": "mike"}
+        if self.worker is not None:
+            request = self._request(config)
+            self.worker.ask(**request)
+            self.asked = True
+            # MkDocs lists this empty folder and the theme; the pages join the list at on_files.
+            pending = Path(request["root"]) / request["generated"] / ".pending"
+            pending.mkdir(parents=True, exist_ok=True)
+            config["docs_dir"] = str(pending)
         return config
 
     def on_pre_build(self, config: Any) -> None:
-        # Live preview: regenerate from the sources on every rebuild.
-        if getattr(self, "_built_once", False):
+        # A later build with this plugin (the live preview): generated here, from the sources as they are now.
+        if not self.asked:
             self._generate(config)
-        self._built_once = True
+
+    def on_files(self, files: Any, config: Any) -> Any:
+        if self.asked:
+            files = self._take_pages(files, config)
         from .verify import SiteCheck
 
         # The site check reads each page in a second process once it is written (verify.SiteCheck).
         self.check, self.last_page = SiteCheck(Path(config["site_dir"])), None
+        return files
+
+    def _take_pages(self, theme_files: Any, config: Any) -> Any:
+        """The generated pages, listed as MkDocs lists a docs folder, then the theme's files they do not replace."""
+        from mkdocs.structure.files import get_files
+
+        worker, self.worker, self.asked = self.worker, None, False
+        try:
+            answer = worker.answer()
+        except RulebookError as exc:
+            raise PluginError(str(exc)) from exc
+        if answer is None:  # the worker failed: generate here, where its error is raised
+            self._generate(config)
+        else:
+            self._use(answer, config)
+        files = get_files(config)
+        for file in theme_files:
+            if files.get_file_from_path(file.src_uri) is None:
+                files.append(file)
+        return files
+
+    def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
+        # MkDocs watches the docs folder, which every build writes anew: watched, each build started the next, for
+        # ever. The sources the pages are generated from are watched instead (mkdocs.yml's `watch`).
+        server.unwatch(config["docs_dir"])
+        return server
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         # "Edit this page" opens the source a contributor should change, not the generated page.
@@ -97,6 +142,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return output
 
     def on_build_error(self, error: Exception) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+        self.worker, self.asked = None, False
         if self.check is not None:
             self.check.stop()
             self.check = None
