@@ -57,6 +57,7 @@ class Page:
     ids: set[str] = field(default_factory=set)
     links: list[tuple[str, int]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    targets: list[tuple[str, int, str, bool, str]] | None = None  # its links resolved (``resolve_links``)
 
 
 def read_page(text: str) -> Page:
@@ -117,6 +118,20 @@ def _script(page: Page, attrs: dict[str, str], body: str) -> None:
         page.problems.append("markup inside the theme's configuration")
 
 
+def resolve_links(rel: str, page: Page) -> list[tuple[str, int, str, bool, str]]:
+    """The links of the page at ``rel`` (its path in the site) within the site: each as its text, its line, the
+    path it names, whether that may be a folder (its index page) and its anchor. Worked out once a page is read,
+    so that the site check has only to look each one up once the site is written."""
+    here, targets = posixpath.dirname(rel), []
+    for href, line in page.links:
+        url = urlsplit(href)
+        if url.scheme or url.netloc or href.startswith("mailto:"):
+            continue
+        target = posixpath.normpath(posixpath.join(here, unquote(url.path))) if url.path else rel
+        targets.append((href, line, target, url.path.endswith("/"), url.fragment))
+    return targets
+
+
 def verify_site(site: Path, read: dict[str, Page] | None = None) -> list[str]:
     """Problems found in a built site (empty when all is well); ``read``: pages already read, by path in the site."""
     # Every built file and folder, listed once, by its path in the site: each link's target is looked up
@@ -124,8 +139,11 @@ def verify_site(site: Path, read: dict[str, Page] | None = None) -> list[str]:
     # site has no symbolic links, so a normalised path names the same file that resolve() would.
     site = Path(os.path.abspath(site))
     files, folders = set(), {"."}
-    for path in site.rglob("*"):
-        (folders if path.is_dir() else files).add(path.relative_to(site).as_posix())
+    for folder, subfolders, names in os.walk(site):
+        here = os.path.relpath(folder, site).replace(os.sep, "/")
+        prefix = "" if here == "." else here + "/"
+        folders.update(prefix + name for name in subfolders)
+        files.update(prefix + name for name in names)
     read = read or {}
     pages = {rel: read[rel] if rel in read else read_page((site / rel).read_text(encoding="utf-8"))
              for rel in sorted(files) if rel.endswith(".html")}
@@ -134,18 +152,13 @@ def verify_site(site: Path, read: dict[str, Page] | None = None) -> list[str]:
         problems += [f"{rel}: {p}" for p in page.problems]
         if rel == "404.html":  # MkDocs writes the 404 page with site-absolute links by design
             continue
-        here = posixpath.dirname(rel)
-        for href, line in page.links:
-            url = urlsplit(href)
-            if url.scheme or url.netloc or href.startswith("mailto:"):
-                continue
-            target = posixpath.normpath(posixpath.join(here, unquote(url.path))) if url.path else rel
-            if url.path.endswith("/") or target in folders:
+        for href, line, target, folder, fragment in page.targets if page.targets is not None else resolve_links(rel, page):
+            if folder or target in folders:
                 target = "index.html" if target == "." else f"{target}/index.html"
             if target not in files:
                 problems.append(f"{rel}:{line}: broken link {href}")
                 continue
-            if url.fragment and target.endswith(".html") and url.fragment not in pages[target].ids:
+            if fragment and target.endswith(".html") and fragment not in pages[target].ids:
                 problems.append(f"{rel}:{line}: broken anchor {href}")
     return problems
 
@@ -204,7 +217,8 @@ def _checker(site: Path) -> None:
         rel = line.rstrip("\n")
         path = site / rel
         if rel.endswith(".html") and path.is_file():
-            read[rel] = read_page(path.read_text(encoding="utf-8"))
+            read[rel] = page = read_page(path.read_text(encoding="utf-8"))
+            page.targets = resolve_links(rel, page)
     json.dump(verify_site(site, read), sys.stdout)
 
 
