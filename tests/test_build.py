@@ -153,15 +153,18 @@ def test_a_build_keeps_its_score_sheets_while_no_sheet_changes(tmp_path, monkeyp
 # is only safe where no other thread runs, as in `mkdocs build`, so each case runs in a Python of its own on a
 # copy of the project; each prints three words that must all be True.
 SITE_WORKER_CASES = {
-    "asked, it writes the pages generate() writes here": """
+    "asked, it lists the files, then writes each page, as generate() writes them here": """
 worker = SiteWorker()
 worker.ask(**request("by-worker"))
-answer = worker.answer()
+listing = worker.listing()
+pages = [rel for rel in listing["files"] if rel.endswith(".md")]
+each = all(worker.wait_for(rel) and (Path(listing["docs"]) / rel).is_file() for rel in pages)
+ended = worker.finish()
 here = generate(**request("here"))
 same = lambda a, b: {p.relative_to(a): p.read_bytes() for p in Path(a).rglob("*") if p.is_file()} == \\
     {p.relative_to(b): p.read_bytes() for p in Path(b).rglob("*") if p.is_file()}
-print(answer["docs"] != here["docs"] and same(answer["docs"], here["docs"]),
-      {k: v for k, v in answer.items() if k != "docs"} == {k: v for k, v in here.items() if k != "docs"},
+print(each and ended and listing["docs"] != here["docs"] and same(listing["docs"], here["docs"]),
+      {k: v for k, v in listing.items() if k != "docs"} == {k: v for k, v in here.items() if k != "docs"},
       gone(worker.pid))
 """,
     "a contributor's mistake comes back as the library's own error": """
@@ -169,7 +172,7 @@ print(answer["docs"] != here["docs"] and same(answer["docs"], here["docs"]),
 worker = SiteWorker()
 worker.ask(**request("by-worker"))
 try:
-    worker.answer()
+    worker.listing()
 except RulebookError as exc:
     told = str(exc)
 try:
@@ -177,16 +180,23 @@ try:
 except RulebookError as exc:
     print(told == str(exc), "golf.yaml" in told, gone(worker.pid))
 """,
-    "a worker that died answers nothing, and the build makes the pages itself": """
-answer = SiteWorker.answer
-def killed_first(worker):
-    os.kill(worker.pid, signal.SIGKILL)
-    return answer(worker)
-SiteWorker.answer = killed_first
-build(project, site=True, pdf=False, out=project / "out")
+    "a worker that died before the list, or while writing, leaves the build to make the pages": """
+def killed_first(method):
+    def run(worker, *args):
+        os.kill(worker.pid, signal.SIGKILL)
+        return method(worker, *args)
+    return run
+built = []
+for name in ("listing", "wait_for"):
+    original = getattr(SiteWorker, name)
+    setattr(SiteWorker, name, killed_first(original))
+    out = build(project, site=True, pdf=False, out=project / name)
+    setattr(SiteWorker, name, original)
+    built.append((out / "site" / "games" / "golf" / "index.html").is_file())
 worker = SiteWorker()
 worker.ask(**request("by-worker"))
-print(worker.answer() is None, (project / "out" / "site" / "games" / "golf" / "index.html").is_file(), gone(worker.pid))
+os.kill(worker.pid, signal.SIGKILL)
+print(all(built), worker.listing() is None, gone(worker.pid))
 """,
     "stopped, or let go of unasked, it is gone": """
 stopped, unasked = SiteWorker(), SiteWorker()
@@ -242,3 +252,21 @@ def test_the_live_preview_watches_the_sources_not_the_pages_it_writes(tmp_path):
     plugin = RulebookPlugin()
     server = plugin.on_serve(Server(), config={"docs_dir": str(tmp_path / "docs")}, builder=None)
     assert server.watched == {os.path.abspath(tmp_path / "content")}
+
+
+def test_the_pages_are_listed_as_mkdocs_lists_a_docs_folder_but_what_changed_last(tmp_path):
+    """The plugin gives MkDocs the files the worker lists (some not yet written): MkDocs's own order, by folder
+    and an index first, but for "What changed", which another process makes and is read last."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    from generator.render.site_worker import generate
+    from tests.conftest import ROOT
+
+    result = generate(root=str(ROOT), edition=None, generated=str(tmp_path / "generated"), downloads=None,
+                      pages=None, repo="")
+    config = load_config(config_file=str(ROOT / "mkdocs.yml"))
+    config["docs_dir"] = result["docs"]
+    mkdocs_order = [f.src_uri for f in get_files(config)]
+    assert any("/" in rel for rel in mkdocs_order) and mkdocs_order.index("changes.md") < len(mkdocs_order) - 1
+    assert result["files"] == [rel for rel in mkdocs_order if rel != "changes.md"] + ["changes.md"]

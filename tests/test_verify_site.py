@@ -155,7 +155,8 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
 
     site = tmp_path / "site"
     pages = {"index.html": '<a href="a/">A</a>', "a/index.html": '<a href="../index.html#gone">G</a>'}
-    plugin, config = RulebookPlugin(), {"site_dir": str(site)}
+    plugin = RulebookPlugin()
+    config = {"site_dir": str(site), "docs_dir": str(tmp_path / "docs"), "use_directory_urls": True}
     plugin.on_files([], config)  # the pages are listed (here, written below): the check starts
     for rel, body in pages.items():
         page = SimpleNamespace(file=SimpleNamespace(dest_uri=rel))

@@ -48,6 +48,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self.worker = None
         self.asked = False  # the worker is generating this build's pages
         self.edit_urls: dict[str, str] = {}
+        self.listing: list[str] = []  # the generated files, in the order MkDocs is to read them
 
     def _request(self, config: Any) -> dict[str, Any]:
         """What to generate: ``site_worker.generate``'s arguments, from the plugin's options or the environment."""
@@ -59,7 +60,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
-        self.edit_urls = answer["edit"]
+        self.edit_urls, self.listing = answer["edit"], answer["files"]
 
     def _generate(self, config: Any) -> None:
         from .site_worker import generate
@@ -90,32 +91,46 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self._generate(config)
 
     def on_files(self, files: Any, config: Any) -> Any:
-        if self.asked:
-            files = self._take_pages(files, config)
+        from mkdocs.structure.files import File, Files, set_exclusions
+
         from .verify import SiteCheck
 
+        if self.asked:
+            try:
+                listing = self.worker.listing()
+            except RulebookError as exc:
+                raise PluginError(str(exc)) from exc
+            if listing is None:  # the worker failed: generate here, where its error is raised
+                self.worker, self.asked = None, False
+                self._generate(config)
+            else:
+                self._use(listing, config)
+        # The generated files as MkDocs lists a docs folder (site.reading_order), then the theme's files they do not
+        # replace: listed from the worker's answer, as some pages are still being written.
+        docs = [File(rel, config["docs_dir"], config["site_dir"], config["use_directory_urls"]) for rel in self.listing]
+        set_exclusions(docs, config)
+        listed = Files(docs)
+        theme = [f for f in files if not (f.abs_src_path or "").startswith(config["docs_dir"] + os.sep)]
+        for file in theme:
+            if listed.get_file_from_path(file.src_uri) is None:
+                listed.append(file)
         # The site check reads each page in a second process once it is written (verify.SiteCheck).
         self.check, self.last_page = SiteCheck(Path(config["site_dir"])), None
-        return files
+        return listed
 
-    def _take_pages(self, theme_files: Any, config: Any) -> Any:
-        """The generated pages, listed as MkDocs lists a docs folder, then the theme's files they do not replace."""
-        from mkdocs.structure.files import get_files
-
-        worker, self.worker, self.asked = self.worker, None, False
-        try:
-            answer = worker.answer()
-        except RulebookError as exc:
-            raise PluginError(str(exc)) from exc
-        if answer is None:  # the worker failed: generate here, where its error is raised
+    def on_page_read_source(self, page: Any, config: Any) -> None:
+        # MkDocs reads the pages in the order listed, while the worker writes them in that order.
+        if self.asked and not self.worker.wait_for(page.file.src_uri):
+            self.worker, self.asked = None, False  # it failed: every page is made here (the same pages)
             self._generate(config)
-        else:
-            self._use(answer, config)
-        files = get_files(config)
-        for file in theme_files:
-            if files.get_file_from_path(file.src_uri) is None:
-                files.append(file)
-        return files
+
+    def on_env(self, env: Any, config: Any, files: Any) -> Any:
+        # Every page is read: the worker has ended, or is about to.
+        if self.asked:
+            worker, self.worker, self.asked = self.worker, None, False
+            if not worker.finish():  # it wrote every page MkDocs read, but failed after: whatever it was, it is raised
+                self._generate(config)
+        return env
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
         # MkDocs watches the docs folder, which every build writes anew: watched, each build started the next, for

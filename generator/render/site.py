@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import json
 import os
@@ -92,46 +93,87 @@ def game_markdown(env: Any, page: GamePage) -> str:
                                                       variant_sheets={v.id: False for v, _ in page.variants})
 
 
-def write_docs(lib: Library, docs: Path, downloads: Path | None = None,
-               book_pages: dict[str, int] | None = None, repo_url: str = REPO_URL) -> dict[str, Any]:
-    """Write every page of the site into ``docs``; return the MkDocs nav for them."""
+def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pages: dict[str, int] | None = None,
+               repo_url: str = REPO_URL, listed: Callable[[dict[str, Any]], None] | None = None,
+               written: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Write every page of the site into ``docs``; return the MkDocs nav, each page's source to edit and every
+    file in the order MkDocs is to read them.
+
+    ``listed`` is given that answer once the copied files are in place and before any page is written, and
+    ``written`` each page once it is: MkDocs can start on the first pages while the others are written.
+    """
     if docs.exists():
         shutil.rmtree(docs)
     (docs / "games").mkdir(parents=True)
     with beside(lambda: changes_page(lib)) as changes:  # made while the other pages are written
-        return _write_docs(lib, docs, downloads, book_pages, repo_url, changes)
+        result, pages = _site_pages(lib, docs, downloads, book_pages, repo_url)
+        pages["changes.md"] = changes
+        result["files"] = reading_order(docs, pages)
+        if listed is not None:
+            listed(result)
+        for rel in result["files"]:
+            if rel in pages:
+                (docs / rel).write_text(pages[rel](), encoding="utf-8")
+                if written is not None:
+                    written(rel)
+    return result
 
 
-def _write_docs(lib: Library, docs: Path, downloads: Path | None, book_pages: dict[str, int] | None, repo_url: str,
-                changes: Callable[[], str]) -> dict[str, Any]:
+def reading_order(docs: Path, pages: dict[str, Any]) -> list[str]:
+    """The files in ``docs`` and the pages still to be written, as MkDocs lists a docs folder (by folder, an index
+    first), but for "What changed", read last: it is the one page made by another process (``beside``), and the
+    pages before it need not wait for it."""
+    names = {p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()} | set(pages)
+
+    def key(rel: str) -> tuple:
+        folder, _, name = rel.rpartition("/")
+        return (rel == "changes.md", folder.split("/") if folder else [], _file_sort_key(name))
+
+    return sorted(names, key=key)
+
+
+def _file_sort_key(name: str) -> tuple[bool, str]:
+    """MkDocs's order of the files in a folder (``mkdocs.structure.files._file_sort_key``): an index first."""
+    return (os.path.splitext(name)[0] not in ("index", "README"), name)
+
+
+def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: dict[str, int] | None,
+                repo_url: str) -> tuple[dict[str, Any], dict[str, Callable[[], str]]]:
+    """Copy the site's assets and downloads into ``docs``; return the nav and edit sources, and how to make each
+    page's Markdown, by its path (made when it is written)."""
     env = site_environment(lib, repo_url)
-    pages = [game_page(lib, gs) for gs in lib.ordered_games()]
-    by_section = {s.id: [p for p in pages if p.id in s.games] for s in lib.book.sections}
+    game_pages = [game_page(lib, gs) for gs in lib.ordered_games()]
+    by_section = {s.id: [p for p in game_pages if p.id in s.games] for s in lib.book.sections}
+    pages: dict[str, Callable[[], str]] = {}
 
     game_tpl = env.get_template("site/game.md.j2")
-    for page in pages:
-        pad = score_pad_name(lib.edition.id)
-        has_pad = downloads is not None and (downloads / pad).exists()
+    pad = score_pad_name(lib.edition.id)
+    has_pad = downloads is not None and (downloads / pad).exists()
+    has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
+
+    def game(page: GamePage) -> str:
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
-        has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
                           for v, _ in page.variants}
-        (docs / game_path(page.id)).write_text(game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book,
-                                                               book_pdf=pdf_name(lib), variant_sheets=variant_sheets,
-                                                               pad=pad if has_pad else None),
-                                               encoding="utf-8")
+        return game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book, book_pdf=pdf_name(lib),
+                               variant_sheets=variant_sheets, pad=pad if has_pad else None)
+
+    for page in game_pages:
+        pages[game_path(page.id)] = functools.partial(game, page)
+
+    def prose(page_id: str, title: str) -> str:
+        text = expand(lib.pages[page_id].text, lib.scope())
+        return env.get_template("site/prose.md.j2").render(title=title, text=text)
 
     for page_data in lib.book.pages:
-        text = expand(lib.pages[page_data.id].text, lib.scope())
-        out = env.get_template("site/prose.md.j2").render(title=page_data.title, text=text)
-        (docs / f"{page_data.id}.md").write_text(out, encoding="utf-8")
+        pages[f"{page_data.id}.md"] = functools.partial(prose, page_data.id, page_data.title)
 
     # An edition with a printed index tells readers its player counts; home and finder repeat them.
-    stated = {p.id: lib.stated_players(p.game) for p in pages}
-    (docs / "index.md").write_text(env.get_template("site/index.md.j2").render(
+    stated = {p.id: lib.stated_players(p.game) for p in game_pages}
+    pages["index.md"] = lambda: env.get_template("site/index.md.j2").render(
         sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib),
         players={k: describe.player_count(v) for k, v in stated.items()},
-        has_pdf=downloads is not None and (downloads / pdf_name(lib)).exists()), encoding="utf-8")
+        has_pdf=downloads is not None and (downloads / pdf_name(lib)).exists())
     printed, index_note = lib.index_rows(), describe.printed_index_note(lib)
     anchors = book_pages or {}
 
@@ -139,15 +181,15 @@ def _write_docs(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         return describe.page_range(anchors, game_id)
 
     sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
-    (docs / "book-index.md").write_text(env.get_template("site/book-index.md.j2").render(
-        printed=printed, index_note=index_note, sections=lib.book.sections, by_section_sorted=sorted_sections, page_range=page_range),
-        encoding="utf-8")
-    records = [finder_record(p, stated[p.id]) for p in pages]
-    (docs / "finder.md").write_text(env.get_template("site/finder.md.j2").render(games=records), encoding="utf-8")
-    (docs / "errata.md").write_text(env.get_template("site/errata.md.j2").render(
-        errata=[e for e in lib.errata if lib.in_edition(e.edition)],
-        index_note=index_note), encoding="utf-8")
+    pages["book-index.md"] = lambda: env.get_template("site/book-index.md.j2").render(
+        printed=printed, index_note=index_note, sections=lib.book.sections, by_section_sorted=sorted_sections,
+        page_range=page_range)
+    records = [finder_record(p, stated[p.id]) for p in game_pages]
+    pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records)
+    pages["errata.md"] = lambda: env.get_template("site/errata.md.j2").render(
+        errata=[e for e in lib.errata if lib.in_edition(e.edition)], index_note=index_note)
 
+    # Copied files first: MkDocs copies them to the site without reading them, after it has read every page.
     if SITE_ASSETS.exists():
         shutil.copytree(SITE_ASSETS, docs / "assets")
     (docs / "assets").mkdir(exist_ok=True)
@@ -156,8 +198,9 @@ def _write_docs(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         shutil.copytree(downloads, docs / "downloads")
 
     edit = {"index.md": "rules_data/book.yaml", "finder.md": "rules_data/book.yaml",
-            "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml"}
-    edit.update({game_path(p.id): f"content/{p.id}.md" for p in pages})
+            "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml",
+            "changes.md": "rules_data/errata.yaml"}
+    edit.update({game_path(p.id): f"content/{p.id}.md" for p in game_pages})
     edit.update({f"{p.id}.md": f"content/{p.id}.md" for p in lib.book.pages})
 
     # The theme prints navigation titles as raw HTML, so titles from the data are escaped here.
@@ -167,12 +210,10 @@ def _write_docs(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     for section in lib.book.sections:
         nav.append({html.escape(section.title): section_nav(by_section[section.id])})
         nav += [{html.escape(p.title): f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
-    (docs / "changes.md").write_text(changes(), encoding="utf-8")
-    edit["changes.md"] = "rules_data/errata.yaml"
     nav.append({"What changed": "changes.md"})
     nav.append({html.escape(lib.book.index_title): "book-index.md"})
     nav.append({"Errata": "errata.md"})
-    return {"nav": nav, "edit": edit}
+    return {"nav": nav, "edit": edit}, pages
 
 
 NAV_GROUP = 40  # games in one navigation list before they are grouped by initial letter

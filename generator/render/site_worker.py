@@ -17,6 +17,7 @@ import os
 import signal
 import threading
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -24,17 +25,23 @@ from ..errors import RulebookError
 
 
 def generate(root: str, edition: str | None, generated: str, downloads: str | None, pages: str | None,
-             repo: str) -> dict[str, Any]:
-    """Load the edition and write its site's pages; return where they are, the nav, the edit sources and the title."""
+             repo: str, listed: Callable[[dict[str, Any]], None] | None = None,
+             written: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Load the edition and write its site's pages (``site.write_docs``, which ``listed`` and ``written`` are
+    given to); return where they are, the nav, the edit sources, the files in reading order and the title."""
     from ..library import load_library
     from .site import write_docs
 
     lib = load_library(Path(root), edition)
     docs = Path(root) / generated / lib.edition.id / "docs"
     book_pages = json.loads(Path(pages).read_text(encoding="utf-8")) if pages else None
-    result = write_docs(lib, docs, Path(downloads) if downloads else None, book_pages, repo)
-    return {"docs": str(docs), "nav": result["nav"], "edit": result.get("edit", {}),
-            "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}")}  # printed raw by the theme
+    where = {"docs": str(docs), "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}")}  # printed raw
+
+    def tell(result: dict[str, Any]) -> None:
+        if listed is not None:
+            listed({**result, **where})
+
+    return {**write_docs(lib, docs, Path(downloads) if downloads else None, book_pages, repo, tell, written), **where}
 
 
 class SiteWorker:
@@ -56,10 +63,12 @@ class SiteWorker:
         os.close(request_read)
         os.close(answer_write)
         self._request = os.fdopen(request_write, "w", encoding="utf-8")
-        self._answer = os.fdopen(answer_read, "rb")
+        self._answer = os.fdopen(answer_read, "r", encoding="utf-8")
         # A worker let go of unasked (a configuration read, nothing built) sees its request pipe close, leaves and
-        # is reaped here; answer() and stop() reap it at once.
+        # is reaped here; one that has ended, or is stopped, is reaped at once.
         self._reap = weakref.finalize(self, _reap, self.pid, self._request, self._answer)
+        self.written: set[str] = set()
+        self.ended: int | None = None  # the worker's exit code, once it has ended
 
     @staticmethod
     def available() -> bool:
@@ -68,19 +77,42 @@ class SiteWorker:
 
     def ask(self, **request: Any) -> None:
         """Start generating: ``generate``'s arguments."""
-        with contextlib.suppress(BrokenPipeError), self._request:  # a worker that died: answer() says so
+        with contextlib.suppress(BrokenPipeError), self._request:  # a worker that died: listing() says so
             self._request.write(json.dumps(request))
 
-    def answer(self) -> dict[str, Any] | None:
-        """Wait for ``generate``'s result; None if the worker failed in any other way than the library's
-        own error (the caller then generates in its own process, where the real error is raised)."""
-        data = self._answer.read()
-        if os.waitstatus_to_exitcode(self._reap()) != 0 or not data:
-            return None
-        answer = json.loads(data)
-        if "error" in answer:
-            raise RulebookError(answer["error"])
-        return answer
+    def _next(self) -> dict[str, Any] | None:
+        """The worker's next message; None once it has ended (reaped then), having failed or not."""
+        line = self._answer.readline() if self.ended is None else ""
+        if line:
+            message = json.loads(line)
+            if "error" not in message:
+                return message
+            self.ended = os.waitstatus_to_exitcode(self._reap())
+            raise RulebookError(message["error"])
+        if self.ended is None:
+            self.ended = os.waitstatus_to_exitcode(self._reap())
+        return None
+
+    def listing(self) -> dict[str, Any] | None:
+        """Wait for the list of files (``generate``'s answer, given before the pages are written); None if the
+        worker failed in any other way than the library's own error (the caller then generates in its own
+        process, where the real error is raised)."""
+        return self._next()
+
+    def wait_for(self, rel: str) -> bool:
+        """Wait until the page at ``rel`` is written; False if the worker failed first."""
+        while rel not in self.written:
+            message = self._next()
+            if message is None:
+                return False
+            self.written.add(message["written"])
+        return True
+
+    def finish(self) -> bool:
+        """Wait for the worker to end; whether it wrote every page."""
+        while (message := self._next()) is not None:
+            self.written.add(message["written"])
+        return self.ended == 0
 
     def stop(self) -> None:
         """Stop the worker (it is not wanted): nothing is left running."""
@@ -98,21 +130,24 @@ def _reap(pid: int, *pipes: Any) -> int:
 
 
 def _worker(request_read: int, answer_write: int) -> NoReturn:
-    """The forked process: one request as JSON from the parent, the answer as JSON back; leaves without the
-    parent's exit handlers."""
+    """The forked process: one request as JSON from the parent; the listing, then each page written, as JSON
+    lines back (or the library's error); leaves without the parent's exit handlers."""
     code = 1
     try:
         from . import site  # noqa: F401 - imported before the request comes: the time this process saves
 
         with os.fdopen(request_read, "r", encoding="utf-8") as pipe:
             line = pipe.read()
-        if line:  # else never asked (the configuration was read, but nothing built)
-            try:
-                answer = generate(**json.loads(line))
-            except RulebookError as exc:  # the contributor's mistake, told as the build tells it
-                answer = {"error": str(exc)}
-            with os.fdopen(answer_write, "w", encoding="utf-8") as pipe:
-                json.dump(answer, pipe)
+        with os.fdopen(answer_write, "w", encoding="utf-8") as answer:
+            def send(message: dict[str, Any]) -> None:
+                answer.write(json.dumps(message) + "\n")
+                answer.flush()
+
+            if line:  # else never asked (the configuration was read, but nothing built)
+                try:
+                    generate(**json.loads(line), listed=send, written=lambda rel: send({"written": rel}))
+                except RulebookError as exc:  # the contributor's mistake, told as the build tells it
+                    send({"error": str(exc)})
         code = 0
     finally:  # on any other error, code 1: the parent generates again and raises it itself
         os._exit(code)
