@@ -48,7 +48,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self.worker = None
         self.asked = False  # the worker is generating this build's pages
         self.edit_urls: dict[str, str] = {}
-        self.listing: list[str] = []  # the generated files, in the order MkDocs is to read them
+        self.generated_files: list[str] = []  # the generated files, in the order MkDocs is to read them
 
     def _request(self, config: Any) -> dict[str, Any]:
         """What to generate: ``site_worker.generate``'s arguments, from the plugin's options or the environment."""
@@ -60,7 +60,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
-        self.edit_urls, self.listing = answer["edit"], answer["files"]
+        self.edit_urls, self.generated_files = answer["edit"], answer["files"]
 
     def _generate(self, config: Any) -> None:
         from .site_worker import generate
@@ -107,7 +107,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 self._use(listing, config)
         # The generated files as MkDocs lists a docs folder (site.reading_order), then the theme's files they do not
         # replace: listed from the worker's answer, as some pages are still being written.
-        docs = [File(rel, config["docs_dir"], config["site_dir"], config["use_directory_urls"]) for rel in self.listing]
+        docs = [File(rel, config["docs_dir"], config["site_dir"], config["use_directory_urls"])
+                for rel in self.generated_files]
         set_exclusions(docs, config)
         listed = Files(docs)
         theme = [f for f in files if not (f.abs_src_path or "").startswith(config["docs_dir"] + os.sep)]
