@@ -143,64 +143,13 @@ def test_what_changed_page_uses_the_same_lines():
 
 
 
-def test_the_site_writes_the_what_changed_page_made_beside_it(tmp_path):
-    """The page made in a forked process (``site.beside``) is the page ``changes_page`` makes."""
+def test_the_site_writes_the_what_changed_page_changes_page_makes(tmp_path):
     from generator.render.site import changes_page, write_docs
 
     lib = load_library(ROOT)
     write_docs(lib, tmp_path / "docs")
     assert (tmp_path / "docs" / "changes.md").read_text(encoding="utf-8") == changes_page(lib)
 
-
-# `beside` forks only where no other thread runs, as in `mkdocs build`; a test worker may have other
-# threads by then (a test's server), so each case runs in a Python of its own.
-BESIDE_CASES = {
-    "the text, made in another process, once": """
-made = []
-def make():
-    made.append(1)
-    return f"{os.getpid()}"
-with beside(make) as text:
-    answer = text()
-print(answer != str(os.getpid()), made == [], text() == answer)
-""",
-    "an error, raised here": """
-def broken():
-    raise ValueError("the edition before cannot be read")
-try:
-    with beside(broken) as text:
-        text()
-except ValueError as exc:
-    print("cannot be read" in str(exc), True, True)
-""",
-    "a failed block, no child left": """
-def slow():
-    time.sleep(60)
-    return "late"
-def children():
-    return {int(p.parent.name) for p in Path("/proc").glob("[0-9]*/stat")
-            if int(p.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid()}
-started = time.monotonic()
-try:
-    with beside(slow):
-        forked = children()
-        raise KeyError("the block failed first")
-except KeyError:
-    print(bool(forked), not forked & children(), time.monotonic() - started < 30)
-""",
-}
-
-
-@pytest.mark.parametrize("case", BESIDE_CASES)
-def test_beside(case):
-    """``site.beside``: the text comes from a forked child and is made once; a child that fails leaves the
-    error to be raised here; a block that fails first kills and reaps the child."""
-    import subprocess
-    import sys
-
-    code = "import os, time\nfrom pathlib import Path\nfrom generator.render.site import beside\n" + BESIDE_CASES[case]
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
-    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
 
 def test_the_command_gives_records_as_json_and_lines_as_text(tmp_path):
     import json

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import json
 import os
 import re
 import shutil
-import signal
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,29 +97,29 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pag
     file in the order MkDocs is to read them.
 
     ``listed`` is given that answer once the copied files are in place and before any page is written, and
-    ``written`` each page once it is: MkDocs can start on the first pages while the others are written.
+    ``written`` each file written after that once it is (the pages, and the finder's data, which MkDocs copies
+    once it has read every page): MkDocs can start on the first pages while the others are written.
     """
     if docs.exists():
         shutil.rmtree(docs)
     (docs / "games").mkdir(parents=True)
-    with beside(lambda: changes_page(lib)) as changes:  # made while the other pages are written
-        result, pages = _site_pages(lib, docs, downloads, book_pages, repo_url)
-        pages["changes.md"] = changes
-        result["files"] = reading_order(docs, pages)
-        if listed is not None:
-            listed(result)
-        for rel in result["files"]:
-            if rel in pages:
-                (docs / rel).write_text(pages[rel](), encoding="utf-8")
-                if written is not None:
-                    written(rel)
+    result, pages = _site_pages(lib, docs, downloads, book_pages, repo_url)
+    pages["changes.md"] = functools.partial(changes_page, lib)  # the edition before loaded and compared: last
+    result["files"] = reading_order(docs, pages)
+    if listed is not None:
+        listed(result)
+    for rel in result["files"]:
+        if rel in pages:
+            (docs / rel).write_text(pages[rel](), encoding="utf-8")
+            if written is not None:
+                written(rel)
     return result
 
 
 def reading_order(docs: Path, pages: dict[str, Any]) -> list[str]:
     """The files in ``docs`` and the pages still to be written, as MkDocs lists a docs folder (by folder, an index
-    first), but for "What changed", read last: it is the one page made by another process (``beside``), and the
-    pages before it need not wait for it."""
+    first), but for "What changed", read last: it loads the edition before and compares (30 ms of the book's
+    site, 0.9 s of a 1000-game book's), which the site worker does while MkDocs reads the other pages."""
     names = {p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()} | set(pages)
 
     def key(rel: str) -> tuple:
@@ -184,16 +181,18 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     pages["book-index.md"] = lambda: env.get_template("site/book-index.md.j2").render(
         printed=printed, index_note=index_note, sections=lib.book.sections, by_section_sorted=sorted_sections,
         page_range=page_range)
-    records = [finder_record(p, stated[p.id]) for p in game_pages]
-    pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records)
+    # What the finder knows of each game works out which player counts its deal supports (20 ms for the book):
+    # made when the finder's page or its data is written, after the list of files is given.
+    records = functools.cache(lambda: [finder_record(p, stated[p.id]) for p in game_pages])
+    pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records())
+    pages["assets/games.json"] = lambda: json.dumps(records(), indent=1, sort_keys=True)
     pages["errata.md"] = lambda: env.get_template("site/errata.md.j2").render(
         errata=[e for e in lib.errata if lib.in_edition(e.edition)], index_note=index_note)
 
-    # Copied files first: MkDocs copies them to the site without reading them, after it has read every page.
+    # Copied files first: the list of files given to MkDocs names them.
     if SITE_ASSETS.exists():
         shutil.copytree(SITE_ASSETS, docs / "assets")
     (docs / "assets").mkdir(exist_ok=True)
-    (docs / "assets" / "games.json").write_text(json.dumps(records, indent=1, sort_keys=True), encoding="utf-8")
     if downloads is not None and downloads.exists():
         shutil.copytree(downloads, docs / "downloads")
 
@@ -233,52 +232,6 @@ def section_nav(pages: list[GamePage]) -> list[Any]:
         first = page.heading()[:1].upper()
         groups.setdefault(first if first.isalpha() else "0-9", []).append(item)
     return [{letter: groups[letter]} for letter in sorted(groups)]
-
-
-@contextlib.contextmanager
-def beside(make: Callable[[], str]) -> Iterator[Callable[[], str]]:
-    """``make()`` worked out in a forked process while the block goes on; the block calls what it is given for the text.
-
-    MkDocs builds on one CPU, and the "What changed" page (the edition before loaded and compared:
-    30 ms of the book's site, 0.8 s of a 1000-game book's) needs nothing the other pages make. With
-    other threads running (``mkdocs serve``'s server) a fork could copy a lock one of them holds, so
-    the text is made at once instead. A child that fails is not trusted with the error: the text is
-    made again here, which raises it where it belongs. A block that fails first stops the child.
-    """
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        text = make()
-        yield lambda: text
-        return
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: make the text, send it, leave without the parent's exit handlers
-        os.close(read_end)
-        code = 1
-        try:
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(make().encode("utf-8"))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    pipe, answer = os.fdopen(read_end, "rb"), []
-
-    def result() -> str:
-        if not answer:
-            data = pipe.read()
-            pipe.close()
-            _, status = os.waitpid(pid, 0)
-            answer.append(data.decode("utf-8") if os.waitstatus_to_exitcode(status) == 0 else None)
-        return make() if answer[0] is None else answer[0]
-
-    try:
-        yield result
-    finally:
-        if not answer:  # the block failed before it asked: the text is not wanted
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            pipe.close()
-            os.waitpid(pid, 0)
 
 
 def changes_page(lib: Library) -> str:
