@@ -13,6 +13,7 @@ telling each as it is written; MkDocs starts on the first while the others are w
 from __future__ import annotations
 
 import contextlib
+import gc
 import html
 import json
 import os
@@ -57,6 +58,7 @@ class SiteWorker:
     def __init__(self) -> None:
         request_read, request_write = os.pipe()
         answer_read, answer_write = os.pipe()
+        gc.freeze()
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
             os.close(request_write)
@@ -129,7 +131,9 @@ def _reap(pid: int, *pipes: Any) -> int:
     for pipe in pipes:
         with contextlib.suppress(OSError):
             pipe.close()
-    return os.waitpid(pid, 0)[1]
+    status = os.waitpid(pid, 0)[1]
+    gc.unfreeze()
+    return status
 
 
 def _worker(request_read: int, answer_write: int) -> NoReturn:
