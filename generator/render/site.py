@@ -137,7 +137,7 @@ def _file_sort_key(name: str) -> tuple[bool, str]:
 def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: dict[str, int] | None,
                 repo_url: str) -> tuple[dict[str, Any], dict[str, Callable[[], str]]]:
     """Copy the site's assets and downloads into ``docs``; return the nav and edit sources, and how to make each
-    page's Markdown, by its path (made when it is written)."""
+    file still to be written (every page's Markdown, the finder's data), by its path (made when it is written)."""
     env = site_environment(lib, repo_url)
     game_pages = [game_page(lib, gs) for gs in lib.ordered_games()]
     by_section = {s.id: [p for p in game_pages if p.id in s.games] for s in lib.book.sections}
