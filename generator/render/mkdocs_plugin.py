@@ -95,6 +95,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
         from .verify import SiteCheck
 
+        # The site check reads each page in a second process once it is written (verify.SiteCheck); started
+        # before the wait for the worker's list of files.
+        self.check, self.last_page = SiteCheck(Path(config["site_dir"])), None
         if self.asked:
             try:
                 listing = self.worker.listing()
@@ -115,8 +118,6 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         for file in theme:
             if listed.get_file_from_path(file.src_uri) is None:
                 listed.append(file)
-        # The site check reads each page in a second process once it is written (verify.SiteCheck).
-        self.check, self.last_page = SiteCheck(Path(config["site_dir"])), None
         return listed
 
     def on_page_read_source(self, page: Any, config: Any) -> None:
