@@ -20,8 +20,6 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
-from ..loader import user_cache
-
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
            "sanitize"]
 
@@ -121,6 +119,8 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
     def _disk(self) -> jinja2.FileSystemBytecodeCache | None:
         if self.disk is None:
+            from ..loader import user_cache  # here: the loader imports the data model (pydantic), see below
+
             try:
                 folder = self.directory or user_cache() / "templates"
                 folder.mkdir(parents=True, exist_ok=True)
