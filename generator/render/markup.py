@@ -119,7 +119,9 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
     def _disk(self) -> jinja2.FileSystemBytecodeCache | None:
         if self.disk is None:
-            from ..loader import user_cache  # here: the loader imports the data model (pydantic), see below
+            # Imported here, not above: the loader brings in the data model (pydantic), which the MkDocs plugin's
+            # own process does not otherwise need (render/site_worker.py makes the pages).
+            from ..loader import user_cache
 
             try:
                 folder = self.directory or user_cache() / "templates"
