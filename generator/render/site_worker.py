@@ -61,7 +61,13 @@ class SiteWorker:
         # Out of the cycle collector until the worker ends (_reap): a collection in either process writes to every
         # object it walks, and each page so written is then copied (copy-on-write) in that process.
         gc.freeze()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:  # no process to be had (the caller makes the pages itself): nothing left behind
+            gc.unfreeze()
+            for fd in (request_read, request_write, answer_read, answer_write):
+                os.close(fd)
+            raise
         if self.pid == 0:  # the child: never returns
             os.close(request_write)
             os.close(answer_read)
