@@ -198,6 +198,21 @@ worker.ask(**request("by-worker"))
 os.kill(worker.pid, signal.SIGKILL)
 print(all(built), worker.listing() is None, gone(worker.pid))
 """,
+    "a fork that fails leaves nothing behind, and the build makes the pages itself": """
+real_fork, raised = os.fork, False
+def no_fork():
+    raise OSError(11, "Resource temporarily unavailable")
+os.fork = no_fork
+before = sorted(os.listdir("/proc/self/fd"))
+try:
+    SiteWorker()
+except OSError:
+    raised = True
+left = sorted(os.listdir("/proc/self/fd")) == before and gc.get_freeze_count() == 0
+out = build(project, site=True, pdf=False, out=project / "no-fork")
+os.fork = real_fork
+print(raised, left, (out / "site" / "games" / "golf" / "index.html").is_file())
+""",
     "stopped, or let go of unasked, it is gone": """
 stopped, unasked = SiteWorker(), SiteWorker()
 stopped.stop()
