@@ -103,9 +103,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 listing = self.worker.listing()
             except RulebookError as exc:
                 raise PluginError(str(exc)) from exc
-            if listing is None:  # the worker failed: generate here, where its error is raised
-                self.worker, self.asked = None, False
-                self._generate(config)
+            if listing is None:
+                self._without_worker(config)
             else:
                 self._use(listing, config)
         # The generated files as MkDocs lists a docs folder (site.reading_order), then the theme's files they do not
@@ -123,16 +122,22 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def on_page_read_source(self, page: Any, config: Any) -> None:
         # MkDocs reads the pages in the order listed, while the worker writes them in that order.
         if self.asked and not self.worker.wait_for(page.file.src_uri):
-            self.worker, self.asked = None, False  # it failed: every page is made here (the same pages)
-            self._generate(config)
+            self._without_worker(config)
 
     def on_env(self, env: Any, config: Any, files: Any) -> Any:
         # Every page is read: the worker has ended, or is about to.
         if self.asked:
-            worker, self.worker, self.asked = self.worker, None, False
-            if not worker.finish():  # it wrote every page MkDocs read, but failed after: whatever it was, it is raised
-                self._generate(config)
+            if self.worker.finish():
+                self.worker, self.asked = None, False
+            else:  # it wrote every page MkDocs read, but failed after
+                self._without_worker(config)
         return env
+
+    def _without_worker(self, config: Any) -> None:
+        """The worker failed (it has ended): every page is made here, the same pages, and its error, if the
+        sources cause it, raised here where it belongs."""
+        self.worker, self.asked = None, False
+        self._generate(config)
 
     def on_serve(self, server: Any, config: Any, builder: Any) -> Any:
         # MkDocs watches the docs folder, which every build writes anew: watched, each build started the next, for

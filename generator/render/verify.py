@@ -152,7 +152,9 @@ def verify_site(site: Path, read: dict[str, Page] | None = None) -> list[str]:
         problems += [f"{rel}: {p}" for p in page.problems]
         if rel == "404.html":  # MkDocs writes the 404 page with site-absolute links by design
             continue
-        for href, line, target, folder, fragment in page.targets if page.targets is not None else resolve_links(rel, page):
+        if page.targets is None:  # a page the site check's process was not told of
+            page.targets = resolve_links(rel, page)
+        for href, line, target, folder, fragment in page.targets:
             if folder or target in folders:
                 target = "index.html" if target == "." else f"{target}/index.html"
             if target not in files:
