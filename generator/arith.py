@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 import re
 from collections.abc import Mapping
@@ -17,13 +18,14 @@ class ArithmeticError_(ValueError):
     """An expression that is not plain arithmetic over known names."""
 
 
-def names_in(expr: str) -> set[str]:
-    """The names an expression uses."""
+@functools.lru_cache(maxsize=4096)
+def names_in(expr: str) -> frozenset[str]:
+    """The names an expression uses (worked out once per expression: every load of a worked example asks)."""
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        return frozenset()
+    return frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
 
 
 def evaluate(expr: str, names: Mapping[str, float]) -> float:

@@ -215,8 +215,8 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     errors: list[SourceError] = []
     data_dir, content_dir = root / DATA_DIR, root / CONTENT_DIR
 
-    def rel(p: Path) -> str:
-        return p.relative_to(root).as_posix()
+    def rel(p: Path) -> str:  # a file in one of the two folders, named as findings name it
+        return f"{p.parent.name}/{p.name}"
 
     docs: dict[str, YamlDoc] = {}
     unreadable: set[str] = set()  # reported already: not also 'no game file'

@@ -13,6 +13,7 @@ parser, when PyYAML has it) into nodes, then builds Python values itself so that
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -102,12 +103,17 @@ MAX_LINE = 10_000  # characters: a paragraph is long, a 100 KB line is not prose
 MAX_NESTING = 8  # blockquote and list levels: deep nesting only serves to exhaust the renderer
 
 
+NESTING = re.compile(r"[\s>]*")  # what a line starts with: its quote marks and its indent
+
+
 def check_prose(text: str, path: str) -> None:
     """Refuse Markdown shaped to exhaust the renderer: huge lines, deep quote or list nesting."""
     for n, line in enumerate(text.splitlines(), 1):
         if len(line) > MAX_LINE:
             raise SourceError(Location(path, n, MAX_LINE), f"line is {len(line)} characters; the limit is {MAX_LINE}")
-        quotes = re.match(r"[\s>]*", line).group().count(">")
+        if not line[:1].isspace() and not line.startswith(">"):
+            continue  # neither quoted nor indented (``\s`` is what ``str.isspace`` says): most lines
+        quotes = NESTING.match(line).group().count(">")
         indent = len(line) - len(line.lstrip(" \t"))
         if quotes > MAX_NESTING or indent > 4 * MAX_NESTING:
             raise SourceError(Location(path, n, 1), f"nested more than {MAX_NESTING} levels deep")
@@ -217,7 +223,13 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
 
 def user_cache() -> Path:
     """The user's cache folder (``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``): a speed-up, never needed."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
+    return _user_cache(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=8)
+def _user_cache(xdg_cache_home: str | None, home: str | None) -> Path:
+    # Asked once per file a load reads: working out the home folder each time was a tenth of a load.
+    return Path(xdg_cache_home or Path.home() / ".cache") / "rulebook"
 
 
 def write_whole(path: Path, text: str) -> None:
