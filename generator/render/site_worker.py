@@ -148,6 +148,10 @@ def _worker(request_read: int, answer_write: int) -> NoReturn:
     """The forked process: one request as JSON from the parent; the listing, then each page written, as JSON
     lines back (or the library's error); leaves without the parent's exit handlers."""
     code = 1
+    # No cycle collection in this short-lived process: its objects (the loaded edition, the pages' text) live until it
+    # exits, and the collector walked them again and again while they were made (at 1000 games the list reached the
+    # parent 0.59-0.71 -> 0.47-0.58 s after it asked; the worker's peak memory 138 -> 141 MB).
+    gc.disable()
     try:
         from . import site  # noqa: F401 - imported before the request comes: the time this process saves
 
