@@ -262,7 +262,9 @@ TARGETS = [
     ("`make` after a one-game edit: <= 30 % of a full build", "loop_one_game_make_s", "loop_full_make_s",
      "loop_one_game_vs_full", 0.30),
     ("`rulebook validate`: under 0.3 s", "loop_validate_s", "loop_python_bare_s", "loop_validate_vs_target", 1.0),
-    ("`make test`: under 90 s", "loop_make_test_s", None, "loop_make_test_vs_target", 1.0),
+    # Its reference is the suite's CPU time shared by every CPU: the least time this work can take here.
+    ("`make test`: under 90 s (ref.: its CPU time / CPUs)", "loop_make_test_s", "loop_make_test_floor_s",
+     "loop_make_test_vs_target", 1.0),
     ("site, the book: <= 1.25 x bare mkdocs", "site_build_s", "site_bare_mkdocs_s", "site_vs_bare", 1.25),
     ("site, 1000 games: <= 1.25 x bare mkdocs (prune)", "site_1000_games_ours_s", "site_1000_games_prune_s",
      "site_1000_vs_bare", 1.25),
