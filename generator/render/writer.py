@@ -15,6 +15,10 @@ What differs from WeasyPrint's writer, and why:
   link and form annotations are added, so that a page's objects are complete, and can be
   serialised, as soon as it is drawn. WeasyPrint numbers the annotations after the last page.
 - A link to an anchor the document does not have is an error, not a warning and a dropped link.
+- An empty text field (every cell of a score sheet) has an appearance, an empty one shared by all,
+  and the form says viewers need not make appearances (``NeedAppearances`` false) when every field
+  has one. WeasyPrint leaves text fields without one and asks every viewer to make them all: poppler
+  took 3.0 s to read the 37-page score pad's text (4,481 fields), 0.36 s with them.
 
 Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
 code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
@@ -99,6 +103,8 @@ class PdfWriter:
         self.anchors: set[str] = set()
         self.link_targets: dict[str, int] = {}  # internal link target -> the position of a page linking to it
         self.outline: list[tuple[tuple[int, int], _OutlinePage]] = []  # (place in the file, page) of every page
+        self.blank_appearance: Any = None  # the empty appearance every empty text field shares, once one needs it
+        self.without_appearance = 0  # form fields left for a viewer to draw (a text field with a value)
         self.keys = 0  # the next structure parent tree key
         self.elements: list[list[bytes]] = []  # each page's top structure elements, the Document's in page order
 
@@ -150,6 +156,7 @@ class PdfWriter:
             raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
         add_links((page.links, anchors), matrix, pdf, pdf_page, self.names, tags)
         add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
+        self._give_appearances(pdf.objects[first_object:])
         page.paint(stream, scale)
 
         bleed = {key: value * 0.75 for key, value in page.bleed.items()}
@@ -176,6 +183,23 @@ class PdfWriter:
             pdf.objects[number] = _Serialised(pdf.objects[number])
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
+    def _give_appearances(self, objects: list[Any]) -> None:
+        """Give each empty text field among ``objects`` (a page's, just made) the shared empty appearance."""
+        import pydyf
+
+        for obj in objects:
+            if not isinstance(obj, pydyf.Dictionary) or obj.get("Subtype") != "/Widget" or "AP" in obj:
+                continue
+            value = obj.get("V")
+            if obj.get("FT") != "/Tx" or not isinstance(value, pydyf.String) or value.string != "":
+                self.without_appearance += 1  # a value to show: the viewer draws it (NeedAppearances stays true)
+                continue
+            if self.blank_appearance is None:
+                self.blank_appearance = pydyf.Stream(extra={"Type": "/XObject", "Subtype": "/Form",
+                                                            "BBox": pydyf.Array((0, 0, 1, 1))})
+                self.pdf.add_object(self.blank_appearance)
+            obj["AP"] = pydyf.Dictionary({"N": self.blank_appearance.reference})
+
     def write(self, target: Path, metadata: Any) -> None:
         """Put the pages in their places and write the file, with ``metadata`` (a laid-out WeasyPrint document's:
         title, authors, language, dates)."""
@@ -191,6 +215,8 @@ class PdfWriter:
         if missing:
             raise BuildError(f"page {self.link_targets[missing[0]] + 1} links to #{missing[0]}, which no page has")
         pdf = self.pdf
+        if "AcroForm" in pdf.catalog and not self.without_appearance:  # every field has its appearance
+            pdf.catalog["AcroForm"]["NeedAppearances"] = "false"
         order = sorted(range(self.pages), key=lambda i: self.outline[i][0])
         kids = pdf.pages["Kids"]
         kids[:] = [item for i in order for item in kids[3 * i:3 * i + 3]]
