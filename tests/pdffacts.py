@@ -24,8 +24,11 @@ def _plain(value: Any, pages: dict[int, int], seen: frozenset = frozenset()) -> 
             return ("seen",)
         return _plain(value.get_object(), pages, seen | {value.idnum})
     if isinstance(value, DictionaryObject):
-        return {str(k): _plain(v, pages, seen) for k, v in sorted(value.items())
-                if k not in ("/P", "/Parent", "/StructParent", "/StructParents", "/ParentTree", "/ParentTreeNextKey")}
+        facts = {str(k): _plain(v, pages, seen) for k, v in sorted(value.items())
+                 if k not in ("/P", "/Parent", "/StructParent", "/StructParents", "/ParentTree", "/ParentTreeNextKey")}
+        if hasattr(value, "get_data"):  # a stream (an XObject, a font file): its dictionary and what it holds
+            facts["stream"] = hashlib.sha256(value.get_data()).hexdigest()
+        return facts
     if isinstance(value, ArrayObject):
         return [_plain(v, pages, seen) for v in value]
     if hasattr(value, "get_data"):
