@@ -31,8 +31,6 @@ def _plain(value: Any, pages: dict[int, int], seen: frozenset = frozenset()) -> 
         return facts
     if isinstance(value, ArrayObject):
         return [_plain(v, pages, seen) for v in value]
-    if hasattr(value, "get_data"):
-        return ("stream", hashlib.sha256(value.get_data()).hexdigest())
     return str(value)
 
 
