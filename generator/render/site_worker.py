@@ -58,8 +58,8 @@ class SiteWorker:
     def __init__(self) -> None:
         request_read, request_write = os.pipe()
         answer_read, answer_write = os.pipe()
-        # Out of the cycle collector until the worker ends (_reap): a collection in either process writes to every
-        # object it walks, and each page so written is then copied (copy-on-write) in that process.
+        # Out of this process's cycle collector until the worker ends (_reap): a collection writes to every object it
+        # walks, and each page so written is then copied (copy-on-write). The worker itself collects none (_worker).
         gc.freeze()
         try:
             self.pid = os.fork()
