@@ -10,7 +10,7 @@ BOOK = """\
 title: Fixture Book
 author: Tests
 editions:
-  - {{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}}
+  - {edition}
 current: "2026.1"
 index_title: Index of Games
 pages:
@@ -40,7 +40,8 @@ def make_project(root: Path, fixture: dict) -> Path:
         (data / f"{game['id']}.yaml").write_text(game_text, encoding="utf-8")
         prose = fixture.get("prose", {}).get(game["id"], "## Rules\n\nPlay well.\n")
         (content / f"{game['id']}.md").write_text(prose, encoding="utf-8")
-    (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""),
+    edition = fixture.get("edition", '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}')
+    (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
     if "dictionary" in fixture:
