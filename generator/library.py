@@ -257,6 +257,12 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
                 undo_erratum(erratum, all_docs, texts)
             except SourceError as exc:
                 errors.append(exc)
+        cited = erratum.evidence.page
+        if cited is not None and f"{CONTENT_DIR}/{cited}.md" not in texts:
+            index = [e.id for e in errata_model.errata].index(erratum.id)
+            errors.append(SourceError(errata_doc.where(("errata", index, "evidence", "page")),
+                                      f"erratum '{erratum.id}' cites page '{cited}', which the book does not have: "
+                                      "name a game or page (its content/ file without .md)"))
     book = _validate(Book, book_doc, errors) or book
 
     games: dict[str, GameSource] = {}

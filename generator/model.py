@@ -492,8 +492,26 @@ class Book(Strict):
         return self
 
 
+class Evidence(Strict):
+    """What makes the published text wrong: a spelling, the arithmetic, or the book's own words elsewhere."""
+
+    kind: Literal["spelling", "arithmetic", "contradiction"]
+    why: str = Field(min_length=1, description="one sentence for the reader, printed on the errata page")
+    page: Slug | None = Field(None, description="contradiction: the game or page whose words disagree")
+    words: str | None = Field(None, description="contradiction: those words, as the book prints them")
+
+    @model_validator(mode="after")
+    def _cited(self) -> Evidence:
+        # A contradiction is only evidence when it names where the book says otherwise, and what it says.
+        if self.kind == "contradiction" and not (self.page and self.words):
+            raise ValueError("a contradiction names the page and the words that disagree (page:, words:)")
+        if self.kind != "contradiction" and (self.page or self.words):
+            raise ValueError(f"page: and words: cite a contradiction, not {self.kind}")
+        return self
+
+
 class Erratum(Strict):
-    """A correction: the published value, the corrected one, and the check that caught it."""
+    """A correction: the published value, the corrected one, the check that caught it and the evidence."""
 
     id: Slug
     edition: EditionId = Field(description="the edition that carries the correction")
@@ -504,6 +522,7 @@ class Erratum(Strict):
     count: int = Field(1, description="for text corrections: how often the text occurs")
     check: str
     note: str
+    evidence: Evidence
 
 
 class Errata(Strict):

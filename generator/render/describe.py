@@ -305,3 +305,45 @@ def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:
     if start is None:
         return unknown
     return str(start) if end in (None, start) else f"{start}–{end}"
+
+
+class ErratumRow:
+    """One correction as a reader sees it: where it is, what the book said, what it says now, and why."""
+
+    def __init__(self, title: str, anchor: str, link: str, published: str, corrected: str, why: str) -> None:
+        self.title, self.anchor, self.link = title, anchor, link
+        self.published, self.corrected, self.why = published, corrected, why
+
+    def page(self, pages: dict[str, int], unknown: str = "") -> str:
+        """The PDF page the corrected text is on ('00'-like ``unknown`` before layout)."""
+        if self.anchor.startswith("game-"):
+            return page_range(pages, self.anchor[len("game-"):], unknown)
+        found = pages.get(self.anchor)
+        return unknown if found is None else str(found)
+
+
+def errata_rows(lib: Library) -> list[ErratumRow]:
+    """This edition's corrections named by the game or page they are on, never by file or data path."""
+    rows = []
+    for e in (e for e in lib.errata if lib.in_edition(e.edition)):
+        stem = e.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        game_id, _, variant_id = stem.partition(".")
+        if e.file == lib.book_doc.path:
+            # The book's own data is the printed index (its heading and its lines).
+            title, anchor, link = lib.book.index_title, "book-index", "book-index.md"
+            line = re.match(r"printed_index\.sections\.(\w+)\.(\d+)\.", e.path or "")
+            if line:
+                entry = next(r for r in lib.index_rows()[line[1]] if r.entry == int(line[2]))
+                title = f"{title}: {entry.title}"
+        elif game_id in lib.games:
+            game = lib.games[game_id].game
+            if not variant_id and e.path and e.path.startswith("variants."):
+                variant_id = game.variants[int(e.path.split(".")[1])].id
+            variant = next((v for v in game.variants if v.id == variant_id), None)
+            title = game.heading() + (f": {variant.title}" if variant else "")
+            anchor, link = f"game-{game_id}", f"games/{game_id}.md"
+        else:
+            page = next(p for p in lib.book.pages if p.id == stem)
+            title, anchor, link = page.title, f"page-{page.id}", f"{page.id}.md"
+        rows.append(ErratumRow(title, anchor, link, str(e.published), str(e.corrected), e.evidence.why))
+    return rows

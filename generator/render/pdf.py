@@ -132,7 +132,7 @@ class BookParts:
         self.by_section = {s.id: [p for p in self.games if p.id in s.games] for s in lib.book.sections}
         self.front_pages = [p for p in lib.book.pages if p.after is None]
         self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
-        self.errata = [e for e in lib.errata if lib.in_edition(e.edition)]
+        self.errata = describe.errata_rows(lib)
         self.pad = score_pad_name(lib.edition.id)
         self.sheets: dict[str, list[SheetFile]] = {}  # each game's sheets in the score pad, named on its page
         for sheet in sheet_files(self.games):
@@ -172,7 +172,7 @@ class BookParts:
                         page_range, note)
         # The errata run on after the index: one part, so that neither ends on a page of its own.
         end = t.index(sections, index_rows, page_range, printed) + (
-            t.errata_page(self.errata, note) if self.errata or note else "")
+            t.errata_page(self.errata, pages, note) if self.errata or note else "")
         return [Part(front), *self.middle, Part(end, recto=True)]
 
 

@@ -23,6 +23,13 @@ from .sheets import score_pad_name, template_globals
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
 
+def built_url(doc: str, at: str = "errata.md") -> str:
+    """Where the page built from Markdown file ``doc`` is, seen from the page built from ``at`` (raw HTML
+    links are not rewritten by MkDocs, so they name the built page)."""
+    depth = at.removesuffix(".md").count("/") + 1
+    return "../" * depth + doc.removesuffix(".md") + "/"
+
+
 def game_path(game_id: str) -> str:
     """The Markdown file of a game page, relative to the docs folder."""
     return f"games/{game_id}.md"
@@ -187,7 +194,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records())
     pages["assets/games.json"] = lambda: json.dumps(records(), indent=1, sort_keys=True)
     pages["errata.md"] = lambda: env.get_template("site/errata.md.j2").render(
-        errata=[e for e in lib.errata if lib.in_edition(e.edition)], index_note=index_note)
+        errata=describe.errata_rows(lib), index_note=index_note, url=built_url)
 
     # Copied files first: the list of files given to MkDocs names them.
     if SITE_ASSETS.exists():
@@ -249,7 +256,7 @@ def changes_page(lib: Library) -> str:
     text = markdown(summary, f"From {previous.id} ({previous.label}) to {lib.edition.id} ({lib.edition.label})")
     # The theme has no strikethrough extension: removed words (~~x~~, data tildes come escaped) become <del>.
     text = re.sub(r"(?<!\\)~~(.+?)(?<!\\)~~", r"<del>\1</del>", text.replace("<", "&lt;"))
-    return head + text + "\nEvery correction, with the check that found it, is on the [errata](errata.md) page.\n"
+    return head + text + "\nEvery correction, with where it is and why it was made, is on the [errata](errata.md) page.\n"
 
 
 def pdf_name(lib: Library) -> str:
