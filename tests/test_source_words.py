@@ -65,9 +65,15 @@ SOURCE_WORDS = [
     (PUBLISHED, "thirty-one", "Alternate Rule 1 If somebody gets 31 and lays down only the lowest has to pay"),
     (CURRENT, "chase-the-ace", "Different versions: 1. Some play that kings are traded like any other card"),
     (CURRENT, "chase-the-ace", "3. Kings get flipped over when someone tries to trade with one"),
-    # the About page says what the published book says, and 2026.2 only what an erratum records
+    # the About page's history is the family's and no erratum rewrites it: both editions print it as published
     (PUBLISHED, "about", "We update and reprint the book every few years and the 2025 version is the 6th Edition."),
-    (CURRENT, "about", "We update and reprint the book every few years. We do not claim"),
+    (CURRENT, "about", "We update and reprint the book every few years and the 2025 version is the 6th Edition."),
+    (CURRENT, "about", "For the 2025 edition we have added several"),
+    # slips the published book printed, as it printed them; 2026.2 prints them corrected (NOT_WORDS)
+    (PUBLISHED, "gin-rummy-tournament", "Your oponent does not get a draw the first round"),
+    (PUBLISHED, "rummoli", "ante the next rnd then they are out"),
+    (CURRENT, "gin-rummy-tournament", "Your opponent does not get a draw the first round"),
+    (CURRENT, "rummoli", "ante the next round then they are out"),
 ]
 
 # (edition, page, words that must not appear: what the defects printed)
@@ -79,8 +85,9 @@ NOT_WORDS = [
     (PUBLISHED, "thirty-one", "Alternate Rule 1 – If"),
     (CURRENT, "chase-the-ace", "Alternate Rule 1"),
     (CURRENT, "golf", "deals 4 cards"),
-    (CURRENT, "about", "6th Edition"),
     (CURRENT, "about", "2026 version"),
+    (CURRENT, "gin-rummy-tournament", "oponent"),
+    (CURRENT, "rummoli", "rnd"),
 ]
 
 # (edition, game, label, the working in numbers, the result): a worked example's line as the book words it
