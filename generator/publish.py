@@ -1,4 +1,4 @@
-"""``make publish``: every edition of the site deployed with mike to the local gh-pages branch.
+"""``make publish``: every edition of the site deployed with mike to the local gh-pages branch, once it validates.
 
 Each edition is one mike version (2026.1 as published, 2026.2 current, alias ``latest``, and
 ``latest`` as the default the site root redirects to). mike runs ``mkdocs`` from PATH, so the
@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 from .build import render_pdfs
-from .errors import BuildError
+from .checks import run_checks
+from .errors import BuildError, Location, SourceError, SourceErrors
 from .library import edition_key, load_library
 
 ALIAS = "latest"
@@ -32,8 +33,21 @@ def _mike(args: list[str], root: Path, env: dict[str, str]) -> None:
         raise BuildError(f"mike {' '.join(args)} failed:\n{result.stderr.strip()[-3000:]}")
 
 
+def refusals(root: Path) -> list[SourceError]:
+    """The errors that stop a publish: every error the current edition's validation reports."""
+    lib = load_library(root)
+    return [SourceError(Location(f.path, f.line), f"{f.check}: {f.message}")
+            for f in run_checks(lib) if f.severity == "error"]
+
+
 def publish(root: Path, branch: str = "gh-pages") -> list[str]:
-    """Deploy every edition to ``branch`` (local only; pushing is the workflow's job); return the versions."""
+    """Deploy every edition to ``branch`` (local only; pushing is the workflow's job); return the versions.
+
+    Validation comes first: on any error nothing is built and ``branch`` is left as it was.
+    """
+    refused = refusals(root)
+    if refused:
+        raise SourceErrors(refused)
     lib = load_library(root)
     editions = sorted(lib.book.editions, key=lambda e: edition_key(e.id))
     env = dict(os.environ)

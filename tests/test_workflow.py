@@ -41,3 +41,16 @@ def test_diff_goes_to_the_summary_and_findings_to_annotations():
     runs = _runs(_job())
     assert any("rulebook diff" in r and '>> "$GITHUB_STEP_SUMMARY"' in r for r in runs)
     assert any("rulebook validate --format github" in r for r in runs)
+
+
+def test_publish_runs_only_after_the_check_succeeded_on_the_same_commit():
+    publish = yaml.safe_load((ROOT / ".github" / "workflows" / "publish.yml").read_text(encoding="utf-8"))
+    check = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    on = publish[True]  # PyYAML reads the key `on` as the boolean true
+    assert set(on) == {"workflow_run", "workflow_dispatch"}, "no push trigger: a push waits for the check"
+    assert on["workflow_run"]["workflows"] == [check["name"]] and on["workflow_run"]["types"] == ["completed"]
+    job = publish["jobs"]["publish"]
+    assert "github.event.workflow_run.conclusion == 'success'" in job["if"]
+    checkout = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/checkout"))
+    assert "github.event.workflow_run.head_sha" in checkout["with"]["ref"]
+    assert any(step.get("run") == "make publish" for step in job["steps"])  # publish validates before it builds
