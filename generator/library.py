@@ -183,19 +183,29 @@ def _get(data: Any, path: list[str]) -> tuple[Any, Any]:
     return node, int(last) if isinstance(node, list) else last
 
 
-def undo_erratum(erratum: Erratum, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) -> None:
-    """Put the published value back; raise SourceError if the files no longer match the erratum."""
+def _erratum_value(erratum: Erratum, docs: dict[str, YamlDoc], at: Location) -> tuple[YamlDoc, Any, Any, list[str]]:
+    """(document, container, key, path) of a data erratum's value; SourceError at the erratum if there is none."""
+    doc = docs.get(erratum.file)
+    if doc is None:
+        raise SourceError(at, f"erratum '{erratum.id}': no data file {erratum.file}: write the file in {DATA_DIR}/ it corrects instead")
+    path = erratum.path.split(".") if erratum.path else []
+    try:
+        container, key = _get(doc.data, path)
+        container[key]
+    except (KeyError, IndexError, ValueError, TypeError):
+        raise SourceError(at, f"erratum '{erratum.id}': {erratum.file} has no value at '{erratum.path}': "
+                              f"write the dotted path of the corrected value in {erratum.file} instead") from None
+    return doc, container, key, path
+
+
+def undo_erratum(erratum: Erratum, docs: dict[str, YamlDoc], texts: dict[str, TextDoc],
+                 at: Location | None = None) -> None:
+    """Put the published value back; raise SourceError if the files no longer match the erratum (``at``: its entry)."""
+    at = at or Location(f"{DATA_DIR}/{ERRATA_FILE}")
     stale = f"erratum '{erratum.id}' no longer matches {erratum.file}"
     if erratum.path is not None:
-        doc = docs.get(erratum.file)
-        if doc is None:
-            raise SourceError(Location(ERRATA_FILE), f"erratum '{erratum.id}': no data file {erratum.file}")
-        path = erratum.path.split(".")
-        try:
-            container, key = _get(doc.data, path)
-            current = container[key]
-        except (KeyError, IndexError, ValueError, TypeError):
-            raise SourceError(Location(erratum.file), f"{stale}: no value at '{erratum.path}'") from None
+        doc, container, key, path = _erratum_value(erratum, docs, at)
+        current = container[key]
         if current != erratum.corrected:
             where = doc.where(tuple(int(p) if p.isdigit() else p for p in path))
             raise SourceError(where, f"{stale}: {erratum.path} is {current!r}, erratum says {erratum.corrected!r}")
@@ -252,14 +262,17 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     # Rebuild an older edition by undoing, newest first, every correction made after it.
     all_docs = {**docs, book_doc.path: book_doc}
     for erratum in sorted(errata_model.errata, key=lambda e: edition_key(e.edition), reverse=True):
-        if edition_key(erratum.edition) > edition_key(edition_id):
-            try:
-                undo_erratum(erratum, all_docs, texts)
-            except SourceError as exc:
-                errors.append(exc)
+        index = [e.id for e in errata_model.errata].index(erratum.id)
+        at = errata_doc.where(("errata", index, "path" if erratum.path is not None else "file"))
+        try:
+            if edition_key(erratum.edition) > edition_key(edition_id):
+                undo_erratum(erratum, all_docs, texts, at)
+            elif erratum.path is not None:  # not undone here, but a wrong path is wrong in every edition
+                _erratum_value(erratum, all_docs, at)
+        except SourceError as exc:
+            errors.append(exc)
         cited = erratum.evidence.page
         if cited is not None and f"{CONTENT_DIR}/{cited}.md" not in texts:
-            index = [e.id for e in errata_model.errata].index(erratum.id)
             errors.append(SourceError(errata_doc.where(("errata", index, "evidence", "page")),
                                       f"erratum '{erratum.id}' cites page '{cited}', which the book does not have: "
                                       "name a game or page (its content/ file without .md)"))

@@ -46,6 +46,8 @@ CASES = [
     ("not one of the choices", YAML, "winner: first_to_target", "winner: first", "winner: first",
      "goal.winner: Input should be 'high', 'low', 'first_out', 'last_standing', 'first_to_target' or 'race' "
      "(found 'first'); write one of 'high',"),
+    ("erratum at a wrong path", "rules_data/errata.yaml", "    path: index_title\n", "    path: index_titel\n",
+     "path: index_titel", "erratum 'index-title-spelling': rules_data/book.yaml has no value at 'index_titel'"),
 ]
 
 
