@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from .errors import RulebookError
 from .library import GameSource, Library, load_library
+from .prose import expand
 from .textdiff import changed_sentences, escape, mark_words
 
 BOOK = "The book"
@@ -199,22 +200,37 @@ class _Walk:
             self.walk(item, _MISSING, path + (keys_old.index(key),), names + [pre + _name(item, keys_old.index(key))])
 
 
-def _prose(walk: _Walk, where: str, name: str, old: str | None, new: str | None) -> None:
+EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*)")
+
+
+def _as_printed(sentence: str | None, scopes: list[dict[str, Any]]) -> str | None:
+    # Sentences are compared as written (a value changed in the data is its own line, not a changed
+    # sentence too) and shown as the reader sees them: {deal.each} as its number, no emphasis marks.
+    return None if sentence is None else EMPHASIS.sub("", expand(sentence, *scopes))
+
+
+def _prose(walk: _Walk, where: str, name: str, old: str | None, new: str | None,
+           old_scopes: list[dict[str, Any]], new_scopes: list[dict[str, Any]]) -> None:
     for a, b in changed_sentences(old, new):
-        walk.out.append(Change(walk.game, where, name, a, b))
+        walk.out.append(Change(walk.game, where, name, _as_printed(a, old_scopes), _as_printed(b, new_scopes)))
 
 
 def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Library) -> list[Change]:
     """Every change between two versions of one game: each data field, then the prose."""
     walk = _Walk(new.game.title, old_lib, new_lib)
     walk.walk(old.game, new.game)
+    old_data, new_data = old.doc.data, new.doc.data
     _prose(walk, new.prose.path if new.prose else "", "text",
-           old.prose.text if old.prose else None, new.prose.text if new.prose else None)
+           old.prose.text if old.prose else None, new.prose.text if new.prose else None,
+           [old_data, old_lib.scope()], [new_data, new_lib.scope()])
+    old_index = {v.id: i for i, v in enumerate(old.game.variants)}
     before = {v.id for v in old.game.variants if old_lib.in_edition(v.introduced)}
-    for v in new.game.variants:  # a variant added is one line ('variant X: added'), not all its sentences
+    for i, v in enumerate(new.game.variants):  # a variant added is one line ('variant X: added'), not all its sentences
         a, b = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
         if new_lib.in_edition(v.introduced) and v.id in before and (a or b):
-            _prose(walk, (b or a).path, f"variant {v.title}, text", a.text if a else None, b.text if b else None)
+            old_v = old_data["variants"][old_index[v.id]]
+            _prose(walk, (b or a).path, f"variant {v.title}, text", a.text if a else None, b.text if b else None,
+                   [old_v, old_data, old_lib.scope()], [new_data["variants"][i], new_data, new_lib.scope()])
     return walk.out
 
 
@@ -251,7 +267,7 @@ def compare(old: Library, new: Library) -> Summary:
     for page in new.book.pages:
         a, b = old.pages.get(page.id), new.pages.get(page.id)
         _prose(walk, (b or a).path if (a or b) else "", f"page “{page.title}”", a.text if a else None,
-               b.text if b else None)
+               b.text if b else None, [old.scope()], [new.scope()])
     return Summary(changes + walk.out)
 
 

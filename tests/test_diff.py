@@ -35,7 +35,7 @@ EDITS = [
     ("worked example", "rules_data/oh-hell.yaml", "stated: 11, label: with a 1 in front",
      "stated: 12, label: with a 1 in front", "Oh Hell!, worked example, Example, with a 1 in front, stated: 11 → 12"),
     ("prose", "content/euchre.md", "First team to {goal.target} wins the game", "First team to {goal.target} wins the match",
-     "Euchre, text: “First team to {goal.target} wins the ~~game~~ **match**”"),
+     "Euchre, text: “First team to 10 wins the ~~game~~ **match**”"),
     ("book page", "content/general-rules.md", "dramatically", "very dramatically",
      "Page “General Rules”: “This are not “Our Official Rules” but can change the way the game plays out "
      "**very** dramatically if used.”"),
@@ -77,7 +77,7 @@ def test_the_record_names_game_path_old_and_new(before, tmp_path):
 def test_plain_text_marks_changed_words_without_markdown(before, tmp_path):
     project = _edited(tmp_path, "content/euchre.md", "wins the game", "wins the match")
     assert lines(compare(before, load_library(project))) == [
-        "Euchre, text: “First team to {goal.target} wins the [-game-] {+match+}”"]
+        "Euchre, text: “First team to 10 wins the [-game-] {+match+}”"]
 
 
 def test_no_change_says_so(before):

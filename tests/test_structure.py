@@ -6,6 +6,7 @@ added to a source is tested without touching this file.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -371,3 +372,41 @@ def test_preformatted_blocks_print_line_for_line_and_column_for_column(built, li
         assert width > 3 and miss < 0.5, f"{game}: characters off their columns by {miss:.2f} pt (width {width:.2f})"
         _, height, miss = _line_fit(heights)
         assert height > 5 and miss < 0.5, f"{game}: lines off their places by {miss:.2f} pt (blank lines lost?)"
+
+
+# --- nothing of the sources' machinery reaches a reader ---------------------------------------------
+
+# A reference the build did not resolve ({deal.each}), or template syntax, printed as it is written.
+UNRESOLVED = re.compile(r"\{[a-z_]+(?:\\?[._][a-z0-9_]+)+(?::[a-z_]+)?\}|\{\{|\}\}|\{%|%\}")
+
+
+def _site_texts(out: Path):
+    for page in sorted((out / "site").rglob("*.html")):
+        yield page.relative_to(out), page_text(page.read_text(encoding="utf-8"))
+    index = out / "site" / "search" / "search_index.json"
+    if index.exists():  # what the search shows a reader: each entry's title and text
+        for doc in json.loads(index.read_text(encoding="utf-8"))["docs"]:
+            yield f"{index.relative_to(out)} {doc['location']}", f"{doc['title']} {page_text(doc['text'])}"
+
+
+@pytest.mark.parametrize("text, found", [("Deal {deal.each} cards", True), ("to {goal.then\\_back\\_to:word}", True),
+                                         ("{{ game.title }}", True), ("{% if x %}", True),
+                                         ("Deal 13 cards {+match+}", False)])
+def test_the_scan_knows_a_placeholder(text, found):
+    assert bool(UNRESOLVED.search(text)) is found
+
+
+def test_no_placeholder_or_template_syntax_on_any_site_page(built):
+    for edition, out in built.items():
+        for where, text in _site_texts(out):
+            m = UNRESOLVED.search(text)
+            assert not m, f"{edition} {where}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
+
+
+@poppler
+def test_no_placeholder_or_template_syntax_in_any_pdf(built):
+    for edition, out in built.items():
+        for pdf in sorted((out / "pdf").rglob("*.pdf")):
+            text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+            m = UNRESOLVED.search(text)
+            assert not m, f"{edition} {pdf.name}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
