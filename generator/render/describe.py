@@ -188,13 +188,14 @@ def rank_groups(phrase: str) -> str:
 
 
 def deal(body: GameBody) -> list[str]:
-    """One line per deal rule (several when the deal depends on the number of players)."""
-    if body.deal is None:
+    """One line per deal rule the source states (several when it depends on the number of players).
+
+    A deal the transcriber worked out from the rest of the page (``implied``) helps the checks but is
+    not the family's rule: the box says nothing rather than print it."""
+    if body.deal is None or body.deal.implied:
         return []
     lines = [_deal_one(body.deal)] if body.deal.by_players == [] or body.deal.each or body.deal.upcard else []
     lines += [_deal_one(d) for d in body.deal.by_players]
-    if body.deal.implied:
-        lines = [line + " (implied, not stated)" for line in lines]
     return lines
 
 

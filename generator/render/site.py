@@ -58,24 +58,16 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
         if eq.sticks:
             kinds.add("sticks")
     kinds.discard("")
-    from ..checks.deal import players_that_work
-
-    works = players_that_work(game)
-    limited = not spec.bounded and works != spec.counts()
+    # Only what the game's page states: "Any number" stays any number. How many players a deck can
+    # really serve is the validator's business (players.unbounded), not a rule to print or filter by.
     players = {"min": spec.low, "max": spec.high, "step": spec.step,
                "set": sorted(spec.allowed) if spec.allowed is not None else None,
                "text": describe.player_count(stated)}
-    if limited and works:
-        contiguous = works == list(range(works[0], works[-1] + 1))
-        players.update(max=works[-1], set=None if contiguous else works,
-                       text=f"{describe.player_count(stated)} (up to {works[-1]})")
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
         "category": game.category,
         # Partners only at some counts: the finder offers the game with and without partners.
         "partnerships": "optional" if game.partners_when is not None else game.partnerships,
-        # The finder offers a game only for player counts its deal really supports: "any number"
-        # of players with one deck is, in fact, up to 17 for Thirty One.
         "players": players,
         "equipment": sorted(kinds),
     }
