@@ -25,7 +25,7 @@ poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-
 MM = 72 / 25.4
 MIN_CELL_MM = 12
 EDGE = 5 * MM  # no text within 5 mm of the paper's edge
-FIELD = re.compile(r"^(?P<key>[^.]+(?:\.[^.]+)?)\.(?P<block>\d+-\d+)\.(?P<row>\d+|total|name)\.(?P<col>\d+)$")
+FIELD = re.compile(r"^(?P<key>.+)_(?P<block>s\d+_b\d+)_(?:r(?P<row>\d+)|(?P<named>total|name))_p(?P<col>\d+)$")
 
 
 def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
@@ -148,11 +148,11 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
             m = FIELD.match(name)
             if m is None:
                 continue
-            if m["key"] != key:
+            if m["key"] != key.replace(".", "_"):
                 problems.append(f"field {name} is not named for {key}")
             if rect[2] - rect[0] < MIN_CELL_MM * MM - 0.01:
                 problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide")
-            rows.setdefault((m["block"], m["row"]), []).append(rect)
+            rows.setdefault((m["block"], m["row"] or m["named"]), []).append(rect)
         hand_rows = [k for k in rows if k[1].isdigit()]
         if not hand_rows:
             problems.append("no rows to write in")
@@ -200,8 +200,8 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
                   footers: int = 0) -> Path:
     from generator.render.weasy import Engine
 
-    cell = "<td><input type='text' name='bad.0-0.{r}.{c}'></td>"  # the sheets' own style: print.css
-    body = "".join(f"<tr><th style='width: 20mm'>{label}</th>" + "".join(cell.format(r=r, c=c) for c in range(columns))
+    cell = "<td><input type='text' name='bad_s1_b1_{r}_p{c}'></td>"  # the sheets' own style: print.css
+    body = "".join(f"<tr><th style='width: 20mm'>{label}</th>" + "".join(cell.format(r=f"r{r}", c=c) for c in range(columns))
                    + "</tr>" for r in range(1, rows + 1))
     if total:
         body += "<tr><th>Total</th>" + "".join(cell.format(r="total", c=c) for c in range(columns)) + "</tr>"
@@ -240,8 +240,9 @@ def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, probl
 
 def _fill_sheet(rows: int, after_mm: int, landscape: bool) -> str:
     """A sheet of the print stylesheet's kind: heading, blank rows, a total row, ``after_mm`` of notes, a footer."""
-    cells = "".join(f"<td><input type='text' name='f.0-0.{{r}}.{c}'></td>" for c in range(12 if landscape else 6))
-    body = "".join(f"<tr class='sheet-row fill-row'><th scope='row'>{r}</th>{cells.format(r=r)}</tr>" for r in range(rows))
+    cells = "".join(f"<td><input type='text' name='f_s1_b1_{{r}}_p{c}'></td>" for c in range(12 if landscape else 6))
+    body = "".join(f"<tr class='sheet-row fill-row'><th scope='row'>{r}</th>{cells.format(r=f'r{r}')}</tr>"
+                   for r in range(rows))
     page = " landscape" if landscape else ""
     return (f"<html><body class='sheet-only'><section class='sheet-page{page}'><h1 class='sheet-heading'>A game</h1>"
             f"<div class='score-sheet'><table><tbody>{body}<tr class='sheet-total'><th>Total</th>"

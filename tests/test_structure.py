@@ -410,3 +410,31 @@ def test_no_placeholder_or_template_syntax_in_any_pdf(built):
             text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
             m = UNRESOLVED.search(text)
             assert not m, f"{edition} {pdf.name}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
+
+
+# --- form fields a tool can fill one at a time ------------------------------------------------------
+
+def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
+    """In every PDF of both editions: no period in a field's name (PDF reads it as a hierarchy), no name
+    twice, and no two boxes drawing from one appearance stream (filling one would fill them all)."""
+    from pypdf import PdfReader
+
+    checked = 0
+    for edition, out in built.items():
+        for pdf in sorted((out / "pdf").rglob("*.pdf")):
+            names, streams = set(), set()
+            for page in PdfReader(pdf).pages:
+                for ref in page.get("/Annots") or []:
+                    widget = ref.get_object()
+                    if widget.get("/Subtype") != "/Widget":
+                        continue
+                    name = widget["/T"]
+                    assert "." not in name and name not in names, f"{edition} {pdf.name}: field {name!r}"
+                    names.add(name)
+                    normal = widget.get("/AP", {}).get("/N")
+                    if normal is not None:
+                        key = normal.indirect_reference.idnum
+                        assert key not in streams, f"{edition} {pdf.name}: {name} shares an appearance"
+                        streams.add(key)
+                    checked += 1
+    assert checked > 1000

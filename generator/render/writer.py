@@ -15,10 +15,12 @@ What differs from WeasyPrint's writer, and why:
   link and form annotations are added, so that a page's objects are complete, and can be
   serialised, as soon as it is drawn. WeasyPrint numbers the annotations after the last page.
 - A link to an anchor the document does not have is an error, not a warning and a dropped link.
-- An empty text field (every cell of a score sheet) has an appearance, an empty one shared by all,
-  and the form says viewers need not make appearances (``NeedAppearances`` false) when every field
-  has one. WeasyPrint leaves text fields without one and asks every viewer to make them all: poppler
-  took 3.0 s to read the 37-page score pad's text (4,481 fields), 0.36 s with them.
+- An empty text field (every cell of a score sheet) has an empty appearance of its own, and the form
+  says viewers need not make appearances (``NeedAppearances`` false) when every field has one.
+  WeasyPrint leaves text fields without one and asks every viewer to make them all: poppler took
+  3.0 s to read the 37-page score pad's text (4,481 fields), 0.36 s with them. Each field owns its
+  appearance stream: tools that fill a field write its value into that stream (pypdf does), so one
+  stream shared by every box showed one player's name in all of them.
 
 Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
 code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
@@ -103,7 +105,6 @@ class PdfWriter:
         self.anchors: set[str] = set()
         self.link_targets: dict[str, int] = {}  # internal link target -> the position of a page linking to it
         self.outline: list[tuple[tuple[int, int], _OutlinePage]] = []  # (place in the file, page) of every page
-        self.blank_appearance: Any = None  # the empty appearance every empty text field shares, once one needs it
         self.without_appearance = 0  # form fields left for a viewer to draw (a text field with a value)
         self.keys = 0  # the next structure parent tree key
         self.elements: list[list[bytes]] = []  # each page's top structure elements, the Document's in page order
@@ -184,7 +185,7 @@ class PdfWriter:
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
     def _give_appearances(self, objects: list[Any]) -> None:
-        """Give each empty text field among ``objects`` (a page's, just made) the shared empty appearance."""
+        """Give each empty text field among ``objects`` (a page's, just made) an empty appearance of its own."""
         import pydyf
 
         for obj in objects:
@@ -194,11 +195,11 @@ class PdfWriter:
             if obj.get("FT") != "/Tx" or not isinstance(value, pydyf.String) or value.string != "":
                 self.without_appearance += 1  # a value to show: the viewer draws it (NeedAppearances stays true)
                 continue
-            if self.blank_appearance is None:
-                self.blank_appearance = pydyf.Stream(extra={"Type": "/XObject", "Subtype": "/Form",
-                                                            "BBox": pydyf.Array((0, 0, 1, 1))})
-                self.pdf.add_object(self.blank_appearance)
-            obj["AP"] = pydyf.Dictionary({"N": self.blank_appearance.reference})
+            rect = [float(v) for v in obj["Rect"]]
+            blank = pydyf.Stream(extra={"Type": "/XObject", "Subtype": "/Form",
+                                        "BBox": pydyf.Array((0, 0, abs(rect[2] - rect[0]), abs(rect[3] - rect[1])))})
+            self.pdf.add_object(blank)
+            obj["AP"] = pydyf.Dictionary({"N": blank.reference})
 
     def write(self, target: Path, metadata: Any) -> None:
         """Put the pages in their places and write the file, with ``metadata`` (a laid-out WeasyPrint document's:
