@@ -438,3 +438,32 @@ def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
                         streams.add(key)
                     checked += 1
     assert checked > 1000
+
+
+# --- running heads name the game the reader is in at the top of the page ---------------------------
+
+def _running_head_faults(pdf: Path, titles: set[str]) -> list[tuple[int, str, str]]:
+    """(page, head, the title the page's top belongs to) for each page whose head names another."""
+    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
+                                                            text=True, check=True).stdout)[1])
+    current, faults = None, []
+    for n in range(1, pages + 1):
+        text = subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(pdf), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        head, *body = [line.strip() for line in text.splitlines() if line.strip()] or [""]
+        at_top = body[0] if body and body[0] in titles else current  # a title opening the page, else the one read last
+        if at_top and head and head not in titles and not head.startswith(at_top):
+            faults.append((n, head, at_top))
+        current = next((line for line in reversed(body) if line in titles), current)
+    return faults
+
+
+@poppler
+def test_every_running_head_names_the_game_at_the_top_of_its_page(built, library):
+    titles = ({game_page(library, gs).heading() for gs in library.ordered_games()}
+              | {p.title for p in library.book.pages} | {s.title for s in library.book.sections}
+              | {"Contents", "Errata", library.book.index_title,
+                                                        "Alphapetical Index of Games"})
+    for edition, out in built.items():
+        pdf = out / "pdf" / pdf_name(library).replace(CURRENT, edition)
+        assert _running_head_faults(pdf, titles) == [], edition
