@@ -307,8 +307,8 @@ def running_titles(pdf: Path) -> list[str]:
 
 
 def header_mismatches(pdf: Path, headings: dict[str, str]) -> list[str]:
-    """Pages whose running header does not name the game in force there: the first game whose heading
-    (anchor ``id`` -> title in ``headings``) is on the page, else the last one before it. A page whose
+    """Pages whose running header does not name the game the reader is in at the top of the page: the game
+    whose heading (anchor ``id`` -> title in ``headings``) opens the page, else the last one before it. A page whose
     header names something else and that holds no game heading (a prose page, the index) ends the run."""
     starts: dict[int, list[str]] = {}
     for name, page in anchor_pages(pdf).items():
@@ -316,13 +316,18 @@ def header_mismatches(pdf: Path, headings: dict[str, str]) -> list[str]:
             starts.setdefault(page, []).append(name)
     order, titles = {name: n for n, name in enumerate(headings)}, set(headings.values())
     found, current = [], None
+    first_lines = [" ".join(p.lines[0].text.split()) if p.lines else "" for p in read_pages(pdf)]
     for page, header in enumerate(running_titles(pdf), 1):
         header = " ".join(header.split())
         here = sorted(starts.get(page, []), key=order.__getitem__)
+        if not header:  # a section's title page prints no head: it names no game, right or wrong
+            current = headings[here[-1]] if here else current
+            continue
         if not here and header and header not in titles:
             current = None  # a prose page, the index: their own titles
             continue
-        expected = headings[here[0]] if here else current
+        opens = bool(here) and first_lines[page - 1] == " ".join(headings[here[0]].split())
+        expected = headings[here[0]] if here and (opens or current is None) else current
         if expected is not None and header != expected:
             found.append(f"page {page}: header {header!r}, expected {expected!r}")
         current = headings[here[-1]] if here else current
