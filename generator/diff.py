@@ -151,8 +151,11 @@ class _Walk:
     old_lib: Library
     new_lib: Library
     out: list[Change] = field(default_factory=list)
+    scopes: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])  # each side's, for data text
 
     def emit(self, path: tuple, names: list[str], old: Any, new: Any) -> None:
+        if isinstance(old, str) and isinstance(new, str):  # data text that refers to values: as printed
+            old, new = as_printed(old, self.scopes[0]), as_printed(new, self.scopes[1])
         parts: list[str] = []
         for n in filter(None, names):  # 'Scoring, Scoring' and 'rounds, Round 1' say one thing twice
             if parts and (n.lower() == parts[-1].lower() or n.lower().startswith(parts[-1].lower().rstrip("s") + " ")):
@@ -203,7 +206,8 @@ class _Walk:
 EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*)")
 
 
-def _as_printed(sentence: str | None, scopes: list[dict[str, Any]]) -> str | None:
+def as_printed(sentence: str | None, scopes: list[dict[str, Any]]) -> str | None:
+    """A sentence or data text as the reader sees it: references resolved, emphasis marks dropped."""
     # Sentences are compared as written (a value changed in the data is its own line, not a changed
     # sentence too) and shown as the reader sees them: {deal.each} as its number, no emphasis marks.
     return None if sentence is None else EMPHASIS.sub("", expand(sentence, *scopes))
@@ -212,14 +216,14 @@ def _as_printed(sentence: str | None, scopes: list[dict[str, Any]]) -> str | Non
 def _prose(walk: _Walk, where: str, name: str, old: str | None, new: str | None,
            old_scopes: list[dict[str, Any]], new_scopes: list[dict[str, Any]]) -> None:
     for a, b in changed_sentences(old, new):
-        walk.out.append(Change(walk.game, where, name, _as_printed(a, old_scopes), _as_printed(b, new_scopes)))
+        walk.out.append(Change(walk.game, where, name, as_printed(a, old_scopes), as_printed(b, new_scopes)))
 
 
 def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Library) -> list[Change]:
     """Every change between two versions of one game: each data field, then the prose."""
-    walk = _Walk(new.game.title, old_lib, new_lib)
-    walk.walk(old.game, new.game)
     old_data, new_data = old.doc.data, new.doc.data
+    walk = _Walk(new.game.title, old_lib, new_lib, scopes=([old_data, old_lib.scope()], [new_data, new_lib.scope()]))
+    walk.walk(old.game, new.game)
     _prose(walk, new.prose.path if new.prose else "", "text",
            old.prose.text if old.prose else None, new.prose.text if new.prose else None,
            [old_data, old_lib.scope()], [new_data, new_lib.scope()])

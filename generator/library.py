@@ -16,12 +16,13 @@ from pydantic import BaseModel, ValidationError
 from . import hints
 from .errors import Location, SourceError, SourceErrors
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
-from .model import Book, Edition, Errata, Erratum, Game, PrintedIndex
+from .model import Acceptance, Accepted, Book, Edition, Errata, Erratum, Game, PrintedIndex
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
 BOOK_FILE = "book.yaml"
 ERRATA_FILE = "errata.yaml"
+ACCEPTED_FILE = "accepted.yaml"
 
 
 def edition_key(edition_id: str) -> tuple[int, ...]:
@@ -70,6 +71,8 @@ class Library:
     pages: dict[str, TextDoc]
     errata: list[Erratum]
     errata_doc: YamlDoc
+    accepted: list[Acceptance] = field(default_factory=list)  # all editions': checks.accept keeps this one's
+    accepted_doc: YamlDoc | None = None
 
     @property
     def is_current(self) -> bool:
@@ -244,13 +247,15 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
 
     book_doc = docs.pop(f"{DATA_DIR}/{BOOK_FILE}", None)
     errata_doc = docs.pop(f"{DATA_DIR}/{ERRATA_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ERRATA_FILE}", {"errata": []})
+    accepted_doc = docs.pop(f"{DATA_DIR}/{ACCEPTED_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ACCEPTED_FILE}", {"accepted": []})
     if book_doc is None:
         if not any(e.where.path.endswith(BOOK_FILE) for e in errors):
             errors.append(SourceError(Location(f"{DATA_DIR}/{BOOK_FILE}"), "missing: the book's own data"))
         raise SourceErrors(errors)
     book = _validate(Book, book_doc, errors)
     errata_model = _validate(Errata, errata_doc, errors)
-    if book is None or errata_model is None:
+    accepted = _validate(Accepted, accepted_doc, errors)
+    if book is None or errata_model is None or accepted is None:
         raise SourceErrors(errors)
 
     edition_id = edition_id or book.current
@@ -319,4 +324,5 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             pages[page.id] = text
     if errors:
         raise SourceErrors(errors)
-    return Library(root, edition, book, book_doc, games, pages, errata_model.errata, errata_doc)
+    return Library(root, edition, book, book_doc, games, pages, errata_model.errata, errata_doc,
+                   accepted.accepted, accepted_doc)

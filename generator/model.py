@@ -531,4 +531,20 @@ class Errata(Strict):
     errata: list[Erratum]
 
 
+class Acceptance(Strict):
+    """A warning the editors read and let stand in the named files, with the reason they give."""
+
+    check: str = Field(description="the warning's check, area.problem")
+    files: list[str] = Field(min_length=1, description="the files it is accepted in, as findings name them")
+    matching: str | None = Field(None, description="only findings whose message contains these words")
+    edition: EditionId = Field(description="the edition whose editors accepted it; it holds from then on")
+    because: str = Field(min_length=1, description="why it stands, printed once by rulebook validate")
+
+
+class Accepted(Strict):
+    """The warnings the book knowingly lets stand (rules_data/accepted.yaml)."""
+
+    accepted: list[Acceptance]
+
+
 Deal.model_rebuild()

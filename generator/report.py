@@ -12,17 +12,28 @@ def _plural(n: int, word: str) -> str:
 
 
 def summary(findings: list[Finding], games: int) -> str:
-    """A closing line such as '2 errors, 3 warnings in 41 games'."""
+    """A closing line such as '2 errors, 3 warnings in 41 games' (', 9 accepted' when some are)."""
     errors = sum(f.severity == "error" for f in findings)
-    warnings = len(findings) - errors
-    return f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')} in {_plural(games, 'game')}"
+    warnings = sum(f.severity == "warning" for f in findings)
+    accepted = len(findings) - errors - warnings
+    return (f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+            + (f" ({accepted} more accepted)" if accepted else "") + f" in {_plural(games, 'game')}")
+
+
+def accepted(findings: list[Finding]) -> list[str]:
+    """The accepted warnings, once per reason: how many, which check, and why they stand."""
+    reasons: dict[tuple[str, str], int] = {}
+    for f in findings:
+        if f.severity == "accepted":
+            reasons[(f.check, f.because or "")] = reasons.get((f.check, f.because or ""), 0) + 1
+    return [f"accepted: {n} {check}: {because}" for (check, because), n in sorted(reasons.items())]
 
 
 def as_text(findings: list[Finding], games: int) -> str:
-    """One line per finding, then the summary."""
+    """One line per error or warning, the accepted ones once per reason, then the summary."""
     lines = [f"{f.path}:{f.line}: {f.check}: {f.message}" + (" (warning)" if f.severity == "warning" else "")
-             for f in findings]
-    return "\n".join(lines + [summary(findings, games)])
+             for f in findings if f.severity != "accepted"]
+    return "\n".join(lines + accepted(findings) + [summary(findings, games)])
 
 
 def as_json(findings: list[Finding]) -> str:
@@ -39,5 +50,5 @@ def _escape(value: str, prop: bool = False) -> str:
 def as_github(findings: list[Finding], games: int) -> str:
     """GitHub workflow annotations (::error file=...,line=...::message)."""
     lines = [f"::{f.severity} file={_escape(f.path, True)},line={f.line},title={_escape(f.check, True)}::"
-             f"{_escape(f.check + ': ' + f.message)}" for f in findings]
-    return "\n".join(lines + [summary(findings, games)])
+             f"{_escape(f.check + ': ' + f.message)}" for f in findings if f.severity != "accepted"]
+    return "\n".join(lines + accepted(findings) + [summary(findings, games)])

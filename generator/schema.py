@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .model import Book, Errata, Game
+from .model import Accepted, Book, Errata, Game
 
-SCHEMAS = {"game.schema.json": Game, "book.schema.json": Book, "errata.schema.json": Errata}
+SCHEMAS = {"game.schema.json": Game, "book.schema.json": Book, "errata.schema.json": Errata,
+           "accepted.schema.json": Accepted}
 
 
 def schema_text(model: type) -> str:

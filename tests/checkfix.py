@@ -44,6 +44,8 @@ def make_project(root: Path, fixture: dict) -> Path:
     (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
+    if "accepted" in fixture:
+        (data / "accepted.yaml").write_text(fixture["accepted"], encoding="utf-8")
     if "dictionary" in fixture:
         (data / "dictionary.txt").write_text(fixture["dictionary"], encoding="utf-8")
     return root

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from generator.diff import compare, compare_game, lines, markdown
+from generator.diff import as_printed, compare, compare_game, lines, markdown
 from generator.library import GameSource, load_library
 from generator.model import Game
 from tests.conftest import ROOT
@@ -30,7 +30,7 @@ EDITS = [
     ("variant", "rules_data/golf.yaml", "      each: 6\n", "      each: 7\n",
      "Golf, variant Six Card Golf, deal, cards each: 6 → 7"),
     ("alternate rule", "rules_data/dice-10000.yaml", "its monotonous", "its tedious",
-     "Dice, alternate rules, rule 2, text: “– Some people play to exactly {goal.then\\_back\\_to:word}, we "
+     "Dice, alternate rules, rule 2, text: “– Some people play to exactly zero, we "
      "do not as its ~~monotonous~~ **tedious** and \"no fun\"”"),
     ("worked example", "rules_data/oh-hell.yaml", "stated: 11, label: with a 1 in front",
      "stated: 12, label: with a 1 in front", "Oh Hell!, worked example, Example, with a 1 in front, stated: 11 → 12"),
@@ -124,7 +124,9 @@ def test_every_field_of_every_game_is_compared(before):
             assert changes, f"{gs.id}: {dotted} changed and diff saw nothing"
             exact = [c for c in changes if c.path == dotted]
             if exact:
-                assert (exact[0].old, exact[0].new) == (value, _mutated(value)), dotted
+                scope = [gs.doc.data, before.scope()]  # data text reads as printed: references resolved
+                shown = [as_printed(v, scope) if isinstance(v, str) else v for v in (value, _mutated(value))]
+                assert [exact[0].old, exact[0].new] == shown, dotted
             else:  # a name changed: the item it names is reported removed and added
                 assert any(dotted.startswith(c.path + ".") for c in changes), (dotted, changes)
             checked += 1

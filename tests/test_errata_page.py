@@ -10,6 +10,7 @@ import pytest
 
 from generator.checks import load_all
 from generator.library import load_library
+from generator.prose import expand
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 
@@ -31,7 +32,9 @@ def _visible(page: str) -> str:
 
 def _pdf_errata(pdf) -> str:
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    return text[text.rindex("Errata\n"):]  # the errata close the book
+    # The errata close the book; the table may run onto a second page under a running head "Errata".
+    opening = max(text.rfind("Corrections made since the book was published"), text.rfind("No corrections in this edition"))
+    return text[text.rindex("Errata\n", 0, opening):]
 
 
 @pytest.mark.parametrize("edition", [CURRENT, PUBLISHED])
@@ -50,7 +53,9 @@ def test_each_correction_says_where_what_and_why(built):
     site = _visible((built[CURRENT] / "site" / "errata" / "index.html").read_text(encoding="utf-8"))
     pdf = " ".join(_pdf_errata(built[CURRENT] / "pdf" / pdf_name(lib)).split())
     for e in lib.errata:
+        game = lib.games.get(e.file.rsplit("/", 1)[-1].split(".")[0])
+        scopes = ([game.doc.data] if game else []) + [lib.scope()]  # data text, as its page prints it
         for text in (site, pdf):
             flat = " ".join(text.split())
-            assert str(e.published) in flat and str(e.corrected) in flat
+            assert expand(str(e.published), *scopes) in flat and expand(str(e.corrected), *scopes) in flat
         assert " ".join(e.evidence.why.split()[:4]) in " ".join(site.split())

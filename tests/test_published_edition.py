@@ -364,6 +364,32 @@ def check_example(built, e, game_id: str, variant: int | None, key: str, name: s
             (e.id, edition, label)
 
 
+def changed_words(published: str, corrected: str) -> tuple[str, str]:
+    """The words a text correction changes ('3 4,s is' -> '3 4's is': "4,s", "4's"), whole words."""
+    start = next((i for i, (a, b) in enumerate(zip(published, corrected, strict=False)) if a != b), min(len(published), len(corrected)))
+    end = 0
+    while end < min(len(published), len(corrected)) - start and published[-1 - end] == corrected[-1 - end]:
+        end += 1
+    start = max(published.rfind(" ", 0, start), corrected.rfind(" ", 0, start)) + 1
+
+    def word_end(text: str) -> int:
+        space = text.find(" ", len(text) - end)
+        return len(text) if space < 0 else space
+
+    return published[start:word_end(published)], corrected[start:word_end(corrected)]
+
+
+def check_data_text(built, e) -> None:
+    """A word corrected in a game's data text: its page prints the slip in 2026.1, the correction in 2026.2."""
+    slip, fixed = changed_words(str(e.published), str(e.corrected))
+    assert slip and fixed and slip != fixed, e.id
+    page = f"content/{Path(e.file).stem}.md"
+    for where, then, now in zip(("site", "PDF"), text_outputs(built, PUBLISHED, page), text_outputs(built, CURRENT, page),
+                                strict=True):
+        assert slip in then and fixed not in then, (e.id, where, PUBLISHED)
+        assert fixed in now and slip not in now, (e.id, where, CURRENT)
+
+
 def check(built, e) -> None:
     """Dispatch an erratum to the places its kind of value is printed."""
     path = e.path or ""
@@ -379,6 +405,9 @@ def check(built, e) -> None:
     if m and e.file.startswith("rules_data/"):
         variant = int(m.group(1)) if m.group(1) else None
         return check_example(built, e, Path(e.file).stem, variant, m.group(2), m.group(3))
+    if isinstance(e.published, str) and isinstance(e.corrected, str) and e.file.startswith("rules_data/") \
+            and re.fullmatch(r"(scoring\.\w+\.items\.\d+\.value|examples\.\w+\.values\.\w+\.label)", path):
+        return check_data_text(built, e)
     raise AssertionError(f"erratum '{e.id}' ({e.file}: {path}): no rule says where this kind of value is printed; "
                          "add one to tests/test_published_edition.py")
 

@@ -1,7 +1,9 @@
 """The check registry: small functions named ``area.problem`` that yield findings.
 
 A check receives the whole library (one edition) and yields findings. Every check runs; every
-finding is reported; the order is stable (by file, line, check, message).
+finding is reported; the order is stable (by file, line, check, message). A warning the editors
+accepted (rules_data/accepted.yaml, with the reason) is still reported, as "accepted", so that
+`rulebook validate` can say once what stands and why, and a new warning is not lost among old ones.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..errors import Location
@@ -17,6 +19,7 @@ from ..library import GameSource, Library
 from ..model import Game, GameBody, Variant
 
 Severity = Literal["error", "warning"]
+ACCEPTED_FILE = "rules_data/accepted.yaml"
 
 
 @dataclass(frozen=True, order=True)
@@ -27,13 +30,15 @@ class Finding:
     line: int
     check: str
     message: str
-    severity: Severity = "error"
+    severity: Severity | Literal["accepted"] = "error"
     game: str | None = None
+    because: str | None = None  # an accepted warning: the editors' reason
 
     def as_dict(self) -> dict:
-        """The JSON form: check, severity, path, line, game, message."""
-        return {"check": self.check, "severity": self.severity, "path": self.path,
-                "line": self.line, "game": self.game, "message": self.message}
+        """The JSON form: check, severity, path, line, game, message (and, if accepted, because)."""
+        found = {"check": self.check, "severity": self.severity, "path": self.path,
+                 "line": self.line, "game": self.game, "message": self.message}
+        return found | ({"because": self.because} if self.because is not None else {})
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,7 @@ def load_all() -> dict[str, Check]:
 
 
 def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]:
-    """Run every (or the named) registered check; return all findings in a stable order."""
+    """Run every (or the named) registered check; return all findings in a stable order, accepted ones marked."""
     checks = load_all()
     names = sorted(only) if only is not None else sorted(checks)
     findings: set[Finding] = set()
@@ -84,7 +89,55 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
         chk = checks[name]
         for where, message, game in chk.func(lib):
             findings.add(Finding(where.path, where.line, name, message, chk.severity, game))
-    return sorted(findings)
+    return sorted(accept(lib, sorted(findings), set(names)))
+
+
+def _reported_by_run_checks(name: str, severity: Severity, doc: str) -> None:
+    # These findings are about the other checks' findings, which only run_checks sees; registered so
+    # that they are listed, documented and proven by a fixture like every other check.
+    REGISTRY[name] = Check(name, severity, lambda lib: (), doc)
+
+
+_reported_by_run_checks("accepted.stale", "warning",
+                        "An acceptance in rules_data/accepted.yaml matches no warning in one of its files any more.")
+_reported_by_run_checks("accepted.not_a_warning", "error",
+                        "An acceptance names an error check or no check: only warnings can be accepted.")
+
+
+def _not_acceptable(name: str) -> str:
+    if name not in REGISTRY:
+        return f"'{name}' is not a check (rulebook validate names each finding's check): correct the name"
+    if name.startswith("accepted."):
+        return f"'{name}' is about the acceptances themselves: correct the acceptance instead"
+    return f"'{name}' is an error: only a warning can be accepted; fix what it finds instead"
+
+
+def accept(lib: Library, findings: list[Finding], ran: set[str]) -> list[Finding]:
+    """Mark the warnings this edition's editors accepted; report acceptances that are wrong or stale."""
+    out = list(findings)
+    for i, acc in enumerate(lib.accepted):
+        if not lib.in_edition(acc.edition):
+            continue
+        where = lib.accepted_doc.where(("accepted", i, "check")) if lib.accepted_doc else Location(ACCEPTED_FILE)
+        known = REGISTRY.get(acc.check)
+        if known is None or known.severity != "warning" or acc.check.startswith("accepted."):
+            if "accepted.not_a_warning" in ran:
+                out.append(Finding(where.path, where.line, "accepted.not_a_warning", _not_acceptable(acc.check), "error"))
+            continue
+        if acc.check not in ran:
+            continue
+        for j, path in enumerate(acc.files):
+            hits = [k for k, f in enumerate(out) if f.check == acc.check and f.path == path
+                    and f.severity == "warning" and (acc.matching is None or acc.matching in f.message)]
+            for k in hits:
+                out[k] = replace(out[k], severity="accepted", because=acc.because)
+            if not hits:
+                at = lib.accepted_doc.where(("accepted", i, "files", j)) if lib.accepted_doc else where
+                words = f" with '{acc.matching}'" if acc.matching else ""
+                out.append(Finding(at.path, at.line, "accepted.stale",
+                                   f"{acc.check} finds nothing{words} in {path} any more: remove {path} from this acceptance",
+                                   "warning"))
+    return out
 
 
 @dataclass(frozen=True)

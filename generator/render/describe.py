@@ -346,5 +346,8 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
         else:
             page = next(p for p in lib.book.pages if p.id == stem)
             title, anchor, link = page.title, f"page-{page.id}", f"{page.id}.md"
-        rows.append(ErratumRow(title, anchor, link, str(e.published), str(e.corrected), e.evidence.why))
+        # Data text may refer to the game's own values: the reader sees them as the page prints them.
+        scopes = ([lib.games[game_id].doc.data] if game_id in lib.games else []) + [lib.scope()]
+        rows.append(ErratumRow(title, anchor, link, expand(str(e.published), *scopes), expand(str(e.corrected), *scopes),
+                               e.evidence.why))
     return rows
