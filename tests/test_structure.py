@@ -6,7 +6,6 @@ added to a source is tested without touching this file.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -185,9 +184,7 @@ def test_source_sub_item_is_indented_under_its_parent_in_the_pdf(book_words, see
 
 # --- no Markdown printed as text ------------------------------------------------------------------
 
-LITERAL = re.compile(r"\*\*|__|`")
-# A reference the build did not resolve ({deal.each}), or template syntax, printed as it is written.
-UNRESOLVED = re.compile(r"\{[a-z_]+(?:\\?[._][a-z0-9_]+)+(?::[a-z_]+)?\}|\{\{|\}\}|\{%|%\}")
+LITERAL = re.compile(r"\*\*|__|`")  # the PDFs are scanned for it with the rest in test_reader_text
 
 
 def test_no_literal_markdown_on_any_site_page(built):
@@ -196,16 +193,6 @@ def test_no_literal_markdown_on_any_site_page(built):
             text = page_text(page.read_text(encoding="utf-8"))
             m = LITERAL.search(text)
             assert not m, f"{edition} {page.relative_to(out)}: {text[max(0, m.start() - 40):m.end() + 40]!r}"
-
-
-@poppler
-def test_no_literal_markdown_placeholder_or_template_syntax_in_any_pdf(built):
-    for edition, out in built.items():
-        for pdf in sorted((out / "pdf").rglob("*.pdf")):
-            text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
-                                  text=True).stdout
-            m = LITERAL.search(text) or UNRESOLVED.search(text)
-            assert not m, f"{edition} {pdf.name}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
 
 
 # --- bold exactly where the YAML has **bold** -----------------------------------------------------
@@ -378,29 +365,6 @@ def test_preformatted_blocks_print_line_for_line_and_column_for_column(built, li
 
 # --- nothing of the sources' machinery reaches a reader ---------------------------------------------
 
-
-
-def _site_texts(out: Path):
-    for page in sorted((out / "site").rglob("*.html")):
-        yield page.relative_to(out), page_text(page.read_text(encoding="utf-8"))
-    index = out / "site" / "search" / "search_index.json"
-    if index.exists():  # what the search shows a reader: each entry's title and text
-        for doc in json.loads(index.read_text(encoding="utf-8"))["docs"]:
-            yield f"{index.relative_to(out)} {doc['location']}", f"{doc['title']} {page_text(doc['text'])}"
-
-
-@pytest.mark.parametrize("text, found", [("Deal {deal.each} cards", True), ("to {goal.then\\_back\\_to:word}", True),
-                                         ("{{ game.title }}", True), ("{% if x %}", True),
-                                         ("Deal 13 cards {+match+}", False)])
-def test_the_scan_knows_a_placeholder(text, found):
-    assert bool(UNRESOLVED.search(text)) is found
-
-
-def test_no_placeholder_or_template_syntax_on_any_site_page(built):
-    for edition, out in built.items():
-        for where, text in _site_texts(out):
-            m = UNRESOLVED.search(text)
-            assert not m, f"{edition} {where}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
 
 
 # --- form fields a tool can fill one at a time ------------------------------------------------------

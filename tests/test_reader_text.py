@@ -1,0 +1,76 @@
+"""What a reader sees never shows the machinery: no unresolved reference or template syntax, no file
+or data path, no check id, on any site page, in the search index, or in any PDF of either edition.
+
+The one exception is the contributor's box under each game ("Found a mistake? Correct the rules in
+rules_data/x.yaml ..."), which names the files to edit on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.checks import load_all
+from tests.test_structure import LITERAL, poppler
+from tests.textmatch import page_text
+
+FORBIDDEN = {  # what a reader must not see: the developer's names for where and what
+    "unresolved reference": r"\{[a-z_]+(?:\\?[._][a-z0-9_]+)+(?::[a-z_]+)?\}",
+    "template syntax": r"\{\{|\}\}|\{%|%\}",
+    "data folder": r"rules_data/|content/",
+    "source file": r"\.ya?ml\b|\.md\b",
+    "dotted data path": r"\b[a-z_]+\.\d+\.[a-z_]|\b[a-z_]+\.[a-z_]+\.[a-z_]+\b",  # variants.1.x, printed_index.sections.x
+    "check id": "|".join(rf"\b{re.escape(name)}\b" for name in sorted(load_all())),
+}
+SCAN = re.compile("|".join(f"(?P<{re.sub(r'[^a-z]', '_', name)}>{p})" for name, p in FORBIDDEN.items()))
+CONTRIBUTOR = re.compile(r"Found a mistake\?\s+Correct the rules in .*?how to contribute\s*\.", re.S)
+
+
+def site_texts(out: Path):
+    """(where, text) of every built site page and every search-index entry, as a reader sees them."""
+    for page in sorted((out / "site").rglob("*.html")):
+        yield page.relative_to(out), page_text(page.read_text(encoding="utf-8"))
+    index = out / "site" / "search" / "search_index.json"
+    if index.exists():  # what the search shows a reader: each entry's title and text
+        for doc in json.loads(index.read_text(encoding="utf-8"))["docs"]:
+            yield f"{index.relative_to(out)} {doc['location']}", f"{doc['title']} {page_text(doc['text'])}"
+
+
+def found(text: str) -> re.Match | None:
+    """The first thing in a reader's text that only a developer should see."""
+    return SCAN.search(CONTRIBUTOR.sub(" ", text))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Deal {deal.each} cards", "unresolved_reference"), ("to {goal.then\\_back\\_to:word}", "unresolved_reference"),
+    ("{{ game.title }}", "template_syntax"), ("{% if x %}", "template_syntax"),
+    ("see rules_data/book.yaml", "data_folder"), ("errata.yaml", "source_file"),
+    ("printed_index.sections.equipment", "dotted_data_path"), ("variants.1.examples", "dotted_data_path"),
+    ("spelling.unknown_word", "check_id"), ("caught by scoring.total_mismatch", "check_id"),
+    ("Deal 13 cards {+match+}", None), ("e.g. 3 2's is 200", None), ("brent.metzker@gmail.com", None),
+    ("Found a mistake? Correct the rules in rules_data/golf.yaml or content/golf.md; see how to contribute.", None),
+])
+def test_the_scan_knows_what_a_reader_must_not_see(text, expected):
+    m = found(text)
+    assert (m.lastgroup if m else None) == expected
+
+
+def test_no_site_page_or_search_entry_shows_the_machinery(built):
+    for edition, out in built.items():
+        for where, text in site_texts(out):
+            m = found(text)
+            assert not m, f"{edition} {where}: {m.lastgroup}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
+
+
+@poppler
+def test_no_pdf_shows_the_machinery_or_literal_markdown(built):
+    for edition, out in built.items():
+        for pdf in sorted((out / "pdf").rglob("*.pdf")):
+            text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True,
+                                  text=True).stdout
+            m = found(text) or LITERAL.search(text)
+            assert not m, f"{edition} {pdf.name}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
