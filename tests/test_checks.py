@@ -104,9 +104,14 @@ def test_dominoes_that_do_not_go_round_are_reported(tmp_path):
     ("any", 1, 27, ["'any' players, even the fewest: 2 players: 2 x 27 = 54 cards, but 1 deck (52 cards)"]),
     ("3 or more", 1, 18, ["'3 or more' players, even the fewest: 3 players: 3 x 18 = 54 cards, but 1 deck (52 cards)"]),
     ("any", 1, 26, []),  # 2 players fit; more is players.unbounded's warning
+    # a line of the deal names 7 and 8 players: those counts are claimed as surely as '2-8' would claim them
+    ("any", 1, "5, by_players: [{players: 7 to 8, each: 8}]",
+     ["7 players: 7 x 8 = 56 cards, but 1 deck (52 cards)", "8 players: 8 x 8 = 64 cards, but 1 deck (52 cards)"]),
+    ("any", 1, "5, by_players: [{players: 5 to 6, each: 8}]", []),  # 6 x 8 = 48: the named lines fit
 ])
-def test_open_claims_must_work_for_the_fewest_players(tmp_path, players, decks, each, expected):
-    """'Any number' of players is an error, not a warning, when even the smallest table cannot be dealt."""
+def test_open_claims_must_work_for_the_fewest_and_the_named_players(tmp_path, players, decks, each, expected):
+    """'Any number' of players is an error, not a warning, when even the smallest table cannot be dealt,
+    or when a table the data names in a line of its own cannot."""
     game = ("id: demo\ntitle: Demo\ncategory: cards\nintroduced: \"2026.1\"\n"
             "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\n"
             f"players: {players}\nequipment: {{cards: [{{decks: {decks}}}]}}\ndeal: {{each: {each}}}\n"
@@ -150,3 +155,29 @@ def test_face_value_examples_are_read_against_the_ranks(tmp_path):
     assert sorted(f.message for f in findings) == [
         "Aces and numbers: printed 'face value (Ace=1, a six is worth 7)' gives 6 7, but its face value is 6",
         "Aces and numbers: printed 'face value (Ace=1, a six is worth 7)' gives A 1, but its face value is 2"]
+
+
+FACE = ("id: demo\ntitle: Demo\ncategory: cards\nintroduced: \"2026.1\"\n"
+        "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\nplayers: 4\n"
+        "equipment: {cards: [{decks: 1}]}\ndeal: {each: 13}\ngoal: {winner: low, rounds: 9}\n"
+        "scoring:\n  counters:\n    kind: counters\n    items:\n")
+
+
+@pytest.mark.parametrize(("items", "table_total", "expected"), [
+    # 2-10 in four suits at face value: 4 x 54 = 216; twelve face cards at 10: 120
+    (["{label: Numbers, cards: 2-10, points: face}", "{label: Faces, cards: face, points: 10}"], 336, []),
+    (["{label: Numbers, cards: 2-10, points: face}", "{label: Faces, cards: face, points: 10}"], 335,
+     ["counters: 36 at face value + 12 x 10 = 336, stated 335"]),
+    (["{label: Numbers, cards: 2-10, points: face, stated_total: 216}"], None, []),
+    (["{label: Numbers, cards: 2-10, points: face, stated_total: 215}"], None,
+     ["Numbers: 36 numbers at face value = 216, stated 215"]),
+    # the item's ranks give the Ace its value ('Ace=1'): 4 + 216
+    (["{label: Aces and numbers, cards: 'A, 2-10', points: face, ranks: {A: 1}, stated_total: 220}"], None, []),
+    (["{label: Aces and numbers, cards: 'A, 2-10', points: face, ranks: {A: 1}, stated_total: 216}"], None,
+     ["Aces and numbers: 40 aces and numbers at face value = 220, stated 216"]),
+])
+def test_totals_count_cards_at_face_value(tmp_path, items, table_total, expected):
+    """A total over face-value cards is worked out card by card: a right one passes, a wrong one is caught."""
+    game = FACE + "".join(f"      - {item}\n" for item in items) + (f"    stated_total: {table_total}\n" if table_total else "")
+    findings = run_checks(load_library(make_project(tmp_path, {"games": [game]})), only=["scoring.total_mismatch"])
+    assert [f.message for f in findings] == expected

@@ -270,3 +270,97 @@ def test_every_number_change_is_seen(current: Library) -> None:
     for kind, n in sorted(counts.items()):
         print(f"  {kind}: {n}")
     assert not misses, f"{len(misses)} changes not seen:\n" + "\n".join(misses)
+
+
+# --- breaks that are not a number's +1: each must make a check report an error ----------------------
+# A deal line that names its players, made impossible; a card group's value turned to face value under a
+# stated total; a card group dropped from a variant's own value table. Each site is a whole mutation:
+# the book with it must have an error in the game's file that the book without it does not.
+
+def _bodies(data: dict) -> list[tuple[tuple, dict]]:
+    """(path prefix, data) of the game and each variant (a variant's fields are under variants.N)."""
+    return [((), data)] + [(("variants", i), v) for i, v in enumerate(data.get("variants") or [])]
+
+
+def named_deal_lines(gs: GameSource) -> list[tuple[str, tuple, Any]]:
+    """Each deal line naming its players, asked for far more than any deck or set holds."""
+    out = []
+    for prefix, body in _bodies(gs.doc.data):
+        for i, line in enumerate((body.get("deal") or {}).get("by_players") or []):
+            key = "tiles" if "tiles" in line else "each"
+            out.append((f"deal line for {line['players']} players", prefix + ("deal", "by_players", i, key), 1000))
+    return out
+
+
+def face_value_under_a_total(gs: GameSource) -> list[tuple[str, tuple, Any]]:
+    """Each card group under a stated total whose cards all have a number, valued at face value
+    instead where that changes what they are worth ('Each seven: 30' -> four sevens at 7)."""
+    from generator.cards import parse_cards
+    deck = [(rank, suit) for rank in range(1, 14) for suit in "cdhs"]
+    out = []
+    for prefix, body in _bodies(gs.doc.data):
+        tables = [(("scoring", k), t.get("items") or [], t.get("stated_total") is not None)
+                  for k, t in (body.get("scoring") or {}).items()]
+        tables += [(("rounds", "items", r, "scoring"), rnd.get("scoring") or [], False)
+                   for r, rnd in enumerate((body.get("rounds") or {}).get("items") or [])]
+        for where, items, table_total in tables:
+            for i, item in enumerate(items):
+                if not (item.get("cards") and isinstance(item.get("points"), (int, float))
+                        and item.get("per", "card") == "card" and (table_total or item.get("stated_total") is not None)):
+                    continue
+                try:
+                    cards = [c for c in deck if parse_cards(item["cards"])(c)]
+                except ValueError:
+                    continue
+                if cards and all(2 <= r <= 10 for r, _ in cards) and sum(r for r, _ in cards) != len(cards) * item["points"]:
+                    out.append((f"{item['label']} at face value", prefix + where + ("items",) * (where[0] == "scoring")
+                                + (i, "points"), "face"))
+    return out
+
+
+def variant_value_groups(gs: GameSource) -> list[tuple[str, tuple, Any]]:
+    """Each card group of a variant's own value table, dropped from it (the game's tables value it).
+
+    Not for a variant whose own equipment names no cards: its fields replace the game's, so it has no
+    cards in play to value (Family Four-Card Golf states only its stakes; its source names no deck)."""
+    out = []
+    for prefix, body in _bodies(gs.doc.data)[1:]:
+        if "equipment" in body and not body["equipment"].get("cards"):
+            continue
+        for key, table in (body.get("scoring") or {}).items():
+            if table.get("kind") in ("card_values", "counters"):
+                out += [(f"{body['id']}: {item['label']} dropped", prefix + ("scoring", key, "items", i), DROP)
+                        for i, item in enumerate(table["items"]) if item.get("cards") and len(table["items"]) > 1]
+    return out
+
+
+DROP = object()  # the mutation removes the item
+BREAKS = {"named deal line": (named_deal_lines, {"deal.exceeds_deck", "deal.uneven"}),
+          "face value under a total": (face_value_under_a_total, {"scoring.total_mismatch"}),
+          "variant value table": (variant_value_groups, {"card_values.variant_drops", "card_values.missing"})}
+
+
+@pytest.mark.parametrize("family", BREAKS)
+def test_every_break_is_an_error(current: Library, family: str) -> None:
+    sites, expected = BREAKS[family]
+    tried, misses = 0, []
+    for gid, gs in current.games.items():
+        base_lib = replace(current, games={gid: gs})
+        before = {(f.path, f.check) for f in run_checks(base_lib, only=ERROR_CHECKS)}
+        for what, path, value in sites(gs):
+            data = copy.deepcopy(gs.doc.data)
+            if value is DROP:
+                get(data, path[:-1]).pop(path[-1])
+            else:
+                get(data, path[:-1])[path[-1]] = value
+            made = with_data(base_lib, gs, data)
+            if made is None:
+                misses.append(f"{gid}: {what}: the model refuses it")
+                continue
+            after = {(f.path, f.check) for f in run_checks(made[0], only=ERROR_CHECKS)}
+            if not any(p == gs.doc.path and c in expected for p, c in after - before):
+                misses.append(f"{gs.doc.path} {'.'.join(map(str, path))}: {what}: no {' or '.join(sorted(expected))}")
+            tried += 1
+    print(f"\n{family}: {tried} breaks")
+    assert tried, f"{family}: the book has no site for this break any more"
+    assert not misses, f"{len(misses)} breaks not caught:\n" + "\n".join(misses)

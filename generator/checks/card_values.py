@@ -93,3 +93,28 @@ def overlap(lib: Library) -> Iterator[Finding]:
                 labels = " and ".join(f"'{table.items[i].label}'" for i in hits)
                 yield (b.at("scoring", key, "items", hits[1]),
                        f"{b.name}{labels} both value {_group(cards)}", b.game)
+
+
+def _valued(b: Body) -> set:
+    """The cards some value table of this body gives a value to."""
+    return {card for _, _, matches in _coverage(b) for card, hits in matches.items() if hits}
+
+
+@check("card_values.variant_drops")
+def variant_drops(lib: Library) -> Iterator[Finding]:
+    """A variant's own value tables leave without a value a card (still in play) its game's tables value."""
+    game_valued: dict[str, set] = {}
+    for b in bodies(lib):  # each game comes before its variants
+        if b.variant is None:
+            game_valued[b.game] = _valued(b)
+            continue
+        if "scoring" not in b.variant.model_fields_set or not b.rules.scoring:
+            continue
+        in_play = all_cards(b)
+        dropped = sorted(c for c in game_valued.get(b.game, set()) - _valued(b)
+                         if in_play is not None and c in in_play.counts)
+        if dropped:
+            key = next(iter(b.rules.scoring))
+            yield (b.at("scoring", key),
+                   f"{b.name}no value for {_group(dropped)}, which the game's own table values: "
+                   "give them a value, or say the variant removes them from play", b.game)

@@ -61,6 +61,18 @@ def claimed_counts(b: Body) -> tuple[list[int], bool]:
     return spec.counts(), spec.bounded
 
 
+def named_counts(b: Body) -> set[int]:
+    """Player counts the data names in a line of its own (a deal, a deck count or a run of hands for
+    '7 to 8 players'): a claim of 'any number' does not make those lines any less explicit."""
+    rules, named = b.rules, set()
+    lines = [*(rules.deal.by_players if rules.deal else []), *(rules.equipment.cards if rules.equipment else []),
+             *(rules.rounds.sequences if rules.rounds else [])]
+    for line in lines:
+        if line.players is not None and parse_players(line.players).bounded:
+            named.update(parse_players(line.players).counts())
+    return named
+
+
 def _card_problems(b: Body, n: int) -> tuple[str | None, str | None]:
     """(does not fit, cannot be dealt evenly) messages for ``n`` players, or None; cards or tiles."""
     key = ("deal", n)
@@ -134,16 +146,18 @@ def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
 
     A bounded claim must work for every count it allows. An open-ended one ("any number", "2 or
     more") must at least work for its smallest count: if even that fails, no table can play the
-    game. Its larger counts are reported once, as a warning, by players.unbounded.
+    game; and for every count a line of the data names ("7 to 8 players: 8 tiles"). Its other
+    counts are reported once, as a warning, by players.unbounded.
     """
     for b in bodies(lib):
         if b.rules.players is None:
             continue
         counts, bounded = claimed_counts(b)
-        for n in counts if bounded else counts[:1]:
+        named = set() if bounded else named_counts(b) & set(counts)
+        for n in counts if bounded else sorted(set(counts[:1]) | named):
             problem = _card_problems(b, n)[which]
             if problem:
-                claim = "" if bounded else f"'{b.rules.players}' players, even the fewest: "
+                claim = "" if bounded or n in named else f"'{b.rules.players}' players, even the fewest: "
                 yield b.at("deal"), f"{b.name}{claim}{problem}", b.game
 
 

@@ -12,6 +12,7 @@ from ..model import ScoreItem
 from ..phrases import NumRange, parse_players, parse_range
 from ..prose import format_value
 from . import Body, bodies, check
+from .values import face_value
 
 Finding = tuple[Location, str, str]
 
@@ -43,15 +44,33 @@ def tricks_per_hand(b: Body) -> int | None:
     return each(deal) if deal is not None else None
 
 
+def cards_worth(b: Body, item: ScoreItem, cards: CardSet) -> tuple[float, str] | None:
+    """What the cards an item names are worth together, at its points or at face value, and how many
+    at what ('36 at face value', '26 x 5'); None if a card has no value."""
+    matching = cards.keep(parse_cards(item.cards or "", wild_names(b.rules)))
+    n = len(matching)
+    if item.points == "face":  # each card at its number, or at what the item's ranks give ('Ace=1')
+        values = [(face_value(rank, item.ranks), copies) for (rank, _), copies in matching.counts.items()]
+        if any(v is None for v, _ in values):
+            return None  # a card with no number on its face and no value given: scoring.undefined_case's
+        return sum(v * copies for v, copies in values), f"{n} at face value"
+    if isinstance(item.points, (int, float)):
+        return n * item.points, f"{n} x {format_value(item.points)}"
+    return None
+
+
 def item_total(b: Body, item: ScoreItem, cards: CardSet | None) -> tuple[float, str] | None:
     """What an item is worth over a whole hand, and how that was worked out; None if unknowable."""
+    unit = item.unit
+    if unit == "card" and item.cards and cards is not None:
+        worth = cards_worth(b, item, cards)
+        if worth is None:
+            return None
+        n, how = worth[1].split(" ", 1)  # '26 red cards x 5': the label after the count
+        return worth[0], f"{n} {item.label.lower()} {how}"
     if not isinstance(item.points, (int, float)):
         return None
     points = item.points
-    unit = item.unit
-    if unit == "card" and item.cards and cards is not None:
-        n = cards.count(parse_cards(item.cards, wild_names(b.rules)))
-        return n * points, f"{n} {item.label.lower()} x {format_value(points)}"
     if unit == "trick":
         tricks = tricks_per_hand(b)
         if tricks is None:
@@ -104,14 +123,16 @@ def total_mismatch(lib: Library) -> Iterator[Finding]:
                         yield (b.at("scoring", key, "items", i, "stated_total"),
                                f"{b.name}{item.label}: {worth[1]} = {format_value(worth[0])}, stated {item.stated_total}", b.game)
             if table.stated_total is not None and cards is not None and table.kind in ("card_values", "counters"):
-                total, counted = 0.0, []
-                names = wild_names(b.rules)
+                total, counted, known = 0.0, [], True
                 for item in table.items:
-                    if item.cards and isinstance(item.points, (int, float)) and item.unit == "card":
-                        n = cards.count(parse_cards(item.cards, names))
-                        total += n * item.points
-                        counted.append(f"{n} x {format_value(item.points)}")
-                if total != table.stated_total:
+                    if item.cards and item.unit == "card":
+                        worth = cards_worth(b, item, cards)
+                        if worth is None:
+                            known = False
+                            continue
+                        total += worth[0]
+                        counted.append(worth[1])
+                if known and total != table.stated_total:
                     yield (b.at("scoring", key, "stated_total"),
                            f"{b.name}{table.title or key}: {' + '.join(counted)} = {format_value(total)}, stated {table.stated_total}", b.game)
         rounds = b.rules.rounds.items if b.rules.rounds else []
