@@ -4,6 +4,11 @@ Every model rejects unknown keys and never converts types (``strict``): a value 
 gives as text stays text. Phrases written the way the book writes them (players ``2-4``, card
 groups ``K-10``, melds ``2 sets of 3``) are checked here, on load, by the parsers they use later.
 The JSON Schema contributors' editors use is generated from these classes.
+
+What the book prints around the family's words is generated from these models, so they hold what a
+source *states*: a number with the source's own qualifier (``qualifiers``, ``typically``), a part
+the transcriber worked out marked ``implied`` (checked, never printed), each document a game cites
+named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule 5.
 """
 
 from __future__ import annotations
@@ -22,6 +27,15 @@ SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Slug = Annotated[str, Field(pattern=SLUG, description="lower-case words joined by hyphens")]
 EditionId = Annotated[str, Field(pattern=EDITION_ID, description="edition such as '2026.2' (quoted)")]
 Points = int | float | Literal["face"]
+# The source's own words around a number ("18 or more cards", "at least 10,000"): printed with it, always.
+Qualifier = Literal["or more", "at least", "or less", "about", "up to"]
+
+
+def _check_qualified(model: BaseModel, names: list[str]) -> None:
+    """Qualifiers and typical values name a number the model states (a slip would print nothing)."""
+    for name in names:
+        if not isinstance(getattr(model, name, None), (int, float)) or isinstance(getattr(model, name), bool):
+            raise ValueError(f"'{name}' is not a number stated here: a qualifier names one of this part's numbers")
 
 
 class Strict(BaseModel):
@@ -53,9 +67,9 @@ def _check_range(value: int | str | None) -> int | str | None:
 
 
 class Source(Strict):
-    """Where a game or variant comes from: a seed file and its section heading."""
+    """Where a game or variant comes from: a document the book names (book.yaml sources) and its section."""
 
-    seed: Annotated[str, Field(pattern=r"^[0-9]{3}_[0-9a-f]{16}\.txt$")]
+    seed: str = Field(min_length=1, description="the document's file, as book.yaml's sources name it")
     section: str
     date: str | None = Field(None, description="date the source gives, as written")
 
@@ -149,10 +163,17 @@ class Deal(Strict):
     composition: list[Removal] = Field([], description="each hand is made of these cards")
     dealer_gets: int | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
     implied: bool = Field(False, description="not stated by the source; implied by its rules")
+    qualifiers: dict[str, Qualifier] = Field({}, description="the source's words around a number: {each: or more}")
+    typically: dict[str, int] = Field({}, description="'typically 22 cards are dealt to each player': {each: 22}")
     by_players: list[Deal] = []
 
     _p = field_validator("players")(_check_players)
     _e = field_validator("equalize_by_removing")(_check_cards)
+
+    @model_validator(mode="after")
+    def _qualified(self) -> Deal:
+        _check_qualified(self, [*self.qualifiers, *self.typically])
+        return self
 
     @field_validator("each")
     @classmethod
@@ -266,9 +287,17 @@ class Goal(Strict):
 
     winner: Literal["high", "low", "first_out", "last_standing", "first_to_target", "race"]
     target: int | None = None
+    target_unit: str | None = Field(None, description="what the target counts, when not points: 'sticks'")
     lose_at: int | None = None
     then_back_to: int | None = None
     rounds: int | None = None
+    qualifiers: dict[str, Qualifier] = Field({}, description="the source's words around a number: {target: at least}")
+    implied: bool = Field(False, description="not stated by the source; worked out from its rules (not printed)")
+
+    @model_validator(mode="after")
+    def _qualified(self) -> Goal:
+        _check_qualified(self, list(self.qualifiers))
+        return self
 
 
 class AlternateRule(Strict):
@@ -472,6 +501,13 @@ class Page(Strict):
         None, description="the section this page follows; none: before the games")
 
 
+class SourceDocument(Strict):
+    """A document games and variants are taken from, named once: its file and what it is, for readers."""
+
+    seed: str = Field(min_length=1, description="the file under the sources folder")
+    title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a family games blog'")
+
+
 class Book(Strict):
     """Book-level data."""
 
@@ -484,6 +520,7 @@ class Book(Strict):
     sections: list[Section]
     pages: list[Page]
     printed_index: PrintedIndex | None = None
+    sources: list[SourceDocument] = Field([], description="every document a game or variant cites")
 
     @model_validator(mode="after")
     def _current(self) -> Book:

@@ -13,6 +13,8 @@ editions:
   - {edition}
 current: "2026.1"
 index_title: Index of Games
+sources:
+  - {{seed: 000_321aee1cc9de258a.txt, title: the fixture's source}}
 pages:
   - {{id: about, title: About}}
 sections:

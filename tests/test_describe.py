@@ -38,7 +38,7 @@ def sentences(view) -> list[tuple[str, str]]:
         out.append(("players", describe.players(body)))
     out += [("equipment", line) for line in describe.equipment(body)]
     out += [("deal", line) for line in describe.deal(body)]
-    if body.goal is not None:
+    if body.goal is not None and not body.goal.implied:  # an implied goal prints nothing
         out.append(("goal", describe.goal(body.goal) or ""))
     for key, table in body.scoring.items():
         out += [(f"scoring.{key} {item.label}", view.item_value(item)) for item in table.items]
@@ -150,7 +150,7 @@ RULES = [
         {"players": 4, "each": 12, "kitty": 1}]}), describe.deal,
      ["Cards dealt out evenly; the rest, at least 1 card, to the middle", "4 players: 12 cards each; 1 card to the kitty"]),
     ("widow and dealer", body(deal={"each": 10, "widow": 3, "dealer_gets": 11}), describe.deal,
-     ["10 cards each; the dealer takes 11 cards; 3 cards to the widow"]),
+     ["10 cards to each player but the dealer; the dealer takes 11 cards; 3 cards to the widow"]),
     ("one tile", body(deal={"tiles": 1}), describe.deal, ["1 tile each"]),
     ("composition names card kinds", body(deal={"composition": [{"cards": "number", "copies": 3},
                                                                 {"cards": "face", "copies": 1}]}),

@@ -3,6 +3,7 @@ the program made up. Each row plants a number the sources do not give and shows 
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -51,3 +52,88 @@ def test_a_deal_the_source_does_not_state_is_not_printed(library):
 def test_a_stated_deal_is_printed(library):
     gs = library.games["hearts"]
     assert not gs.game.deal.implied and describe.deal(gs.game)
+
+
+# --- every number in a box is one the data states, with the source's own qualifier --------------------
+
+def _stated_numbers(data: object) -> set[str]:
+    """Every number the data states, in numbers or in its phrases ('2-6', '3-4', '10000' as '10,000')."""
+    if isinstance(data, dict):
+        return set().union(*(_stated_numbers(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(_stated_numbers(v) for v in data)) if data else set()
+    if isinstance(data, bool) or data is None:
+        return set()
+    return _numbers(str(data).replace(",", ""))
+
+
+def _box_unstated(lib, gs, rows=None) -> list[str]:
+    """Box lines of a game and its variants that print a number its data (or its game's, for a variant) does not state."""
+    page = game_page(lib, gs)
+    stated = _stated_numbers(gs.doc.data)
+    bodies = [rows or page.main.glance] + [view.glance for _, view in page.variants]
+    return [f"{label}: {text}" for body in bodies for label, text in body
+            if _numbers(text.replace(",", "")) - stated]
+
+
+def test_every_number_in_a_box_is_stated_by_the_data(library):
+    for gs in library.ordered_games():
+        assert _box_unstated(library, gs) == [], gs.id
+
+
+@pytest.mark.parametrize("planted", [("Players", "Any number of players (up to 50)"),
+                                     ("To win", "11 rounds in all"), ("Deal", "52 cards dealt out")])
+def test_a_planted_number_in_a_box_is_caught(library, planted):
+    gs = library.games["hearts"]
+    assert _box_unstated(library, gs, rows=[*game_page(library, gs).main.glance, planted])
+
+
+QUALIFIED = {"or more": "{n} or more", "or less": "{n} or less", "at least": "at least {n}", "about": "about {n}",
+             "up to": "up to {n}"}
+
+
+def _qualified(lib):
+    """(game, part, field, qualifier or 'typically', number) for every qualified number the data states."""
+    out = []
+    for gs in lib.ordered_games():
+        for part in (gs.game.deal, gs.game.goal):
+            if part is None:
+                continue
+            out += [(gs, part, name, q, getattr(part, name)) for name, q in part.qualifiers.items()]
+            out += [(gs, part, name, "typically", n) for name, n in getattr(part, "typically", {}).items()]
+    return out
+
+
+def test_a_qualified_number_prints_with_its_qualifier(library):
+    cases = _qualified(library)
+    assert {q for *_, q, _ in cases} >= {"or more", "at least", "or less", "typically"}, "the book no longer has these"
+    for gs, _, name, qualifier, n in cases:
+        box = " ".join(text for _, text in game_page(library, gs).main.glance).replace(",", "")
+        shown = f"typically {n}" if qualifier == "typically" else QUALIFIED[qualifier].format(n=n)
+        assert shown in box, (gs.id, name, shown, box)
+
+
+def test_a_goal_the_source_does_not_state_is_not_printed(library):
+    implied = [gs for gs in library.ordered_games() if gs.game.goal is not None and gs.game.goal.implied]
+    assert implied, "no game has an implied goal: the test would prove nothing"
+    for gs in implied:
+        assert all(label != "To win" for label, _ in describe.glance(gs.game)), gs.id
+
+
+def test_every_variant_says_where_it_comes_from_in_the_books_words(library):
+    """A variant's introduction names each document it cites as book.yaml describes it, and claims nothing more."""
+    from generator.render.site import game_markdown, site_environment
+    env = site_environment(library)
+    checked = 0
+    for gs in library.ordered_games():
+        page = game_page(library, gs)
+        text = html.unescape(game_markdown(env, page))
+        described = {d.seed: d.title for d in library.book.sources}
+        for variant, _ in page.variants:
+            after = text[text.index(f"## Variant: {variant.title}"):]
+            intro = after[after.index('<p class="variant-source">'):after.index("</p>")]
+            for source in variant.sources:
+                assert f"{described[source.seed]}: " in intro and f"“{source.section}”" in intro, (gs.id, intro)
+            checked += 1
+        assert "other people play" not in text
+    assert checked >= 5

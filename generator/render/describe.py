@@ -24,6 +24,21 @@ def plural(n: int | float | str, one: str, many: str | None = None) -> str:
     return f"{format_value(n)} {one if n == 1 else (many or one + 's')}"
 
 
+def stated(model: Any, name: str, one: str | None = None, many: str | None = None) -> str:
+    """A number as the source states it, with its own qualifier and typical value: '18 or more cards,
+    typically 22', 'at least 10,000', '10 or more' (no noun)."""
+    n = getattr(model, name)
+    qualifier = model.qualifiers.get(name)
+    if qualifier in ("or more", "or less"):
+        nouns = f" {plural(2, one, many).split(' ', 1)[1]}" if one else ""
+        words = f"{format_value(n)} {qualifier}{nouns}"
+    else:
+        words = plural(n, one, many) if one else format_value(n)
+        words = f"{qualifier} {words}" if qualifier else words
+    typical = getattr(model, "typically", {}).get(name)
+    return words + (f", typically {format_value(typical)}" if typical is not None else "")
+
+
 # Card phrases that are adjectives: '3 number' reads '3 number cards'.
 CARD_ADJECTIVES = {"number", "numeral", "face", "red", "black", "court", "picture", "wild"}
 _STANDARD = CardSet.standard(1, jokers=2)
@@ -146,10 +161,14 @@ def _deal_one(d: Deal) -> str:
         # Cards kept back for the middle are not 'all cards dealt out'.
         dealt = "cards dealt out evenly" if d.min_remainder else "all cards dealt out"
         parts.append(dealt + (" (hands may differ)" if d.uneven else ("" if d.min_remainder else " evenly")))
+    elif d.each is not None and d.dealer_gets is not None:
+        parts.append(f"{stated(d, 'each', 'card')} to each player but the dealer")
     elif d.each is not None:
-        each = f"{plural(d.each, 'card')} each"
-        split = [f"{n} {name}" for name, n in (("in the hand", d.hand), ("in the foot", d.foot),
-                                                   ("blind", d.blind), ("face up", d.face_up)) if n]
+        each = stated(d, "each", "card")
+        each = each.replace(",", " each,", 1) if "typically" in each else f"{each} each"
+        split = [f"{stated(d, field)} {name}" for field, name in (("hand", "in the hand"), ("foot", "in the foot"),
+                                                                   ("blind", "blind"), ("face_up", "face up"))
+                 if getattr(d, field)]
         parts.append(each + (f" ({', '.join(split)})" if split else ""))
     elif d.hand is not None:
         parts.append(f"{plural(d.hand, 'card')} in the hand" + (f" and {d.foot} in the foot" if d.foot else ""))
@@ -201,16 +220,16 @@ def deal(body: GameBody) -> list[str]:
 
 def goal(g: Goal | None) -> str | None:
     """'Low score wins; first to 500; out at -150; 9 rounds'."""
-    if g is None:
+    if g is None or g.implied:  # worked out by the transcriber, not stated: the box says nothing
         return None
     head = {"high": "High score wins", "low": "Low score wins", "first_out": "First player out wins",
             "last_standing": "Last player remaining wins", "first_to_target": "First to the target wins",
             "race": "First to finish wins"}[g.winner]
     parts = [head]
     if g.target is not None:
-        parts.append(f"play to {format_value(g.target)}")
+        parts.append(f"play to {stated(g, 'target', g.target_unit, g.target_unit)}")
     if g.then_back_to is not None:
-        parts.append(f"then back down to {format_value(g.then_back_to)}")
+        parts.append(f"then back down to {stated(g, 'then_back_to')}")
     if g.lose_at is not None:
         parts.append(f"out at {format_value(g.lose_at)}")
     if g.rounds is not None:

@@ -8,20 +8,13 @@ from typing import Any
 
 from ..arith import ArithmeticError_, example_values, worked
 from ..library import GameSource, Library
-from ..model import Game, GameBody, Round, Variant
+from ..model import Game, GameBody, Round, Source, Variant
 from ..phrases import parse_players
 from ..prose import expand, format_value, lookup, split_blocks
 from . import describe
 from .markup import Markup, escape, inline_markdown
 
 BLOCK_ORDER = ("scoring", "rounds", "examples", "alternate_rules", "score_sheet")
-SEEDS_README_TITLES = {
-    "000": "The book as published (2026, Revision 1)",
-    "001": "A family games blog",
-    "002": "Gin Rummy for 2-4 players",
-    "003": "A family's game sheet",
-    "004": "A card-games site (Standard Gin Rummy)",
-}
 
 
 @dataclass
@@ -171,6 +164,18 @@ class GamePage:
     game: Game
     main: BodyView
     variants: list[tuple[Variant, BodyView]] = field(default_factory=list)
+    documents: dict[str, str] = field(default_factory=dict)  # book.yaml's sources: file -> what it is
+
+    def origin(self, source: Source) -> str:
+        """What a cited document is, as book.yaml describes it: 'a family games blog'."""
+        return self.documents.get(source.seed, source.seed)
+
+    def origins(self, variant: Variant) -> str:
+        """'a family games blog: “Golf”, “Four-Card Golf”': each document a variant cites, with its sections."""
+        sections: dict[str, list[str]] = {}
+        for s in variant.sources:
+            sections.setdefault(self.origin(s), []).append(f"“{s.section}”" + (f" ({s.date})" if s.date else ""))
+        return "; ".join(f"{doc}: {', '.join(parts)}" for doc, parts in sections.items())
 
     @property
     def id(self) -> str:
@@ -181,11 +186,11 @@ class GamePage:
         return self.game.heading()
 
     def sources(self) -> list[str]:
-        """'Seed 000 (The book as published ...): section “Golf”' for the game and each variant."""
+        """'The book as published (2026, Revision 1), “Golf”' for the game and each variant."""
         out = []
         for src in self.game.sources + [s for v, _ in self.variants for s in v.sources]:
-            key = src.seed[:3]
-            line = f"{SEEDS_README_TITLES.get(key, 'Source ' + key)}, “{src.section}”"
+            line = f"{self.origin(src)}, “{src.section}”"
+            line = line[:1].upper() + line[1:]  # it opens the line
             if src.date:
                 line += f", {src.date}"
             if line not in out:
@@ -233,7 +238,7 @@ def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
     data = gs.doc.data
     main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None)
     main.prefix = f"{gs.id}-" if book else ""
-    page = GamePage(gs, gs.game, main)
+    page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources})
     for i, variant in enumerate(gs.game.variants):
         if not lib.in_edition(variant.introduced):
             continue
