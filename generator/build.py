@@ -21,6 +21,7 @@ from pathlib import Path
 from .checks import Finding, run_checks
 from .errors import BuildError
 from .library import Library, load_library
+from .render import pdf_worker
 
 log = logging.getLogger("rulebook")
 
@@ -51,7 +52,8 @@ def _limit_memory(megabytes: int):
     return apply
 
 
-WORKER = "generator.render.pdf_worker"  # the module that renders, in a process of its own
+WORKER = "generator.render.pdf_worker"
+WARNING = "warning: "  # pdf_worker.WARNING (not imported: the worker module loads WeasyPrint's stack)  # the module that renders, in a process of its own
 
 
 def _stop_group(pid: int) -> None:
@@ -114,6 +116,9 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
         if result.returncode < 0 or any(s in result.stderr for s in starved):
             raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB of memory ({last[:200]})")
         raise BuildError(f"the PDF render failed: {last}")
+    for line in result.stderr.splitlines():  # what the render could not do as the data asks
+        if line.startswith(pdf_worker.WARNING):
+            print(line, file=sys.stderr)
     anchors_file = pdf_dir / ".anchors.json"
     anchors = json.loads(anchors_file.read_text(encoding="utf-8"))
     anchors_file.unlink()

@@ -7,6 +7,7 @@ was introduced later. There is one copy of the data, never two.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,12 @@ ACCEPTED_FILE = "accepted.yaml"
 def edition_key(edition_id: str) -> tuple[int, ...]:
     """Sort key of an edition id: '2026.10' comes after '2026.9'."""
     return tuple(int(part) for part in edition_id.split("."))
+
+
+def page_span(page: int | str) -> tuple[int, int]:
+    """A printed index's page, '9-10' or 12, as (first, last)."""
+    numbers = [int(n) for n in re.findall(r"\d+", str(page))]
+    return numbers[0], numbers[-1]
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,13 @@ class Library:
         """The index as typed from the book (errata of later editions undone), if this edition prints it."""
         printed = self.book.printed_index
         return printed if printed is not None and self.edition.id in printed.editions else None
+
+    def printed_pages(self) -> dict[str, tuple[int, int]]:
+        """Game id -> (first, last) page the printed index gives it, in an edition laid out as printed (else empty)."""
+        printed = self.printed_index()
+        if printed is None or not self.edition.pages_as_printed:
+            return {}
+        return {e.game: page_span(e.page) for entries in printed.sections.values() for e in entries}
 
     def index_rows(self) -> dict[str, list[IndexRow]]:
         """This edition's index, section by section: the printed rows, plus rows for games added since.

@@ -465,12 +465,14 @@ class Edition(Strict):
     label: str = Field(description="as the cover prints it, e.g. 'Revision 1 (Jan/2026)'")
     date: Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     edition_number: int | None = None
+    pages_as_printed: bool = Field(False, description="the PDF is laid out as the book was printed: front matter, "
+                                   "then each game on the page its printed index names (printed_index)")
 
 
 class IndexEntry(Strict):
     """A line of the alphabetical index as printed."""
 
-    page: int | str
+    page: int | Annotated[str, Field(pattern=r"^[0-9]+(-[0-9]+)?$")] = Field(description="as printed: 12, or '9-10'")
     title: str
     game: Slug
     players: str | int

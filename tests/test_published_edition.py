@@ -39,6 +39,11 @@ INDEX_PITCH = 3.0  # points a character when reading the index's columns (pdf_in
 
 def seed_index() -> list[tuple[str, str, str]]:
     """(section heading, title, players) of every line of seed 000's index, in order."""
+    return [(section, title, players) for section, _, title, players in seed_index_lines()]
+
+
+def seed_index_lines() -> list[tuple[str, str, str, str]]:
+    """(section heading, page, title, players) of every line of seed 000's index, in order."""
     if not SEED.exists():
         pytest.skip(f"the sources are not at {SEED.parent}")
     text = SEED.read_text(encoding="utf-8")
@@ -49,9 +54,9 @@ def seed_index() -> list[tuple[str, str, str]]:
         if head:
             section = head.group(1).strip(" .")
             continue
-        m = re.fullmatch(r"\d+(?:-\d+)?\t(.+?)\s*\.+\t(.+)", line)
+        m = re.fullmatch(r"(\d+(?:-\d+)?)\t(.+?)\s*\.+\t(.+)", line)
         if m:
-            rows.append((section, m.group(1).strip(), m.group(2).strip()))
+            rows.append((section, m.group(1), m.group(2).strip(), m.group(3).strip()))
     assert len(rows) > 20, "seed 000's index was not found"
     return rows
 
@@ -154,7 +159,7 @@ def pdf_index(built: dict[str, Path], edition: str) -> list[tuple[str, str, str,
                 section = line.strip()
             elif cells[0] == "Page" and len(cells) > 1 and cells[1] in sections:  # headed as the book heads it
                 section = cells[1]
-            if len(cells) >= 3 and re.fullmatch(r"\d+(?:–\d+)?", cells[0]):
+            if len(cells) >= 3 and re.fullmatch(r"\d+(?:[–-]\d+)?", cells[0]):
                 rows.append((section, cells[0], cells[1], cells[-1]))
     return rows
 
@@ -220,11 +225,40 @@ def test_pdf_index_pages_are_this_pdfs_pages(built, edition):
     entries = [r for rows in lib.index_rows().values() for r in rows]
     printed = pdf_index(built, edition)
     assert len(printed) == len(entries)
+    labels = pdf_reader(pdf).page_labels  # the numbers the pages print (1, 2, ... where the PDF gives none)
     for (_, page, title, _), entry in zip(printed, entries, strict=True):
         heading = game_page(lib, lib.games[entry.game]).heading()
-        assert int(page.split("–")[0]) == starts[heading], f"{title}: page {page}, the game starts on {starts[heading]}"
-    errata = flat(" ".join(pdf_part(pdf, "Errata")))
-    assert describe.printed_index_note(lib) in errata, "the errata page must say what the index changes"
+        first = re.match(r"\d+", page)[0]
+        assert first == labels[starts[heading] - 1], f"{title}: page {page}, the game starts on {labels[starts[heading] - 1]}"
+    if not lib.printed_pages():  # an edition laid out as printed has no errata page, as the printed book had none
+        errata = flat(" ".join(pdf_part(pdf, "Errata")))
+        assert describe.printed_index_note(lib) in errata, "the errata page must say what the index changes"
+
+
+@poppler
+def test_the_published_edition_is_laid_out_as_printed(built):
+    """Every row of 2026.1's index prints the page seed 000's index gives the game, and the page labelled with that
+    number opens the game (its heading the first text under the running head), its folio printing that number;
+    the pages are labelled as the book numbers them: front matter in roman, then 1, 2, ... from the first game,
+    a page the book did not have numbered after the page before it ('30a')."""
+    lib = library(PUBLISHED)
+    pdf = built[PUBLISHED] / "pdf" / pdf_name(lib)
+    printed, texts = pdf_index(built, PUBLISHED), pdf_pages(pdf)
+    assert [page for _, page, _, _ in printed] == [page for _, page, _, _ in seed_index_lines()]
+    labels = pdf_reader(pdf).page_labels
+    body = next(n for n, label in enumerate(labels) if label == "1")
+    assert all(re.fullmatch(r"[ivxl]+", label) for label in labels[:body]), labels[:body]
+    number = 0
+    for label in labels[body:]:
+        number += not re.fullmatch(rf"{number}[a-z]", label)
+        assert re.fullmatch(rf"{number}[a-z]?", label), f"page {label} after page {number}"
+    entries = [r for rows in lib.index_rows().values() for r in rows]
+    for (_, page, title, _), entry in zip(printed, entries, strict=True):
+        at = labels.index(re.match(r"\d+", page)[0])
+        lines = [line.strip() for line in texts[at].splitlines() if line.strip()]
+        heading = game_page(lib, lib.games[entry.game]).heading()
+        assert lines[1] == heading, f"{title}: page {labels[at]} opens with {lines[1]!r}, not the game"
+        assert lines[-1].endswith(f" {labels[at]}"), f"{title}: page {labels[at]} prints {lines[-1]!r}"
 
 
 def site_index_sections(path: Path) -> list[str]:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Location
-from ..library import Library
+from ..library import Library, page_span
 from ..phrases import parse_players
 from . import check
 
@@ -24,10 +24,6 @@ def _entries(lib: Library):
     for section, entries in printed.sections.items():
         for i, entry in enumerate(entries):
             yield section, i, entry, lib.book_doc.where(("printed_index", "sections", section, i))
-
-
-def _first_page(page: int | str) -> int:
-    return int(re.match(r"\d+", str(page)).group())
 
 
 @check("index.players_mismatch")
@@ -79,7 +75,7 @@ def page_order(lib: Library) -> Iterator[Finding]:
     entries = sorted(_entries(lib), key=lambda e: order.index(e[2].game) if e[2].game in order else 0)
     last = 0
     for _, _, entry, where in entries:
-        first = _first_page(entry.page)
+        first = page_span(entry.page)[0]
         if first < last:
             yield where, f"{entry.title}: page {entry.page} comes before page {last}, the game before it", entry.game
         last = max(last, first)

@@ -307,16 +307,30 @@ def printed_index_note(lib: Library) -> str | None:
     corrected = [r.title for r in rows if r.entry is not None
                  and any(p.startswith(f"printed_index.sections.{r.section}.{r.entry}.") for p in fixed)]
     added = [r.title for r in rows if r.entry is None]
+    as_printed = bool(lib.printed_pages())
     if not corrected and not added:
+        if as_printed:
+            return ("The index is printed as published, with its titles, player counts, order and page numbers, "
+                    "mistakes included; each game starts on the page it names.")
         return ("The index is printed as published, with its titles, player counts and order, mistakes included; "
                 "only its page numbers differ: they are this edition's own pages.")
-    parts = ["The index is printed as published, with its titles and order; its page numbers are this edition's own pages"]
+    parts = ["The index is printed as published, with its titles, order and page numbers" if as_printed else
+             "The index is printed as published, with its titles and order; its page numbers are this edition's own pages"]
     if corrected:
         parts.append(f"the lines the errata correct are printed corrected ({_listing(corrected)})")
     if added:
         parts.append("the games this edition adds have lines of their own, titled and counted as on their pages, "
                      f"in the book's alphabetical order ({_listing(added)})")
     return "; ".join(parts) + "."
+
+
+def index_page(lib: Library, pages: dict[str, int], game_id: str, unknown: str = "") -> str:
+    """The page an index row prints: the printed index's own ('9-10') in an edition laid out as printed,
+    else where the game is in this edition's PDF (``page_range``)."""
+    span = lib.printed_pages().get(game_id)
+    if span is None:
+        return page_range(pages, game_id, unknown)
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"  # the book's hyphen, as typed
 
 
 def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:

@@ -18,6 +18,9 @@ quarter full has its last pages set again with tighter leading until it takes a 
 The book prints the score sheets its prose places only where the published book printed them
 (``book_prints_sheet``); every game's sheet is also its own PDF, with as many blank rows as fit.
 
+An edition laid out as printed (``pages_as_printed``, 2026.1) is not copy-fitted: ``write_printed_book`` puts its
+front matter first and each game on the page its printed index names (``PrintedParts``).
+
 Every sheet is also printed on its own and in the score pad (``scorepad.py``); each game's page
 names its sheets there.
 """
@@ -176,6 +179,47 @@ class BookParts:
         return [Part(front), *self.middle, Part(end, recto=True)]
 
 
+@dataclass(frozen=True)
+class PrintedPart:
+    """A part of an edition laid out as printed: the page it must start on and how many it may take."""
+
+    part: Part
+    first: int  # the page number the printed book gives it
+    pages: int  # how many pages it may take before the next part's page
+    name: str  # what a warning calls it
+
+
+class PrintedParts:
+    """An edition laid out as printed (``Library.printed_pages``): its front matter (title page, the index
+    with its printed page numbers, the prose pages before the games), then each game on the page the
+    index names and each prose page after a section on the page after that section's last game."""
+
+    def __init__(self, parts: BookParts) -> None:
+        lib, t = parts.lib, parts.templates
+        self.lib, spans = lib, lib.printed_pages()
+        printed = lib.index_rows()
+        index = t.index(lib.book.sections, None, partial(describe.index_page, lib, {}), printed)
+        self.front = Part('<div class="prelims">' + str(t.title_page()) + str(index)
+                          + "".join(parts._prose(p, 1).body for p in parts.front_pages) + "</div>")
+        self.body: list[PrintedPart] = []
+        for section in lib.book.sections:
+            for n, page in enumerate(parts.by_section[section.id]):
+                if page.id not in spans:
+                    raise BuildError(f"{page.heading()}: the printed index gives it no page; an edition laid out as "
+                                     "printed (pages_as_printed) holds only the games its printed index lists")
+                first, last = spans[page.id]
+                opening = f' id="section-{escape(section.id)}"' if n == 0 else ""
+                # No score-pad references: the printed book had no score pad.
+                html = str(t.game(page, section, partial(book_prints_sheet, lib)))
+                self.body.append(PrintedPart(Part(f'<div class="printed-part"{opening}>{html}</div>'), first,
+                                             last - first + 1, page.heading()))
+            after = max((spans[g.id][1] for g in parts.by_section[section.id]), default=0) + 1
+            for p in parts.after_pages[section.id]:
+                html = str(t.prose_page(p, parts._prose_html(p), 2, section))
+                self.body.append(PrintedPart(Part(f'<div class="printed-part">{html}</div>'), after, 1, p.title))
+                after += 1
+
+
 def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
     """A function that puts a body fragment into the book's HTML document (head, edition, paper)."""
     template = _env(lib).get_template("print/document.html.j2")
@@ -184,7 +228,11 @@ def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
 
 def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = False) -> str:
     """The whole book as one HTML document (for reading and for the hostile-input tests)."""
-    return document_maker(lib, duplex)("\n".join(p.body for p in BookParts(lib).numbered(pages)))
+    parts = BookParts(lib)
+    if lib.printed_pages():
+        printed = PrintedParts(parts)
+        return document_maker(lib, duplex)("\n".join([printed.front.body, *(p.part.body for p in printed.body)]))
+    return document_maker(lib, duplex)("\n".join(p.body for p in parts.numbered(pages)))
 
 
 @dataclass
@@ -204,6 +252,7 @@ class Layout:
     pages: dict[str, int] | None = None  # page numbers found last time: the next layout starts from them
     laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
     fitted: int = 0  # extra layouts tried to fit a part a page shorter, for the benchmark
+    warnings: list[str] = field(default_factory=list)  # what the printed layout could not keep (write_printed_book)
 
     def forget_unused(self) -> None:
         """Drop parts the last layout did not use, so that a long preview session does not grow."""
@@ -262,6 +311,29 @@ class Layout:
             page += cut - drop
             start += game
             resume = ([1, 0, 1, *inner], strings)  # <html>'s <body>, its section, the game after the title
+
+    def fit(self, make_document: Callable[[str], str], part: Part, first_page: int, pages: int,
+            folios: list[str] | None = None) -> Any:
+        """The part laid out from page ``first_page`` in at most ``pages`` pages if it can be: set tighter a step
+        at a time (FIT_STEPS) while it takes more; the tightest try if none fits. ``folios``: what the pages after
+        the ``pages`` print as their number (an inserted leaf's '30a')."""
+        html = make_document(part.body)
+        sheets = [self._counter(first_page)]
+        steps = FIT_STEPS
+        if folios:  # the part did not fit at any step: laid out again at the tightest, its extra pages numbered
+            sheets.append(self.engine.css(" ".join(
+                f'@page :nth({pages + n + 1}) {{ @bottom-right {{ content: "{folio}"; }} }}'
+                for n, folio in enumerate(folios))))
+            sheets.append(self._tighter(*FIT_STEPS[-1]))
+            steps = ()
+        document = self._unsplit(html, sheets)
+        self.laid_out += 1
+        for leading, padding in steps:
+            if len(document.pages) <= pages:
+                break
+            document = self._unsplit(html, [*sheets, self._tighter(leading, padding)])
+            self.fitted += 1
+        return document
 
     def _opening(self, part: Part, first_page: int, body: str) -> str:
         """``body``, behind an empty left-hand page if the book is two-sided and the part, which opens on the
@@ -386,13 +458,76 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
     raise BuildError(f"the book's page numbers did not settle after {MAX_LAYOUTS} layouts")
 
 
+BLANK = '<div class="blank-page" aria-hidden="true"></div>'  # our own markup: a page the printed book left empty
+
+
+def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
+    """Lay out an edition as it was printed (``PrintedParts``): the front matter numbered in roman, each game
+    from the page its printed index names, a page its game leaves empty before the next left blank. A game
+    longer than its printed pages is set tighter (``Layout.fit``); still too long, its extra pages are numbered
+    after its last as a printer numbers inserted leaves ('30a', '30b'), so that the games after it keep their
+    pages, and ``layout.warnings`` names it. The PDF's page labels are the printed numbers. Returns the
+    page of every anchor after the front matter."""
+    make_document, parts = document_maker(lib, layout.duplex), PrintedParts(BookParts(lib))
+    writer = PdfWriter(layout.engine.fonts)
+    front = layout.engine.document(make_document(parts.front.body))
+    metadata = front.metadata
+    for page in front.pages:
+        writer.add(page)
+    del front
+    if layout.duplex and writer.pages % 2:  # page 1 is a right-hand page
+        _blank(layout, make_document, writer, 1)
+    labels: list[tuple[int, str, int | str]] = [(0, "r", 1)]
+    found: dict[str, int] = {}
+    next_page = 1
+    for printed in parts.body:
+        if printed.first > next_page:
+            next_page += _blank(layout, make_document, writer, printed.first - next_page)
+        if printed.first < next_page:  # the data's pages overlap (index.page_order names them): nothing to keep
+            raise BuildError(f"{printed.name} is printed on page {printed.first}, which the part before it takes")
+        labels.append((writer.pages, "D", next_page))
+        document = layout.fit(make_document, printed.part, next_page, printed.pages)
+        extra = len(document.pages) - printed.pages
+        if extra > 0:
+            last = printed.first + printed.pages - 1
+            inserted = [f"{last}{chr(ord('a') + n)}" for n in range(extra)]
+            layout.warnings.append(f"{printed.name} takes {len(document.pages)} pages set as tight as the book allows; "
+                                   f"the printed book gives it {printed.pages} from page {printed.first}: its extra "
+                                   f"pages are numbered {', '.join(inserted)}")
+            document = layout.fit(make_document, printed.part, next_page, printed.pages, folios=inserted)
+            labels += [(writer.pages + printed.pages + n, "", label) for n, label in enumerate(inserted)]
+            labels.append((writer.pages + len(document.pages), "D", printed.first + printed.pages))
+        _anchors(document.pages[:printed.pages], next_page, found)
+        for page in document.pages:
+            writer.add(page)
+        next_page += min(len(document.pages), printed.pages)
+        del document
+        layout.let_go()
+    writer.page_labels = labels
+    writer.write(target, metadata)
+    return found
+
+
+def _blank(layout: Layout, make_document: Callable[[str], str], writer: PdfWriter, count: int) -> int:
+    """Add ``count`` blank pages to ``writer``; return ``count``."""
+    for page in layout.engine.document(make_document(BLANK * count)).pages:
+        writer.add(page)
+    return count
+
+
 def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool = False,
-                layout: Layout | None = None) -> dict[str, int]:
+                layout: Layout | None = None, warn: Callable[[str], None] | None = None) -> dict[str, int]:
     """Write the book PDF to ``target``; return the page of every anchor (games, pages, index).
-    A ``layout`` kept by the caller keeps the laid-out parts for the next render (``rulebook preview``)."""
+    A ``layout`` kept by the caller keeps the laid-out parts for the next render (``rulebook preview``);
+    ``warn`` is told what the layout could not do as the data asks (a game too long for its printed pages)."""
     layout = layout or Layout(Engine(paper), duplex, keep=False)
+    layout.warnings.clear()
     with without_cycle_collector():
-        return write_book(lib, layout, target)
+        write = write_printed_book if lib.printed_pages() else write_book
+        found = write(lib, layout, target)
+    for message in layout.warnings:
+        (warn or (lambda _: None))(message)
+    return found
 
 
 def game_pages(lib: Library) -> list[GamePage]:

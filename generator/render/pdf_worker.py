@@ -22,6 +22,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+WARNING = "warning: "  # a line of the render's output the build passes on to the user
+
 # What every task needs, set before the fork so that no process loads the library twice.
 _STATE: dict[str, Any] = {}
 
@@ -35,11 +37,16 @@ def _task(task: str) -> tuple[str, Any]:
     lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
     try:
         if task == "book":
-            return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex)
+            return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex, warn=_warn)
         _sheets(lib, _STATE["pages"], out_dir, paper, _STATE["keep"])
         return "ok", None
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
         return "error", str(exc)
+
+
+def _warn(message: str) -> None:
+    """Tell the build what the render could not do as asked (build.py passes these lines on)."""
+    print(f"{WARNING}{message}", file=sys.stderr, flush=True)
 
 
 def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | None) -> None:

@@ -174,7 +174,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     anchors = book_pages or {}
 
     def page_range(game_id: str) -> str:
-        return describe.page_range(anchors, game_id)
+        return describe.index_page(lib, anchors, game_id)
 
     sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
     pages["book-index.md"] = lambda: env.get_template("site/book-index.md.j2").render(

@@ -108,6 +108,9 @@ class PdfWriter:
         self.without_appearance = 0  # form fields left for a viewer to draw (a text field with a value)
         self.keys = 0  # the next structure parent tree key
         self.elements: list[list[bytes]] = []  # each page's top structure elements, the Document's in page order
+        # (first page's place in the file, style: "D" decimal, "r" roman, and its number; or "" and its label,
+        # '30a') of each run of labels; empty: none written, the viewer numbers the pages from 1
+        self.page_labels: list[tuple[int, str, int | str]] = []
 
     @property
     def pages(self) -> int:
@@ -245,6 +248,11 @@ class PdfWriter:
                                  ("ModDate", metadata.modified, "modified")):
             if value:
                 pdf.info[key] = pydyf.String(_w3c_date_to_pdf(value, name))
+        if self.page_labels:  # the numbers the pages print, for the viewer's page box
+            pdf.catalog["PageLabels"] = pydyf.Dictionary({"Nums": pydyf.Array(
+                item for first, style, start in self.page_labels
+                for item in (first, pydyf.Dictionary({"S": f"/{style}", "St": start} if style else
+                                                     {"P": pydyf.String(str(start))})))})
         if metadata.lang:
             pdf.catalog["Lang"] = pydyf.String(metadata.lang)
         if metadata.attachments:
