@@ -17,7 +17,7 @@ OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
 BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test FORCE serve preview publish bench lint schema help clean booklet
+.PHONY: all build validate test FORCE serve preview publish bench lint schema freeze help clean booklet
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -65,6 +65,9 @@ lint: $(STAMP) ## ruff over the code
 
 schema: $(STAMP) ## regenerate the JSON Schemas in schema/ from the data model
 	$(BIN)/rulebook schema
+
+freeze: $(STAMP) ## record what a published edition prints (EDITION=2026.1); only when the record's format changes
+	$(BIN)/rulebook freeze $(or $(EDITION),2026.1)
 
 clean: ## remove build output (keeps .venv)
 	rm -rf build preview

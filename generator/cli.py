@@ -91,6 +91,16 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_freeze(args: argparse.Namespace) -> int:
+    from .freeze import write
+    from .library import load_library
+
+    written = write(load_library(_root(args), args.edition))
+    print(f"wrote {len(written)} files under {written[0].parent.relative_to(_root(args))}: commit them; "
+          "the diff shows a reviewer what changes in the published edition")
+    return 0
+
+
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .library import load_library
     from .scaffold import new_game
@@ -124,6 +134,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--booklet", action="store_true", help="also write the book imposed as a fold-and-staple "
                                                           "booklet (half-letter; A5 with --paper a4)")
     b.set_defaults(func=cmd_build)
+
+    f = sub.add_parser("freeze", help="record what a published edition prints (rules_data/frozen/ID/): "
+                                      "only when the record's format changes; a correction is an erratum")
+    f.add_argument("edition", help="the published edition, e.g. 2026.1")
+    f.set_defaults(func=cmd_freeze)
 
     s = sub.add_parser("serve", help="live preview of the site (rebuilds when a source changes)")
     s.add_argument("--edition", help="edition id (default: current)")

@@ -11,7 +11,7 @@ title: Fixture Book
 author: Tests
 editions:
   - {edition}
-current: "2026.1"
+current: "{current}"
 index_title: Index of Games
 sources:
   - {{seed: 000_321aee1cc9de258a.txt, title: the fixture's source}}
@@ -44,10 +44,19 @@ def make_project(root: Path, fixture: dict) -> Path:
         (content / f"{game['id']}.md").write_text(prose, encoding="utf-8")
     edition = fixture.get("edition", '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}')
     (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
+                                                current=fixture.get("current", "2026.1"),
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
     if "accepted" in fixture:
         (data / "accepted.yaml").write_text(fixture["accepted"], encoding="utf-8")
     if "dictionary" in fixture:
         (data / "dictionary.txt").write_text(fixture["dictionary"], encoding="utf-8")
+    if "freeze" in fixture:  # publish an edition as the files are now, then edit them: {freeze: ID, then: [[file, old, new]]}
+        from generator.freeze import write
+        from generator.library import load_library
+        write(load_library(root, fixture["freeze"]))
+        for file, old, new in fixture.get("then", []):  # old "": write the file whole
+            text = (root / file).read_text(encoding="utf-8") if old else ""
+            assert old in text, (file, old)
+            (root / file).write_text(text.replace(old, new) if old else new, encoding="utf-8")
     return root

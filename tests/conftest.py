@@ -91,12 +91,23 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+def as_published(project: Path) -> Path:
+    """Record the copy's 2026.1 as the published edition (`rulebook freeze`): a test that plants a mistake
+    in a game of that edition plays a book that was printed with it, not a change to the printed book."""
+    from generator.freeze import write
+
+    write(load_library(project, PUBLISHED))
+    return project
+
+
 def edit_one_word(project: Path) -> Path:
-    """Swap one word of Euchre's prose for another as wide ('player' -> 'person'), so no page moves."""
+    """Swap one word of Euchre's prose for another as wide ('player' -> 'person'), so no page moves
+    (recorded as published: the edit is a test of layout, not a correction of the printed book)."""
     prose = project / "content" / "euchre.md"
     text = prose.read_text(encoding="utf-8")
     assert " player " in text
     prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")
+    as_published(project)
     return prose
 
 

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.conftest import ROOT, copy_project
+from tests.conftest import ROOT, as_published, copy_project
 
 
 def run(*args, cwd=ROOT, env=None):
@@ -46,6 +46,7 @@ def test_build_prints_the_findings_validate_prints_and_builds_nothing_on_an_erro
     assert built.stdout.startswith(validate.stdout)  # every finding and the summary, then 'built ...'
     prose = project / "content" / "euchre.md"  # a reference to nothing: reference.unknown, an error
     prose.write_text(prose.read_text(encoding="utf-8").replace("{goal.target} wins", "{goal.targte} wins"), encoding="utf-8")
+    as_published(project)  # the one error is the slip, not also a change to the printed 2026.1
     validate, built = run("--root", str(project), "validate"), run("--root", str(project), "build", "--site-only",
                                                                     "--out", str(tmp_path / "out2"))
     assert validate.returncode == built.returncode == 1
@@ -58,6 +59,7 @@ def test_validate_ends_at_once_but_prints_everything_and_fails_on_a_finding(tmp_
     project = copy_project(tmp_path)
     euchre = project / "rules_data" / "euchre.yaml"
     euchre.write_text(euchre.read_text(encoding="utf-8").replace("\n  each: 5\n", "\n  each: 50\n"), encoding="utf-8")
+    as_published(project)
     buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # as a pipe is for most users
     result = run("--root", str(project), "validate", env=buffered)
     assert result.returncode == 1, result.stdout + result.stderr

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from generator.freeze import FROZEN_DIR
 from generator.library import load_library
-from tests.conftest import ROOT, copy_project
+from tests.conftest import ROOT, as_published, copy_project
 
 GUIDE = ROOT / "CONTRIBUTING.md"
 DATA = "rules_data/canadian-salad.yaml"
@@ -46,13 +47,13 @@ def _command(line: str) -> list[str]:
 @pytest.fixture(scope="module")
 def guide() -> list[tuple[str, str]]:
     found = blocks()
-    assert [lang for lang, _ in found] == ["yaml", "sh", "text", "text", "yaml", "text", "yaml", "text", "sh"], \
+    assert [lang for lang, _ in found] == ["yaml", "sh", "text", "text", "yaml", "text", "text", "yaml", "text", "sh"], \
         "CONTRIBUTING.md's examples changed shape: update this test with them"
     return found
 
 
 def test_the_worked_example_says_what_the_tools_say(guide, tmp_path):
-    (_, before_yaml), (_, command), (_, answer), (_, annotation), (_, erratum), (_, diff_text), *_ = guide
+    (_, before_yaml), (_, command), (_, answer), (_, annotation), (_, erratum), (_, frozen), (_, diff_text), *_ = guide
     # The data as the guide shows it is the data as it is, but for the mistake being corrected.
     after = copy_project(tmp_path / "after")
     path = after / DATA
@@ -61,6 +62,7 @@ def test_the_worked_example_says_what_the_tools_say(guide, tmp_path):
     assert fixed_yaml != before_yaml and fixed_yaml in current, f"the guide's snippet is not in {DATA}"
     before = copy_project(tmp_path / "before")
     (before / DATA).write_text(current.replace(fixed_yaml, before_yaml), encoding="utf-8")
+    as_published(before)  # the guide's story: the book was printed saying 125
 
     # `make validate` answers with the file, the line, the check and the finding.
     result = rulebook(before, *_command(command))
@@ -83,6 +85,7 @@ def test_the_worked_example_says_what_the_tools_say(guide, tmp_path):
     assert rulebook(after, "validate").returncode == 0
     errata = after / "rules_data" / "errata.yaml"
     errata.write_text(errata.read_text(encoding="utf-8").rstrip("\n") + "\n" + erratum, encoding="utf-8")
+    shutil.copytree(before / FROZEN_DIR, after / FROZEN_DIR, dirs_exist_ok=True)  # the book printed 125
     record = yaml.safe_load(erratum)[0]
     assert rulebook(after, "validate").returncode == 0
     published = load_library(after, "2026.1").games["canadian-salad"].game
@@ -96,8 +99,25 @@ def test_the_worked_example_says_what_the_tools_say(guide, tmp_path):
         assert text_line in diff.stdout.splitlines(), diff.stdout
 
 
+def test_a_changed_published_word_gets_the_answer_the_guide_shows(guide, tmp_path):
+    """The guide's frozen-edition example: the words it quotes, changed, give its finding, cut where it cuts."""
+    shown = guide[5][1].strip()
+    old, new = re.findall(r'"([^"]*?) …"', shown)
+    file = shown.split(":")[0]
+    project = copy_project(tmp_path)
+    text = (project / file).read_text(encoding="utf-8")
+    assert old in text
+    (project / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = rulebook(project, "validate")
+    assert result.returncode == 1
+    found = next(line for line in result.stdout.splitlines() if "edition.frozen" in line)
+    head = shown[:shown.index(" (the 2026.1")]
+    assert found.startswith(head), found
+    assert f'prints "{old}' in found and f'would print "{new}' in found
+
+
 def test_a_refused_edit_gets_the_answer_the_guide_shows(guide, tmp_path):
-    (_, broken), (_, answer) = guide[6], guide[7]
+    (_, broken), (_, answer) = guide[7], guide[8]
     project = copy_project(tmp_path)
     path = project / "rules_data" / "euchre.yaml"
     text = path.read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ import yaml
 
 from generator.build import build
 from generator.library import load_library
-from tests.conftest import ROOT, copy_project
+from tests.conftest import ROOT, as_published, copy_project
 
 BIN = Path(sys.executable).parent
 
@@ -51,6 +51,7 @@ def test_a_changed_total_is_annotated_at_its_file_and_line(tmp_path):
     old = "{label: Red cards, cards: red, points: 5, stated_total: 130}"
     assert old in text
     path.write_text(text.replace(old, old.replace("130", "125")), encoding="utf-8")
+    as_published(project)  # the book as printed with the mistake: the check finds it
     line = next(n for n, text_line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                 if "stated_total: 125" in text_line)
     result = rulebook("--root", str(project), "validate", "--format", "github")

@@ -34,7 +34,7 @@ from generator.loader import parse_yaml
 from generator.render.pdf import book_html
 from tests import hostile
 from tests.checkfix import make_project
-from tests.conftest import ROOT, copy_project, sharing_pdfs
+from tests.conftest import ROOT, as_published, copy_project, sharing_pdfs
 
 CANARY = "CANARY-7f3a9c51-do-not-publish"
 MARKDOWN = [
@@ -110,6 +110,7 @@ def hostile_build(tmp_path_factory, trap):
     text = text.replace(f"label: {doc['scoring'][first_table]['items'][0]['label']}",
                         f"label: \"{YAML_STRINGS['label']}\"", 1)
     data.write_text(text, encoding="utf-8")
+    as_published(project)  # past the frozen-edition check (which refuses the edit): this tests the renderers
     out = build(project, out=base / "out")
     hostile.tried("markup (prose)", len(MARKDOWN))
     hostile.tried("markup (YAML strings)", len(YAML_STRINGS))
@@ -247,6 +248,7 @@ def test_relative_paths_out_of_the_project_are_refused(tmp_path):
     prose = project / "content" / "sweep.md"
     prose.write_text(prose.read_text(encoding="utf-8") + "\n![x](../../outside/canary.txt)\n\n[y](../../../etc/passwd)\n",
                      encoding="utf-8")
+    as_published(project)  # past the frozen-edition check: this tests the site build's own refusal
     with pytest.raises(BuildError, match="mkdocs build failed"):
         build(project, out=tmp_path / "out", pdf=False)
     leftovers = [p for p in (tmp_path / "out").rglob("*") if p.is_file()] if (tmp_path / "out").exists() else []

@@ -9,7 +9,9 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Location
-from ..library import Library
+from ..freeze import differences, stored
+from ..library import Library, edition_key
+from ..prose import expand
 from . import check
 
 Finding = tuple[Location, str, str | None]
@@ -29,3 +31,103 @@ def mismatch(lib: Library) -> Iterator[Finding]:
             yield where, f"edition {ed.id}: the label '{ed.label}' says revision {m.group(1)}, the edition is revision {ed.revision}", None
     if not ed.id.startswith(f"{ed.year}."):
         yield where, f"edition id {ed.id} does not begin with its year {ed.year}", None
+
+
+def _frozen_libraries(lib: Library) -> Iterator[Library]:
+    """Each earlier edition as today's files print it (this one, if it is not the current edition)."""
+    from ..library import load_library
+
+    for ed in lib.book.editions:
+        if ed.id == lib.book.current or edition_key(ed.id) > edition_key(lib.edition.id):
+            continue
+        # An earlier edition is rebuilt from the same files (its errata undone): a second load, cached.
+        yield lib if ed.id == lib.edition.id else load_library(lib.root, ed.id, allow_missing=True)
+
+
+def _changed(old: object, new: object) -> tuple[str, str]:
+    """The two texts around what differs: a long line is cut to the changed words with some context."""
+    a, b = str(old).replace("\n", " / "), str(new).replace("\n", " / ")
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    start = max(0, a.rfind(" ", 0, max(0, start - 30)) + 1) if start > 40 else 0
+    a, b = a[start:], b[start:]
+    return ("..." if start else "") + a, ("..." if start else "") + b
+
+
+def _short(value: object) -> str:
+    text = str(value).replace("\n", " / ")
+    return f'"{text[:117]}..."' if len(text) > 120 else f'"{text}"'
+
+
+def _at(old: Library, file: str, where: tuple) -> Location:
+    if not file.endswith(".yaml"):
+        return Location(file, where[0])
+    doc = old.book_doc if file == old.book_doc.path else next(
+        (gs.doc for gs in old.games.values() if gs.doc.path == file), None)
+    if doc is None:
+        return Location(file)
+    path = tuple(int(p) if isinstance(p, str) and p.isdigit() else p for p in where)
+    while path:  # a value removed: the nearest part that is still there
+        try:
+            lookup_path(doc.data, path)
+            return doc.where(path)
+        except (KeyError, IndexError, TypeError):
+            path = path[:-1]
+    return doc.where(())
+
+
+def lookup_path(data: object, path: tuple) -> object:
+    for part in path:
+        data = data[part]  # type: ignore[index]
+    return data
+
+
+@check("edition.frozen")
+def frozen(lib: Library) -> Iterator[Finding]:
+    """Today's files print an earlier edition otherwise than it was published (its fingerprint)."""
+    for old in _frozen_libraries(lib):
+        ed = old.edition.id
+        kept = stored(lib.root, ed)
+        if kept is None:
+            where = lib.book_doc.where(("editions", [e.id for e in lib.book.editions].index(ed)))
+            yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
+            continue
+        for d in differences(old, kept):
+            printed, now = _changed(d.published, d.now)
+            what = f"the {ed} book prints {_short(printed)}, this would print {_short(now)}"
+            if d.where == ("sections",):
+                what = f"the {ed} book has its games in this order: {_short(d.published)}; this would have {_short(d.now)}"
+            title = f"{old.games[d.game].game.heading()}: " if d.game in old.games else ""
+            yield (_at(old, d.file, d.where), f"{title}this changes the {ed} edition as published: add an erratum "
+                   f"instead ({what})", d.game)
+
+
+@check("erratum.not_published")
+def not_published(lib: Library) -> Iterator[Finding]:
+    """An erratum's published: text is not what the earlier edition printed there (its fingerprint)."""
+    editions = [e.id for e in lib.book.editions if e.id != lib.book.current]
+    fingerprints = {ed: stored(lib.root, ed) for ed in editions}  # read once: many errata cite one edition
+    for i, e in enumerate(lib.errata):
+        before = [ed for ed in editions if edition_key(ed) < edition_key(e.edition)]
+        kept = fingerprints[before[-1]] if before else None
+        if not kept:
+            continue
+        stem = e.file.rsplit("/", 1)[-1].split(".")[0]
+        entry = kept.get("book" if e.file == lib.book_doc.path else stem) or kept.get(f"page-{stem}") or {}
+        where = lib.errata_doc.where(("errata", i, "published"))
+        if e.path is not None:
+            printed = (entry.get("data") or {}).get(e.path, _MISSING)
+            if printed is not _MISSING and printed != e.published:
+                yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(e.published)} at {e.path}, "
+                              f"but it printed {_short(printed)}: write what it printed"), None
+        elif e.file in entry:
+            text = "\n".join(entry[e.file])
+            game = lib.games.get(stem)
+            published = expand(str(e.published), *([game.doc.data] if game else []), lib.scope())
+            if published not in text:
+                yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(published)} in {e.file}, "
+                              "but it printed no such words: copy them from the published book"), None
+
+
+_MISSING = object()
