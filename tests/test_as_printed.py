@@ -17,8 +17,12 @@ from tests.checkfix import make_project
 from tests.pagetext import pdf_reader
 from tests.test_published_edition import poppler
 
-LONG = "## Rules\n\n" + "".join(f"- Rule {n}: play a card, then the next player plays one, and so on round the table.\n"
-                                for n in range(140))
+
+def _long(rules: int) -> str:
+    return "## Rules\n\n" + "".join(f"- Rule {n}: play a card, then the next player plays one, and so on round the table.\n"
+                                   for n in range(rules))
+
+
 EDITION = '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01", pages_as_printed: true}'
 
 
@@ -28,31 +32,42 @@ def _game(gid: str) -> str:
             "players: 4\nequipment: {cards: [{decks: 1}]}\ndeal: {each: 13}\ngoal: {winner: high, rounds: 3}\n")
 
 
-def _project(root: Path, pages: dict[str, str], games: tuple[str, ...] = ()) -> Path:
+def _project(root: Path, pages: dict[str, str], games: tuple[str, ...] = (), rules: int = 140) -> Path:
     """A book whose printed index gives each game of ``pages`` its page; ``games`` are in the book but not the index."""
     rows = "".join(f"      - {{page: {page}, title: {gid.title()}, game: {gid}, players: 4}}\n" for gid, page in pages.items())
     book = f"printed_index:\n  editions: [\"2026.1\"]\n  sections:\n    cards:\n{rows}"
-    return make_project(root, {"games": [_game(g) for g in (*pages, *games)], "prose": {"beta": LONG},
+    return make_project(root, {"games": [_game(g) for g in (*pages, *games)], "prose": {"beta": _long(rules)},
                                "book": book, "edition": EDITION})
 
 
+# (two-sided, Beta's rules, the page labels, Beta's extra pages the warning names, the blank pages)
+CASES = [
+    # Title page, index, About (roman); Beta's two extra pages after its own; Gamma's second page left blank.
+    (False, 140, ["i", "ii", "iii", "1", "2", "2a", "2b", "3", "4", "5"], "2a, 2b", ["4"]),
+    # Two-sided: the front matter ends on a left-hand page and Beta's one extra page gets a blank back, so that
+    # every odd page stays on the right.
+    (True, 60, ["i", "ii", "iii", "iv", "1", "2", "2a", "2b", "3", "4", "5"], "2a", ["iv", "2b", "4"]),
+]
+
+
 @poppler
-def test_each_game_on_its_printed_page_and_a_long_one_on_inserted_leaves(tmp_path):
-    lib = load_library(_project(tmp_path / "book", {"alpha": "1", "beta": "2", "gamma": "3-4", "delta": "5"}))
+@pytest.mark.parametrize(("duplex", "rules", "labels", "extra", "blank"), CASES)
+def test_each_game_on_its_printed_page_and_a_long_one_on_inserted_leaves(tmp_path, duplex, rules, labels, extra,
+                                                                          blank):
+    lib = load_library(_project(tmp_path / "book", {"alpha": "1", "beta": "2", "gamma": "3-4", "delta": "5"},
+                                rules=rules))
     warnings: list[str] = []
     pdf = tmp_path / "book.pdf"
-    render_book(lib, pdf, warn=warnings.append)
-    labels = pdf_reader(pdf).page_labels
-    # Title page, index, About (roman); Beta's two extra pages after its own; Gamma's second page left blank.
-    assert labels == ["i", "ii", "iii", "1", "2", "2a", "2b", "3", "4", "5"]
-    assert len(warnings) == 1 and warnings[0].startswith("Beta takes 3 pages") and "2a, 2b" in warnings[0]
+    render_book(lib, pdf, duplex=duplex, warn=warnings.append)
+    assert pdf_reader(pdf).page_labels == labels
+    assert len(warnings) == 1 and warnings[0].startswith("Beta takes") and warnings[0].endswith(f"numbered {extra}")
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     pages = [[line.strip() for line in page.splitlines() if line.strip()] for page in text.split("\f")]
     for label, game in (("1", "Alpha"), ("2", "Beta"), ("3", "Gamma"), ("5", "Delta")):
         lines = pages[labels.index(label)]
         assert lines[1] == game and lines[-1].endswith(f" {label}"), (label, lines[:2], lines[-1])
     assert pages[labels.index("2a")][-1].endswith(" 2a")  # the folio prints the label
-    assert pages[labels.index("4")] == []  # the page the book left empty: no head, no folio
+    assert [label for label, page in zip(labels, pages, strict=False) if not page] == blank  # no head, no folio
     index = pages[labels.index("ii")]
     assert any(line.startswith("3-4") and "Gamma" in line for line in index), index  # the printed page, as typed
 

@@ -488,18 +488,21 @@ def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, 
         labels.append((writer.pages, "D", next_page))
         document = layout.fit(make_document, printed.part, next_page, printed.pages)
         extra = len(document.pages) - printed.pages
-        if extra > 0:
-            last = printed.first + printed.pages - 1
-            inserted = [f"{last}{chr(ord('a') + n)}" for n in range(extra)]
+        # Two-sided, a leaf has two sides: an odd number of extra pages gets a blank one, so that every page
+        # after it keeps its side (odd numbers on the right).
+        leaves = extra + extra % 2 if layout.duplex and extra > 0 else extra
+        inserted = [f"{printed.first + printed.pages - 1}{chr(ord('a') + n)}" for n in range(max(leaves, 0))]
+        if inserted:
             layout.warnings.append(f"{printed.name} takes {len(document.pages)} pages set as tight as the book allows; "
                                    f"the printed book gives it {printed.pages} from page {printed.first}: its extra "
-                                   f"pages are numbered {', '.join(inserted)}")
-            document = layout.fit(make_document, printed.part, next_page, printed.pages, folios=inserted)
+                                   f"pages are numbered {', '.join(inserted[:extra])}")
+            document = layout.fit(make_document, printed.part, next_page, printed.pages, folios=inserted[:extra])
             labels += [(writer.pages + printed.pages + n, "", label) for n, label in enumerate(inserted)]
-            labels.append((writer.pages + len(document.pages), "D", printed.first + printed.pages))
+            labels.append((writer.pages + printed.pages + len(inserted), "D", printed.first + printed.pages))
         _anchors(document.pages[:printed.pages], next_page, found)
         for page in document.pages:
             writer.add(page)
+        _blank(layout, make_document, writer, len(inserted) - max(extra, 0))
         next_page += min(len(document.pages), printed.pages)
         del document
         layout.let_go()
@@ -510,6 +513,8 @@ def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, 
 
 def _blank(layout: Layout, make_document: Callable[[str], str], writer: PdfWriter, count: int) -> int:
     """Add ``count`` blank pages to ``writer``; return ``count``."""
+    if count <= 0:
+        return 0
     for page in layout.engine.document(make_document(BLANK * count)).pages:
         writer.add(page)
     return count
