@@ -60,7 +60,8 @@ def test_each_game_on_its_printed_page_and_a_long_one_on_inserted_leaves(tmp_pat
     pdf = tmp_path / "book.pdf"
     render_book(lib, pdf, duplex=duplex, warn=warnings.append)
     assert pdf_reader(pdf).page_labels == labels
-    assert len(warnings) == 1 and warnings[0].startswith("Beta takes") and warnings[0].endswith(f"numbered {extra}")
+    assert len(warnings) == 1 and warnings[0].startswith("rules_data/book.yaml:")
+    assert ": Beta takes" in warnings[0] and warnings[0].endswith(f"numbered {extra}")
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     pages = [[line.strip() for line in page.splitlines() if line.strip()] for page in text.split("\f")]
     for label, game in (("1", "Alpha"), ("2", "Beta"), ("3", "Gamma"), ("5", "Delta")):
@@ -74,5 +75,5 @@ def test_each_game_on_its_printed_page_and_a_long_one_on_inserted_leaves(tmp_pat
 
 def test_a_game_the_printed_index_does_not_list_stops_the_build(tmp_path):
     lib = load_library(_project(tmp_path / "book", {"alpha": "1"}, games=("beta",)))
-    with pytest.raises(BuildError, match="Beta: the printed index gives it no page"):
+    with pytest.raises(BuildError, match=r"^rules_data/book.yaml:\d+:\d+: Beta: the printed index gives it no page"):
         render_book(lib, tmp_path / "book.pdf")

@@ -187,6 +187,7 @@ class PrintedPart:
     first: int  # the page number the printed book gives it
     pages: int  # how many pages it may take before the next part's page
     name: str  # what a warning calls it
+    at: str  # where the data puts it there (its printed index row, or its page in book.yaml): file:line
 
 
 class PrintedParts:
@@ -202,21 +203,25 @@ class PrintedParts:
         self.front = Part('<div class="prelims">' + str(t.title_page()) + str(index)
                           + "".join(parts._prose(p, 1).body for p in parts.front_pages) + "</div>")
         self.body: list[PrintedPart] = []
+        where = lib.book_doc.where
+        rows = {e.game: where(("printed_index", "sections", sid, i))
+                for sid, entries in lib.book.printed_index.sections.items() for i, e in enumerate(entries)}
         for section in lib.book.sections:
             for n, page in enumerate(parts.by_section[section.id]):
                 if page.id not in spans:
-                    raise BuildError(f"{page.heading()}: the printed index gives it no page; an edition laid out as "
-                                     "printed (pages_as_printed) holds only the games its printed index lists")
+                    raise BuildError(f"{where(('printed_index',))}: {page.heading()}: the printed index gives it no page; "
+                                     "an edition laid out as printed (pages_as_printed) holds only the games it lists")
                 first, last = spans[page.id]
                 opening = f' id="section-{escape(section.id)}"' if n == 0 else ""
                 # No score-pad references: the printed book had no score pad.
                 html = str(t.game(page, section, partial(book_prints_sheet, lib)))
                 self.body.append(PrintedPart(Part(f'<div class="printed-part"{opening}>{html}</div>'), first,
-                                             last - first + 1, page.heading()))
+                                             last - first + 1, page.heading(), str(rows[page.id])))
             after = max((spans[g.id][1] for g in parts.by_section[section.id]), default=0) + 1
             for p in parts.after_pages[section.id]:
                 html = str(t.prose_page(p, parts._prose_html(p), 2, section))
-                self.body.append(PrintedPart(Part(f'<div class="printed-part">{html}</div>'), after, 1, p.title))
+                self.body.append(PrintedPart(Part(f'<div class="printed-part">{html}</div>'), after, 1, p.title,
+                                             str(where(("pages", lib.book.pages.index(p))))))
                 after += 1
 
 
@@ -484,7 +489,7 @@ def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, 
         if printed.first > next_page:
             next_page += _blank(layout, make_document, writer, printed.first - next_page)
         if printed.first < next_page:  # the data's pages overlap (index.page_order names them): nothing to keep
-            raise BuildError(f"{printed.name} is printed on page {printed.first}, which the part before it takes")
+            raise BuildError(f"{printed.at}: {printed.name} is printed on page {printed.first}, which the part before it takes")
         labels.append((writer.pages, "D", next_page))
         document = layout.fit(make_document, printed.part, next_page, printed.pages)
         extra = len(document.pages) - printed.pages
@@ -493,7 +498,7 @@ def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, 
         leaves = extra + extra % 2 if layout.duplex and extra > 0 else extra
         inserted = [f"{printed.first + printed.pages - 1}{chr(ord('a') + n)}" for n in range(max(leaves, 0))]
         if inserted:
-            layout.warnings.append(f"{printed.name} takes {len(document.pages)} pages set as tight as the book allows; "
+            layout.warnings.append(f"{printed.at}: {printed.name} takes {len(document.pages)} pages set as tight as the book allows; "
                                    f"the printed book gives it {printed.pages} from page {printed.first}: its extra "
                                    f"pages are numbered {', '.join(inserted[:extra])}")
             document = layout.fit(make_document, printed.part, next_page, printed.pages, folios=inserted[:extra])
