@@ -91,6 +91,19 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check_pr(args: argparse.Namespace) -> int:
+    from .prcheck import check_pr
+
+    code, annotations, summary = check_pr(_root(args), args.base)
+    print("\n".join(annotations), flush=True)
+    if args.summary:
+        with open(args.summary, "a", encoding="utf-8") as out:
+            out.write(summary + "\n")
+    else:
+        print(summary)
+    return code
+
+
 def cmd_freeze(args: argparse.Namespace) -> int:
     from .freeze import write
     from .library import load_library
@@ -105,8 +118,9 @@ def cmd_new_game(args: argparse.Namespace) -> int:
     from .library import load_library
     from .scaffold import new_game
 
-    edition = load_library(_root(args)).book.current
-    for path in new_game(_root(args), args.name, edition, args.section):
+    book = load_library(_root(args)).book
+    for path in new_game(_root(args), args.name, book.current, args.section, args.source,
+                         [d.seed for d in book.sources]):
         print(f"wrote {path.relative_to(_root(args))}")
     print("next: fill in the rules, then run `make validate`")
     return 0
@@ -134,6 +148,12 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--booklet", action="store_true", help="also write the book imposed as a fold-and-staple "
                                                           "booklet (half-letter; A5 with --paper a4)")
     b.set_defaults(func=cmd_build)
+
+    c = sub.add_parser("check-pr", help="the pull-request check: validate, annotate the findings the change "
+                                        "brings, and summarise errors then the change in words")
+    c.add_argument("--base", required=True, help="git ref the change is compared with, e.g. origin/main")
+    c.add_argument("--summary", help="append the summary (Markdown) to this file, e.g. $GITHUB_STEP_SUMMARY")
+    c.set_defaults(func=cmd_check_pr)
 
     f = sub.add_parser("freeze", help="record what a published edition prints (rules_data/frozen/ID/): "
                                       "only when the record's format changes; a correction is an erratum")
@@ -167,6 +187,7 @@ def parser() -> argparse.ArgumentParser:
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
     n.add_argument("--section", choices=("cards", "equipment", "tournament"), default="cards")
+    n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: the first)")
     n.set_defaults(func=cmd_new_game)
 
     sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model")

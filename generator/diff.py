@@ -290,7 +290,7 @@ def markdown(summary: Summary, heading: str) -> str:
     return "\n".join(out)
 
 
-def _checkout(ref: str, repo: Path, dest: Path) -> Path:
+def checkout(ref: str, repo: Path, dest: Path) -> Path:
     """The sources at a git ref, unpacked into ``dest`` (only what the book is made of)."""
     try:
         data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, "rules_data", "content"],
@@ -307,7 +307,7 @@ def load_side(spec: str, repo: Path, tmp: Path) -> Library:
     path = Path(spec)
     if path.is_dir() and (path / "rules_data").is_dir():
         return load_library(path.resolve())
-    return load_library(_checkout(spec, repo, tmp / re.sub(r"\W", "_", spec)))
+    return load_library(checkout(spec, repo, tmp / re.sub(r"\W", "_", spec)))
 
 
 def diff_summary(old: str, new: str, repo: Path) -> Summary:

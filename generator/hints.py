@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .numwords import from_words
+
 
 def nearest(word: str, candidates: typing.Iterable[str]) -> str | None:
     """The candidate closest to a misspelt word, if any is close."""
@@ -136,6 +138,11 @@ def problem(err: dict) -> str:
 def value_hint(err: dict, field: str) -> str:
     """What to write for a value of the wrong kind or shape."""
     kind, found = err["type"], err.get("input")
+    number = from_words(found) if isinstance(found, str) else None
+    if number is not None and kind in ("value_error", "int_type", "int_parsing"):  # 'each: seven'
+        return f"write {field}: {number} instead (the number in digits; a sentence may still print it as a word)"
+    if kind in ("int_type", "int_parsing", "int_from_float") and not isinstance(found, str):
+        return f"write {field}: followed by a whole number instead (e.g. {field}: 12)"
     if kind == "string_type" and isinstance(found, (int, float, bool)):
         return f"write {field}: \"{found}\" (in quotes) instead: this place takes words, and YAML read a number"
     if kind in ("int_type", "int_parsing") and isinstance(found, str):

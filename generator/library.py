@@ -319,11 +319,23 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         games[game.id] = GameSource(game, doc, prose, variant_prose)
 
     listed = {g for s in book.sections for g in s.games}
+    seen: dict[str, str] = {}
     for i, section in enumerate(book.sections):
         for j, gid in enumerate(section.games):
+            if gid in seen:  # a game printed twice: its pages and sheets would be made twice, with one name
+                errors.append(SourceError(book_doc.where(("sections", i, "games", j)),
+                                          f"'{gid}' is listed twice (also in section '{seen[gid]}'): "
+                                          "remove this line instead: a game is listed once, in its section"))
+            seen.setdefault(gid, section.id)
             file = f"{DATA_DIR}/{gid}.yaml"
             if gid not in games and file not in docs and file not in unreadable and not allow_missing:
                 errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
+    titles: dict[str, str] = {}
+    for gid, gs in sorted(games.items()):
+        other = titles.setdefault(gs.game.heading().casefold(), gid)
+        if other != gid:
+            errors.append(SourceError(gs.where(("title",)), f"'{gs.game.heading()}' is also the title of {other}: "
+                                      "two games cannot share a name in the index: write a title that tells them apart instead"))
     for gid, gs in games.items():
         if gid not in listed:
             errors.append(SourceError(gs.where(("id",)), f"game '{gid}' is not listed in any section of {DATA_DIR}/{BOOK_FILE}"))

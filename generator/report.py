@@ -47,8 +47,13 @@ def _escape(value: str, prop: bool = False) -> str:
     return value.replace(":", "%3A").replace(",", "%2C") if prop else value
 
 
+def annotation(f: Finding) -> str:
+    """One finding as a GitHub workflow command (::error file=...,line=...,title=check::message)."""
+    return (f"::{f.severity} file={_escape(f.path, True)},line={f.line},title={_escape(f.check, True)}::"
+            f"{_escape(f.check + ': ' + f.message)}")
+
+
 def as_github(findings: list[Finding], games: int) -> str:
     """GitHub workflow annotations (::error file=...,line=...::message)."""
-    lines = [f"::{f.severity} file={_escape(f.path, True)},line={f.line},title={_escape(f.check, True)}::"
-             f"{_escape(f.check + ': ' + f.message)}" for f in findings if f.severity != "accepted"]
+    lines = [annotation(f) for f in findings if f.severity != "accepted"]
     return "\n".join(lines + accepted(findings) + [summary(findings, games)])

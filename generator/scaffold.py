@@ -15,7 +15,7 @@ title: {title}
 category: cards
 introduced: "{edition}"
 sources:
-  - seed: 000_321aee1cc9de258a.txt  # change to the source this game comes from
+  - seed: {seed}  # the document this game comes from, as book.yaml's sources list it
     section: {title}
 players: 2-4
 equipment:
@@ -29,16 +29,17 @@ goal:
   target: 500
 """
 
+# Not a format string: {name} is a reference to the game's data, filled in when the book is built.
 PROSE = """\
 ## Players and Cards
 
-- {{equipment.cards.0.decks}} deck of cards, no jokers
-- {{players}} people can play
-- {{deal.each}} cards are dealt to each player and one card is turned up
+- {equipment.cards.0.decks} deck of cards, no jokers
+- {players} people can play
+- {deal.each} cards are dealt to each player and one card is turned up
 
 ## Object of the Game
 
-- First player to {{goal.target}} wins.
+- First player to {goal.target} wins.
 
 ## Game Play
 
@@ -54,9 +55,23 @@ def slugify(name: str) -> str:
     return slug
 
 
-def new_game(root: Path, name: str, edition: str, section: str = "cards") -> list[Path]:
-    """Create the two files and list the game in book.yaml's section; return the files written."""
+def _title(path: Path) -> str:
+    """A game file's title as the book sorts it ('10 Dime Rummy'), read without loading the book."""
+    m = re.search(r"^title: *(.+?) *$", path.read_text(encoding="utf-8"), re.M) if path.exists() else None
+    return m.group(1).strip("'\"") if m else path.stem
+
+
+def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: str | None = None,
+             sources: list[str] | None = None) -> list[Path]:
+    """Create the two files and list the game in book.yaml's section, in the book's alphabetical order;
+    return the files written. ``seed``: the document it comes from, one of ``sources`` (book.yaml's)."""
     slug = slugify(name)
+    sources = sources or []
+    seed = seed or (sources[0] if sources else "")
+    if seed not in sources:
+        listed = ", ".join(sources) or "none"
+        raise RulebookError(f"'{seed}' is not one of the documents {DATA_DIR}/{BOOK_FILE} lists under sources "
+                            f"({listed}): add it there first (seed: and title:), then name it with --source")
     data = root / DATA_DIR / f"{slug}.yaml"
     prose = root / CONTENT_DIR / f"{slug}.md"
     for path in (data, prose):
@@ -64,20 +79,25 @@ def new_game(root: Path, name: str, edition: str, section: str = "cards") -> lis
             raise RulebookError(f"{path.relative_to(root)} already exists")
     book = root / DATA_DIR / BOOK_FILE
     lines = book.read_text(encoding="utf-8").splitlines(keepends=True)
-    # Add the game at the end of the section's games list, keeping the file's comments and layout.
+    # Add the game to the section's games list where the book's alphabetical order puts it (the book
+    # orders its games by title, as its index does), keeping the file's comments and layout.
+    title = name.replace('"', "'").strip()
     in_section, insert_at, indent = False, None, "      "
     for i, line in enumerate(lines):
         if re.match(rf"\s*- id: {section}\s*$", line):
             in_section = True
         elif in_section and re.match(r"\s*- id: ", line):
             break
-        elif in_section and re.match(r"\s+- [a-z0-9-]+\s*$", line):
-            insert_at, indent = i + 1, line[: len(line) - len(line.lstrip())]
+        elif in_section and (m := re.match(r"(\s+)- ([a-z0-9-]+)\s*$", line)):
+            indent = m.group(1)
+            if _title(root / DATA_DIR / f"{m.group(2)}.yaml").lower() > title.lower():
+                insert_at = i if insert_at is None or insert_at > i else insert_at
+                break
+            insert_at = i + 1
     if insert_at is None:
         raise RulebookError(f"cannot find the games list of section '{section}' in {book.relative_to(root)}")
-    title = name.replace('"', "'").strip()
     data.write_text(GAME.format(slug=slug, title=title if re.fullmatch(r"[\w !&'-]+", title) else f'"{title}"',
-                                edition=edition), encoding="utf-8")
+                                edition=edition, seed=seed), encoding="utf-8")
     prose.write_text(PROSE, encoding="utf-8")
     lines.insert(insert_at, f"{indent}- {slug}\n")
     book.write_text("".join(lines), encoding="utf-8")

@@ -90,4 +90,11 @@ def test_new_game_scaffold_validates_and_builds(tmp_path):
     assert (out / "site" / "games" / "crazy-eights" / "index.html").exists()
     again = rulebook("--root", str(project), "new-game", "Crazy Eights")
     assert again.returncode == 1 and "already exists" in again.stderr
+    # Filed in the book's alphabetical order ('Chase the Ace' < 'Crazy Eights' < 'Desert Rummy'), references
+    # written as references (no doubled braces), and a document the book does not list refused in one line.
+    cards = next(s for s in lib.book.sections if s.id == "cards").games
+    assert cards[cards.index("crazy-eights") - 1:cards.index("crazy-eights") + 2] == ["chase-the-ace", "crazy-eights", "desert-rummy"]
+    assert "{{" not in (project / "content" / "crazy-eights.md").read_text(encoding="utf-8")
+    other = rulebook("--root", str(project), "new-game", "Pub Rummy", "--source", "grandmas-notes.txt")
+    assert other.returncode == 1 and other.stderr.count("\n") == 1 and "--source" in other.stderr
     shutil.rmtree(tmp_path / "out")

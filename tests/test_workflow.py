@@ -37,10 +37,16 @@ def test_ci_run_and_the_workflow_install_from_the_same_list():
     assert ".ci/system-packages" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
-def test_diff_goes_to_the_summary_and_findings_to_annotations():
-    runs = _runs(_job())
-    assert any("rulebook diff" in r and '>> "$GITHUB_STEP_SUMMARY"' in r for r in runs)
-    assert any("rulebook validate --format github" in r for r in runs)
+def test_the_check_validates_first_and_the_tests_run_even_when_it_fails():
+    steps = _job()["steps"]
+    runs = [step.get("run", "") for step in steps]
+    first = next(i for i, r in enumerate(runs) if "rulebook check-pr" in r)
+    assert '--summary "$GITHUB_STEP_SUMMARY"' in runs[first] and "origin/$BASE_REF" in runs[first]
+    assert steps[first]["if"] == "github.event_name == 'pull_request'"
+    push = next(step for step in steps if "rulebook validate --format github" in step.get("run", ""))
+    assert push["if"] == "github.event_name != 'pull_request'"
+    test = next(i for i, r in enumerate(runs) if r == "make test")
+    assert first < test and steps[test]["if"] == "${{ !cancelled() }}"  # a finding does not hide the tests
 
 
 def test_publish_runs_only_after_the_check_succeeded_on_the_same_commit():

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from .. import hints
 from ..errors import Location
 from ..library import Library
+from ..loader import TextDoc
 from ..numwords import SCORE_STYLES
 from ..prose import MISSING, find_refs, is_block_path, lookup
 from . import check
@@ -46,9 +48,25 @@ def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = Non
     return f"'{{{path}}}' does not name anything in the data{instead}"
 
 
+DOUBLED = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}|\{\{|\}\}")
+
+
+def _doubled(text: TextDoc) -> Iterator[tuple[Location, str]]:
+    """'{{players}}': template braces around a reference, which would print '{2-4}'."""
+    for n, line in enumerate(text.text.splitlines(), 1):
+        m = DOUBLED.search(line)
+        if m:
+            fix = f"{{{m.group(1)}}}" if m.group(1) else "one brace on each side"
+            yield Location(text.path, n, m.start() + 1), f"doubled braces print a brace around the value: write {fix} instead"
+
+
 @check("reference.unknown")
 def unknown_reference(lib: Library):
-    """A {reference} in prose or YAML text names nothing in the game's data."""
+    """A {reference} in prose or YAML text names nothing in the game's data (or is written in doubled braces)."""
+    texts = [*lib.pages.values(), *(p for gs in lib.ordered_games() for p in [gs.prose, *gs.variant_prose.values()] if p)]
+    for text in texts:
+        for where, problem in _doubled(text):
+            yield where, problem, None
     for page in lib.pages.values():
         for ref in find_refs(page.text):
             problem = _resolves(ref.path, False, [lib.scope()], ref.style)

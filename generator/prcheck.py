@@ -1,0 +1,81 @@
+"""The pull-request check: validate first and always, annotate what the pull request brings, summarise.
+
+``rulebook check-pr --base origin/main`` validates the working tree (a slip that stops loading is
+reported like a finding, at its file and line), then the base, and prints GitHub annotations for
+every error and for each warning the base did not have (matched by check, file and message, not
+line: an edit above a standing warning moves it). Standing and accepted warnings are counted once
+in the summary, never annotated (GitHub shows ten annotations a step: a new one must not drown).
+The summary leads with the errors, then what the change does to the rules in words; when the
+change cannot be compared (the base or the head does not load), it says why and still reports.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checks import Finding, run_checks
+from .diff import checkout, compare, markdown
+from .errors import RulebookError, SourceErrors
+from .library import Library, load_library
+from .report import annotation
+
+
+@dataclass
+class Side:
+    """One side of the pull request: its library, or why it does not load, and its findings."""
+
+    lib: Library | None
+    findings: list[Finding]
+
+
+def _side(root: Path) -> Side:
+    try:
+        lib = load_library(root)
+    except SourceErrors as exc:  # each slip as an error finding, where it is
+        return Side(None, [Finding(e.where.path, e.where.line or 1, "source.unreadable", e.problem)
+                           for e in exc.errors])
+    return Side(lib, run_checks(lib))
+
+
+def _key(f: Finding) -> tuple[str, str, str]:
+    return f.check, f.path, f.message
+
+
+def check_pr(root: Path, base: str) -> tuple[int, list[str], str]:
+    """(exit code, annotation lines, summary Markdown) for the tree at ``root`` against git ref ``base``."""
+    head = _side(root)
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            old = _side(checkout(base, root, Path(tmp) / "base"))
+        except RulebookError as exc:
+            old = Side(None, [])
+            base_problem = str(exc)
+        else:
+            base_problem = "" if old.lib is not None else "the base does not load"
+        before = {_key(f) for f in old.findings}
+        errors = [f for f in head.findings if f.severity == "error"]
+        new = [f for f in head.findings if f.severity == "warning" and _key(f) not in before]
+        standing = [f for f in head.findings if f.severity == "warning" and _key(f) in before]
+        accepted = [f for f in head.findings if f.severity == "accepted"]
+        fixed = len({_key(f) for f in old.findings if f.severity != "accepted"}
+                    - {_key(f) for f in head.findings if f.severity != "accepted"})
+        out = ["## Check of the book", ""]
+        if errors:
+            out += [f"**{len(errors)} error{'s' if len(errors) != 1 else ''}** (each is an annotation on its line):", ""]
+            out += [f"- `{f.path}:{f.line}` {f.check}: {f.message}" for f in errors] + [""]
+        else:
+            out += ["No errors.", ""]
+        if new:
+            out += [f"{len(new)} new warning{'s' if len(new) != 1 else ''}:", ""]
+            out += [f"- `{f.path}:{f.line}` {f.check}: {f.message}" for f in new] + [""]
+        if head.lib is not None:
+            out += [f"Standing warnings (before this change too): {len(standing)}; accepted with a reason: "
+                    f"{len(accepted)}; findings this change clears: {fixed}.", ""]
+        if head.lib is not None and old.lib is not None:
+            out.append(markdown(compare(old.lib, head.lib), f"What this change does to the rules ({base} → this change)"))
+        else:
+            why = "this change does not load (see the errors above)" if head.lib is None else base_problem
+            out += ["### What this change does to the rules", "", f"Not compared: {why}.", ""]
+    return (1 if errors else 0), [annotation(f) for f in errors + new], "\n".join(out)
