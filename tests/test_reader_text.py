@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from generator.checks import load_all
+from generator.render.site import pdf_name
+from tests.conftest import ROOT
 from tests.test_structure import LITERAL, poppler
 from tests.textmatch import page_text
 
@@ -74,3 +76,43 @@ def test_no_pdf_shows_the_machinery_or_literal_markdown(built):
                                   text=True).stdout
             m = found(text) or LITERAL.search(text)
             assert not m, f"{edition} {pdf.name}: {text[max(0, m.start() - 60):m.end() + 60]!r}"
+
+
+# --- print speaks of paper --------------------------------------------------------------------------
+
+# What a reader of the printed book cannot follow: a file name or a web or mail address. The family's own
+# address, which the sources print, is the one exception (read from the sources, not written here).
+ON_PAPER = re.compile(r"[\w./-]+\.(?:pdf|ya?ml|md)\b|https?://\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+                      r"|(?<![\w.])[\w-]+\.(?:com|org|net|io)\b")
+
+
+def source_addresses() -> set[str]:
+    """Every address the sources print (the family's e-mail): the only ones the book may print."""
+    texts = [f.read_text(encoding="utf-8") for d in ("content", "rules_data") for f in sorted((ROOT / d).rglob("*"))
+             if f.is_file()]
+    return {m.group(0) for text in texts for m in ON_PAPER.finditer(text)
+            if not m.group(0).endswith((".pdf", ".yaml", ".yml", ".md"))}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("number 4 in the score pad (score-pad-2026.2.pdf); on its own, score-sheets/basic-rummy.pdf.", "score-pad-2026.2.pdf"),
+    ("at https://example.org/rules today", "https://example.org/rules"), ("www.pagat.com", "www.pagat.com"),
+    ("write to someone@example.org.", "someone@example.org"), ("pagat.com has it", "pagat.com"),
+    ("Score sheet: number 4 in the score pad.", None), ("a 2.5 point meld; e.g. the 10s", None),
+    ("{examples.sample_game.values.net.stated}", None),
+])
+def test_the_paper_scan_knows_a_file_name_or_address(text, expected):
+    m = ON_PAPER.search(text)
+    assert (m.group(0) if m else None) == expected
+
+
+@poppler
+def test_the_book_names_no_file_and_only_the_addresses_the_sources_print(built, library, published_library):
+    allowed = source_addresses()
+    assert allowed, "the sources print the family's e-mail; the scan must find it"
+    for lib in (library, published_library):
+        pdf = built[lib.edition.id] / "pdf" / pdf_name(lib)
+        text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+        for m in ON_PAPER.finditer(text):
+            assert m.group(0) in allowed, (f"{pdf.name}: {text[max(0, m.start() - 60):m.end() + 20]!r}: a reader of "
+                                           "paper cannot follow a file name or address: name the page or the sheet's number")

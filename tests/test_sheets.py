@@ -308,19 +308,22 @@ def test_score_pad_has_every_sheet(built, library, published_library):
 
 @poppler
 def test_book_and_site_name_each_sheet(built, library):
+    """The book names each sheet by its number in the printed score pad (a file name means nothing on
+    paper), in book order, and the pad's contents gives that number to that sheet; the site links the files."""
     from generator.render.sheets import score_pad_name
 
-    # pdftotext reads the book in 0.1 s (pypdf's extract_text took 3.5 s); -layout keeps a hyphen at a line's end
+    # pdftotext reads the book in 0.1 s (pypdf's extract_text took 3.5 s)
     pdf = built[CURRENT] / "pdf" / pdf_name(library)
-    out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    book = " ".join(out.split())
+    book = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split())
+    pad = " ".join(pdf_reader(built[CURRENT] / "pdf" / score_pad_name(CURRENT)).pages[0].extract_text().split())
     site = built[CURRENT] / "site"
     assert (site / "downloads" / score_pad_name(CURRENT)).exists()
-    for e, g, v in SHEETS:
-        if e != CURRENT:
-            continue
-        name = f"{g}.{v}.pdf" if v else f"{g}.pdf"
-        assert f"score-sheets/{name}" in book.replace("- ", "-"), f"the book does not name {name}"
+    names = [f"{g}.{v}.pdf" if v else f"{g}.pdf" for e, g, v in SHEETS if e == CURRENT]
+    numbers = [int(n) for n in re.findall(r"Score sheet(?: for [^:]+)?: number (\d+) in the score pad\.", book)]
+    assert numbers == list(range(1, len(names) + 1)), "the book does not number the pad's sheets in order"
+    for number, name in enumerate(names, 1):
+        assert re.search(rf"(?<!\S){number} [^/]*? \d+ score-sheets/{re.escape(name)}", pad), f"pad row {number}: {name}"
+        g = name.split(".")[0]
         page = (site / "games" / g / "index.html").read_text(encoding="utf-8")
         assert f"downloads/score-sheets/{name}" in page, f"{g}: no link to {name}"
         assert (site / "downloads" / "score-sheets" / name).exists()

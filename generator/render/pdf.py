@@ -44,7 +44,7 @@ from ..prose import expand, format_value
 from . import copyfit, describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
-from .sheets import SheetFile, score_pad_name, sheet_files, template_globals
+from .sheets import SheetFile, sheet_files, template_globals
 from .weasy import Engine, page_fill, without_cycle_collector
 from .writer import PdfWriter
 
@@ -136,7 +136,6 @@ class BookParts:
         self.front_pages = [p for p in lib.book.pages if p.after is None]
         self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
         self.errata = describe.errata_rows(lib)
-        self.pad = score_pad_name(lib.edition.id)
         self.sheets: dict[str, list[SheetFile]] = {}  # each game's sheets in the score pad, named on its page
         for sheet in sheet_files(self.games):
             self.sheets.setdefault(sheet.game_id, []).append(sheet)
@@ -152,7 +151,7 @@ class BookParts:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]
         prints = partial(book_prints_sheet, self.lib)
         for section in self.lib.book.sections:
-            pieces = [str(t.game(page, section, prints, self.sheets.get(page.id, []), self.pad))
+            pieces = [str(t.game(page, section, prints, self.sheets.get(page.id, [])))
                       for page in self.by_section[section.id]]
             pieces += [str(t.prose_page(p, self._prose_html(p), 2, section)) for p in self.after_pages[section.id]]
             out.append(Part.section(str(t.section_start(section)), pieces, str(t.section_end())))
