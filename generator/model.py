@@ -364,6 +364,8 @@ class SheetBlock(Strict):
     round: str | None = Field(None, description="the round (by name) whose scoring this block keeps")
     blank_rows: int | None = None
     total: str | None = None
+    sums: list[str] | None = Field(
+        None, description="the columns (by heading) the total adds, e.g. [Score] beside a Bid; all if not given")
     possible: int | str | None = None
     groups: list[ColumnGroup] = []
     sample_only: bool = Field(False, description="shown only in the filled-in sample, not on the blank sheet")
@@ -371,6 +373,12 @@ class SheetBlock(Strict):
         [], description="a filled-in sample: rows of cells, each the name of an example figure (or empty)")
 
     _r = field_validator("possible")(_check_range)
+
+    @model_validator(mode="after")
+    def _sums(self) -> SheetBlock:
+        if self.sums is not None and (self.total is None or not set(self.sums) <= set(self.columns)):
+            raise ValueError(f"sums: {self.sums} must name columns of the block ({self.columns}) that has a total")
+        return self
 
 
 class ScoreSheet(Strict):

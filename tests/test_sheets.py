@@ -327,3 +327,65 @@ def test_book_and_site_name_each_sheet(built, library):
         page = (site / "games" / g / "index.html").read_text(encoding="utf-8")
         assert f"downloads/score-sheets/{name}" in page, f"{g}: no link to {name}"
         assert (site / "downloads" / "score-sheets" / name).exists()
+
+
+def _definitions(library):
+    from generator.render.pdf import game_pages
+    from generator.render.scorepad import sheet_view
+    from generator.render.sheets import sheet_files
+
+    pages = {p.id: p for p in game_pages(library)}
+    for file in sheet_files(list(pages.values())):
+        yield file, *sheet_view(pages[file.game_id], file.variant_id)
+
+
+def test_sheet_definition_is_the_sheet_printed(library):
+    """The definition the form layer and the score keeper read has the printed sheet's cells: per block as many
+    rows and columns as the fillable HTML has fields, and a total field in each column exactly where it has a total."""
+    from generator.render.scorepad import sheet_html
+    from generator.render.sheets import sheet_definition, sheet_parts
+
+    field = re.compile(r'name="[^"]+_s(\d+)_b(\d+)_(r\d+|total)_p(\d+)"')
+    for file, heading, view in _definitions(library):
+        parts = sheet_parts(view)
+        html = sheet_html(library, file, heading, view, 2, (False,) * len(parts))
+        printed: dict[tuple[int, int], set[tuple[str, int]]] = {}
+        for s, b, row, p in field.findall(html):
+            printed.setdefault((int(s), int(b)), set()).add((row, int(p)))
+        for s, part in enumerate(parts, 1):
+            sheet = sheet_definition(view, heading, part, 2)
+            blocks = [i for i, b in enumerate(view.body.score_sheet.blocks, 1) if not b.sample_only]
+            for b, table in zip(blocks, sheet.tables, strict=True):
+                wanted = {(f"r{r + 1}", p + 1) for r in range(len(table.rows)) for p in range(len(table.columns))}
+                wanted |= {("total", p + 1) for p in range(len(table.columns)) if table.total}
+                assert printed.get((s, b), set()) == wanted, (file.key, s, b)
+                assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
+
+
+@pytest.mark.parametrize(("game_id", "summed"), [
+    ("oh-hell", ["Score"]),  # sums: [Score]: the bid is not added
+    ("hearts", ["Player"]),  # no sums given: every column of the block is added
+    ("gin-rummy-tournament", []),  # no total
+])
+def test_sheet_definition_says_which_columns_a_total_adds(library, game_id, summed):
+    """A total adds the columns the data names in ``sums`` (all if none), each player's own."""
+    from generator.render.sheets import sheet_definition, sheet_parts
+
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == game_id)
+    sheet = sheet_definition(view, heading, sheet_parts(view)[0])
+    columns = [c for t in sheet.tables for c in t.columns]
+    assert sorted({c.label.split(": ")[-1].split(" ")[0] for c in columns if c.summed}) == summed
+    players = [c.player for c in columns if c.summed]
+    assert players == sorted(players) and len(set(players)) == len(players)
+
+
+def test_sums_must_name_the_block_columns():
+    """``sums`` naming a column the block does not have (or a block with no total) is refused at load."""
+    from pydantic import ValidationError
+
+    from generator.model import SheetBlock
+
+    with pytest.raises(ValidationError, match="sums"):
+        SheetBlock(columns=["Bid", "Score"], total="Total", sums=["Points"])
+    with pytest.raises(ValidationError, match="sums"):
+        SheetBlock(columns=["Score"], sums=["Score"])

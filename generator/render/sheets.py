@@ -152,6 +152,80 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
 
 
 @dataclass(frozen=True)
+class SheetColumn:
+    """A column to write in: whose it is (player or team, from 1; none for a column of the block's own)."""
+
+    label: str  # the heading: 'Player 2', 'Team 1', '2: Bid', 'Game 1'
+    player: int | None
+    summed: bool  # the block's total adds this column
+
+
+@dataclass(frozen=True)
+class SheetTable:
+    """One block of a sheet as it is kept: its columns, its rows, and the total that adds them."""
+
+    title: str | None
+    columns: tuple[SheetColumn, ...]
+    rows: tuple[str, ...]  # row labels; '' for a blank hand row
+    total: str | None  # the total row's label; none if the block has no total
+    sums: tuple[int, ...]  # the rows (by index) the total adds in each summed column
+    names: tuple[int, ...]  # the widths (in columns) of the cells players write their names in
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What a score sheet keeps, for every renderer (the PDF form, the site's score keeper).
+
+    The winner rule is the game's stated goal (``goal.winner``: high, low, first_to_target, ...),
+    with its stated target and losing score; none where the rules state no goal."""
+
+    title: str
+    caption: str | None
+    fields: tuple[str, ...]
+    tables: tuple[SheetTable, ...]
+    winner: str | None
+    target: int | None
+    lose_at: int | None
+
+
+def _summed(block: SheetBlock, heading: str) -> bool:
+    return block.total is not None and (block.sums is None or heading in block.sums)
+
+
+def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, part: SheetPart | None = None) -> SheetTable:
+    """One block of a sheet as a table of columns and rows, with what its total adds."""
+    labels = sheet_columns(view, block, part)
+    names = tuple(name_cells(view, block, part))
+    if block.player_columns:
+        per = names[0] if names else 1
+        columns = tuple(SheetColumn(label, i // per + 1,
+                                    _summed(block, block.columns[i % per] if per > 1 else block.columns[0]))
+                        for i, label in enumerate(labels))
+    else:
+        columns = tuple(SheetColumn(label, None, _summed(block, label)) for label in labels)
+    rows = tuple(view.text(r) if r else r for r in sheet_rows(view, block, blank_rows, part))
+    rnd = sheet_round(view, block)
+    title = block.title or (rnd.name if rnd else None)
+    return SheetTable(view.text(title) if title else None, columns, rows,
+                      view.text(block.total, block.model_dump(exclude_none=True)) if block.total else None,
+                      tuple(range(len(rows))) if block.total else (), names)
+
+
+def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, blank_rows: int | None = None) -> Sheet:
+    """The sheet a game (headed ``heading``) is kept on, its own or the generic one: one page of blank rows."""
+    from .pdf import generic_sheet
+
+    body = view.body
+    sheet = body.score_sheet or generic_sheet(heading, body)
+    goal = body.goal
+    tables = tuple(sheet_table(view, b, blank_rows if fills_page(view, b) else None, part)
+                   for b in sheet.blocks if not b.sample_only)
+    return Sheet(view.text(sheet.title), part.caption if part else None,
+                 tuple(sheet.fields or (["Date"] if part else [])), tables,
+                 goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None)
+
+
+@dataclass(frozen=True)
 class SheetFile:
     """One score sheet of the edition: its number in the score pad and its own file."""
 
