@@ -69,6 +69,10 @@ def test_each_game_on_its_printed_page_and_a_long_one_on_inserted_leaves(tmp_pat
         assert lines[1] == game and lines[-1].endswith(f" {label}"), (label, lines[:2], lines[-1])
     assert pages[labels.index("2a")][-1].endswith(" 2a")  # the folio prints the label
     assert [label for label, page in zip(labels, pages, strict=False) if not page] == blank  # no head, no folio
+    outline = pdf_reader(pdf).outline  # the games under their section, not under the front matter's last page
+    assert [item.title for item in outline if not isinstance(item, list)] == [
+        "Fixture Book 2026", "Index of Games", "About", "Cards required"]
+    assert [item.title for item in outline[-1] if not isinstance(item, list)] == ["Alpha", "Beta", "Gamma", "Delta"]
     index = pages[labels.index("ii")]
     assert any(line.startswith("3-4") and "Gamma" in line for line in index), index  # the printed page, as typed
 

@@ -211,7 +211,10 @@ class PrintedParts:
                     raise BuildError(f"{where(('printed_index',))}: {page.heading()}: the printed index gives it no page; "
                                      "an edition laid out as printed (pages_as_printed) holds only the games it lists")
                 first, last = spans[page.id]
-                opening = f' id="section-{escape(section.id)}"' if n == 0 else ""
+                # The section's first game carries its anchor and its bookmark (the printed book has no section
+                # title page), so that the outline lists the games under their section, not under General Rules.
+                opening = (f' id="section-{escape(section.id)}" data-section-title="{escape(section.title)}"'
+                           if n == 0 else "")
                 # No score-pad references: the printed book had no score pad.
                 html = str(t.game(page, section, partial(book_prints_sheet, lib)))
                 self.body.append(PrintedPart(Part(f'<div class="printed-part"{opening}>{html}</div>'), first,
