@@ -7,6 +7,7 @@ Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs s
 
 from __future__ import annotations
 
+import html
 import os
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         except OSError:  # no process to be had: the pages are generated here
             self.worker = None
         self.asked = False  # the worker is generating this build's pages
+        self.serving = False  # `mkdocs serve`: an error is shown in the served pages, never a dead preview
+        self.problems: list[str] = []  # serving: the errors `rulebook validate` finds, shown atop every page
         self.edit_urls: dict[str, str] = {}
         self.generated_files: list[str] = []  # the generated files, in the order MkDocs is to read them
 
@@ -65,10 +68,26 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def _generate(self, config: Any) -> None:
         from .site_worker import generate
 
+        request = self._request(config)
         try:
-            self._use(generate(**self._request(config)), config)
+            self._use(generate(**request), config)
         except RulebookError as exc:
-            raise PluginError(str(exc)) from exc
+            if not self.serving:
+                raise PluginError(str(exc)) from exc
+            # The preview shows why the book cannot be built, and builds it again when the file is saved.
+            self.problems = []
+            self._use(_error_site(Path(request["root"]) / request["generated"], str(exc)), config)
+            return
+        if self.serving:
+            self.problems = _errors(request["root"], request["edition"])
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # `mkdocs serve` builds on every save: each build is made here (no worker), so that a slip in a
+        # file becomes a page saying so instead of a failed build and a preview that stops changing.
+        self.serving = command == "serve"
+        if self.serving and self.worker is not None:
+            self.worker.stop()
+            self.worker = None
 
     def on_config(self, config: Any) -> Any:
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
@@ -154,7 +173,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         # Second line of defence: whatever the Markdown produced, only allow-listed HTML survives.
-        return sanitize(html)
+        return _banner(self.problems) + sanitize(html)
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
         # MkDocs writes a page after this event: the page before this one is on disk now.
@@ -184,3 +203,38 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if problems:
             raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
         self.verified = config["site_dir"]  # build.render_site need not read every page again
+
+
+def _errors(root: str, edition: str | None) -> list[str]:
+    """The errors `rulebook validate` reports, one line each (the preview shows them)."""
+    from ..checks import run_checks
+    from ..library import load_library
+
+    lib = load_library(Path(root), edition)
+    return [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]
+
+
+def _banner(problems: list[str]) -> str:
+    """The errors atop a served page, escaped (they quote contributors' words)."""
+    if not problems:
+        return ""
+    items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
+    return (f'<div class="admonition danger rulebook-errors"><p class="admonition-title">'
+            f"The book has {len(problems)} error{'s' if len(problems) != 1 else ''} "
+            f"(<code>make validate</code> says the same)</p><ul>{items}</ul></div>")
+
+
+def _error_site(generated: Path, problem: str) -> dict[str, Any]:
+    """A one-page site saying why the book cannot be built (the preview while a file has a slip)."""
+    import shutil
+
+    from .site import SITE_ASSETS
+
+    docs = generated / "cannot-build" / "docs"
+    shutil.rmtree(docs, ignore_errors=True)
+    shutil.copytree(SITE_ASSETS, docs / "assets")  # the theme's stylesheet, as every page of the book has it
+    lines = "\n".join(f"    {line}" for line in problem.splitlines())  # an indented block: shown as written
+    (docs / "index.md").write_text("# The book cannot be built\n\nCorrect the file named below and save it: "
+                                   f"this page turns back into the book.\n\n{lines}\n", encoding="utf-8")
+    return {"docs": str(docs), "nav": [{"The book cannot be built": "index.md"}], "site_name": "The book cannot be built",
+            "edit": {}, "files": ["index.md", *sorted(f"assets/{p.name}" for p in (docs / "assets").iterdir())]}
