@@ -81,7 +81,7 @@ NOT_WORDS = [
     (PUBLISHED, "ten-dime-rummy", "with 10 dimes"),
     (PUBLISHED, "oh-hell", "Round one – 10"),
     (PUBLISHED, "dice-10000", "– –everyone"),
-    (PUBLISHED, "dice-10000", "down to 0 or less"),
+    (PUBLISHED, "dice-10000", "10,000 and then back down to 0 or less"),  # the sentence; the box writes digits
     (PUBLISHED, "thirty-one", "Alternate Rule 1 – If"),
     (CURRENT, "chase-the-ace", "Alternate Rule 1"),
     (CURRENT, "golf", "deals 4 cards"),
