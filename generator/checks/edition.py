@@ -83,6 +83,9 @@ def lookup_path(data: object, path: tuple) -> object:
     return data
 
 
+FIRST = 5  # changes reported one by one in a file
+
+
 @check("edition.frozen")
 def frozen(lib: Library) -> Iterator[Finding]:
     """Today's files print an earlier edition otherwise than it was published (its fingerprint)."""
@@ -93,7 +96,15 @@ def frozen(lib: Library) -> Iterator[Finding]:
             where = lib.book_doc.where(("editions", [e.id for e in lib.book.editions].index(ed)))
             yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
             continue
+        per_file: dict[str, int] = {}
         for d in differences(old, kept):
+            per_file[d.file] = per_file.get(d.file, 0) + 1
+            if per_file[d.file] > FIRST:  # a line inserted in a list shifts every value after it: the first few say it
+                if per_file[d.file] == FIRST + 1:
+                    more = sum(1 for x in differences(old, kept) if x.file == d.file) - FIRST
+                    yield (_at(old, d.file, d.where), f"and {more} more changes to what {d.file} states in the {ed} "
+                           "edition as published (a line added or removed above them moves them)", d.game)
+                continue
             printed, now = _changed(d.published, d.now)
             what = f"the {ed} book prints {_short(printed)}, this would print {_short(now)}"
             if d.where == ("sections",):

@@ -91,3 +91,14 @@ def title_mismatch(lib: Library) -> Iterator[Finding]:
         gs = lib.games.get(entry.game)
         if gs and not norm(entry.title).startswith(norm(gs.game.title)):
             yield where, f"the index calls it '{entry.title}', the page '{gs.game.title}'", entry.game
+
+
+@check("index.duplicate_entry")
+def duplicate_entry(lib: Library) -> Iterator[Finding]:
+    """The index lists one game twice (its page numbers and counts would be stated twice)."""
+    seen: dict[str, str] = {}
+    for section, _, entry, where in _entries(lib):
+        if entry.game in seen:
+            yield (where, f"{entry.title}: the index lists '{entry.game}' twice (also under {seen[entry.game]}): "
+                   "remove this line instead", entry.game)
+        seen.setdefault(entry.game, section)
