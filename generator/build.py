@@ -190,9 +190,13 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep) if pdf else None
         if pdf and booklet:
             from .render.booklet import impose
-            from .render.site import pdf_name
+            from .render.pdf import render_book
+            from .render.weasy import BOOKLET_PAGE
 
-            impose(staging / "pdf" / pdf_name(lib), staging / "pdf" / booklet_name(lib), paper)
+            # The booklet's pages are the book laid out again at half the paper, not its pages shrunk.
+            pages = staging / "booklet-pages.pdf"
+            render_book(lib, pages, paper=BOOKLET_PAGE[paper])
+            impose(pages, staging / "pdf" / booklet_name(lib), paper)
         if site:
             render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors)
         if pdf:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -85,6 +87,8 @@ def test_a_small_book_is_imposed_page_by_page(tmp_path, pages, paper):
     book = _synthetic(tmp_path, pages, paper)
     assert impose(book, tmp_path / "booklet.pdf", paper) == 2 * -(-pages // 4)
     _check_booklet(book, tmp_path / "booklet.pdf", paper)
+    impose(book, tmp_path / "again.pdf", paper)  # same book, same bytes
+    assert (tmp_path / "again.pdf").read_bytes() == (tmp_path / "booklet.pdf").read_bytes()
 
 
 def test_a4_pages_fill_a5_halves_exactly(tmp_path):
@@ -105,11 +109,64 @@ def booklet_build(tmp_path_factory) -> Path:
     return out / "pdf"
 
 
+_WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')
+_PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
+
+
+def _words(pdf: Path) -> list[tuple[float, float, list[tuple[float, float, float, float, str]]]]:
+    """(width, height, words) of every page: each word's box and text, as pdftotext -bbox reads it."""
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return [(float(w), float(h), [(*map(float, m[:4]), m[4]) for m in _WORD.findall(body)])
+            for w, h, body in _PAGE.findall(out)]
+
+
+def folded(booklet: Path) -> list[tuple[str | None, str | None]]:
+    """What a reader finds folding the printed sheets: for each side, the folio printed at the foot of its
+    left half's outer (left) edge and of its right half's outer (right) edge, upright; None where there is none."""
+    out = []
+    for width, height, words in _words(booklet):
+        foot = [(x0, x1, text) for x0, y0, x1, y1, text in words if y0 > height * 0.93 and y1 > y0 and text.isdigit()]
+        left = [t for x0, x1, t in foot if x1 < width * 0.1]
+        right = [t for x0, x1, t in foot if x0 > width * 0.9]
+        out.append((left[0] if left else None, right[0] if right else None))
+    return out
+
+
+def _median_height(pdf: Path) -> float:
+    """The median height of the words of running text (a word of letters, of the size most words have)."""
+    return statistics.median(y1 - y0 for _w, _h, words in _words(pdf) for _x0, y0, _x1, y1, t in words if t.isalpha())
+
+
+@pytest.mark.parametrize(("pages", "folios", "expected"), [
+    (8, {n: str(n) for n in range(2, 9)}, []),
+    (8, {n: str(n) for n in range(2, 9) if n != 5}, []),  # a page without folio (a section's title page)
+    (8, {**{n: str(n) for n in range(2, 9)}, 3: "6", 6: "3"}, ["side 3: left 3, right 6"]),  # two pages swapped
+])
+def test_folding_finds_pages_out_of_place(pages, folios, expected):
+    read = [tuple(folios.get(n) if n else None for n in side) for side in sides(pages)]
+    assert misplaced(read, pages) == expected
+
+
+def misplaced(read: list[tuple[str | None, str | None]], pages: int) -> list[str]:
+    """The sides whose printed folios are not the pages the saddle-stitch order puts there."""
+    return [f"side {i}: left {left}, right {right}" for i, ((left, right), want) in enumerate(zip(read, sides(pages), strict=True), 1)
+            if any(found is not None and found != str(n) for found, n in zip((left, right), want, strict=True))]
+
+
 @pytest.mark.slow
-def test_the_book_as_a_booklet_has_every_page_in_place(booklet_build):
+def test_the_booklet_is_laid_out_at_its_own_size_and_folds_in_order(booklet_build):
+    """The booklet is the book set again at half-letter (not its pages shrunk): its running text is at least
+    85 % the book's size, and folded, each side holds the right pages, folios upright on the outer edges."""
     lib = load_library(ROOT)
     book, booklet = booklet_build / pdf_name(lib), booklet_build / booklet_name(lib)
-    _check_booklet(book, booklet, "letter")
-    again = booklet_build.parent / "again.pdf"
-    impose(book, again, "letter")
-    assert again.read_bytes() == booklet.read_bytes()
+    assert _median_height(booklet) >= 0.85 * _median_height(book)
+    reader = pypdf.PdfReader(booklet)
+    short, long = PAPER["letter"]
+    assert all((round(float(p.mediabox.width)), round(float(p.mediabox.height))) == (round(long), round(short))
+               for p in reader.pages)
+    read = folded(booklet)
+    pages = 2 * len(read)  # the book laid out again, padded to a multiple of four
+    assert misplaced(read, pages) == []
+    numbered = [f for side in read for f in side if f is not None]
+    assert len(numbered) >= 0.75 * pages, f"only {len(numbered)} of {pages} pages show a folio on the outer edge"
+    assert sorted(map(int, numbered)) == sorted(set(map(int, numbered)))  # no page twice

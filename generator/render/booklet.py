@@ -1,10 +1,10 @@
 """The book imposed as a saddle-stitched booklet: two pages a side of a landscape sheet.
 
 Printed double-sided (flip on the short edge), folded down the middle and stapled, the sheets
-make a half-size booklet: half-letter from letter paper, A5 from A4. The pages are the book's
-own, scaled onto the half-sheet, not laid out again, so the booklet has the very page numbers
-the contents, the index and every "see page N" print (the 2026.1 index is data that must match).
-A4 pages fit A5 exactly; letter pages fit half-letter at 65 %, centred (the shapes differ).
+make a half-size booklet: half-letter from letter paper, A5 from A4 (README: Printing the booklet).
+Its pages are the book laid out again at that size (booklet.css; build.py), not the book's
+pages shrunk: its contents and index print its own page numbers, its folios sit on the outer
+edges (``side_css``), and each page is drawn at full size on its half of the sheet.
 
 Sheet k (from 0) of a book padded with blank pages to N, a multiple of four, carries on its front
 pages N-2k (left) and 2k+1 (right), and on its back 2k+2 (left) and N-2k-1 (right).
@@ -28,6 +28,23 @@ from pypdf.generic import (
 
 # Paper sizes in points, portrait (width, height); the booklet sheet is the same paper turned.
 PAPER = {"letter": (612.0, 792.0), "a4": (595.276, 841.89)}
+
+
+FOLD, OUTER = 14, 11  # the booklet page's side margins (mm): the wider at the fold, where the staples are
+
+
+def side_css(first_page: int) -> str:
+    """The booklet's page sides for a part whose first page is book page ``first_page``: a right-hand page
+    (odd number) has its folio at the bottom right and the fold on its left, a left-hand page the reverse.
+    WeasyPrint counts :left and :right from each part's own first page, so a part starting on an even
+    page has them swapped."""
+    recto, verso = (":right", ":left") if first_page % 2 else (":left", ":right")
+    folio = 'content: counter(page); font: bold 9pt "Book Sans"; color: #111;'
+    edition = 'content: "Edition " string(edition); font: 7pt "Book Sans"; color: #777;'
+    return (f"@page {recto} {{ margin-left: {FOLD}mm; margin-right: {OUTER}mm; @bottom-right {{ {folio} }}"
+            f" @bottom-left {{ {edition} }} }}"
+            f" @page {verso} {{ margin-left: {OUTER}mm; margin-right: {FOLD}mm; @bottom-left {{ {folio} }}"
+            f" @bottom-right {{ {edition} }} }}")
 
 
 def sides(pages: int) -> list[tuple[int | None, int | None]]:

@@ -41,11 +41,11 @@ from ..errors import BuildError
 from ..library import Library
 from ..model import ScoreSheet, SheetBlock
 from ..prose import expand, format_value
-from . import copyfit, describe
+from . import booklet, copyfit, describe
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import SheetFile, sheet_files, template_globals
-from .weasy import Engine, page_fill, without_cycle_collector
+from .weasy import BOOKLET_PAGE, Engine, page_fill, without_cycle_collector
 from .writer import PdfWriter
 
 # Copy-fitting: a part whose last page would be less than a quarter full is set again tighter, one
@@ -354,7 +354,8 @@ class Layout:
             gc.collect()
 
     def _counter(self, first_page: int) -> Any:
-        return self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }}")
+        sides = booklet.side_css(first_page) if self.engine.paper in BOOKLET_PAGE.values() else ""
+        return self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }} {sides}")
 
     def _fitted(self, html: str, first_page: int, edit: Callable[[Any], None] | None = None) -> Any:
         """The part (its HTML changed by ``edit``, if given) laid out with no game's opening split across

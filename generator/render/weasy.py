@@ -15,7 +15,10 @@ from typing import Any
 
 from .fetcher import ASSET_ROOT, ProjectFetcher, RefusedResource
 
-PAPER = {"letter": "letter", "a4": "A4"}
+PAPER = {"letter": "letter", "a4": "A4", "half-letter": "5.5in 8.5in", "a5": "A5"}  # name -> CSS page size
+PAGE_HEIGHT = {"letter": "279.4mm", "a4": "297mm", "half-letter": "215.9mm", "a5": "210mm"}  # the cover fills it
+# The booklet's page, half its sheet of paper: the book is laid out again at this size (booklet.css).
+BOOKLET_PAGE = {"letter": "half-letter", "a4": "a5"}
 
 
 def _weasy() -> Any:
@@ -233,9 +236,12 @@ class Engine:
         self.fonts = FontConfiguration()  # the bundled @font-face fonts, not the system's
         self.stylesheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher(),
                                            font_config=self.fonts)]
+        if paper in BOOKLET_PAGE.values():
+            self.stylesheets.append(weasyprint.CSS(filename=str(ASSET_ROOT / "booklet.css"), url_fetcher=ProjectFetcher(),
+                                                   font_config=self.fonts))
         if paper != "letter":
             self.stylesheets.append(self.css(f"@page {{ size: {PAPER[paper]}; }} @page sheet-wide {{ size: {PAPER[paper]} landscape; }}"
-                                              " .cover { height: 297mm; }"))
+                                              f" .cover {{ height: {PAGE_HEIGHT[paper]}; }}"))
 
     def css(self, text: str) -> Any:
         """A stylesheet of the project's own making (never contributor text)."""
