@@ -27,9 +27,10 @@ from .loader import read_yaml
 from .prose import expand, lookup
 
 FROZEN_DIR = f"{DATA_DIR}/frozen"
-# Keys that annotate how the source is read, not what the book says: score sheets are designed from
-# the rules (issue 26), qualifiers and 'implied' mark what a source states, 'sources' name the files.
-FREE = {"implied", "qualifiers", "typically", "target_unit", "score_sheet", "sources", "status"}
+# Keys that annotate how the source is read, not what the book says: score sheets and what they keep
+# are designed from the rules (issue 26), qualifiers and 'implied' mark what a source states, 'sources'
+# name the files.
+FREE = {"implied", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "sources", "status"}
 BOOK_KEYS = ("title", "author", "index_title", "printed_index")
 HEADER = ("# The {edition} edition as published: {what}, as `rulebook freeze {edition}` wrote it.\n"
           "# Do not edit: a change to the book is an erratum (rules_data/errata.yaml); see CONTRIBUTING.md.\n")

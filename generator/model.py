@@ -406,6 +406,10 @@ class GameBody(Strict):
     goal: Goal | None = None
     alternate_rules: AlternateRules | None = None
     examples: dict[str, Example] = {}
+    keeps: Literal["points", "bid_made", "lives", "tally", "wins", "melds"] | None = Field(
+        None, description="what the score sheet records, as the rules keep score: points per hand; a bid beside "
+                          "what was made; lives (stakes) lost; a tally toward a target (sticks); games won (a race "
+                          "or board game); which of the named melds each player has made")
     score_sheet: ScoreSheet | None = None
 
     _p = field_validator("players")(_check_players)

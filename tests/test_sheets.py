@@ -17,6 +17,7 @@ import pytest
 
 from generator.checks.rounds import sequence_length
 from generator.library import load_library
+from generator.render.sheets import has_own_sheet
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.pagetext import pdf_reader
@@ -34,7 +35,7 @@ def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
     for gs in lib.ordered_games():
         out.append((edition, gs.id, None))
         out += [(edition, gs.id, v.id) for v in gs.game.variants
-                if lib.in_edition(v.introduced) and "score_sheet" in v.model_fields_set]
+                if lib.in_edition(v.introduced) and has_own_sheet(v)]
     return out
 
 
@@ -389,3 +390,104 @@ def test_sums_must_name_the_block_columns():
         SheetBlock(columns=["Bid", "Score"], total="Total", sums=["Points"])
     with pytest.raises(ValidationError, match="sums"):
         SheetBlock(columns=["Score"], sums=["Score"])
+
+
+# What each game's sheet records, and the words of its rules (content/<game>.md or the rules data) that say so.
+KEEPS = [
+    ("arizona-rummy", None, "points", "Low score wins"),
+    ("basic-rummy", None, "points", "Add the value of all cards in the hands of other players to the winner's score"),
+    ("canadian-salad", None, "points", "Low score wins"),
+    ("chase-the-ace", None, "lives", "whoever has the lowest card loses a dime"),
+    ("chicken-foot", None, "points", "Each player gets the total number of pips left in his hand"),
+    ("court-whist", None, "points", "High score at the end of the"),
+    ("desert-rummy", None, "melds", "Score keeping only consists of tracking who has melded on each hand"),
+    ("dice-10000", None, "points", "score all that was rolled to that point"),
+    ("euchre", None, "points", "First team to {goal.target} wins the game"),
+    ("fast-track", None, "wins", "To get all of your pegs “Home”"),
+    ("five-hundred-rummy", None, "points", "to get the amount of points they bid"),
+    ("five-hundreds", None, "points", "First person to {goal.target} wins"),
+    ("five-in-a-row", None, "wins", "To get three rows of five discs"),
+    ("gin-rummy", None, "points", None),
+    ("gin-rummy-tournament", None, "points", "each game ends when one team reaches {goal.target} points in that game"),
+    ("golf", None, "points", "Low score wins the pot"),
+    ("golf", "family-four-card-golf", "lives", "Highest score puts a quarter in the jar. When you are out of quarters"),
+    ("hand-and-foot", None, "points", "High score wins"),
+    ("hearts", None, "points", "Played to {goal.target} points. The player with the lowest score wins."),
+    ("honeymoon-whist", None, "points", "you score tricks after you take 6"),
+    ("horseshit-rummy", None, "points", "Count all points played out in front of you"),
+    ("jokers-wild", None, "wins", "The team getting all their marbles into their “Castle” first is the winner."),
+    ("mexican-train", None, "points", "The player with the lowest total score after all rounds is the winner."),
+    ("oh-hell", None, "bid_made", "If the player is successful in getting their exact bid"),
+    ("push", None, "points", "Low score wins."),
+    ("rummoli", None, "points", None),  # chips claimed from the board; the rules name no winner
+    ("saskatchewan-rummy", None, "points", None),  # each round pays cents (rules data: rounds' scoring)
+    ("skull-and-roses", None, "tally", "If you win your second bet, you win the game!"),
+    ("sticks", None, "tally", "The first person to collect {goal.target} sticks is the winner."),
+    ("sweep", None, "points", None),
+    ("ten-dime-rummy", None, "points", None),
+    ("thirty-one", None, "lives", "Whoever has the lowest score loses a quarter"),
+    ("trash", None, "points", "Low score wins."),
+]
+
+
+def test_every_game_says_what_its_sheet_keeps(library):
+    """The table covers every game of the edition and every variant that keeps score its own way."""
+    listed = {(g, v) for g, v, _, _ in KEEPS}
+    games = {(gs.id, None) for gs in library.ordered_games()}
+    variants = {(gs.id, v.id) for gs in library.ordered_games() for v in gs.game.variants if "keeps" in v.model_fields_set}
+    assert listed == games | variants
+
+
+@pytest.mark.parametrize(("game_id", "variant_id", "keeps", "rule"), KEEPS,
+                         ids=[g + (f".{v}" if v else "") for g, v, _, _ in KEEPS])
+def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, rule):
+    """Each game's data says what its sheet keeps, the words of its rules say so, and its sheet is drawn for it:
+    points and bids add up to a Total (a bid is not added), lives, a tally and wins count marks, melds have no total."""
+    from generator.render.sheets import sheet_definition, sheet_parts
+
+    body = _body(library, game_id, variant_id)
+    assert body.keeps == keeps
+    if rule is not None:
+        page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
+        assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == (f"{game_id}.{variant_id}" if variant_id else game_id))
+    sheet = sheet_definition(view, heading, sheet_parts(view)[0])
+    assert sheet.keeps == keeps
+    kept = sheet.tables
+    if keeps == "melds":
+        assert all(t.total is None for t in kept)
+        assert [r.split(" – ")[0] for r in kept[0].rows] == [r.name for r in view.body.rounds.items]
+    elif keeps == "bid_made":
+        assert {c.label.split(": ")[-1] for c in kept[0].columns if not c.summed} == {"Bid"}
+    elif keeps in ("lives", "tally", "wins"):
+        assert all(t.total for t in kept) and all(c.summed for t in kept for c in t.columns)
+    if keeps == "lives":
+        assert sheet.start == view.body.equipment.stakes.start and sheet.winner == "last_standing"
+    if keeps == "wins":
+        assert sheet.winner == "race"
+
+
+@pytest.mark.parametrize(("keeps", "block", "problem"), [
+    ("melds", {"rows_from": "rounds", "player_columns": True, "total": "Total"}, "no total"),
+    ("melds", {"rows": ["a", "b"], "player_columns": True}, "rows_from: rounds"),
+    ("bid_made", {"columns": ["Bid", "Score"], "player_columns": True, "total": "Total"}, "sums"),
+    ("points", {"round": "3rd", "total": "Total"}, "the rounds do not list"),
+    ("melds", {"rows_from": "rounds", "player_columns": True}, None),  # fits: nothing reported
+    ("bid_made", {"columns": ["Bid", "Score"], "player_columns": True, "total": "Total", "sums": ["Score"]}, None),
+])
+def test_a_sheet_that_does_not_fit_its_game_is_reported(tmp_path, keeps, block, problem):
+    """sheet.unfit: one case per way a stated sheet can disagree with what its game keeps."""
+    import yaml
+
+    from generator.checks import run_checks
+    from tests.checkfix import make_project
+
+    game = {"id": "demo", "title": "Demo", "category": "cards", "introduced": "2026.1",
+            "sources": [{"seed": "000_321aee1cc9de258a.txt", "section": "Demo"}], "players": "2-4",
+            "equipment": {"cards": [{"decks": 2}]}, "deal": {"each": 10}, "keeps": keeps,
+            "goal": {"winner": "race"},
+            "rounds": {"items": [{"name": "1st", "meld": "2 sets of 3"}, {"name": "2nd", "meld": "2 runs of 3"}]},
+            "score_sheet": {"title": "Demo", "blocks": [block]}}
+    project = make_project(tmp_path / "project", {"games": [yaml.safe_dump(game)]})
+    found = [f.message for f in run_checks(load_library(project), only={"sheet.unfit"}) if f.check == "sheet.unfit"]
+    assert (len(found) == 1 and problem in found[0]) if problem else not found, found

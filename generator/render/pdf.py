@@ -39,7 +39,6 @@ from markupsafe import escape
 
 from ..errors import BuildError
 from ..library import Library
-from ..model import ScoreSheet, SheetBlock
 from ..prose import expand, format_value
 from . import booklet, copyfit, describe
 from .markup import Markup, demote_headings, environment, prose_html
@@ -84,16 +83,6 @@ def mark_opening(html: str, opening: str) -> Markup:
 def _env(lib: Library):
     return environment(fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
-
-
-def generic_sheet(heading: str, body: Any) -> ScoreSheet:
-    """A score sheet for a game that has none of its own: one column per player, a row per round."""
-    rounds = body.rounds
-    listed = bool(rounds and (rounds.items or rounds.ranks))
-    counted = body.goal.rounds if body.goal and body.goal.rounds and not listed else None
-    block = SheetBlock(title=None, player_columns=True, rows_from="rounds" if listed else None,
-                       rows=[f"Round {i}" for i in range(1, counted + 1)] if counted else [], total="Total")
-    return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[block])
 
 
 def book_prints_sheet(lib: Library, page: GamePage, view: BodyView) -> bool:

@@ -19,8 +19,8 @@ from typing import Any
 from ..errors import BuildError
 from ..library import Library
 from .pages import BodyView, GamePage
-from .pdf import _env, generic_sheet
-from .sheets import SheetFile, fills_page, sheet_parts
+from .pdf import _env
+from .sheets import SheetFile, fills_page, generic_sheet, sheet_parts
 from .weasy import Engine, without_cycle_collector
 
 # The first layout of a page-filling sheet has two blank rows: where they start, how far apart they

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import SheetBlock
+from ..model import ScoreSheet, SheetBlock
 from ..phrases import parse_players
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
@@ -151,6 +151,35 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     return rows
 
 
+def _generic_block(body: Any) -> SheetBlock:
+    """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
+    rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
+    listed = bool(rounds and (rounds.items or rounds.ranks))
+    counted = goal.rounds if goal and goal.rounds and not listed else None
+    rows = [f"Round {i}" for i in range(1, counted + 1)] if counted else []
+    rows_from = "rounds" if listed else None
+    if keeps == "melds":  # each player marks the meld they have made; a race has no total
+        return SheetBlock(player_columns=True, rows_from=rows_from, rows=rows)
+    title = None
+    if keeps == "lives" and body.equipment and body.equipment.stakes:
+        title = f"{body.equipment.stakes.coin.capitalize()}s lost"  # 'loses a dime'
+    elif keeps == "tally" and goal and goal.target_unit:
+        title = goal.target_unit.capitalize()  # 'collect 7 sticks'
+    elif keeps == "wins":
+        title = "Games won"
+    if keeps == "bid_made":
+        return SheetBlock(title=title, columns=["Bid", "Score"], player_columns=True,
+                          rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,
+                          total="Total", sums=["Score"])
+    return SheetBlock(title=title, player_columns=True, rows_from=rows_from, rows=rows, total="Total")
+
+
+def generic_sheet(heading: str, body: Any) -> ScoreSheet:
+    """A score sheet for a game that has none of its own: one column per player, a row per round, kept
+    as its rules keep score (``keeps``)."""
+    return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[_generic_block(body)])
+
+
 @dataclass(frozen=True)
 class SheetColumn:
     """A column to write in: whose it is (player or team, from 1; none for a column of the block's own)."""
@@ -183,6 +212,8 @@ class Sheet:
     caption: str | None
     fields: tuple[str, ...]
     tables: tuple[SheetTable, ...]
+    keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, wins, melds
+    start: int | None  # lives each player starts with (the stakes), for a sheet that keeps lives
     winner: str | None
     target: int | None
     lose_at: int | None
@@ -213,15 +244,14 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
 
 def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, blank_rows: int | None = None) -> Sheet:
     """The sheet a game (headed ``heading``) is kept on, its own or the generic one: one page of blank rows."""
-    from .pdf import generic_sheet
-
     body = view.body
     sheet = body.score_sheet or generic_sheet(heading, body)
     goal = body.goal
     tables = tuple(sheet_table(view, b, blank_rows if fills_page(view, b) else None, part)
                    for b in sheet.blocks if not b.sample_only)
     return Sheet(view.text(sheet.title), part.caption if part else None,
-                 tuple(sheet.fields or (["Date"] if part else [])), tables,
+                 tuple(sheet.fields or (["Date"] if part else [])), tables, body.keeps or "points",
+                 body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None)
 
 
@@ -245,13 +275,18 @@ class SheetFile:
         return f"{self.key}.pdf"
 
 
+def has_own_sheet(variant: Any) -> bool:
+    """A variant has a sheet of its own if it states one, or keeps score otherwise than its game."""
+    return bool({"score_sheet", "keeps"} & variant.model_fields_set)
+
+
 def sheet_files(pages: list[Any]) -> list[SheetFile]:
     """Every score sheet, in book order: each game's, then each variant's that has a sheet of its own."""
     out: list[SheetFile] = []
     for page in pages:
         out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
         for variant, _ in page.variants:
-            if "score_sheet" in variant.model_fields_set:
+            if has_own_sheet(variant):
                 out.append(SheetFile(len(out) + 1, page.id, variant.id, f"{page.heading()} – {variant.title}"))
     return out
 

@@ -1,0 +1,43 @@
+"""Score sheets that fit their game: a sheet a game states keeps score the way its rules say (``keeps``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..errors import Location
+from ..library import Library
+from . import bodies, check
+
+Finding = tuple[Location, str, str]
+
+
+@check("sheet.unfit")
+def unfit(lib: Library) -> Iterator[Finding]:
+    """A stated score sheet does not record what the game keeps: a meld race with a total or without its melds,
+    a bid sheet that adds the bid into the total, a block for a round the rounds do not list."""
+    for b in bodies(lib):
+        sheet = b.rules.score_sheet
+        if sheet is None or (b.variant is not None and "score_sheet" not in b.variant.model_fields_set):
+            continue
+        rounds = b.rules.rounds
+        names = {r.name for r in rounds.items} if rounds else set()
+        for i, block in enumerate(sheet.blocks):
+            if block.round is not None and block.round not in names:
+                yield (b.at("score_sheet", "blocks", i, "round"),
+                       f"{b.name}the sheet keeps round '{block.round}', which the rounds do not list: "
+                       f"name one of {sorted(names)}", b.game)
+        kept = [block for block in sheet.blocks if not block.sample_only]
+        if b.rules.keeps == "melds":
+            for i, block in enumerate(sheet.blocks):
+                if block.total is not None:
+                    yield (b.at("score_sheet", "blocks", i, "total"),
+                           f"{b.name}the game keeps which melds each player has made (keeps: melds): "
+                           "a meld race has no total to add", b.game)
+            if not any(block.rows_from == "rounds" for block in kept):
+                yield (b.at("score_sheet"), f"{b.name}the game keeps which melds each player has made (keeps: melds): "
+                       "give a block rows_from: rounds so that its rows are the melds in the game's order", b.game)
+        if b.rules.keeps == "bid_made" and not any(
+                block.player_columns and len(block.columns) > 1 and block.sums is not None
+                and set(block.sums) < set(block.columns) for block in kept):
+            yield (b.at("score_sheet"), f"{b.name}the game keeps a bid beside what was made (keeps: bid_made): "
+                   "give a block a column for the bid and 'sums' naming only the scored column", b.game)
