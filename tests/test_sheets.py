@@ -103,8 +103,21 @@ def _words(pdf: Path, tmp_path: Path) -> list[list[tuple[float, float, float, fl
     return [[(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in word.findall(p)] for p in pages]
 
 
+SUM_ACTION = re.compile(r'AFSimple_Calculate\("SUM", new Array\(((?:"[\w-]+"(?:, )?)+)\)\);')  # group 1: the terms
+
+
+def _adds_up(obj: dict, key: str) -> bool:
+    """Whether ``obj[key]`` is a total's calculation and nothing else: a field's calculate action adding up fields."""
+    actions = obj[key].get_object()
+    if key != "/AA" or obj.get("/Subtype") != "/Widget" or list(actions) != ["/C"]:
+        return False
+    action = actions["/C"].get_object()
+    return (sorted(action) == ["/JS", "/S"] and action["/S"] == "/JavaScript"
+            and bool(SUM_ACTION.fullmatch(str(action["/JS"]))))
+
+
 def _scripts(reader: pypdf.PdfReader) -> list[str]:
-    """Any JavaScript or additional action anywhere in the file's object graph."""
+    """Any JavaScript or additional action anywhere in the file's object graph but a total's sum."""
     found, seen = [], set()
 
     def walk(obj, path):
@@ -115,6 +128,8 @@ def _scripts(reader: pypdf.PdfReader) -> list[str]:
             obj = obj.get_object()
         if isinstance(obj, dict):
             for key, value in obj.items():
+                if key == "/AA" and _adds_up(obj, key):
+                    continue
                 if key in ("/JavaScript", "/JS", "/AA") or value in ("/JavaScript",):
                     found.append(f"{path}{key}")
                 if key not in ("/Parent", "/P"):
@@ -197,8 +212,8 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
     assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path) == []
 
 
-def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: bool = False,
-                  footers: int = 0) -> Path:
+def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: str = "",
+                  footers: int = 0, field_script: bool = False) -> Path:
     from generator.render.weasy import Engine
 
     cell = "<td><input type='text' name='bad_s1_b1_{r}_p{c}'></td>"  # the sheets' own style: print.css
@@ -217,8 +232,12 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
         writer = pypdf.PdfWriter(clone_from=target)
         from pypdf.generic import DictionaryObject, NameObject, TextStringObject
 
-        writer._root_object[NameObject("/OpenAction")] = DictionaryObject(
-            {NameObject("/S"): NameObject("/JavaScript"), NameObject("/JS"): TextStringObject("app.alert('hi');")})
+        action = DictionaryObject({NameObject("/S"): NameObject("/JavaScript"),
+                                   NameObject("/JS"): TextStringObject(script)})
+        if field_script:  # a field's calculate action that is not a sum of fields
+            writer.pages[0]["/Annots"][0].get_object()[NameObject("/AA")] = DictionaryObject({NameObject("/C"): action})
+        else:
+            writer._root_object[NameObject("/OpenAction")] = action
         writer.write(target)
     return target
 
@@ -230,7 +249,9 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
     ("too few rows", dict(label="1", columns=4, rows=5, total=True), [7], "5 rows, the data lists 7"),
     ("page not filled", dict(label="1", columns=4, rows=5, total=True), [None], "left under the last row"),
     ("no total", dict(label="1", columns=4, rows=30, total=False), [None], "no total row"),
-    ("script", dict(label="1", columns=4, rows=5, total=True, script=True), [5], "scripts in the PDF"),
+    ("script", dict(label="1", columns=4, rows=5, total=True, script="app.alert('hi');"), [5], "scripts in the PDF"),
+    ("field script", dict(label="1", columns=4, rows=5, total=True, field_script=True,
+                          script='AFSimple_Calculate("SUM", new Array("a")); app.alert("hi");'), [5], "scripts in the PDF"),
     ("two footers", dict(label="1", columns=4, rows=5, total=True, footers=2), [5], "two footers"),
 ])
 def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, problem):

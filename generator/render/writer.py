@@ -21,6 +21,8 @@ What differs from WeasyPrint's writer, and why:
   3.0 s to read the 37-page score pad's text (4,481 fields), 0.36 s with them. Each field owns its
   appearance stream: tools that fill a field write its value into that stream (pypdf does), so one
   stream shared by every box showed one player's name in all of them.
+- A field the page's HTML marks ``data-sum`` (a sheet's Total box: the names of the fields it adds up) gets
+  the calculate action viewers run and a place in the form's calculation order (``/CO``).
 
 Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
 code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
@@ -105,6 +107,8 @@ class PdfWriter:
         self.anchors: set[str] = set()
         self.link_targets: dict[str, int] = {}  # internal link target -> the position of a page linking to it
         self.outline: list[tuple[tuple[int, int], _OutlinePage]] = []  # (place in the file, page) of every page
+        self.calculated: list[tuple[bytes, str, list[str]]] = []  # each total: (reference, name, the fields it sums)
+        self.field_names: set[str] = set()
         self.without_appearance = 0  # form fields left for a viewer to draw (a text field with a value)
         self.keys = 0  # the next structure parent tree key
         self.elements: list[list[bytes]] = []  # each page's top structure elements, the Document's in page order
@@ -160,7 +164,9 @@ class PdfWriter:
             raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
         add_links((page.links, anchors), matrix, pdf, pdf_page, self.names, tags)
         add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
-        self._give_appearances(pdf.objects[first_object:])
+        sums = {box.element.get("name"): box.element.get("data-sum").split()
+                for inputs in page.forms.values() for box, _ in inputs if box.element.get("data-sum")}
+        self._give_appearances(pdf.objects[first_object:], sums)
         page.paint(stream, scale)
 
         bleed = {key: value * 0.75 for key, value in page.bleed.items()}
@@ -187,12 +193,19 @@ class PdfWriter:
             pdf.objects[number] = _Serialised(pdf.objects[number])
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
-    def _give_appearances(self, objects: list[Any]) -> None:
-        """Give each empty text field among ``objects`` (a page's, just made) an empty appearance of its own."""
+    def _give_appearances(self, objects: list[Any], sums: dict[str, list[str]]) -> None:
+        """Give each empty text field among ``objects`` (a page's, just made) an empty appearance of its own,
+        and each total in ``sums`` (its name: the fields it adds up) the calculation that adds them."""
         import pydyf
 
         for obj in objects:
-            if not isinstance(obj, pydyf.Dictionary) or obj.get("Subtype") != "/Widget" or "AP" in obj:
+            if not isinstance(obj, pydyf.Dictionary) or obj.get("Subtype") != "/Widget":
+                continue
+            name = obj["T"].string
+            self.field_names.add(name)
+            if name in sums:
+                self._calculate(obj, name, sums[name])
+            if "AP" in obj:
                 continue
             value = obj.get("V")
             if obj.get("FT") != "/Tx" or not isinstance(value, pydyf.String) or value.string != "":
@@ -203,6 +216,22 @@ class PdfWriter:
                                         "BBox": pydyf.Array((0, 0, abs(rect[2] - rect[0]), abs(rect[3] - rect[1])))})
             self.pdf.add_object(blank)
             obj["AP"] = pydyf.Dictionary({"N": blank.reference})
+
+    def _calculate(self, field: Any, name: str, terms: list[str]) -> None:
+        """Make ``field`` the sum of the fields named ``terms``: a calculate action (``/AA /C``) calling
+        ``AFSimple_Calculate``, the Acrobat form-script function Acrobat, PDF.js and PDFium all implement.
+
+        The field stays editable: in a viewer that runs no scripts it is an empty box the family adds up and
+        writes in, as on paper. The action runs only if the field is in the form's calculation order (``/CO``,
+        which ``write`` fills in the order the totals were added)."""
+        import pydyf
+
+        for term in terms:  # names go into a script: only the names the sheet macro makes (letters, digits, _ -)
+            if not term.replace("_", "").replace("-", "").isalnum():
+                raise BuildError(f"the total {name!r} adds up a field named {term!r}, which is not a field name")
+        script = f'AFSimple_Calculate("SUM", new Array({", ".join(chr(34) + t + chr(34) for t in terms)}));'
+        field["AA"] = pydyf.Dictionary({"C": pydyf.Dictionary({"S": "/JavaScript", "JS": pydyf.String(script)})})
+        self.calculated.append((field.reference, name, terms))
 
     def write(self, target: Path, metadata: Any) -> None:
         """Put the pages in their places and write the file, with ``metadata`` (a laid-out WeasyPrint document's:
@@ -221,6 +250,11 @@ class PdfWriter:
         pdf = self.pdf
         if "AcroForm" in pdf.catalog and not self.without_appearance:  # every field has its appearance
             pdf.catalog["AcroForm"]["NeedAppearances"] = "false"
+        for _, name, terms in self.calculated:
+            if missing_terms := [term for term in terms if term not in self.field_names]:
+                raise BuildError(f"the total {name!r} adds up {missing_terms[0]!r}, which the form does not have")
+        if self.calculated:  # the order in which viewers run the totals' calculations (none depends on another)
+            pdf.catalog["AcroForm"]["CO"] = pydyf.Array(reference for reference, _, _ in self.calculated)
         order = sorted(range(self.pages), key=lambda i: self.outline[i][0])
         kids = pdf.pages["Kids"]
         kids[:] = [item for i in order for item in kids[3 * i:3 * i + 3]]
