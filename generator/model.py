@@ -369,6 +369,8 @@ class SheetBlock(Strict):
     possible: int | str | None = None
     groups: list[ColumnGroup] = []
     sample_only: bool = Field(False, description="shown only in the filled-in sample, not on the blank sheet")
+    example_rows: bool = Field(False, description="the listed rows are the worked example's hands: they label "
+                                                  "its sample; the blank sheet gets as many hand rows as fit")
     sample: list[list[str | None]] = Field(
         [], description="a filled-in sample: rows of cells, each the name of an example figure (or empty)")
 

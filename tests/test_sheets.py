@@ -76,7 +76,7 @@ def expected_rows(body) -> list[int | None]:
             total += sequence_length(s.start, s.low, s.back_up)
         elif b.rows_from == "rounds":
             total += _round_count(rounds)
-        elif b.rows:
+        elif b.rows and not b.example_rows:
             total += len(b.rows)
         elif b.round:
             total += len(next(r for r in rounds.items if r.name == b.round).hands)
@@ -512,3 +512,19 @@ def test_a_sheet_that_does_not_fit_its_game_is_reported(tmp_path, keeps, block, 
     project = make_project(tmp_path / "project", {"games": [yaml.safe_dump(game)]})
     found = [f.message for f in run_checks(load_library(project), only={"sheet.unfit"}) if f.check == "sheet.unfit"]
     assert (len(found) == 1 and problem in found[0]) if problem else not found, found
+
+
+def test_a_blank_sheet_is_the_game_s_not_its_worked_example_s(library):
+    """A sheet is titled for its game, not after a worked example, and a block whose rows are the example's hands
+    (example_rows) is printed blank with hand rows to fill the page, its labels kept for the sample."""
+    from generator.render.sheets import fills_page, sheet_definition, sheet_parts, sheet_rows
+
+    for file, heading, view in _definitions(library):
+        sheet = view.body.score_sheet
+        titles = {e.title for e in view.body.examples.values()}
+        assert view.text(sheet.title) not in titles, file.key
+        for block in sheet.blocks:
+            if block.example_rows:
+                assert fills_page(view, block) and sheet_rows(view, block) == block.rows
+                table = sheet_definition(view, heading, sheet_parts(view)[0], 5).tables[sheet.blocks.index(block)]
+                assert table.rows == ("",) * 5, file.key

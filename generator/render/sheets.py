@@ -95,7 +95,7 @@ def rank_rounds(ranks: str) -> list[str]:
 def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None,
                part: SheetPart | None = None) -> list[str]:
     """Row labels: listed, from the rounds, from the named round's hands; padded with blanks."""
-    rows: list[str] = list(block.rows)
+    rows: list[str] = [] if block.example_rows and part is not None else list(block.rows)
     rounds = view.body.rounds
     if block.round and rounds is not None and not rows:
         rnd = sheet_round(view, block)
@@ -127,7 +127,8 @@ def sheet_round(view: Any, block: SheetBlock) -> Any:
 def fills_page(view: Any, block: SheetBlock) -> bool:
     """A block whose rows the data does not list: it gets as many blank hand rows as fit."""
     rounds = view.body.rounds
-    listed = bool(block.rows) or block.rows_from is not None or (block.round is not None and rounds is not None)
+    listed = (bool(block.rows) and not block.example_rows) or block.rows_from is not None \
+        or (block.round is not None and rounds is not None)
     return not block.sample_only and not listed
 
 
