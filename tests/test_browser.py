@@ -184,3 +184,82 @@ def test_structure_reads_as_the_sources_write_it(page, server, library):
     prose = (library.root / "content" / "golf.family-four-card-golf.md").read_text(encoding="utf-8")
     diagram = prose.split("```\n")[1]
     assert page.locator("pre").first.inner_text().rstrip("\n") == diagram.rstrip("\n")
+
+
+# The score keeper at phone width, one case a kind of game: the game, the names typed, the scores typed
+# across each round (the shown players' boxes, in the order Tab visits them), each player's total, and
+# what the keeper says of the leader by the game's stated winner rule.
+KEEPERS = [
+    # low wins, game to 100 (the stated target ends it)
+    ("hearts", ["Ann", "Bea", "Cy", "Dee"], [[5, 0, 13, 8], [60, 3, 0, 13], [40, 0, 13, 0]], [105, 3, 26, 21],
+     "Ann reached 100. Lowest total: Bea with 3."),
+    # first to a target (500), high: a minus score typed as '-' and one made negative with the ± button
+    ("five-hundreds", ["Ann", "Bea"], [[120, -40], [300, 90], [100, "±60"]], [520, -10],
+     "Ann reached 500 with 520."),
+    # bid and made: each player's Bid beside the Score; the Total adds the Score, not the Bid
+    ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 12, 1, 0, 3, 13, 0, 10], [1, 11, 0, 10, 2, 0, 1, 0]],
+     [23, 10, 13, 10], "Highest total: Ann with 23."),
+    # partners: one column a team, first to 10
+    ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4 (playing to 10)."),
+]
+
+
+@pytest.mark.parametrize("game,names,rounds,totals,status", KEEPERS, ids=[k[0] for k in KEEPERS])
+def test_keep_score_on_a_phone(browser, server, tmp_path, game, names, rounds, totals, status):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + f"/latest/games/{game}/")
+    page.locator(".keeper-link a").focus()  # a link wrapped over lines: its middle may be another element's
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/keep/{game}/")
+    keeper = page.locator(".keeper").first
+    for _ in range(len(names), keeper.locator(".keeper-name:visible").count()):
+        keeper.locator("[data-act=remove]").click()
+    assert keeper.locator(".keeper-name:visible").count() == len(names)
+    for box, name in zip(keeper.locator(".keeper-name:visible").all(), names, strict=True):
+        box.fill(name)
+    cells = keeper.locator("tbody input:visible")
+    width = len(rounds[0])
+    assert cells.nth(0).get_attribute("inputmode") == "numeric"
+    cells.nth(0).focus()
+    for r, scores in enumerate(rounds):
+        for c, score in enumerate(scores):
+            assert page.evaluate("document.activeElement.dataset.cell") == cells.nth(r * width + c).get_attribute(
+                "data-cell"), "Tab goes across a round, then to the next round"
+            text = str(score)
+            page.keyboard.type(text.lstrip("±"))
+            if text.startswith("±"):
+                keeper.locator("[data-act=negate]").click()
+            page.keyboard.press("Tab")
+
+    def shown() -> tuple[list[int], str]:
+        outs = keeper.locator(".keeper-total output:visible")
+        per_player = {}
+        for out in outs.all():
+            per_player[out.get_attribute("data-player")] = per_player.get(out.get_attribute("data-player"), 0) + \
+                int(out.inner_text())
+        return list(per_player.values()), keeper.locator(".keeper-status").inner_text()
+
+    assert shown() == (totals, status)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
+    page.screenshot(path=str(tmp_path / f"keeper-{game}.png"), full_page=True)
+    page.emulate_media(media="print")
+    page.pdf(path=str(tmp_path / f"keeper-{game}.pdf"))
+    printed = subprocess.run(["pdftotext", "-layout", str(tmp_path / f"keeper-{game}.pdf"), "-"],
+                             capture_output=True, text=True, check=True).stdout
+    assert names[0] in printed and status in " ".join(printed.split()) and "New game" not in printed
+    page.emulate_media(media="screen")
+
+    page.reload()  # kept in the browser
+    assert shown() == (totals, status)
+    assert [b.input_value() for b in keeper.locator(".keeper-name:visible").all()] == names
+    page.once("dialog", lambda d: d.accept())
+    keeper.locator("[data-act=new]").click()
+    assert [c.input_value() for c in cells.all()] == [""] * cells.count()
+    assert shown() == ([0] * len(totals), "")
+    page.reload()
+    assert [c.input_value() for c in cells.all()] == [""] * cells.count()
+    assert errors == []
+    context.close()

@@ -175,6 +175,10 @@ def test_no_payload_reaches_the_published_html(hostile_build):
     hearts = (site / "games" / "hearts" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;" in hearts  # the payload shows as text, harmlessly
     assert "{{ 7*7 }}" in hearts and "{{ config }}" in hearts  # contributor text is never a template
+    # The score keeper's page carries the game's words only as escaped text; its one script is the site's asset.
+    keeper = (site / "keep" / "hearts" / "index.html").read_text(encoding="utf-8")
+    assert 'Keep score: Hearts &lt;script&gt;alert("title")&lt;/script&gt;' in keeper.replace("&quot;", '"')
+    assert 'src="../../assets/keeper.js"' in keeper
     if problems:
         hostile.through("markup (prose)")
     assert problems == {}

@@ -302,3 +302,37 @@ def template_globals() -> dict[str, Any]:
     return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
             "is_team_sheet": is_team_sheet}
+
+
+KEEPER_BLANK_ROWS = 12  # hand rows the site's score keeper starts with for a game whose rows are not listed
+KEEPER_START_PLAYERS = 4  # players a keeper starts with, within the game's stated count
+
+
+@dataclass(frozen=True)
+class Keeper:
+    """One sheet of the site's score keeper: the sheet definition and the player counts it may show."""
+
+    sheet: Sheet
+    key: str  # the sheet's name in the browser's storage: 'hearts', 'oh-hell-2'
+    columns: int  # player columns drawn (the most the keeper shows)
+    counts: tuple[int, ...]  # the player counts the keeper offers: the stated ones that fit its columns
+    start: int  # the count it starts with
+    teams: bool  # one column per side: the count is fixed
+
+
+def keepers(view: Any, heading: str, key: str) -> list[Keeper]:
+    """The site's score keeper for a game: one per page of its sheet, each the sheet definition the PDF uses."""
+    out = []
+    stated = parse_players(view.body.players) if view.body.players is not None else None
+    for i, part in enumerate(sheet_parts(view)):
+        sheet = sheet_definition(view, heading, part, KEEPER_BLANK_ROWS)
+        teams = is_team_sheet(view)
+        spec = parse_players(view.body.rounds.sequences[part.sequence].players) if (
+            part.sequence is not None and view.body.rounds.sequences[part.sequence].players is not None) else stated
+        counts = tuple(n for n in (spec.counts(part.players) if spec else range(2, part.players + 1))
+                       if 1 <= n <= part.players) or (part.players,)
+        columns = 2 if teams else part.players
+        counts = (2,) if teams else counts
+        start = min(counts, key=lambda n: (abs(n - KEEPER_START_PLAYERS), n))
+        out.append(Keeper(sheet, key if i == 0 else f"{key}-{i + 1}", columns, counts, start, teams))
+    return out

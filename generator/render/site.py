@@ -18,7 +18,7 @@ from ..prose import expand, format_value
 from . import describe
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
-from .sheets import score_pad_name, template_globals
+from .sheets import keepers, score_pad_name, template_globals
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -33,6 +33,11 @@ def built_url(doc: str, at: str = "errata.md") -> str:
 def game_path(game_id: str) -> str:
     """The Markdown file of a game page, relative to the docs folder."""
     return f"games/{game_id}.md"
+
+
+def keeper_path(game_id: str) -> str:
+    """The Markdown file of a game's score keeper (not in the navigation: its game's page links to it)."""
+    return f"keep/{game_id}.md"
 
 
 def finder_record(page: GamePage, stated_players: str | int | None = None) -> dict[str, Any]:
@@ -85,7 +90,7 @@ def site_environment(lib: Library, repo_url: str = REPO_URL) -> Any:
 
 def game_markdown(env: Any, page: GamePage) -> str:
     """One game page's Markdown as the site builds it, without its download links."""
-    return env.get_template("site/game.md.j2").render(page=page, has_sheet=False, has_book=False, book_pdf="",
+    return env.get_template("site/game.md.j2").render(page=page, has_sheet=False, has_book=False, book_pdf="", keeper=False,
                                                       variant_sheets={v.id: False for v, _ in page.variants})
 
 
@@ -102,6 +107,7 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pag
     if docs.exists():
         shutil.rmtree(docs)
     (docs / "games").mkdir(parents=True)
+    (docs / "keep").mkdir()
     result, pages = _site_pages(lib, docs, downloads, book_pages, repo_url)
     pages["changes.md"] = functools.partial(changes_page, lib)  # the edition before loaded and compared: last
     result["files"] = reading_order(docs, pages)
@@ -152,10 +158,17 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
                           for v, _ in page.variants}
         return game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book, book_pdf=pdf_name(lib),
-                               variant_sheets=variant_sheets, pad=pad if has_pad else None)
+                               variant_sheets=variant_sheets, pad=pad if has_pad else None, keeper=True)
+
+    keeper_tpl = env.get_template("site/keeper.md.j2")
+
+    def keeper(page: GamePage) -> str:
+        return keeper_tpl.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
+                                 keepers=keepers(page.main, page.heading(), page.id))
 
     for page in game_pages:
         pages[game_path(page.id)] = functools.partial(game, page)
+        pages[keeper_path(page.id)] = functools.partial(keeper, page)
 
     def prose(page_id: str, title: str) -> str:
         text = expand(lib.pages[page_id].text, lib.scope())
@@ -199,6 +212,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
             "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml",
             "changes.md": "rules_data/errata.yaml"}
     edit.update({game_path(p.id): f"content/{p.id}.md" for p in game_pages})
+    edit.update({keeper_path(p.id): f"rules_data/{p.id}.yaml" for p in game_pages})
     edit.update({f"{p.id}.md": f"content/{p.id}.md" for p in lib.book.pages})
 
     # The theme prints navigation titles as raw HTML, so titles from the data are escaped here.

@@ -1,0 +1,166 @@
+// The score keeper (keep/<game>/ pages): totals and the leader as you type, kept in this browser.
+// Everything it knows of the game comes from the page's data attributes; it writes only text.
+(function () {
+  "use strict";
+
+  function num(value) {
+    var n = parseInt(String(value).replace(/\s/g, ""), 10);
+    return isNaN(n) ? 0 : n;
+  }
+
+  function setUp(root) {
+    if (root.dataset.ready) { return; }
+    root.dataset.ready = "1";
+    var storeKey = "rulebook-keeper:" + root.dataset.key;
+    var counts = root.dataset.counts.split(",").map(Number);
+    var state = load();
+    var lastCell = null;
+
+    function load() {
+      try {
+        var saved = JSON.parse(window.localStorage.getItem(storeKey) || "null");
+        if (saved && typeof saved === "object") { return saved; }
+      } catch (e) { /* storage off or spoilt: start afresh */ }
+      return {};
+    }
+
+    function save() {
+      try { window.localStorage.setItem(storeKey, JSON.stringify(state)); } catch (e) { /* private mode */ }
+    }
+
+    function players() {
+      var n = Number(state.players);
+      return counts.indexOf(n) >= 0 ? n : Number(root.dataset.start);
+    }
+
+    function nameOf(p) {
+      var names = state.names || {};
+      return names[p] || (root.dataset.teams ? "Team " : "Player ") + p;
+    }
+
+    function show() {
+      var n = players();
+      root.querySelectorAll("[data-player]").forEach(function (el) {
+        var hidden = Number(el.dataset.player) > n;
+        if (el.tagName === "INPUT" || el.tagName === "OUTPUT") { return; }
+        el.hidden = hidden;
+      });
+      var add = root.querySelector("[data-act=add]"), remove = root.querySelector("[data-act=remove]");
+      if (add) { add.disabled = n >= counts[counts.length - 1]; }
+      if (remove) { remove.disabled = n <= counts[0]; }
+    }
+
+    function fill() {
+      var cells = state.cells || {};
+      root.querySelectorAll("input[data-cell]").forEach(function (input) {
+        input.value = cells[input.dataset.cell] || "";
+      });
+      root.querySelectorAll("input.keeper-name").forEach(function (input) {
+        input.value = (state.names || {})[input.dataset.player] || "";
+      });
+    }
+
+    function totals() {
+      var n = players(), grand = {}, entered = {};
+      root.querySelectorAll("table.keeper-table").forEach(function (table) {
+        table.querySelectorAll("output[data-col]").forEach(function (out) {
+          var sum = 0;
+          var p = out.dataset.player;
+          table.querySelectorAll("tr[data-sum] input[data-col='" + out.dataset.col + "']").forEach(function (input) {
+            sum += num(input.value);
+            if (p && input.value.trim() !== "") { entered[p] = true; }
+          });
+          out.textContent = String(sum);
+          if (p && Number(p) <= n) { grand[p] = (grand[p] || 0) + sum; }
+        });
+      });
+      status(grand, entered);
+    }
+
+    // Who leads, by the game's stated winner rule, once every player at the table has a score.
+    function status(grand, entered) {
+      var el = root.querySelector(".keeper-status");
+      var ps = Object.keys(grand).map(Number);
+      if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
+      var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
+      if (!ps.length || !(winner === "high" || winner === "low" || winner === "first_to_target")) {
+        el.textContent = "";
+        return;
+      }
+      var low = winner === "low";
+      var best = function (list) {
+        var top = low ? Math.min.apply(null, list.map(function (p) { return grand[p]; }))
+          : Math.max.apply(null, list.map(function (p) { return grand[p]; }));
+        return list.filter(function (p) { return grand[p] === top; });
+      };
+      var names = function (list) { return list.map(nameOf).join(" and "); };
+      var text, leaders = best(ps);
+      // A low game's target (or a losing score) ends it: say who reached it; the lowest total still leads.
+      var end = low ? (loseAt !== undefined ? loseAt : target) : loseAt;
+      var reached = function (at) { return ps.filter(function (p) { return grand[p] >= Number(at); }); };
+      if (target !== undefined && !low && reached(target).length) {
+        var first = best(reached(target));
+        text = names(first) + " reached " + target + " with " + grand[first[0]] + ".";
+      } else if (end !== undefined && reached(end).length) {
+        text = names(reached(end)) + " reached " + end + ". " + (low ? "Lowest" : "Highest") + " total: " +
+          names(leaders) + " with " + grand[leaders[0]] + ".";
+      } else {
+        text = (low ? "Lowest" : "Highest") + " total: " + names(leaders) + " with " + grand[leaders[0]] +
+          (target !== undefined && !low ? " (playing to " + target + ")." : ".");
+      }
+      el.textContent = text;
+    }
+
+    root.addEventListener("input", function (event) {
+      var input = event.target;
+      if (input.classList.contains("keeper-name")) {
+        state.names = state.names || {};
+        state.names[input.dataset.player] = input.value;
+        root.querySelectorAll("input.keeper-name[data-player='" + input.dataset.player + "']").forEach(function (other) {
+          if (other !== input) { other.value = input.value; }
+        });
+      } else if (input.dataset.cell) {
+        state.cells = state.cells || {};
+        state.cells[input.dataset.cell] = input.value;
+      }
+      save();
+      totals();
+    });
+
+    root.addEventListener("focusin", function (event) {
+      if (event.target.matches("input[data-col]")) { lastCell = event.target; }
+    });
+
+    root.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-act]");
+      if (!button) { return; }
+      var act = button.dataset.act, n = players(), i = counts.indexOf(n);
+      if (act === "add" && i < counts.length - 1) { state.players = counts[i + 1]; }
+      if (act === "remove" && i > 0) { state.players = counts[i - 1]; }
+      if (act === "new" && window.confirm("Clear every score on this sheet and start a new game?")) {
+        state = {players: state.players, names: state.names};
+        fill();
+      }
+      if (act === "negate" && lastCell) {
+        var v = lastCell.value.trim();
+        lastCell.value = v.charAt(0) === "-" ? v.slice(1) : "-" + v;
+        state.cells = state.cells || {};
+        state.cells[lastCell.dataset.cell] = lastCell.value;
+        lastCell.focus();
+      }
+      if (act === "print") { window.print(); }
+      save();
+      show();
+      totals();
+    });
+
+    fill();
+    show();
+    totals();
+  }
+
+  function start() {
+    document.querySelectorAll(".keeper").forEach(setUp);
+  }
+  if (window.document$) { window.document$.subscribe(start); } else { document.addEventListener("DOMContentLoaded", start); }
+})();
