@@ -112,23 +112,34 @@ def page_count(pdf: Path) -> int:
     return int(re.search(r"^Pages:\s+(\d+)$", out, re.M)[1])
 
 
-_DEST = re.compile(r'\s*(\d+) \[[^\]]*\] "(.*)"')
+_DEST = re.compile(r'\s*(\d+) \[\s*XYZ\s+\S+\s+(\S+)[^\]]*\] "(.*)"|\s*(\d+) \[[^\]]*\] "(.*)"')
 
 
 @once_per_file
-def anchor_pages(pdf: Path) -> dict[str, int]:
-    """The page (from 1) of every anchor (element id) the PDF keeps as a named destination.
+def anchor_places(pdf: Path) -> dict[str, tuple[int, float | None]]:
+    """The page (from 1) and the height from the page's top (points; None where the PDF gives none) of
+    every anchor (element id) the PDF keeps as a named destination.
 
     Read by `pdfinfo -dests` (40 ms a book): pypdf parsed every object of the book to find them, the
     structure tree's thousands included (0.5 s a book, seven books a test file). tests/test_pdf.py
     shows the two agree on the whole book."""
     out = subprocess.run(["pdfinfo", "-dests", str(pdf)], capture_output=True, text=True, check=True).stdout
+    heights = {n: float(h) for n, (_w, h, _body) in enumerate(_PAGE.findall(bbox_layout(pdf)), 1)}
     found = {}
     for line in out.splitlines()[1:]:  # under the heading 'Page  Destination  Name'
         m = _DEST.fullmatch(line)
         assert m, f"pdfinfo -dests: a line not read: {line!r}"
-        found[m[2]] = int(m[1])
+        if m[1]:
+            page, y = int(m[1]), m[2]
+            found[m[3]] = page, (heights[page] - float(y) if y != "null" else None)
+        else:
+            found[m[5]] = int(m[4]), None
     return found
+
+
+def anchor_pages(pdf: Path) -> dict[str, int]:
+    """The page (from 1) of every anchor (element id) the PDF keeps as a named destination."""
+    return {name: page for name, (page, _top) in anchor_places(pdf).items()}
 
 
 def read_pages(pdf: Path) -> list[Page]:
@@ -250,6 +261,25 @@ def sparse(pages: list[Page], exempt: set[int], least: float = 0.25) -> list[str
     """Pages (not in ``exempt``) whose text reaches less than ``least`` of the way down the page."""
     return [f"page {p.number}: {p.fill:.0%} full ({len(p.lines)} lines)" for p in pages
             if p.number not in exempt and p.fill < least]
+
+
+def early_ends(pdf: Path, least: float = 0.75) -> list[str]:
+    """Pages that end above ``least`` of their text area while the same game goes on overleaf (its heading
+    ``game-<id>`` before the page's end, its end mark ``end-<id>`` after it). How far a page reaches is its
+    lowest line of text or its lowest anchored table row (a blank score sheet's rows hold no text)."""
+    places, pages = anchor_places(pdf), read_pages(pdf)
+    reach = {p.number: p.fill for p in pages}
+    for _name, (page, top) in places.items():
+        if top is not None and page in reach:
+            area = pages[page - 1].height - TOP - BOTTOM
+            reach[page] = max(reach[page], (top - TOP) / area)
+    found = []
+    for name, (start, _top) in places.items():
+        ident = name[len("game-"):]
+        if name.startswith("game-") and f"end-{ident}" in places:
+            found += [f"page {n}: {reach[n]:.0%} full, {ident} goes on overleaf"
+                      for n in range(start, places[f"end-{ident}"][0]) if reach[n] < least]
+    return sorted(found, key=lambda f: int(f.split()[1].rstrip(":")))
 
 
 def split_rows(pdf: Path, book_html: str) -> str | None:

@@ -19,6 +19,7 @@ from generator.render.site import pdf_name
 from generator.render.weasy import Engine, page_fill
 from tests.conftest import CURRENT, PUBLISHED
 from tests.pagetext import (
+    early_ends,
     header_mismatches,
     openers,
     pdf_reader,
@@ -112,6 +113,14 @@ def test_every_summary_box_is_printed_whole_with_its_heading(printed, edition, p
     assert split_boxes(pdf) == []
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_at_most_two_pages_end_early_while_their_game_goes_on(printed, paper):
+    """Issue 27: a page ends above three quarters of its text area, with its game going on overleaf, only where
+    a block kept whole (a variant's opening with its box, a score card a page long) needs the next page."""
+    pdf, _ = printed(CURRENT, paper)
+    assert len(early_ends(pdf)) <= 2, early_ends(pdf)
+
+
 def game_headings(html: str) -> dict[str, str]:
     """Each game's id and the title its heading prints, in book order, from the book's HTML."""
     import re
@@ -139,6 +148,7 @@ BROKEN_CASES = [
     ("split-row.html", lambda pdf, html: [split_rows(pdf, html) or ""], "3 table rows are printed in 4 pieces"),
     ("opening-split.html", lambda pdf, html: split_openings(pdf), "game-lonely: heading on page 1, text from page 2"),
     ("box-split.html", lambda pdf, html: split_boxes(pdf), "game-boxed: heading on page 1, box from page 1 to page 2"),
+    ("early-end.html", lambda pdf, html: early_ends(pdf), "page 1: 10% full, gappy goes on overleaf"),
     ("header-stale.html", lambda pdf, html: header_mismatches(pdf, game_headings(html)),
      "page 2: header 'First Game', expected 'Second Game'"),
 ]

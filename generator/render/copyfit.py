@@ -83,6 +83,31 @@ def split_openings(document: Any) -> list[str]:
             if name.startswith("opened-") and name[7:] in page_of and page_of[name[7:]] != n]
 
 
+# A table taller than this share of the text area may break between its rows (its head repeats): kept whole, it
+# would leave the page before it that much short. A smaller table is kept whole, as a typesetter keeps it.
+TALL_TABLE = 1 / 3
+# A page ending above this share of its text area, while its part goes on overleaf, ends early.
+EARLY = 0.75
+
+
+def pushed_tables(document: Any) -> list[str]:
+    """The data tables (their ids) taller than TALL_TABLE of the text area that open a page after one that
+    ended early (EARLY): kept whole, they left the page before them short."""
+    from weasyprint.formatting_structure import boxes
+
+    found = []
+    for n, page in enumerate(document.pages[1:], 1):
+        if page_fill(document.pages[n - 1]) >= EARLY:
+            continue
+        area = page._page_box.height
+        for box in _flow_root(page).descendants():
+            if isinstance(box, boxes.TableBox) and box.element is not None and "data" in box.element.get("class", "").split():
+                top = box.position_y - page._page_box.content_box_y()
+                if top < area * (1 - EARLY) and box.margin_height() > area * TALL_TABLE and box.element.get("id"):
+                    found.append(box.element.get("id"))
+    return found
+
+
 def tail_tries(document: Any, steps: Sequence[tuple[float, float]], base: float,
                margins: Sequence[float]) -> list[tuple[int, tuple[float, float]]]:
     """The (first page, fit step) of each tail worth setting again, in the order to try them.

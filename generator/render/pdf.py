@@ -382,8 +382,23 @@ class Layout:
 
     def _unsplit(self, html: str, sheets: list[Any], edit: Callable[[Any], None] | None = None) -> Any:
         """The part laid out with ``sheets``, a page break put before each game whose heading and
-        box would end one page and whose text start the next (a few rounds at most)."""
-        sheets = list(sheets)
+        box would end one page and whose text start the next (a few rounds at most); then a tall table
+        that, kept whole, left the page before it short, let break between its rows, if the part comes out
+        no longer and with no nearly empty last page it did not have."""
+        document = self._rebalanced(html, list(sheets), edit)
+        tall = copyfit.pushed_tables(document)
+        if not tall:
+            return document
+        release = self.engine.css(" ".join(f'table.data[id="{name}"] {{ break-inside: auto; }}' for name in tall))
+        trial = self._rebalanced(html, [*sheets, release], edit)
+        self.fitted += 1
+        shorter = len(trial.pages) < len(document.pages)
+        if shorter or (len(trial.pages) == len(document.pages)
+                       and (page_fill(trial.pages[-1]) >= SPARSE or page_fill(document.pages[-1]) < SPARSE)):
+            return trial
+        return document
+
+    def _rebalanced(self, html: str, sheets: list[Any], edit: Callable[[Any], None] | None) -> Any:
         document = self.engine.document(html, sheets, edit)
         for _ in range(MAX_REBALANCE):
             split = copyfit.split_openings(document)
