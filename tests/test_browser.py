@@ -201,6 +201,10 @@ KEEPERS = [
      [23, 10, 13, 10], "Highest total: Ann with 23."),
     # partners: one column a team, first to 10
     ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4 (playing to 10)."),
+    # lives (the stakes, 3 each): lives lost a hand; the last one in is named (last standing wins)
+    ("chase-the-ace", ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"], [[1, 0, 1, 1, 1, 1], [1, 0, 1, 1, 1, 1],
+                                                                  [1, 1, 1, 1, 1, 1]], [3, 1, 3, 3, 3, 3],
+     "Lives left: Ann 0, Bea 2, Cy 0, Dee 0, Eve 0, Fay 0. Bea is the last one in."),
 ]
 
 

@@ -83,6 +83,17 @@
       var ps = Object.keys(grand).map(Number);
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
+      var names = function (list) { return list.map(nameOf).join(" and "); };
+      if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
+        el.textContent = lives(ps, grand, Number(root.dataset.lives), winner);
+        return;
+      }
+      if (ps.length && root.dataset.keeps === "wins") {
+        var most = Math.max.apply(null, ps.map(function (p) { return grand[p]; }));
+        el.textContent = "Most games won: " + names(ps.filter(function (p) { return grand[p] === most; })) +
+          " with " + most + ".";
+        return;
+      }
       if (!ps.length || !(winner === "high" || winner === "low" || winner === "first_to_target")) {
         el.textContent = "";
         return;
@@ -93,7 +104,6 @@
           : Math.max.apply(null, list.map(function (p) { return grand[p]; }));
         return list.filter(function (p) { return grand[p] === top; });
       };
-      var names = function (list) { return list.map(nameOf).join(" and "); };
       var text, leaders = best(ps);
       // A low game's target (or a losing score) ends it: say who reached it; the lowest total still leads.
       var end = low ? (loseAt !== undefined ? loseAt : target) : loseAt;
@@ -109,6 +119,15 @@
           (target !== undefined && !low ? " (playing to " + target + ")." : ".");
       }
       el.textContent = text;
+    }
+
+    // A game kept in lives (stakes): the boxes are lives lost; a player who has lost them all is out.
+    function lives(ps, lost, start, winner) {
+      var left = function (p) { return Math.max(start - lost[p], 0); };
+      var inGame = ps.filter(function (p) { return left(p) > 0; });
+      var text = "Lives left: " + ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ") + ".";
+      if (winner === "last_standing" && inGame.length === 1) { text += " " + nameOf(inGame[0]) + " is the last one in."; }
+      return text;
     }
 
     root.addEventListener("input", function (event) {
