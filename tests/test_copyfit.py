@@ -139,6 +139,39 @@ def test_every_running_header_names_the_game_on_the_page(printed, edition, paper
     assert header_mismatches(pdf, headings) == []
 
 
+def title_lines(pdf: Path, title: str) -> list[str]:
+    """The lines the cover (page 1) sets ``title`` in, as pdftotext reads them."""
+    words = title.split()
+    lines, at = [], 0
+    for line in read_pages(pdf)[0].lines:
+        got = line.text.split()
+        if at < len(words) and got == words[at:at + len(got)]:
+            lines.append(line.text)
+            at += len(got)
+    assert at == len(words), f"the cover does not print {title!r}: {lines}"
+    return lines
+
+
+def balanced(lines: list[str], least: float = 0.6) -> bool:
+    """Whether a title's lines are about as long as each other: no line (a word or two left over) shorter
+    than ``least`` of the longest."""
+    return min(map(len, lines)) >= least * max(map(len, lines))
+
+
+@pytest.mark.parametrize(("lines", "ok"), [(["Metzker Book Of Card", "Game Rules 2026"], True),
+                                           (["Metzker Book Of Card Game", "Rules 2026"], False),
+                                           (["One Line Title 2026"], True)])
+def test_a_title_break_is_balanced(lines, ok):
+    assert balanced(lines) is ok
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_cover_title_breaks_into_balanced_lines(printed, library, paper):
+    pdf, _ = printed(CURRENT, paper)
+    lines = title_lines(pdf, f"{library.book.title} {library.edition.year}")
+    assert balanced(lines), lines
+
+
 # The rules above, each shown to catch a document broken on purpose (tests/fixtures/print/).
 BROKEN_CASES = [
     ("heading-at-foot.html", lambda pdf, html: stranded(read_pages(pdf), openers(html)), "Lonely Heading"),
