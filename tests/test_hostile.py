@@ -111,10 +111,23 @@ def hostile_build(tmp_path_factory, trap):
                         f"label: \"{YAML_STRINGS['label']}\"", 1)
     data.write_text(text, encoding="utf-8")
     as_published(project)  # past the frozen-edition check (which refuses the edit): this tests the renderers
-    out = build(project, out=base / "out")
+    # The validator refuses the template payloads ('{{ config }}' is doubled braces: reference.unknown), the
+    # first line of defence (test_the_validator_refuses_template_payloads). `make serve` renders whatever the
+    # files say, errors and all, so the renderers must be safe on their own: this build skips that refusal.
+    refused = [f for f in run_checks(load_library(project)) if f.severity == "error"]
+    assert refused and all(f.message.startswith("doubled braces") for f in refused), refused
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("generator.build.run_checks", lambda lib: [f for f in run_checks(lib) if f not in refused])
+        out = build(project, out=base / "out")
     hostile.tried("markup (prose)", len(MARKDOWN))
     hostile.tried("markup (YAML strings)", len(YAML_STRINGS))
     return {"project": project, "out": out, "hits": hits, "canary": canary}
+
+
+def test_the_validator_refuses_template_payloads(hostile_build):
+    """Before any renderer sees them, `rulebook validate` names the template syntax in the prose at its line."""
+    found = [f for f in run_checks(load_library(hostile_build["project"])) if f.severity == "error"]
+    assert any(f.path == "content/hearts.md" and "doubled braces" in f.message for f in found)
 
 
 class _Scan(HTMLParser):
