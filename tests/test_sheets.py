@@ -25,6 +25,8 @@ from tests.pagetext import pdf_reader
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 MM = 72 / 25.4
 MIN_CELL_MM = 12
+MIN_HEIGHT_MM = 7  # a box a score is written in by hand (issue 26)
+DIGIT_MM = 2.5  # a digit written by hand
 EDGE = 5 * MM  # no text within 5 mm of the paper's edge
 FIELD = re.compile(r"^(?P<key>.+)_(?P<block>s\d+_b\d+)_(?:r(?P<row>\d+)|(?P<named>total|name))_p(?P<col>\d+)$")
 
@@ -142,8 +144,18 @@ def _scripts(reader: pypdf.PdfReader) -> list[str]:
     return found
 
 
-def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, tmp_path: Path) -> list[str]:
-    """What keeps a sheet PDF from being kept score on: each problem in words (none for a good sheet)."""
+def score_width_mm(body) -> float:
+    """How wide a box must be for the largest score ``body``'s game states (its target or the score that loses),
+    written by hand with a sign before it; at least MIN_CELL_MM."""
+    goal = body.goal
+    stated = [abs(n) for n in (goal.target, goal.lose_at) if n is not None] if goal and not goal.implied else []
+    return max(MIN_CELL_MM, (len(str(max(stated))) + 1) * DIGIT_MM if stated else 0)
+
+
+def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, tmp_path: Path,
+                   width_mm: float = MIN_CELL_MM) -> list[str]:
+    """What keeps a sheet PDF from being kept score on: each problem in words (none for a good sheet).
+    ``width_mm``: how wide a box the game's scores need."""
     reader = pdf_reader(pdf)
     words = _words(pdf, tmp_path)
     problems = [f"scripts in the PDF: {found}" for found in _scripts(reader)]
@@ -153,21 +165,30 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
                      if not (x0 >= EDGE and x1 <= width - EDGE and y0 >= EDGE and y1 <= height - EDGE)]
         if sum(w[4].lower() == "edition" for w in words[n]) > 1:  # the sheet's footer line and a running one
             problems.append(f"page {n + 1}: two footers name the edition")
-    blank_pages = [(n, p) for n, p in enumerate(reader.pages) if _fields(p)]
-    if len(blank_pages) != len(wanted):
-        return [*problems, f"{len(blank_pages)} fillable pages, wanted {len(wanted)}"]
-    for (n, page), rows_wanted in zip(blank_pages, wanted, strict=True):
+    # A part is one page unless it needs more: its pages are those whose fields are named for it (key_s1_...).
+    parts: dict[str, list] = {}
+    for n, p in enumerate(reader.pages):
+        if fields := _fields(p):
+            parts.setdefault(fields[0][0][len(key.replace(".", "_")):].split("_")[1], []).append((n, p))
+    if len(parts) != len(wanted):
+        return [*problems, f"{len(parts)} fillable parts, wanted {len(wanted)}"]
+    carried = 0  # hand rows on the part's earlier pages
+    for (n, page), rows_wanted, last in [(np, w, i == len(pages) - 1) for pages, w in zip(parts.values(), wanted, strict=True)
+                                         for i, np in enumerate(pages)]:
         height = float(page.mediabox.height)
         fields = _fields(page)
         rows: dict[tuple[str, str], list] = {}
         for name, rect in fields:
+            if rect[3] - rect[1] < MIN_HEIGHT_MM * MM - 0.01:  # every box, the date's and the name's too
+                problems.append(f"box {name} is {(rect[3] - rect[1]) / MM:.1f} mm tall")
             m = FIELD.match(name)
             if m is None:
                 continue
             if m["key"] != key.replace(".", "_"):
                 problems.append(f"field {name} is not named for {key}")
-            if rect[2] - rect[0] < MIN_CELL_MM * MM - 0.01:
-                problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide")
+            if rect[2] - rect[0] < width_mm * MM - 0.01:
+                problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide, its scores need {width_mm}")
+
             rows.setdefault((m["block"], m["row"] or m["named"]), []).append(rect)
         hand_rows = [k for k in rows if k[1].isdigit()]
         if not hand_rows:
@@ -186,9 +207,16 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
                      and band_low < height - (w[1] + w[3]) / 2 <= top + 1]  # not the wrapped note above
             if len({round(w[1]) for w in label}) > 1:
                 problems.append(f"label {' '.join(w[4] for w in label)!r} wraps")
+        if not last:  # the part goes on: only if its boxes are as small as handwriting allows
+            carried += len(hand_rows)
+            if max(r[3] - r[1] for rects in rows.values() for r in rects) > (MIN_HEIGHT_MM + 0.5) * MM:
+                problems.append(f"page {n + 1}: the sheet goes on to another page, its boxes taller than "
+                                f"{MIN_HEIGHT_MM} mm")
+            continue
+        hand_count, carried = len(hand_rows) + carried, 0
         if rows_wanted is not None:
-            if len(hand_rows) != rows_wanted:
-                problems.append(f"page {n + 1}: {len(hand_rows)} rows, the data lists {rows_wanted}")
+            if hand_count != rows_wanted:
+                problems.append(f"page {n + 1}: {hand_count} rows, the data lists {rows_wanted}")
             continue
         # Blank rows fill the page: under the last row there is no room for another row and the footer.
         row_height = max(r[3] - r[1] for rects in rows.values() for r in rects)
@@ -209,14 +237,15 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
     body = _body(lib, game_id, variant_id)
     totals = body.score_sheet is None or any(b.total for b in body.score_sheet.blocks)  # the generic sheet totals
     pdf = built[edition] / "pdf" / "score-sheets" / f"{key}.pdf"
-    assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path) == []
+    assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path, score_width_mm(body)) == []
 
 
 def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: str = "",
-                  footers: int = 0, field_script: bool = False) -> Path:
+                  footers: int = 0, field_script: bool = False, cell_height: str = "") -> Path:
     from generator.render.weasy import Engine
 
-    cell = "<td><input type='text' name='bad_s1_b1_{r}_p{c}'></td>"  # the sheets' own style: print.css
+    style = f" style='height: {cell_height}'" if cell_height else ""
+    cell = f"<td><input type='text' name='bad_s1_b1_{{r}}_p{{c}}'{style}></td>"  # the sheets' own style: print.css
     body = "".join(f"<tr><th style='width: 20mm'>{label}</th>" + "".join(cell.format(r=f"r{r}", c=c) for c in range(columns))
                    + "</tr>" for r in range(1, rows + 1))
     if total:
@@ -253,10 +282,15 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
     ("field script", dict(label="1", columns=4, rows=5, total=True, field_script=True,
                           script='AFSimple_Calculate("SUM", new Array("a")); app.alert("hi");'), [5], "scripts in the PDF"),
     ("two footers", dict(label="1", columns=4, rows=5, total=True, footers=2), [5], "two footers"),
+    ("short cells", dict(label="1", columns=4, rows=5, total=True, cell_height="6mm"), [5], "mm tall"),
+    ("spilt with room to spare", dict(label="1", columns=4, rows=40, total=True), [40], "goes on to another page"),
+    ("scores wider than cells", dict(label="1", columns=10, rows=5, total=True, width_mm=20), [5],
+     "its scores need 20"),
 ])
 def test_reading_back_finds_a_broken_sheet(tmp_path, case, layout, wanted, problem):
+    width = layout.pop("width_mm", MIN_CELL_MM)
     pdf = _broken_sheet(tmp_path, **layout)
-    found = sheet_problems(pdf, "bad", wanted, True, tmp_path)
+    found = sheet_problems(pdf, "bad", wanted, True, tmp_path, width)
     assert any(problem in p for p in found), f"{case}: {found}"
 
 
