@@ -515,6 +515,8 @@ class Page(Strict):
     title: str
     after: Literal["cards", "equipment", "tournament"] | None = Field(
         None, description="the section this page follows; none: before the games")
+    editor_note: str | None = Field(None, description="the editors' words, printed once under the title and "
+                                                      "set apart from the family's (what the page lacks, and why)")
 
 
 class SourceDocument(Strict):

@@ -116,3 +116,25 @@ def test_the_book_names_no_file_and_only_the_addresses_the_sources_print(built, 
         for m in ON_PAPER.finditer(text):
             assert m.group(0) in allowed, (f"{pdf.name}: {text[max(0, m.start() - 60):m.end() + 20]!r}: a reader of "
                                            "paper cannot follow a file name or address: name the page or the sheet's number")
+
+
+def test_an_editors_note_is_printed_once_and_set_apart(built):
+    """The editors' words (a page's editor_note: what the page lacks) print once, marked as theirs, in both
+    editions' site and book; they are not written into the family's prose (Game Board Layouts said it four times)."""
+    from generator.library import load_library
+    from tests.conftest import ROOT
+
+    checked = 0
+    for edition, out in built.items():
+        lib = load_library(ROOT, edition)
+        pdf = next((out / "pdf").glob("metzker-*[0-9].pdf"))
+        book = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout.split())
+        for page in lib.book.pages:
+            if page.editor_note is None:
+                continue
+            note = " ".join(page.editor_note.split())
+            site = (out / "site" / page.id / "index.html").read_text(encoding="utf-8")
+            assert site.count('class="editor-note"') == 1 and " ".join(page_text(site).split()).count(note) == 1
+            assert book.count(note) == 1 and note not in lib.pages[page.id].text
+            checked += 1
+    assert checked >= 2

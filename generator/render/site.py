@@ -170,12 +170,12 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         pages[game_path(page.id)] = functools.partial(game, page)
         pages[keeper_path(page.id)] = functools.partial(keeper, page)
 
-    def prose(page_id: str, title: str) -> str:
+    def prose(page_id: str, title: str, note: str | None) -> str:
         text = expand(lib.pages[page_id].text, lib.scope())
-        return env.get_template("site/prose.md.j2").render(title=title, text=text)
+        return env.get_template("site/prose.md.j2").render(title=title, text=text, note=note)
 
     for page_data in lib.book.pages:
-        pages[f"{page_data.id}.md"] = functools.partial(prose, page_data.id, page_data.title)
+        pages[f"{page_data.id}.md"] = functools.partial(prose, page_data.id, page_data.title, page_data.editor_note)
 
     # An edition with a printed index tells readers its player counts; home and finder repeat them.
     stated = {p.id: lib.stated_players(p.game) for p in game_pages}
