@@ -397,7 +397,7 @@ def _definitions(library):
 
 def test_sheet_definition_is_the_sheet_printed(library):
     """The definition the form layer and the score keeper read has the printed sheet's cells: per block as many
-    rows and columns as the fillable HTML has fields, and a total field in each column exactly where it has a total."""
+    rows and columns as the fillable HTML has fields, and a total field in exactly the columns the total adds."""
     from generator.render.scorepad import sheet_html
     from generator.render.sheets import sheet_definition, sheet_parts
 
@@ -413,7 +413,7 @@ def test_sheet_definition_is_the_sheet_printed(library):
             blocks = [i for i, b in enumerate(view.body.score_sheet.blocks, 1) if not b.sample_only]
             for b, table in zip(blocks, sheet.tables, strict=True):
                 wanted = {(f"r{r + 1}", p + 1) for r in range(len(table.rows)) for p in range(len(table.columns))}
-                wanted |= {("total", p + 1) for p in range(len(table.columns)) if table.total}
+                wanted |= {("total", p + 1) for p, c in enumerate(table.columns) if c.summed}
                 assert printed.get((s, b), set()) == wanted, (file.key, s, b)
                 assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
 

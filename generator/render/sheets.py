@@ -243,6 +243,11 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
                       tuple(range(len(rows))) if block.total else (), names)
 
 
+def summed_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[bool]:
+    """Per column of a block, whether its total adds it (the template draws a total box only there)."""
+    return [c.summed for c in sheet_table(view, block, None, part).columns]
+
+
 def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, blank_rows: int | None = None) -> Sheet:
     """The sheet a game (headed ``heading``) is kept on, its own or the generic one: one page of blank rows."""
     body = view.body
@@ -301,7 +306,8 @@ def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
     return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
-            "is_team_sheet": is_team_sheet}
+            "is_team_sheet": is_team_sheet,
+            "summed_columns": summed_columns}
 
 
 KEEPER_BLANK_ROWS = 12  # hand rows the site's score keeper starts with for a game whose rows are not listed
