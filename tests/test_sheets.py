@@ -340,7 +340,7 @@ def test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit(library, game
         assert any(result.landscape)
     more = engine.document(sheet_html(library, file, heading, view, result.rows + 1, result.landscape))
     assert len(more.pages) > len(parts)
-    assert samples_html(library, heading, view) is None or len(result.documents) == 2
+    assert samples_html(library, heading, view, file.number) is None or len(result.documents) == 2
 
 
 def test_score_pad_has_every_sheet(built, library, published_library):
@@ -377,8 +377,16 @@ def test_book_and_site_name_each_sheet(built, library):
     names = [f"{g}.{v}.pdf" if v else f"{g}.pdf" for e, g, v in SHEETS if e == CURRENT]
     numbers = [int(n) for n in re.findall(r"Score sheet(?: for [^:]+)?: number (\d+) in the score pad\.", book)]
     assert numbers == list(range(1, len(names) + 1)), "the book does not number the pad's sheets in order"
+    # Each sheet prints the number the book and the contents give it, at its foot (the pad prints no folios).
+    pad_pages = subprocess.run(["pdftotext", str(built[CURRENT] / "pdf" / score_pad_name(CURRENT)), "-"],
+                               capture_output=True, text=True, check=True).stdout.split("\f")[:-1]
+    starts = []
     for number, name in enumerate(names, 1):
-        assert re.search(rf"(?<!\S){number} [^/]*? \d+ score-sheets/{re.escape(name)}", pad), f"pad row {number}: {name}"
+        row = re.search(rf"(?<!\S){number} [^/]*? (\d+) score-sheets/{re.escape(name)}", pad)
+        assert row, f"pad row {number}: {name}"
+        starts.append(int(row.group(1)))
+    for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(pad_pages) + 1], strict=True), 1):
+        assert any(f"score pad sheet {number}" in " ".join(p.split()) for p in pad_pages[start - 1:end - 1]), number
         g = name.split(".")[0]
         page = (site / "games" / g / "index.html").read_text(encoding="utf-8")
         assert f"downloads/score-sheets/{name}" in page, f"{g}: no link to {name}"

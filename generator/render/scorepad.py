@@ -64,15 +64,15 @@ def sheet_html(lib: Library, file: SheetFile, heading: str, view: BodyView, blan
     parts = sheet_parts(view)
     return _env(lib).get_template("print/sheet.html.j2").render(
         heading=heading, view=view, blank_rows=blank_rows, parts=list(zip(parts, landscape, strict=True)),
-        key=file.key, style=style, samples=False)
+        key=file.key, style=style, samples=False, number=file.number)
 
 
-def samples_html(lib: Library, heading: str, view: BodyView) -> str | None:
-    """The page of filled-in samples, if the sheet's source has one."""
+def samples_html(lib: Library, heading: str, view: BodyView, number: int) -> str | None:
+    """The page of filled-in samples, if the sheet's source has one (``number``: the sheet's in the pad)."""
     if not any(b.sample for b in view.body.score_sheet.blocks):
         return None
     return _env(lib).get_template("print/sheet.html.j2").render(
-        heading=heading, view=view, blank_rows=None, parts=[], key="", style="", samples=True)
+        heading=heading, view=view, blank_rows=None, parts=[], key="", style="", samples=True, number=number)
 
 
 def _boxes(box: Any, part: int | None = None) -> Iterator[tuple[Any, int | None]]:
@@ -145,7 +145,7 @@ def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine
                 break
             document = engine.document(sheet_html(lib, file, heading, view, rows, landscape, style))
     documents = [document]
-    sample = samples_html(lib, heading, view)
+    sample = samples_html(lib, heading, view, file.number)
     if sample is not None:
         documents.append(engine.document(sample))
     return SheetRender(file, documents, rows or 0, landscape)
@@ -184,7 +184,7 @@ def sheets_digest(lib: Library, pages: list[GamePage], paper: str) -> str:
         digest.update(f"\0{file!r}\0{heading}\0{view.body.model_dump_json()}\0{view.prefix}".encode())
         for landscape, style in ((False, ""), (True, ""), (False, STYLES[-1])):
             digest.update(sheet_html(lib, file, heading, view, TRIAL_ROWS, (landscape,) * parts, style).encode())
-        digest.update((samples_html(lib, heading, view) or "").encode())
+        digest.update((samples_html(lib, heading, view, file.number) or "").encode())
     return digest.hexdigest()[:32]
 
 
