@@ -132,7 +132,7 @@ def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
     from generator.render import describe
     from generator.render.markup import environment
     from generator.render.pages import game_page
-    from generator.render.sheets import sample_cells, sheet_columns, sheet_round, sheet_rows
+    from generator.render.sheets import template_globals
     from tests.conftest import copy_project
 
     name, old, new, phrases = BOLD_IN_DATA[case]
@@ -143,9 +143,7 @@ def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
     path.write_text(text.replace(old, new), encoding="utf-8")
     lib = load_library(project)
     view = game_page(lib, lib.games[name.removesuffix(".yaml")]).main
-    blocks = environment(fmt=format_value, sheet_columns=sheet_columns, sheet_rows=sheet_rows,
-                         sheet_round=sheet_round, sample_cells=sample_cells, describe=describe,
-                         ).get_template("blocks.html.j2").module
+    blocks = environment(fmt=format_value, describe=describe, **template_globals()).get_template("blocks.html.j2").module
     html = str(blocks.glance(view)) + "".join(str(blocks.block(view, p)) for _, p in view.segments if _ == "block")
     html += "".join(str(blocks.block(view, p)) for p in view.unplaced())
     html += str(blocks.score_sheet(view)) if view.body.score_sheet else ""

@@ -121,7 +121,9 @@ def test_no_text_runs_off_a_page(book, tmp_path):
 
 @poppler
 def test_score_sheets_are_one_page_each(built, library, published_library):
-    """A blank sheet is one page (one per part, for Oh Hell!'s two sequences); a sample adds one."""
+    """A blank sheet is one page (one per part, for Oh Hell!'s two sequences); a sample adds one. A sheet whose
+    boxes are at the 7 mm handwriting minimum may run on (Court Whist's card of eight games): test_sheets
+    checks that it runs on only then."""
     from generator.render.sheets import sheet_files
     from tests.pagetext import page_count
     from tests.test_sheets import expected_rows
@@ -134,12 +136,12 @@ def test_score_sheets_are_one_page_each(built, library, published_library):
                 body = next(v for v in body.variants if v.id == sheet.variant_id)
             parts = len(expected_rows(body))  # a page per sequence of hands that depends on the players
             samples = 1 if body.score_sheet and any(b.sample for b in body.score_sheet.blocks) else 0
-            assert pages == parts + samples, sheet.key
+            assert pages >= parts + samples, sheet.key  # more only at the 7 mm minimum: test_sheets
 
 
 def test_court_whist_score_card_from_data(built, library):
     sheet = pypdf.PdfReader(built[CURRENT] / "pdf" / "score-sheets" / "court-whist.pdf")
-    text = normalise(sheet.pages[0].extract_text())
+    text = normalise(" ".join(page.extract_text() for page in sheet.pages))  # the card runs over two pages
     for rnd in library.games["court-whist"].game.rounds.items:
         assert normalise(rnd.name) in text
     assert "total possible 13 to 39" in text and "grand total" in text
