@@ -23,7 +23,7 @@ import yaml
 
 from .errors import Location, SourceError
 from .library import DATA_DIR, GameSource, Library
-from .loader import read_yaml
+from .loader import leaves, read_yaml
 from .prose import expand, lookup
 
 FROZEN_DIR = f"{DATA_DIR}/frozen"
@@ -41,16 +41,9 @@ def folder(root: Path, edition: str) -> Path:
     return root / FROZEN_DIR / edition
 
 
-def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple[str, Any]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key not in FREE:
-                yield from _leaves(value, path + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _leaves(value, path + (i,))
-    else:
-        yield ".".join(map(str, path)), node
+def _leaves(data: Any) -> Iterator[tuple[str, Any]]:
+    """Every value the data states, by dotted path (annotations left out)."""
+    return ((".".join(map(str, path)), value) for path, value in leaves(data, FREE))
 
 
 def _lines(text: str, scopes: list[dict]) -> list[str]:

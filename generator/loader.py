@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -287,6 +288,19 @@ def _to_store(display: str, text: str, doc: YamlDoc) -> None:
                 old.unlink()
         except OSError:
             pass  # another run let it go first
+
+
+def leaves(data: Any, skip: frozenset[str] | set[str] = frozenset(), path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """(path, value) of every scalar in plain YAML data, in order; mappings' keys in ``skip`` left out."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key not in skip:
+                yield from leaves(value, skip, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from leaves(value, skip, path + (i,))
+    else:
+        yield path, data
 
 
 def _copy(data: Any) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from ..errors import Location
 from ..freeze import differences, stored
 from ..library import Library, edition_key
-from ..prose import expand
+from ..prose import MISSING, expand, lookup
 from . import check
 
 Finding = tuple[Location, str, str | None]
@@ -68,19 +68,9 @@ def _at(old: Library, file: str, where: tuple) -> Location:
     if doc is None:
         return Location(file)
     path = tuple(int(p) if isinstance(p, str) and p.isdigit() else p for p in where)
-    while path:  # a value removed: the nearest part that is still there
-        try:
-            lookup_path(doc.data, path)
-            return doc.where(path)
-        except (KeyError, IndexError, TypeError):
-            path = path[:-1]
-    return doc.where(())
-
-
-def lookup_path(data: object, path: tuple) -> object:
-    for part in path:
-        data = data[part]  # type: ignore[index]
-    return data
+    while path and lookup(doc.data, ".".join(map(str, path))) is MISSING:  # removed: the nearest part still there
+        path = path[:-1]
+    return doc.where(path)
 
 
 FIRST = 5  # changes reported one by one in a file
@@ -128,8 +118,8 @@ def not_published(lib: Library) -> Iterator[Finding]:
         entry = kept.get("book" if e.file == lib.book_doc.path else stem) or kept.get(f"page-{stem}") or {}
         where = lib.errata_doc.where(("errata", i, "published"))
         if e.path is not None:
-            printed = (entry.get("data") or {}).get(e.path, _MISSING)
-            if printed is not _MISSING and printed != e.published:
+            printed = (entry.get("data") or {}).get(e.path, MISSING)
+            if printed is not MISSING and printed != e.published:
                 yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(e.published)} at {e.path}, "
                               f"but it printed {_short(printed)}: write what it printed"), None
         elif e.file in entry:
@@ -140,5 +130,3 @@ def not_published(lib: Library) -> Iterator[Finding]:
                 yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(published)} in {e.file}, "
                               "but it printed no such words: copy them from the published book"), None
 
-
-_MISSING = object()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import Location
 from ..library import Library
-from ..loader import YamlDoc, user_cache, write_whole
+from ..loader import YamlDoc, leaves, user_cache, write_whole
 from . import check
 
 Finding = tuple[Location, str, str | None]
@@ -84,18 +84,7 @@ def house_words(root: Path) -> set[str]:
 
 
 def _yaml_lines(doc: YamlDoc) -> Iterator[tuple[Location, str]]:
-    def walk(data, loc):
-        if isinstance(data, dict):
-            for k, v in data.items():
-                if k not in SKIP_KEYS:
-                    yield from walk(v, loc + (k,))
-        elif isinstance(data, list):
-            for i, v in enumerate(data):
-                yield from walk(v, loc + (i,))
-        elif isinstance(data, str):
-            yield doc.where(loc), data
-
-    yield from walk(doc.data, ())
+    return ((doc.where(loc), text) for loc, text in leaves(doc.data, SKIP_KEYS) if isinstance(text, str))
 
 
 def texts(lib: Library) -> list[tuple[Location, str]]:
