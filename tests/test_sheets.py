@@ -470,7 +470,7 @@ KEEPS = [
     ("five-hundred-rummy", None, "points", "to get the amount of points they bid"),
     ("five-hundreds", None, "points", "First person to {goal.target} wins"),
     ("five-in-a-row", None, "wins", "To get three rows of five discs"),
-    ("gin-rummy", None, "points", None),
+    ("gin-rummy", None, "points", "Players agree beforehand on a winning amount of points, typically {goal.target}."),
     ("gin-rummy-tournament", None, "points", "each game ends when one team reaches {goal.target} points in that game"),
     ("golf", None, "points", "Low score wins the pot"),
     ("golf", "family-four-card-golf", "lives", "Highest score puts a quarter in the jar. When you are out of quarters"),
@@ -482,12 +482,12 @@ KEEPS = [
     ("mexican-train", None, "points", "The player with the lowest total score after all rounds is the winner."),
     ("oh-hell", None, "bid_made", "If the player is successful in getting their exact bid"),
     ("push", None, "points", "Low score wins."),
-    ("rummoli", None, "points", None),  # chips claimed from the board; the rules name no winner
-    ("saskatchewan-rummy", None, "points", None),  # each round pays cents (rules data: rounds' scoring)
+    ("rummoli", None, "points", "Play out cards that allow you to claim the chips"),  # the rules name no winner
+    ("saskatchewan-rummy", None, "points", "If you cannot play you pay 5 cents"),  # each round pays cents
     ("skull-and-roses", None, "tally", "If you win your second bet, you win the game!"),
     ("sticks", None, "tally", "The first person to collect {goal.target} sticks is the winner."),
-    ("sweep", None, "points", None),
-    ("ten-dime-rummy", None, "points", None),
+    ("sweep", None, "points", "total their points left in their hand and down cards and they are counted against them"),
+    ("ten-dime-rummy", None, "points", "To score, count all points played out in front of you less any cards still in your hand."),
     ("thirty-one", None, "lives", "Whoever has the lowest score loses a quarter"),
     ("trash", None, "points", "Low score wins."),
 ]
@@ -510,9 +510,8 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
 
     body = _body(library, game_id, variant_id)
     assert body.keeps == keeps
-    if rule is not None:
-        page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
-        assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")
+    page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
+    assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")  # every row quotes its rule
     file, heading, view = next(d for d in _definitions(library) if d[0].key == (f"{game_id}.{variant_id}" if variant_id else game_id))
     sheet = sheet_definition(view, heading, sheet_parts(view)[0])
     assert sheet.keeps == keeps
