@@ -132,7 +132,7 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from .render.verify import check_site
+    from .render.verify import check_site, shipped_scripts
 
     config = load_config(config_file=str(lib.root / "mkdocs.yml"), site_dir=str(site_dir), strict=True)
     plugin = config.plugins["rulebook"]
@@ -148,7 +148,7 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     except (MkDocsException, SystemExit) as exc:
         raise BuildError(f"mkdocs build failed: {exc}") from exc
     if plugin.verified != str(site_dir):  # the plugin checks every page after building
-        check_site(site_dir)
+        check_site(site_dir, shipped_scripts(config))
 
 
 def _swap(staged: Path, final: Path) -> None:

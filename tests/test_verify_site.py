@@ -84,15 +84,53 @@ THEME = ('<html><head><title>T</title><script src="assets/javascripts/bundle.js"
          '<body><article class="md-content__inner">{}</article></body></html>')
 
 
-@pytest.mark.parametrize(("frame", "problem"), [
-    (THEME, None),
-    (THEME.replace("__md_scope=", "steal()//"), "inline script that is not the theme's: steal()"),
-    (THEME.replace("assets/javascripts/bundle.js", "https://cdn.example/x.js"), "script from outside the site's assets"),
-    (THEME.replace('{{"base": "."}}', '{{"base": "<b>"}}'), "markup inside the theme's configuration"),
+SHIPPED = frozenset({"assets/javascripts/bundle.js", "assets/keeper.js"})  # what this small site ships
+
+
+@pytest.mark.parametrize(("frame", "page", "problem"), [
+    (THEME, "index.html", None),
+    (THEME.replace("assets/javascripts/bundle.js", "../assets/keeper.js"), "keep/index.html", None),
+    (THEME.replace("assets/javascripts/bundle.js", "/assets/keeper.js"), "keep/index.html", None),  # the 404 page's
+    (THEME.replace("__md_scope=", "steal()//"), "index.html", "inline script that is not the theme's: steal()"),
+    (THEME.replace("assets/javascripts/bundle.js", "https://cdn.example/x.js"), "index.html",
+     "script from outside the site's assets"),
+    (THEME.replace("assets/javascripts/bundle.js", "assets/evil.js"), "index.html",
+     "index.html:1: script that is not one the site ships: assets/evil.js"),
+    (THEME.replace("assets/javascripts/bundle.js", "x/assets/keeper.js"), "index.html",
+     "script that is not one the site ships: x/assets/keeper.js"),  # the name, elsewhere: not the project's file
+    (THEME.replace("assets/javascripts/bundle.js", "assets/keeper.js"), "keep/index.html",
+     "keep/index.html:1: script that is not one the site ships"),  # resolved from the page's own folder
+    (THEME.replace('{{"base": "."}}', '{{"base": "<b>"}}'), "index.html", "markup inside the theme's configuration"),
 ])
-def test_the_theme_frame_may_hold_only_the_themes_scripts(tmp_path, frame, problem):
-    found = verify_site(_site(tmp_path, {"index.html": "<p>x</p>"}, frame))
+def test_the_theme_frame_may_hold_only_the_scripts_the_site_ships(tmp_path, frame, page, problem):
+    found = verify_site(_site(tmp_path, {page: "<p>x</p>"}, frame), scripts=SHIPPED)
     assert (any(problem in p for p in found) if problem else found == []), found
+
+
+def test_the_scripts_the_site_ships_are_the_projects_and_the_themes(root):
+    """mkdocs.yml's own scripts and the theme's bundle, found from the config; nothing else."""
+    from mkdocs.config import load_config
+
+    from generator.render.verify import shipped_scripts
+
+    config = load_config(config_file=str(root / "mkdocs.yml"))
+    shipped = shipped_scripts(config)
+    own = {p.relative_to(root / "templates" / "site").as_posix() for p in (root / "templates/site/assets").glob("*.js")}
+    assert own == {str(getattr(js, "path", js)) for js in config["extra_javascript"]}  # every one listed
+    assert own <= shipped and any(s.startswith("assets/javascripts/bundle.") for s in shipped)
+    assert {s for s in shipped if s not in own} == {s for s in shipped if s.startswith("assets/javascripts/")}
+
+
+def test_the_built_site_loads_only_the_scripts_it_ships(built, root):
+    from mkdocs.config import load_config
+
+    from generator.render.verify import shipped_scripts
+    from tests.conftest import CURRENT
+
+    config = load_config(config_file=str(root / "mkdocs.yml"))
+    site = built[CURRENT] / "site"
+    assert verify_site(site, scripts=shipped_scripts(config)) == []
+    assert verify_site(site) != []  # it does load scripts, each checked against the list
 
 
 # The theme's frame (navigation, header) is outside the content: links and ids are checked there too.
@@ -156,7 +194,8 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
     site = tmp_path / "site"
     pages = {"index.html": '<a href="a/">A</a>', "a/index.html": '<a href="../index.html#gone">G</a>'}
     plugin = RulebookPlugin()
-    config = {"site_dir": str(site), "docs_dir": str(tmp_path / "docs"), "use_directory_urls": True}
+    config = {"site_dir": str(site), "docs_dir": str(tmp_path / "docs"), "use_directory_urls": True,
+              "extra_javascript": [], "theme": SimpleNamespace(dirs=[])}
     plugin.on_files([], config)  # the pages are listed (here, written below): the check starts
     for rel, body in pages.items():
         page = SimpleNamespace(file=SimpleNamespace(dest_uri=rel))

@@ -112,11 +112,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def on_files(self, files: Any, config: Any) -> Any:
         from mkdocs.structure.files import File, Files, set_exclusions
 
-        from .verify import SiteCheck
+        from .verify import SiteCheck, shipped_scripts
 
         # The site check reads each page in a second process once it is written (verify.SiteCheck); started
         # before the wait for the worker's list of files.
-        self.check, self.last_page = SiteCheck(Path(config["site_dir"])), None
+        self.check, self.last_page = SiteCheck(Path(config["site_dir"]), shipped_scripts(config)), None
         if self.asked:
             try:
                 listing = self.worker.listing()

@@ -2,7 +2,8 @@
 
 Every page's content must be free of scripts, event handlers, frames, styles and unsafe URLs
 (whatever got past escaping and sanitizing), every relative link and anchor in any page, raw HTML
-included, must resolve to a built file and an existing id, and no id may be given twice in a page.
+included, must resolve to a built file and an existing id, and no id may be given twice in a page. A page
+may load only the scripts the site ships (``shipped_scripts``: the project's and the theme's).
 
 A page is read in one pass of one regular expression that splits it as an HTML tokenizer does:
 comments, the raw text of ``<script>`` and ``<style>``, the words of ``<title>`` and ``<textarea>``
@@ -18,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse, urlsplit
 
 from ..errors import BuildError
@@ -28,6 +30,7 @@ UNSAFE_URL = re.compile(r"^\s*(javascript|data|vbscript|file):", re.I)
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "poster")
 # The theme's own inline scripts (Material for MkDocs); any other inline script is an injection.
 THEME_SCRIPTS = ("__md_scope=", "var palette=__md_get(", "var target=document.getElementById(location.hash")
+THEME_SCRIPTS_DIR = "assets/javascripts"  # where a MkDocs theme keeps its scripts (Material: its bundle and search)
 
 _ATTRS = r"""(?P<attrs>(?:"[^"]*"|'[^']*'|[^'">])*)"""  # up to the tag's '>', quoted values whole
 TOKEN = re.compile(
@@ -56,6 +59,7 @@ class Page:
 
     ids: set[str] = field(default_factory=set)
     links: list[tuple[str, int]] = field(default_factory=list)
+    scripts: list[tuple[str, int]] = field(default_factory=list)  # the <script src> it loads, with their lines
     problems: list[str] = field(default_factory=list)
     targets: list[tuple[str, int, str, bool, str]] | None = None  # its links resolved (``resolve_links``)
 
@@ -81,7 +85,7 @@ def read_page(text: str) -> Page:
             articles += 1
         _start_tag(page, tag, attrs, line, inside=articles > 0)
         if tag == "script":
-            _script(page, attrs, m["body"] or "")
+            _script(page, attrs, m["body"] or "", line)
     return page
 
 
@@ -106,10 +110,12 @@ def _start_tag(page: Page, tag: str, attrs: dict[str, str], line: int, inside: b
         page.problems.append(f"remote image {attrs['src']}")
 
 
-def _script(page: Page, attrs: dict[str, str], body: str) -> None:
+def _script(page: Page, attrs: dict[str, str], body: str, line: int) -> None:
     src = attrs.get("src")
-    if src and (urlparse(src).scheme or urlparse(src).netloc or "assets/" not in src):
+    if src and (urlparse(src).scheme or urlparse(src).netloc):
         page.problems.append(f"script from outside the site's assets: {src[:80]}")
+    elif src:  # which file it is depends on the page's place in the site: looked up in verify_site
+        page.scripts.append((src, line))
     text = body.strip()
     is_config = attrs.get("type") == "application/json" and attrs.get("id") == "__config"
     if text and not is_config and not text.startswith(THEME_SCRIPTS):
@@ -132,8 +138,25 @@ def resolve_links(rel: str, page: Page) -> list[tuple[str, int, str, bool, str]]
     return targets
 
 
-def verify_site(site: Path, read: dict[str, Page] | None = None) -> list[str]:
-    """Problems found in a built site (empty when all is well); ``read``: pages already read, by path in the site."""
+def shipped_scripts(config: Any) -> frozenset[str]:
+    """The scripts the site ships, by path in the site: the project's own (mkdocs.yml's extra_javascript) and
+    the theme's (every script in its assets/javascripts folder, as the theme writes it into the site)."""
+    own = {str(getattr(js, "path", js)) for js in config["extra_javascript"]}
+    theme = {f"{THEME_SCRIPTS_DIR}/{path.relative_to(folder / THEME_SCRIPTS_DIR).as_posix()}"
+             for folder in map(Path, config["theme"].dirs) for path in (folder / THEME_SCRIPTS_DIR).rglob("*.js")}
+    return frozenset(own | theme)
+
+
+def _script_problems(rel: str, page: Page, scripts: frozenset[str]) -> list[str]:
+    here = posixpath.dirname(rel)
+    # A path from the root ('/assets/…', as MkDocs writes the 404 page) is read from the site's root.
+    return [f"{rel}:{line}: script that is not one the site ships: {src[:80]}" for src, line in page.scripts
+            if posixpath.normpath(posixpath.join(here, unquote(urlsplit(src).path))).lstrip("/") not in scripts]
+
+
+def verify_site(site: Path, read: dict[str, Page] | None = None, scripts: frozenset[str] = frozenset()) -> list[str]:
+    """Problems found in a built site (empty when all is well); ``read``: pages already read, by path in the site;
+    ``scripts``: the scripts a page may load (``shipped_scripts``), by path in the site."""
     # Every built file and folder, listed once, by its path in the site: each link's target is looked up
     # in these sets, as text (a Path object per link, 120 links a page, was a third of the check). A built
     # site has no symbolic links, so a normalised path names the same file that resolve() would.
@@ -149,7 +172,7 @@ def verify_site(site: Path, read: dict[str, Page] | None = None) -> list[str]:
              for rel in sorted(files) if rel.endswith(".html")}
     problems = []
     for rel, page in pages.items():
-        problems += [f"{rel}: {p}" for p in page.problems]
+        problems += [f"{rel}: {p}" for p in page.problems] + _script_problems(rel, page, scripts)
         if rel == "404.html":  # MkDocs writes the 404 page with site-absolute links by design
             continue
         if page.targets is None:  # a page the site check's process was not told of
@@ -175,12 +198,13 @@ class SiteCheck:
     answers with the problems. It reads the files, not MkDocs' text, so it checks what was written.
     """
 
-    def __init__(self, site: Path) -> None:
+    def __init__(self, site: Path, scripts: frozenset[str] = frozenset()) -> None:
+        import json
         import subprocess
         import sys
 
         self.site = Path(os.path.abspath(site))
-        self.process = subprocess.Popen([sys.executable, "-m", __name__, str(self.site)], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, "-m", __name__, str(self.site), json.dumps(sorted(scripts))], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                         cwd=Path(__file__).resolve().parents[2])
 
@@ -209,7 +233,7 @@ class SiteCheck:
         self.process.communicate()
 
 
-def _checker(site: Path) -> None:
+def _checker(site: Path, scripts: frozenset[str]) -> None:
     """The second process of ``SiteCheck``: one path a line on stdin, the problems as JSON on stdout."""
     import json
     import sys
@@ -221,17 +245,18 @@ def _checker(site: Path) -> None:
         if rel.endswith(".html") and path.is_file():
             read[rel] = page = read_page(path.read_text(encoding="utf-8"))
             page.targets = resolve_links(rel, page)
-    json.dump(verify_site(site, read), sys.stdout)
+    json.dump(verify_site(site, read, scripts), sys.stdout)
 
 
-def check_site(site: Path) -> None:
-    """Raise BuildError listing every problem in a built site."""
-    problems = verify_site(site)
+def check_site(site: Path, scripts: frozenset[str]) -> None:
+    """Raise BuildError listing every problem in a built site (``scripts``: those it ships)."""
+    problems = verify_site(site, scripts=scripts)
     if problems:
         raise BuildError("the built site failed its checks:\n" + "\n".join(problems[:50]))
 
 
 if __name__ == "__main__":
+    import json
     import sys
 
-    _checker(Path(sys.argv[1]))
+    _checker(Path(sys.argv[1]), frozenset(json.loads(sys.argv[2])))
