@@ -37,6 +37,14 @@ def test_ci_run_and_the_workflow_install_from_the_same_list():
     assert ".ci/system-packages" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
+def test_ci_run_and_the_workflow_install_pdfjs_before_the_tests():
+    """PDF.js (npm ci in tests/js) is there when the tests run: test_pdfjs_calc fails without it in CI."""
+    runs = _runs(_job())
+    assert runs.index(".ci/js-packages") < runs.index("make test")
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert -1 < script.find(".ci/js-packages") < script.find("make test")
+
+
 def test_the_check_validates_first_and_the_tests_run_even_when_it_fails():
     steps = _job()["steps"]
     runs = [step.get("run", "") for step in steps]
