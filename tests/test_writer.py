@@ -164,3 +164,39 @@ def test_filling_one_field_fills_only_that_box(tmp_path):
     shown = {a.get_object()["/T"]: b"Tj" in a.get_object()["/AP"]["/N"].get_object().get_data()
              for a in PdfReader(tmp_path / "filled.pdf").pages[0]["/Annots"]}
     assert shown == {"a": False, "b": True, "c": False}
+
+
+def form_pdf(totals: dict[str, str], target: Path) -> Path:
+    """A one-page form written by the writer: a box for each field the ``totals`` add that is no total, then each
+    total (``name: the fields it adds``, space-separated) in the order given, as a sheet marks its Total boxes."""
+    field = "<input type='text' name='{0}' title='{0}' style='appearance: auto; width: 3cm; height: 8mm'{1}>"
+    boxes = sorted({term for terms in totals.values() for term in terms.split()} - set(totals))
+    html = "".join([field.format(name, "") for name in boxes]
+                   + [field.format(name, f" data-sum='{terms}'") for name, terms in totals.items()])
+    Engine.write([Engine().document(f"<html lang='en'><body><form>{html}</form></body></html>")], target)
+    return target
+
+
+# Totals as a page lays them out (name: the fields it adds), and the calculation order the writer gives them:
+# each after the totals it adds, else in the page's order (or the error for totals that add each other up).
+CALCULATION_ORDERS = {
+    "a grand total above the games' totals it adds": ({"g": "t1 t2", "t1": "a", "t2": "b"}, ["t1", "t2", "g"]),
+    "running totals, each adding the one above": ({"r1": "a", "r2": "r1 b", "r3": "r2 c"}, ["r1", "r2", "r3"]),
+    "a running total above the one it adds": ({"r3": "r2 c", "r2": "r1 b", "r1": "a"}, ["r1", "r2", "r3"]),
+    "totals adding each other up": ({"x": "a y", "y": "x"}, "the total 'x' adds itself up: x -> y -> x"),
+}
+
+
+@pytest.mark.parametrize("totals, order", CALCULATION_ORDERS.values(), ids=CALCULATION_ORDERS.keys())
+def test_a_total_is_calculated_after_the_totals_it_adds(totals, order, tmp_path):
+    """The form's calculation order (/CO), which PDF.js and Acrobat run once in its order on every change: a
+    total that adds other totals comes after them, or it shows their old values (tests/test_pdfjs_calc.py
+    types into such a form in PDF.js)."""
+    from pypdf import PdfReader
+
+    if isinstance(order, str):
+        with pytest.raises(BuildError, match=order):
+            form_pdf(totals, tmp_path / "form.pdf")
+        return
+    form = PdfReader(form_pdf(totals, tmp_path / "form.pdf")).trailer["/Root"]["/AcroForm"]
+    assert [ref.get_object()["/T"] for ref in form["/CO"]] == order

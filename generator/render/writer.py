@@ -64,6 +64,31 @@ class _OutlinePage:
         self.bookmarks, self.height = page.bookmarks, page.height
 
 
+def _calculation_order(calculated: list[tuple[bytes, str, list[str]]]) -> list[bytes]:
+    """The totals' references (each: reference, name, the fields it adds) in the order a viewer runs them: each
+    after the totals it adds up (a grand total after the games' totals), else as they were added. PDF.js and
+    Acrobat run /CO once, in its order, on every change: a total run before one it adds would show its old value."""
+    by_name = {name: (reference, terms) for reference, name, terms in calculated}
+    order: list[bytes] = []
+    placed: set[str] = set()
+
+    def place(name: str, path: tuple[str, ...]) -> None:
+        if name in path:
+            raise BuildError(f"the total {name!r} adds itself up: {' -> '.join(path[path.index(name):] + (name,))}")
+        if name in placed:
+            return
+        reference, terms = by_name[name]
+        for term in terms:
+            if term in by_name:
+                place(term, path + (name,))
+        placed.add(name)
+        order.append(reference)
+
+    for _, name, _ in calculated:
+        place(name, ())
+    return order
+
+
 class PdfWriter:
     """One PDF/UA-1 file, its pages added one at a time (see the module's docstring)."""
 
@@ -223,7 +248,7 @@ class PdfWriter:
 
         The field stays editable: in a viewer that runs no scripts it is an empty box the family adds up and
         writes in, as on paper. The action runs only if the field is in the form's calculation order (``/CO``,
-        which ``write`` fills in the order the totals were added)."""
+        which ``write`` fills in the order the totals were added, each after the totals it adds)."""
         import pydyf
 
         for term in terms:  # names go into a script: only the names the sheet macro makes (letters, digits, _ -)
@@ -253,8 +278,8 @@ class PdfWriter:
         for _, name, terms in self.calculated:
             if missing_terms := [term for term in terms if term not in self.field_names]:
                 raise BuildError(f"the total {name!r} adds up {missing_terms[0]!r}, which the form does not have")
-        if self.calculated:  # the order in which viewers run the totals' calculations (none depends on another)
-            pdf.catalog["AcroForm"]["CO"] = pydyf.Array(reference for reference, _, _ in self.calculated)
+        if self.calculated:  # the order in which viewers run the totals' calculations
+            pdf.catalog["AcroForm"]["CO"] = pydyf.Array(_calculation_order(self.calculated))
         order = sorted(range(self.pages), key=lambda i: self.outline[i][0])
         kids = pdf.pages["Kids"]
         kids[:] = [item for i in order for item in kids[3 * i:3 * i + 3]]
