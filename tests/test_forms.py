@@ -55,6 +55,13 @@ def forms(built) -> dict[str, tuple[list[Widget], list[int]]]:
             for edition, pdf in pdfs if (found := widgets(pdf))[0]}
 
 
+def summed(script: str | None) -> list[str] | None:
+    """The fields a calculate action adds up (``AFSimple_Calculate("SUM", ...)``), in its order; None if it is
+    no such sum."""
+    match = SUM_ACTION.fullmatch(script or "")
+    return re.findall(r'"([\w-]+)"', match.group(1)) if match else None
+
+
 def _block(name: str) -> str:
     """The sheet and block a field belongs to (``hearts_s1_b1``), from its name."""
     return re.sub(r"_(?:name|total|r\d+)_p\d+$", "", name)
@@ -70,9 +77,8 @@ def test_every_total_adds_up_the_boxes_above_it_in_its_column(forms):
         assert sorted(order) == sorted(w.number for w in calculated), f"{pdf}: /CO is not the calculated fields"
         assert len(set(order)) == len(order), f"{pdf}: /CO lists a field twice"
         for total in (w for w in found if "_total_" in w.name):
-            match = SUM_ACTION.fullmatch(total.script or "")
-            assert match, f"{pdf}: {total.name} adds nothing up: {total.script!r}"
-            terms = re.findall(r'"([\w-]+)"', match.group(1))
+            terms = summed(total.script)
+            assert terms is not None, f"{pdf}: {total.name} adds nothing up: {total.script!r}"
             column = [w for w in found if ROW.search(w.name) and _block(w.name) == _block(total.name)
                       and total.rect[0] <= (w.rect[0] + w.rect[2]) / 2 <= total.rect[2]
                       and (w.page, -w.rect[1]) < (total.page, -total.rect[1])]
