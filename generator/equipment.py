@@ -137,3 +137,20 @@ def deal_for(body: GameBody, players: int) -> Deal | None:
             merged.pop("by_players", None)
             return Deal.model_validate(merged)
     return body.deal
+
+
+def top_double(body: GameBody) -> int | None:
+    """The domino set's top double (12 for double-12), where the data states it."""
+    dominoes = body.equipment.dominoes if body.equipment else None
+    return dominoes.set if dominoes else None
+
+
+def doubles_played(body: GameBody, count: int | None = None) -> list[int]:
+    """The doubles a game's hands are played with (``rounds.doubles``), in order: 12 down to 0, or 0 up to the top;
+    up a set the data does not name, the first ``count`` (its end is not known); down from no set, none."""
+    doubles, top = body.rounds.doubles if body.rounds else None, top_double(body)
+    if doubles is None:
+        return []
+    if top is None:
+        return list(range(count or 1)) if doubles.order == "up" else []
+    return list(range(top, -1, -1)) if doubles.order == "down" else list(range(top + 1))

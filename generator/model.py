@@ -269,17 +269,42 @@ class Sequence(Strict):
     _p = field_validator("players")(_check_players)
 
 
+class Doubles(Strict):
+    """One hand per double of the domino set, in the order the rules play them (Mexican Train, Chicken Foot)."""
+
+    order: Literal["down", "up"] = Field(
+        description="down from the set's top double (equipment.dominoes.set) to the blank; up from the blank")
+    label: str = Field("{n}-{n}", description="how the rules write a double, {n} its number: 'Double {n}', '{n}-{n}'")
+    blank: str | None = Field(None, description="how the rules name the blank double, where not by its number: "
+                                                "'Double blank'")
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, v: str) -> str:
+        if "{n}" not in v:
+            raise ValueError(f"'{v}' does not say where the double's number goes: write {{n}}, e.g. 'Double {{n}}'")
+        return v
+
+
 class Rounds(Strict):
-    """The rounds of a game: listed, generated from ranks or hand sizes, or listed then reversed."""
+    """The rounds of a game: listed, generated from ranks, hand sizes or a domino set's doubles, or listed then
+    reversed."""
 
     title: str | None = None
     items: list[Round] = []
     ranks: str | None = Field(None, description="one round per rank, e.g. '3-K' (Arizona)")
     sequences: list[Sequence] = []
+    doubles: Doubles | None = Field(None, description="one hand per double of the domino set, in the rules' order")
     then_reversed: bool = Field(False, description="the listed rounds are played again in reverse")
     stated_count: int | None = None
 
     _r = field_validator("ranks")(_check_cards)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Rounds:
+        if self.doubles is not None and (self.items or self.ranks or self.sequences):
+            raise ValueError("doubles: the hands are one per double; do not list them as items, ranks or sequences too")
+        return self
 
 
 class Goal(Strict):

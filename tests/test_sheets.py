@@ -62,11 +62,19 @@ def _round_count(rounds) -> int | None:
     return None
 
 
+def _hand_count(body) -> int | None:
+    """Hands the rules data counts: its rounds, or one per double of a named set (blank included)."""
+    rounds, dominoes = body.rounds, body.equipment.dominoes if body.equipment else None
+    if rounds is not None and rounds.doubles is not None:
+        return dominoes.set + 1 if dominoes and dominoes.set is not None else None  # an unnamed set fills the page
+    return _round_count(rounds)
+
+
 def expected_rows(body) -> list[int | None]:
     """Rows to write in on each blank page: a number where the data lists them, None for 'fill the page'."""
     sheet, rounds = body.score_sheet, body.rounds
     if sheet is None:
-        counted = _round_count(rounds) or (body.goal.rounds if body.goal else None)
+        counted = _hand_count(body) or (body.goal.rounds if body.goal else None)
         return [counted]
     blocks = [b for b in sheet.blocks if not b.sample_only]
     if any(b.rows_from == "sequence" for b in blocks) and len(rounds.sequences) > 1:
@@ -77,7 +85,9 @@ def expected_rows(body) -> list[int | None]:
             s = rounds.sequences[0]
             total += sequence_length(s.start, s.low, s.back_up)
         elif b.rows_from == "rounds":
-            total += _round_count(rounds)
+            if _hand_count(body) is None:
+                return [None]
+            total += _hand_count(body)
         elif b.rows and not b.example_rows:
             total += len(b.rows)
         elif b.round:
@@ -441,6 +451,47 @@ def test_sheet_definition_says_which_columns_a_total_adds(library, game_id, summ
     assert sorted({c.label.split(": ")[-1].split(" ")[0] for c in columns if c.summed}) == summed
     players = [c.player for c in columns if c.summed]
     assert players == sorted(players) and len(set(players)) == len(players)
+
+
+# Hands the rules name, in their order and words: by double (down from the set's; up from 0-0, the set unnamed,
+# so as many as the page holds and no last one), and Trash's twelve, 7-12 'the same hands reversed'.
+NAMED_HANDS = [
+    ("mexican-train", [f"Double {n}" for n in range(12, 0, -1)] + ["Double blank"], False),
+    ("chicken-foot", ["0-0", "1-1", "2-2", "3-3"], True),
+    ("trash", ["1", "2", "3", "4", "5", "6", "7 (as 6)", "8 (as 5)", "9 (as 4)", "10 (as 3)", "11 (as 2)", "12 (as 1)"], False),
+]
+
+
+@pytest.mark.parametrize(("game_id", "labels", "open_ended"), NAMED_HANDS, ids=[g for g, _, _ in NAMED_HANDS])
+def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, game_id, labels, open_ended):
+    """The printed sheet's row labels (read from its PDF) and the keeper's are the hands as the rules name them."""
+    from generator.render.sheets import keepers
+
+    pdf = built[CURRENT] / "pdf" / "score-sheets" / f"{game_id}.pdf"
+    lines = pdf_reader(pdf).pages[0].extract_text().splitlines()
+    printed = lines[lines.index("Names") + 1:lines.index("Total")]
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == game_id)
+    kept = list(keepers(view, heading, game_id)[0].sheet.tables[0].rows)
+    for rows in (printed, kept):
+        if open_ended:  # every row the next double up: the set is not named, so the page does not end it
+            assert rows[:len(labels)] == labels and rows == [f"{n}-{n}" for n in range(len(rows))], rows
+        else:
+            assert rows == labels
+
+
+@pytest.mark.parametrize(("rounds", "problem"), [
+    ({"doubles": {"order": "down", "label": "Double"}}, "write {n}"),
+    ({"doubles": {"order": "up"}, "items": [{"name": "1"}]}, "one per double"),
+    ({"doubles": {"order": "sideways"}}, "order"),
+])
+def test_doubles_are_refused_at_load_where_they_cannot_be_read(rounds, problem):
+    """A double's label must say where its number goes, and hands by double are not also listed otherwise."""
+    from pydantic import ValidationError
+
+    from generator.model import Rounds
+
+    with pytest.raises(ValidationError, match=problem):
+        Rounds(**rounds)
 
 
 def test_sums_must_name_the_block_columns():

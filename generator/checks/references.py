@@ -85,7 +85,8 @@ def unknown_reference(lib: Library):
                 if problem:
                     yield Location(prose.path, ref.line, ref.col), problem, gs.id
         for loc, text, parent in _text_fields(data):
-            if loc[-1] == "line":  # a table's line format: {label} and {value} are its own slots
+            # A table's line format ({label}, {value}) and a double's label ({n}) fill their own slots.
+            if loc[-1] == "line" or loc[-2:] == ("doubles", "label"):
                 continue
             local = lookup(data, ".".join(str(p) for p in parent)) if parent else data
             scopes = [local, data]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..cards import parse_cards
-from ..equipment import deal_for, each
+from ..equipment import deal_for, doubles_played, each, top_double
 from ..errors import Location
 from ..library import Library
 from ..model import Rounds
@@ -34,6 +34,10 @@ def round_count(b: Body) -> tuple[int, str] | None:
     if r.items:
         n = len(r.items) * (2 if r.then_reversed else 1)
         return n, f"{len(r.items)} rounds" + (" played forward and reversed" if r.then_reversed else "") + f" = {n}"
+    top = top_double(b.rules)
+    if r.doubles and top is not None:
+        n = len(doubles_played(b.rules))
+        return n, f"one hand per double of a double-{top} set, blank included = {n}"
     return None
 
 
@@ -79,3 +83,13 @@ def meld_exceeds_hand(lib: Library) -> Iterator[Finding]:
             if need > hand + 1:  # a player draws before melding
                 yield (b.at("rounds", "items", i, "meld"),
                        f"{b.name}{rnd.name}: '{rnd.meld}' needs {need} cards, but a hand has {hand} (+1 drawn)", b.game)
+
+
+@check("rounds.doubles_without_set")
+def doubles_without_set(lib: Library) -> Iterator[Finding]:
+    """Hands played down the doubles of a set whose top double the data does not state: there is no first hand."""
+    for b, r in with_rounds(lib):
+        if r.doubles and r.doubles.order == "down" and top_double(b.rules) is None:
+            yield (b.at("rounds", "doubles", "order"),
+                   f"{b.name}the hands go down from the set's top double, but equipment.dominoes.set states none: "
+                   "state the set (12 for double-12), or play them up from the blank", b.game)

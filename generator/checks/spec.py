@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..equipment import card_config
+from ..equipment import card_config, top_double
 from ..errors import Location
 from ..library import Library
 from ..phrases import parse_players
@@ -42,7 +42,9 @@ def undefined_end(lib: Library) -> Iterator[Finding]:
             yield b.at("title") if b.variant is None else b.at(), f"{b.name}no winner or end of the game is stated", b.game
             continue
         rounds = b.rules.rounds
-        has_rounds = rounds is not None and (rounds.items or rounds.sequences or rounds.ranks)
+        # Hands down (or up) a named set's doubles end with its last double: a set the rules do not name, never.
+        has_rounds = rounds is not None and (rounds.items or rounds.sequences or rounds.ranks
+                                             or (rounds.doubles and top_double(b.rules) is not None))
         if goal.winner in ("high", "low") and goal.target is None and goal.rounds is None and not has_rounds:
             yield (b.at("goal"), f"{b.name}{goal.winner} score wins, but no target or number of rounds says when "
                    "the game ends", b.game)

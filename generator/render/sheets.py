@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..equipment import doubles_played, top_double
 from ..model import ScoreSheet, SheetBlock
 from ..phrases import parse_players
 
@@ -92,11 +93,26 @@ def rank_rounds(ranks: str) -> list[str]:
     return [f"{rank_name(r)}s" for r in RANKS if pred((r, "spades"))]
 
 
+def open_ended(body: Any) -> bool:
+    """Hands played up the doubles of a set the rules do not name: the rules say where they start, not where
+    they end, so a sheet lists them for as many rows as it has and claims no last one."""
+    rounds = body.rounds
+    return bool(rounds and rounds.doubles and rounds.doubles.order == "up" and top_double(body) is None)
+
+
+def double_rows(body: Any, count: int | None = None) -> list[str]:
+    """One row per double in the rules' order, in their notation ('Double 12' … 'Double blank'; '0-0', '1-1' …)."""
+    doubles = body.rounds.doubles
+    return [doubles.blank if n == 0 and doubles.blank else doubles.label.replace("{n}", str(n))
+            for n in doubles_played(body, count)]
+
+
 def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None,
                part: SheetPart | None = None) -> list[str]:
     """Row labels: listed, from the rounds, from the named round's hands; padded with blanks."""
     rows: list[str] = [] if block.example_rows and part is not None else list(block.rows)
     rounds = view.body.rounds
+    wanted = blank_rows if blank_rows is not None else block.blank_rows
     if block.round and rounds is not None and not rows:
         rnd = sheet_round(view, block)
         rows = list(rnd.hands) if rnd else []
@@ -105,12 +121,14 @@ def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None,
         rows = [r.name + (f" – {r.meld}" if r.meld else f" – minimum meld {r.min_meld}" if r.min_meld else "")
                 for r in rounds.items]
         if rounds.then_reversed:
-            rows += [f"{r.name} (again)" for r in reversed(rounds.items)]
+            # Numbered on as the rules number the hands ('7-12 are the same hands reversed'): '7 (as 6)'.
+            rows += [f"{len(rows) + i} (as {label})" for i, label in enumerate(reversed(rows), 1)]
         if rounds.ranks and not rounds.items:
             rows = [f"{label} wild" for label in rank_rounds(rounds.ranks)]
+        if rounds.doubles:
+            rows = double_rows(view.body, wanted)
     elif block.rows_from == "sequence" and rounds is not None and rounds.sequences:
         rows = [f"{n} card" + ("" if n == 1 else "s") for n in sequence_sizes(view, part.sequence if part and part.sequence else 0)]
-    wanted = blank_rows if blank_rows is not None else block.blank_rows
     if wanted and len(rows) < wanted:
         rows += [""] * (wanted - len(rows))
     return rows
@@ -129,6 +147,8 @@ def fills_page(view: Any, block: SheetBlock) -> bool:
     rounds = view.body.rounds
     listed = (bool(block.rows) and not block.example_rows) or block.rows_from is not None \
         or (block.round is not None and rounds is not None)
+    if block.rows_from == "rounds" and open_ended(view.body):
+        listed = False
     return not block.sample_only and not listed
 
 
@@ -155,7 +175,7 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
-    listed = bool(rounds and (rounds.items or rounds.ranks))
+    listed = bool(rounds and (rounds.items or rounds.ranks or rounds.doubles))
     counted = goal.rounds if goal and goal.rounds and not listed else None
     rows = [f"Round {i}" for i in range(1, counted + 1)] if counted else []
     rows_from = "rounds" if listed else None
