@@ -14,6 +14,7 @@ import subprocess
 import tarfile
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -267,3 +268,74 @@ def test_keep_score_on_a_phone(browser, server, tmp_path, game, names, rounds, t
     assert [c.input_value() for c in cells.all()] == [""] * cells.count()
     assert errors == []
     context.close()
+
+
+def _keeper_online(browser, server, game: str, worker: bool) -> tuple[Any, list[str]]:
+    """A phone opens ``game``'s keeper with a network (its service worker let through or not) and types a score:
+    the page and the errors it meets."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    if not worker:
+        context.route("**/keep/sw.js", lambda route: route.abort())
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + f"/2026.2/keep/{game}/")
+    if worker:
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
+    keeper = page.locator(".keeper").first
+    keeper.locator(".keeper-name").first.fill("Ann")
+    keeper.locator("tbody input:visible").first.fill("13")
+    return page, errors
+
+
+def test_the_keeper_works_offline_once_opened(browser, server, tmp_path):
+    """Opened once with a network, a keeper reloads without one, with its scores, and keeps adding; a keeper never
+    opened on the device says so offline and lists the ones that are kept. (Only keeper pages register the worker:
+    the rules pages are read at home, the keeper is what is used at the table.)"""
+    page, errors = _keeper_online(browser, server, "hearts", worker=True)
+    # Online, the page is the network's: a corrected edition is seen at once, and kept.
+    def corrected(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text().replace("Keep score: Hearts", "Keep score: Hearts, now"))
+    page.context.route("**/keep/hearts/", corrected)
+    page.reload()
+    assert page.locator("h1").first.inner_text().startswith("Keep score: Hearts, now")
+    page.context.unroute("**/keep/hearts/")
+    page.context.set_offline(True)
+    keeper = page.locator(".keeper").first
+    total = keeper.locator(".keeper-total output:visible").first
+    assert page.reload().from_service_worker
+    assert page.locator("h1").first.inner_text().startswith("Keep score: Hearts, now")
+    assert keeper.locator(".keeper-name").first.input_value() == "Ann"
+    assert keeper.locator("tbody input:visible").first.input_value() == "13"
+    assert total.inner_text() == "13"
+    keeper.locator("tbody input:visible").nth(4).focus()  # the first player's box of the second hand
+    page.keyboard.type("5")
+    assert total.inner_text() == "18"
+    assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky", \
+        "the theme's stylesheet is kept too"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "keeper-offline.png"), full_page=True)
+    # Euchre's keeper was never opened here: the page says so, and offers the keeper this phone has.
+    page.goto(server + "/2026.2/keep/euchre/")
+    assert page.locator("h1").first.inner_text().startswith("This score keeper is not on this device yet")
+    kept = page.locator(".keeper-offline li:visible a")
+    kept.first.wait_for(timeout=5000)
+    assert kept.all_inner_texts() == ["Hearts"]
+    page.screenshot(path=str(tmp_path / "keeper-offline-never-opened.png"), full_page=True)
+    kept.first.click()
+    page.wait_for_url("**/keep/hearts/")
+    assert keeper.locator(".keeper-total output:visible").first.inner_text() == "18"
+    assert errors == []
+    page.context.close()
+
+
+def test_without_its_worker_the_keeper_does_not_reload_offline(browser, server, tmp_path):
+    """The negative control: the same steps with the worker's script blocked, and the offline reload fails."""
+    from playwright.sync_api import Error
+
+    page, _ = _keeper_online(browser, server, "hearts", worker=False)
+    page.context.set_offline(True)
+    with pytest.raises(Error, match="ERR_INTERNET_DISCONNECTED"):
+        page.reload()
+    page.context.close()

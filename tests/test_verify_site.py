@@ -133,6 +133,26 @@ def test_the_built_site_loads_only_the_scripts_it_ships(built, root):
     assert verify_site(site) != []  # it does load scripts, each checked against the list
 
 
+# Script files: those the site ships (the theme's and the project's) and the score keeper's service worker, none other.
+SHIPS = frozenset({"assets/keeper.js", "assets/javascripts/bundle.js"})
+SCRIPT_FILES = [
+    ({"assets/keeper.js": "", "assets/javascripts/bundle.js": "", "keep/sw.js": ""}, []),
+    ({"keep/hearts/sw.js": ""}, ["keep/hearts/sw.js: script file that the site does not ship"]),
+    ({"assets/evil.js": ""}, ["assets/evil.js: script file that the site does not ship"]),
+    ({"sw.js": "", "downloads/x.mjs": ""}, ["downloads/x.mjs: script file", "sw.js: script file"]),
+]
+
+
+@pytest.mark.parametrize(("files", "problems"), SCRIPT_FILES, ids=["shipped", "another worker", "in assets", "elsewhere"])
+def test_script_files_are_those_shipped_and_the_keepers_worker(tmp_path, files, problems):
+    site = _site(tmp_path, {"index.html": "<p>x</p>"})
+    for rel, text in files.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text, encoding="utf-8")
+    found = verify_site(site, scripts=SHIPS)
+    assert len(found) == len(problems) and all(p.startswith(q) for p, q in zip(found, problems, strict=True)), found
+
+
 # The theme's frame (navigation, header) is outside the content: links and ids are checked there too.
 NAVIGATION = '<html><body><nav class="md-nav">{}</nav><article class="md-content__inner"></article></body></html>'
 

@@ -18,6 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from ..errors import RulebookError
+from . import offline
 from .markup import PROSE_EXTENSIONS, sanitize
 
 
@@ -52,6 +53,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.problems: list[str] = []  # serving: the errors `rulebook validate` finds, shown atop every page
         self.edit_urls: dict[str, str] = {}
         self.generated_files: list[str] = []  # the generated files, in the order MkDocs is to read them
+        self.edition: str | None = None  # the edition built (None: the page saying the book cannot be built)
+        self.keeper_loads: set[str] = set()  # what the keeper pages load: their service worker caches it (offline.py)
 
     def _request(self, config: Any) -> dict[str, Any]:
         """What to generate: ``site_worker.generate``'s arguments, from the plugin's options or the environment."""
@@ -64,6 +67,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
         self.edit_urls, self.generated_files = answer["edit"], answer["files"]
+        self.edition = answer.get("edition")
 
     def _generate(self, config: Any) -> None:
         from .site_worker import generate
@@ -117,6 +121,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # The site check reads each page in a second process once it is written (verify.SiteCheck); started
         # before the wait for the worker's list of files.
         self.check, self.last_page = SiteCheck(Path(config["site_dir"]), shipped_scripts(config)), None
+        self.keeper_loads = set()
         if self.asked:
             try:
                 listing = self.worker.listing()
@@ -180,6 +185,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if self.last_page is not None:
             self.check.written(self.last_page)
         self.last_page = page.file.dest_uri
+        if page.file.dest_uri.startswith(offline.KEEP):
+            self.keeper_loads |= offline.page_loads(page.file.dest_uri, output)
         return output
 
     def on_build_error(self, error: Exception) -> None:
@@ -194,6 +201,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # Links, anchors and safety are verified before anything (a build folder, a mike commit) uses the site.
         if self.last_page is not None:
             self.check.written(self.last_page)
+        if self.edition and self.keeper_loads:  # written before the check lists the site's files
+            offline.write_worker(Path(config["site_dir"]), self.edition, self.keeper_loads)
         try:
             problems = self.check.problems()
         except RulebookError as exc:

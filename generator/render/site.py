@@ -15,7 +15,7 @@ from typing import Any
 from ..library import Library
 from ..phrases import parse_players
 from ..prose import expand, format_value
-from . import describe
+from . import describe, offline
 from .markup import TEMPLATES, demote_headings, environment, prose_markdown
 from .pages import GamePage, game_page
 from .sheets import keepers, score_pad_name, template_globals
@@ -37,7 +37,7 @@ def game_path(game_id: str) -> str:
 
 def keeper_path(game_id: str) -> str:
     """The Markdown file of a game's score keeper (not in the navigation: its game's page links to it)."""
-    return f"keep/{game_id}.md"
+    return f"{offline.KEEP}{game_id}.md"
 
 
 def finder_record(page: GamePage, stated_players: str | int | None = None) -> dict[str, Any]:
@@ -169,6 +169,9 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     for page in game_pages:
         pages[game_path(page.id)] = functools.partial(game, page)
         pages[keeper_path(page.id)] = functools.partial(keeper, page)
+    # Shown offline in place of a keeper never opened on the device (offline.py: the keeper's service worker).
+    pages[offline.FALLBACK_DOC] = lambda: env.get_template("site/keeper-offline.md.j2").render(
+        keepers=[{"id": p.id, "heading": p.heading()} for p in game_pages])
 
     def prose(page_id: str, title: str, note: str | None) -> str:
         text = expand(lib.pages[page_id].text, lib.scope())

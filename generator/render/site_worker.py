@@ -38,7 +38,8 @@ def generate(root: str, edition: str | None, generated: str, downloads: str | No
     lib = load_library(Path(root), edition)
     docs = Path(root) / generated / lib.edition.id / "docs"
     book_pages = json.loads(Path(pages).read_text(encoding="utf-8")) if pages else None
-    where = {"docs": str(docs), "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}")}  # printed raw
+    where = {"docs": str(docs), "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}"),  # printed raw
+             "edition": lib.edition.id}
 
     def tell(result: dict[str, Any]) -> None:
         if listed is not None:
