@@ -28,9 +28,11 @@ from .prose import expand, lookup
 
 FROZEN_DIR = f"{DATA_DIR}/frozen"
 # Keys that annotate how the source is read, not what the book says: score sheets and what they keep
-# are designed from the rules (issue 26; 'doubles' names a sheet's rows), qualifiers and 'implied' mark what a source states, 'sources'
+# are designed from the rules (issue 26; 'doubles' names a sheet's rows, 'against' and 'held_against'
+# say a score can be negative), qualifiers and 'implied' mark what a source states, 'sources'
 # name the files.
-FREE = {"implied", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "sources", "status"}
+FREE = {"implied", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against", "held_against",
+        "sources", "status"}
 BOOK_KEYS = ("title", "author", "index_title", "printed_index")
 HEADER = ("# The {edition} edition as published: {what}, as `rulebook freeze {edition}` wrote it.\n"
           "# Do not edit: a change to the book is an erratum (rules_data/errata.yaml); see CONTRIBUTING.md.\n")

@@ -195,6 +195,8 @@ class ScoreItem(Strict):
     note: str | None = None
     stated_total: int | str | None = None
     conditional: bool = Field(False, description="scores only when something happens")
+    against: bool = Field(False, description="counts against the player, taken from what they score: "
+                                             "'Black threes are worth 5 points against you'")
     ranks: dict[str, int | float] = Field(
         {}, description="values 'face value' leaves to the wording, for ranks with no number on their face: {A: 1}")
     count: int | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
@@ -226,6 +228,9 @@ class ScoreTable(Strict):
     kind: Literal["card_values", "counters", "events", "combinations", "payments", "dice"]
     items: list[ScoreItem]
     stated_total: int | None = Field(None, description="'Total per hand is 125 points'")
+    held_against: bool = Field(False, description="the cards still in a hand count against those the player has on "
+                                                  "the table ('count back … against', 'less any cards still in your "
+                                                  "hand'), so a hand can score below zero")
     note: str | None = None
     layout: Literal["table", "list", "inline"] = Field(
         "table", description="a table, a bulleted list, or one sentence (items joined by commas)")

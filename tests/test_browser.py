@@ -209,8 +209,17 @@ KEEPERS = [
 ]
 
 
+def _negative(library, game: str) -> bool:
+    from generator.render.pdf import game_pages
+    from generator.render.scorepad import sheet_view
+    from generator.render.sheets import keepers
+
+    heading, view = sheet_view(next(p for p in game_pages(library) if p.id == game), None)
+    return keepers(view, heading, game)[0].sheet.negative
+
+
 @pytest.mark.parametrize("game,names,rounds,totals,status", KEEPERS, ids=[k[0] for k in KEEPERS])
-def test_keep_score_on_a_phone(browser, server, tmp_path, game, names, rounds, totals, status):
+def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, rounds, totals, status):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     errors: list[str] = []
@@ -220,6 +229,9 @@ def test_keep_score_on_a_phone(browser, server, tmp_path, game, names, rounds, t
     page.keyboard.press("Enter")
     page.wait_for_url(f"**/keep/{game}/")
     keeper = page.locator(".keeper").first
+    negative = _negative(library, game)  # a score can be below zero: the ± key is there, and only then
+    assert keeper.locator("[data-act=negate]").count() == int(negative)
+    assert negative or not any(str(s).startswith(("-", "±")) for r in rounds for s in r)
     for _ in range(len(names), keeper.locator(".keeper-name:visible").count()):
         keeper.locator("[data-act=remove]").click()
     assert keeper.locator(".keeper-name:visible").count() == len(names)

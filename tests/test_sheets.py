@@ -494,6 +494,32 @@ def test_doubles_are_refused_at_load_where_they_cannot_be_read(rounds, problem):
         Rounds(**rounds)
 
 
+def _stated_below_zero(data) -> bool:
+    """Anywhere in a body's scoring, rounds or goal: a number below zero stated as points, a target or a losing
+    score, or a score said to count against the player."""
+    if isinstance(data, dict):
+        return any((k in ("points", "target", "lose_at") and isinstance(v, int | float) and not isinstance(v, bool)
+                    and v < 0) or (k in ("against", "held_against") and v is True) or _stated_below_zero(v)
+                   for k, v in data.items())
+    return isinstance(data, list) and any(_stated_below_zero(v) for v in data)
+
+
+def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(library):
+    """Every sheet: the definition's ``negative`` is whether any score its data states is below zero (or counted
+    against the player), on a sheet of scores; lives, tallies, games won and melds are never negative."""
+    from generator.render.sheets import sheet_definition, sheet_parts
+
+    flags = {}
+    for file, heading, view in _definitions(library):
+        body = view.body
+        stated = _stated_below_zero(body.model_dump(include={"scoring", "rounds", "goal"}))
+        flags[file.key] = sheet_definition(view, heading, sheet_parts(view)[0]).negative
+        assert flags[file.key] == (stated and (body.keeps or "points") in ("points", "bid_made")), file.key
+    # 'deducts 25 points'; 'minus 150 loses'; 'count back … against'; a hand of points; lives; games won
+    assert [flags[k] for k in ("trash", "five-hundred-rummy", "five-hundreds", "hearts", "chase-the-ace",
+                               "fast-track")] == [True, True, True, False, False, False]
+
+
 def test_sums_must_name_the_block_columns():
     """``sums`` naming a column the block does not have (or a block with no total) is refused at load."""
     from pydantic import ValidationError

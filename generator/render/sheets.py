@@ -238,6 +238,24 @@ class Sheet:
     winner: str | None
     target: int | None
     lose_at: int | None
+    negative: bool  # an entry can be below zero (``can_be_negative``): the keeper offers a minus key
+
+
+SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally, games won and melds are counts
+
+
+def can_be_negative(body: Any) -> bool:
+    """Whether a score the sheet records can be below zero, by what the data states: a score item below zero
+    ('deducts 25 points') or counted against the player, cards in hand counted against the table, or a goal
+    (a target, a losing score) below zero. A sheet of counts never is."""
+    if (body.keeps or "points") not in SIGNED:
+        return False
+    tables = list(body.scoring.values())
+    items = [i for t in tables for i in t.items] + [i for r in (body.rounds.items if body.rounds else []) for i in r.scoring]
+    goal = body.goal
+    return (any(i.against or (isinstance(i.points, int | float) and i.points < 0) for i in items)
+            or any(t.held_against for t in tables)
+            or any(n is not None and n < 0 for n in ((goal.target, goal.lose_at) if goal else ())))
 
 
 def _summed(block: SheetBlock, heading: str) -> bool:
@@ -278,7 +296,8 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
     return Sheet(view.text(sheet.title), part.caption if part else None,
                  tuple(sheet.fields or (["Date"] if part else [])), tables, body.keeps or "points",
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
-                 goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None)
+                 goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
+                 can_be_negative(body))
 
 
 @dataclass(frozen=True)
