@@ -197,6 +197,7 @@ def test_pdfjs_computes_the_total_of_the_column_typed_into(viewer, case):
         case.make(folder, folder / case.pdf)
     found, _ = widgets(folder / case.pdf)
     on_page = {w.name: w.page + 1 for w in found}
+    assert not (missing := {*dict(case.typed), *case.shows} - set(on_page)), f"{case.pdf} has no field {missing}"
     page = open_pdf(case.pdf)
     for name, text in case.typed:
         _type(page, name, text, on_page[name])
