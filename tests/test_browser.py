@@ -351,3 +351,31 @@ def test_without_its_worker_the_keeper_does_not_reload_offline(browser, server, 
     with pytest.raises(Error, match="ERR_INTERNET_DISCONNECTED"):
         page.reload()
     page.context.close()
+
+
+def test_a_new_edition_at_the_same_address_replaces_the_kept_one(browser, server):
+    """/latest/ moves from one edition to the next: the keeper's cache is named by edition and scope, so the
+    editions never mix, and the newer worker removes the older edition's cache at that address."""
+    import urllib.request
+
+    older = urllib.request.urlopen(server + "/2026.1/keep/sw.js").read()  # the worker /latest/ had before
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context.route("**/latest/keep/sw.js", lambda route: route.fulfill(body=older, content_type="text/javascript"))
+    page = context.new_page()
+    page.goto(server + "/latest/keep/hearts/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
+    scope = server + "/latest/keep/"
+    assert page.evaluate("caches.keys()") == [f"rulebook-keeper 2026.1 {scope}"]
+    context.unroute("**/latest/keep/sw.js")
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    # The caches once the newer worker is in charge (it removes the older cache as it takes charge).
+    assert page.evaluate("""async () => {
+        for (let i = 0; i < 100; i++) {
+            const r = await navigator.serviceWorker.getRegistration();
+            if (r.active && r.active.state === "activated" && !r.installing && !r.waiting &&
+                (await caches.keys()).some(k => k.includes(" 2026.2 "))) { return caches.keys(); }
+            await new Promise(done => setTimeout(done, 100));
+        }
+        return "the newer worker never took charge";
+    }""") == [f"rulebook-keeper 2026.2 {scope}"]
+    context.close()
