@@ -141,6 +141,12 @@ def test_phone_layout_of_a_game_page(browser, server, tmp_path):
     # Nothing wider than the phone: tables scroll inside themselves, the page does not.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.locator(".glance-table").first.is_visible()
+    # The edition's name in the header stops short of the light/dark switch (it ran under it).
+    edition = page.locator(".md-version__current")
+    edition.wait_for(timeout=10000)
+    switch = page.locator(".md-header__option").first.bounding_box()
+    assert edition.bounding_box()["x"] + edition.bounding_box()["width"] <= switch["x"], "the header's text overlaps"
+    assert "2026.2" in edition.inner_text()
     context.close()
 
 
