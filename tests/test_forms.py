@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from tests.conftest import CURRENT, PUBLISHED
 from tests.test_sheets import SUM_ACTION
@@ -25,11 +26,10 @@ class Widget:
     tabs: str  # the page's tab order
 
 
-def widgets(pdf: Path) -> tuple[list[Widget], list[int]]:
-    """Every widget of ``pdf`` in annotation order, page by page, and the form's calculation order."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(pdf)
+def widgets(pdf: Path | PdfReader) -> tuple[list[Widget], list[int]]:
+    """Every widget of ``pdf`` (a file, or one already open) in annotation order, page by page, and the form's
+    calculation order."""
+    reader = pdf if isinstance(pdf, PdfReader) else PdfReader(pdf)
     out = []
     for number, page in enumerate(reader.pages):
         for ref in page.get("/Annots") or []:
@@ -45,14 +45,20 @@ def widgets(pdf: Path) -> tuple[list[Widget], list[int]]:
 
 
 @pytest.fixture(scope="module")
-def forms(built) -> dict[str, tuple[list[Widget], list[int]]]:
-    """Each PDF with form fields (edition/file): its widgets and calculation order. The current edition's pad and
-    each game's sheet, the published edition's pad (every sheet it has; its sheet files are the same sheets)."""
+def readers(built) -> dict[str, PdfReader]:
+    """Each PDF that may have form fields (edition/file), opened once: the current edition's pad and each game's
+    sheet, the published edition's pad (every sheet it has; its sheet files are the same sheets). The fill test
+    writes from the objects ``forms`` parsed (parsing the pad's 30,000 objects again took most of its time)."""
     pdfs = [(CURRENT, pdf) for pdf in sorted((built[CURRENT] / "pdf").rglob("score-*.pdf"))]
     pdfs += [(CURRENT, pdf) for pdf in sorted((built[CURRENT] / "pdf" / "score-sheets").glob("*.pdf"))]
     pdfs += [(PUBLISHED, pdf) for pdf in sorted((built[PUBLISHED] / "pdf").glob("score-pad-*.pdf"))]
-    return {f"{edition}/{pdf.relative_to(built[edition] / 'pdf')}": found
-            for edition, pdf in pdfs if (found := widgets(pdf))[0]}
+    return {f"{edition}/{pdf.relative_to(built[edition] / 'pdf')}": PdfReader(pdf) for edition, pdf in pdfs}
+
+
+@pytest.fixture(scope="module")
+def forms(readers) -> dict[str, tuple[list[Widget], list[int]]]:
+    """Each PDF with form fields (edition/file): its widgets and calculation order."""
+    return {name: found for name, reader in readers.items() if (found := widgets(reader))[0]}
 
 
 def summed(script: str | None) -> list[str] | None:
@@ -167,13 +173,13 @@ def _pdfium_fill(document, page, widget: Widget) -> None:
     raise AssertionError(f"PDFium finds no field {widget.name}")
 
 
-def test_filling_one_box_shows_the_value_in_that_box_alone(forms, built, tmp_path):
+def test_filling_one_box_shows_the_value_in_that_box_alone(forms, readers, built, tmp_path):
     """On every page of the current edition's score pad and every game's sheet, one box is filled by pypdf
     (which writes the value into the box's own appearance stream; drawn by poppler) and, separately, typed
     into by PDFium (which draws the form as Chrome does). Each page drawn at 40 dpi before and after differs
     inside that box, and nowhere else."""
     import pypdfium2 as pdfium
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfWriter
 
     pages = 0
     for n, (name, (found, _)) in enumerate(forms.items()):
@@ -181,7 +187,8 @@ def test_filling_one_box_shows_the_value_in_that_box_alone(forms, built, tmp_pat
             continue
         source = built[CURRENT] / "pdf" / name.partition("/")[2]
         chosen = {page: _field_to_fill(found, page) for page in sorted({w.page for w in found})}
-        writer = PdfWriter(clone_from=PdfReader(source))
+        # Written as an update appended to the file (what a viewer saves), from the objects already parsed.
+        writer = PdfWriter(readers[name], incremental=True)
         for page, widget in chosen.items():
             writer.update_page_form_field_values(writer.pages[page], {widget.name: VALUE}, auto_regenerate=False)
         writer.write(tmp_path / f"{n}.pdf")
