@@ -372,6 +372,31 @@ def test_score_pad_has_every_sheet(built, library, published_library):
                 assert (f"score-sheets/{g}.{v}.pdf" if v else f"score-sheets/{g}.pdf") in contents
 
 
+def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
+    """In every PDF of both editions: no period in a field's name (PDF reads it as a hierarchy), no name
+    twice, and no two boxes drawing from one appearance stream (filling one would fill them all). Each file is
+    read with pdf_reader, which the tests above opened every sheet and pad with (read once, in this worker)."""
+    checked = 0
+    for edition, out in built.items():
+        for pdf in sorted((out / "pdf").rglob("*.pdf")):
+            names, streams = set(), set()
+            for page in pdf_reader(pdf).pages:
+                for ref in page.get("/Annots") or []:
+                    widget = ref.get_object()
+                    if widget.get("/Subtype") != "/Widget":
+                        continue
+                    name = widget["/T"]
+                    assert "." not in name and name not in names, f"{edition} {pdf.name}: field {name!r}"
+                    names.add(name)
+                    normal = widget.get("/AP", {}).get("/N")
+                    if normal is not None:
+                        key = normal.indirect_reference.idnum
+                        assert key not in streams, f"{edition} {pdf.name}: {name} shares an appearance"
+                        streams.add(key)
+                    checked += 1
+    assert checked > 1000
+
+
 @poppler
 def test_book_and_site_name_each_sheet(built, library):
     """The book names each sheet by its number in the printed score pad (a file name means nothing on

@@ -367,34 +367,6 @@ def test_preformatted_blocks_print_line_for_line_and_column_for_column(built, li
 
 
 
-# --- form fields a tool can fill one at a time ------------------------------------------------------
-
-def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
-    """In every PDF of both editions: no period in a field's name (PDF reads it as a hierarchy), no name
-    twice, and no two boxes drawing from one appearance stream (filling one would fill them all)."""
-    from pypdf import PdfReader
-
-    checked = 0
-    for edition, out in built.items():
-        for pdf in sorted((out / "pdf").rglob("*.pdf")):
-            names, streams = set(), set()
-            for page in PdfReader(pdf).pages:
-                for ref in page.get("/Annots") or []:
-                    widget = ref.get_object()
-                    if widget.get("/Subtype") != "/Widget":
-                        continue
-                    name = widget["/T"]
-                    assert "." not in name and name not in names, f"{edition} {pdf.name}: field {name!r}"
-                    names.add(name)
-                    normal = widget.get("/AP", {}).get("/N")
-                    if normal is not None:
-                        key = normal.indirect_reference.idnum
-                        assert key not in streams, f"{edition} {pdf.name}: {name} shares an appearance"
-                        streams.add(key)
-                    checked += 1
-    assert checked > 1000
-
-
 # --- running heads name the game the reader is in at the top of the page ---------------------------
 
 def _running_head_faults(pdf: Path, titles: set[str]) -> list[tuple[int, str, str]]:
