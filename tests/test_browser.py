@@ -258,13 +258,27 @@ def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, 
             page.keyboard.press("Tab")
 
     def shown() -> tuple[list[int], str]:
-        outs = keeper.locator(".keeper-total output:visible")
+        """Each player's total (a Total row's, or the running total of the last hand written) and the status."""
+        if running:
+            written = [row for row in running_after() if row] or [[0] * width]
+            return written[-1], keeper.locator(".keeper-status").inner_text()
         per_player = {}
-        for out in outs.all():
+        for out in keeper.locator(".keeper-total output:visible").all():
             per_player[out.get_attribute("data-player")] = per_player.get(out.get_attribute("data-player"), 0) + \
                 int(out.inner_text())
         return list(per_player.values()), keeper.locator(".keeper-status").inner_text()
 
+    def running_after() -> list[list[int]]:
+        """The running totals each hand's row shows, player by player (none below the last hand written)."""
+        return [[int(t) for t in keeper.locator(f"tbody tr:nth-child({r + 1}) output.keeper-run:visible").all_inner_texts()
+                 if t] for r in range(len(rounds))]
+
+    running = keeper.locator("output.keeper-run").count() > 0
+    if running:  # the total so far beside each hand: after hand 2 it is hands 1 and 2 added, player by player
+        typed = [[-int(str(v)[1:]) if str(v).startswith("±") else int(v) for v in scores] for scores in rounds]
+        assert running_after() == [[sum(h[c] for h in typed[:r + 1]) for c in range(width)] for r in range(len(rounds))]
+        assert keeper.locator(f"tbody tr:nth-child({len(rounds) + 1}) output.keeper-run:visible").all_inner_texts() == \
+            [""] * width, "a running total shows below the last hand written"
     assert shown() == (totals, status)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
     page.screenshot(path=str(tmp_path / f"keeper-{game}.png"), full_page=True)
@@ -277,6 +291,8 @@ def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, 
 
     page.reload()  # kept in the browser
     assert shown() == (totals, status)
+    if running:
+        assert running_after()[1] == [a + b for a, b in zip(typed[0], typed[1], strict=True)]
     assert [b.input_value() for b in keeper.locator(".keeper-name:visible").all()] == names
     page.once("dialog", lambda d: d.accept())
     keeper.locator("[data-act=new]").click()

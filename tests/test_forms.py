@@ -68,9 +68,19 @@ def summed(script: str | None) -> list[str] | None:
     return re.findall(r'"([\w-]+)"', match.group(1)) if match else None
 
 
+RUNNING = re.compile(r"_r(?P<row>\d+)_total_p(?P<col>\d+)$")  # the total so far, beside a hand's box
+
+
 def _block(name: str) -> str:
     """The sheet and block a field belongs to (``hearts_s1_b1``), from its name."""
-    return re.sub(r"_(?:name|total|r\d+)_p\d+$", "", name)
+    return re.sub(r"_(?:name|total|r\d+(?:_total)?)_p\d+$", "", name)
+
+
+def _terms(widget: Widget) -> list[str]:
+    """The fields a calculated field adds up, in the order its calculation names them."""
+    terms = summed(widget.script)
+    assert terms is not None, f"{widget.name} adds nothing up: {widget.script!r}"
+    return terms
 
 
 def test_every_total_adds_up_the_boxes_above_it_in_its_column(forms):
@@ -82,9 +92,8 @@ def test_every_total_adds_up_the_boxes_above_it_in_its_column(forms):
         calculated = [w for w in found if w.script is not None]
         assert sorted(order) == sorted(w.number for w in calculated), f"{pdf}: /CO is not the calculated fields"
         assert len(set(order)) == len(order), f"{pdf}: /CO lists a field twice"
-        for total in (w for w in found if "_total_" in w.name):
-            terms = summed(total.script)
-            assert terms is not None, f"{pdf}: {total.name} adds nothing up: {total.script!r}"
+        for total in (w for w in found if "_total_" in w.name and not RUNNING.search(w.name)):
+            terms = _terms(total)
             column = [w for w in found if ROW.search(w.name) and _block(w.name) == _block(total.name)
                       and total.rect[0] <= (w.rect[0] + w.rect[2]) / 2 <= total.rect[2]
                       and (w.page, -w.rect[1]) < (total.page, -total.rect[1])]
@@ -92,6 +101,33 @@ def test_every_total_adds_up_the_boxes_above_it_in_its_column(forms):
             assert terms == [w.name for w in column] and terms, f"{pdf}: {total.name} sums {terms}"
             totals += 1
     assert totals > 100
+
+
+def test_every_running_total_adds_up_its_player_s_hands_so_far(forms):
+    """Each running total (the total so far beside a hand's box) sums exactly the hand boxes of its player's column
+    from the first hand down to its own row, which stand left of it and not below it; the form calculates the
+    running totals of a column in row order, and every calculated field after the calculated fields it adds."""
+    running = 0
+    for pdf, (found, order) in forms.items():
+        by_name = {w.name: w for w in found}
+        place = {number: i for i, number in enumerate(order)}
+        for total in (w for w in found if RUNNING.search(w.name)):
+            row, col = (int(v) for v in RUNNING.search(total.name).groups())
+            terms = _terms(total)
+            assert terms == [f"{_block(total.name)}_r{r}_p{col}" for r in range(1, row + 1)], f"{pdf}: {total.name}"
+            hands = [by_name[t] for t in terms]
+            assert all(w.rect[2] <= total.rect[0] + 1 and (w.page, -w.rect[1]) <= (total.page, -total.rect[1] + 1)
+                       for w in hands), f"{pdf}: {total.name} adds a box right of it or below it"
+            assert abs(hands[-1].rect[1] - total.rect[1]) < 1, f"{pdf}: {total.name} is not level with its hand"
+            if row > 1:
+                above = by_name[f"{_block(total.name)}_r{row - 1}_total_p{col}"]
+                assert place[above.number] < place[total.number], f"{pdf}: {total.name} is calculated before {above.name}"
+            running += 1
+        for field in (w for w in found if w.script is not None):
+            for term in _terms(field):
+                if by_name[term].script is not None:
+                    assert place[by_name[term].number] < place[field.number], f"{pdf}: {field.name} before {term}"
+    assert running > 1000
 
 
 def test_tab_order_goes_across_a_round_then_down(forms):

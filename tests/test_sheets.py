@@ -28,7 +28,9 @@ MIN_CELL_MM = 12
 MIN_HEIGHT_MM = 7  # a box a score is written in by hand (issue 26)
 DIGIT_MM = 2.5  # a digit written by hand
 EDGE = 5 * MM  # no text within 5 mm of the paper's edge
-FIELD = re.compile(r"^(?P<key>.+)_(?P<block>s\d+_b\d+)_(?:r(?P<row>\d+)|(?P<named>total|name))_p(?P<col>\d+)$")
+# A hand's box (r3), the total so far beside it (r3_total), the block's total, a player's name; p: the column.
+FIELD = re.compile(r"^(?P<key>.+)_(?P<block>s\d+_b\d+)_(?:r(?P<row>\d+)(?P<running>_total)?|(?P<named>total|name))"
+                   r"_p(?P<col>\d+)$")
 
 
 def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
@@ -188,6 +190,7 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
         height = float(page.mediabox.height)
         fields = _fields(page)
         rows: dict[tuple[str, str], list] = {}
+        names = {name for name, _ in fields}
         for name, rect in fields:
             if rect[3] - rect[1] < MIN_HEIGHT_MM * MM - 0.01:  # every box, the date's and the name's too
                 problems.append(f"box {name} is {(rect[3] - rect[1]) / MM:.1f} mm tall")
@@ -196,8 +199,11 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
                 continue
             if m["key"] != key.replace(".", "_"):
                 problems.append(f"field {name} is not named for {key}")
-            if rect[2] - rect[0] < width_mm * MM - 0.01:
-                problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide, its scores need {width_mm}")
+            # A hand's box beside the total so far holds one hand's score; the total holds the game's largest.
+            need = MIN_CELL_MM if m["row"] and not m["running"] and f"{name[:m.start('col') - 2]}_total_p{m['col']}" in \
+                names else width_mm
+            if rect[2] - rect[0] < need * MM - 0.01:
+                problems.append(f"cell {name} is {(rect[2] - rect[0]) / MM:.1f} mm wide, its scores need {need}")
 
             rows.setdefault((m["block"], m["row"] or m["named"]), []).append(rect)
         hand_rows = [k for k in rows if k[1].isdigit()]
@@ -233,7 +239,8 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
         lowest = min(r[1] for rects in rows.values() for r in rects)
         if lowest >= 14 * MM + 10 * MM + row_height:
             problems.append(f"page {n + 1}: {lowest / MM:.0f} mm left under the last row")
-        if totals and not any(k[1] == "total" for k in rows):
+        running = any(FIELD.match(name)["running"] for name, _ in fields if FIELD.match(name))
+        if totals and not any(k[1] == "total" for k in rows) and not running:  # a running total ends at the last hand
             problems.append("no total row")
     return problems
 
@@ -440,11 +447,12 @@ def _definitions(library):
 
 def test_sheet_definition_is_the_sheet_printed(library):
     """The definition the form layer and the score keeper read has the printed sheet's cells: per block as many
-    rows and columns as the fillable HTML has fields, and a total field in exactly the columns the total adds."""
+    rows and columns as the fillable HTML has fields, and a total field (or, for a running total, one beside each
+    hand) in exactly the columns the total adds."""
     from generator.render.scorepad import sheet_html
     from generator.render.sheets import sheet_definition, sheet_parts
 
-    field = re.compile(r'name="[^"]+_s(\d+)_b(\d+)_(r\d+|total)_p(\d+)"')
+    field = re.compile(r'name="[^"]+_s(\d+)_b(\d+)_(r\d+(?:_total)?|total)_p(\d+)"')
     for file, heading, view in _definitions(library):
         parts = sheet_parts(view)
         html = sheet_html(library, file, heading, view, 2, (False,) * len(parts))
@@ -456,7 +464,11 @@ def test_sheet_definition_is_the_sheet_printed(library):
             blocks = [i for i, b in enumerate(view.body.score_sheet.blocks, 1) if not b.sample_only]
             for b, table in zip(blocks, sheet.tables, strict=True):
                 wanted = {(f"r{r + 1}", p + 1) for r in range(len(table.rows)) for p in range(len(table.columns))}
-                wanted |= {("total", p + 1) for p, c in enumerate(table.columns) if c.summed}
+                if table.running:  # the total so far beside each hand, and no Total row to repeat the last
+                    wanted |= {(f"r{r + 1}_total", p + 1) for r in range(len(table.rows))
+                               for p, c in enumerate(table.columns) if c.summed}
+                else:
+                    wanted |= {("total", p + 1) for p, c in enumerate(table.columns) if c.summed}
                 assert printed.get((s, b), set()) == wanted, (file.key, s, b)
                 assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
 
@@ -671,3 +683,46 @@ def test_a_blank_sheet_is_the_game_s_not_its_worked_example_s(library):
                 assert fills_page(view, block) and sheet_rows(view, block) == block.rows
                 table = sheet_definition(view, heading, sheet_parts(view)[0], 5).tables[sheet.blocks.index(block)]
                 assert table.rows == ("",) * 5, file.key
+
+
+# Which sheets keep a running total (each player's total so far beside each hand): games kept in points whose
+# hands are rows, one box a player; not bids, lives, tallies, wins or melds, not a card of named rounds with its
+# own Score column, not a sheet without a total, not more players than fit two boxes each across a page.
+RUNNING = {"hearts": True, "five-hundreds": True, "euchre": True, "hand-and-foot": True, "canadian-salad": True,
+           "dice-10000": True, "golf": True, "trash": False, "oh-hell": False, "court-whist": False,
+           "gin-rummy-tournament": False, "gin-rummy.standard-gin-rummy": False, "chase-the-ace": False,
+           "golf.family-four-card-golf": False, "sticks": False, "skull-and-roses": False, "fast-track": False,
+           "desert-rummy": False}
+
+
+@pytest.mark.parametrize(("key", "running"), RUNNING.items())
+def test_which_sheets_keep_a_running_total(library, key, running):
+    """The sheet definition's running flag, for a game of each kind (read from its rules data)."""
+    from generator.render.sheets import sheet_definition, sheet_parts
+
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == key)
+    tables = sheet_definition(view, heading, sheet_parts(view)[0]).tables
+    assert [t.running for t in tables] == [running and t.total is not None for t in tables]
+
+
+@pytest.mark.parametrize(("body", "block", "running"), [
+    ({"keeps": "points", "players": "3-6"}, {"player_columns": True, "total": "Total"}, True),
+    ({"keeps": "points", "players": 4, "partnerships": "partners"}, {"player_columns": True, "total": "Total"}, True),
+    ({"keeps": "points", "players": "4-10"}, {"player_columns": True, "total": "Total"}, False),  # too many
+    ({"keeps": "points", "players": "3-6"}, {"player_columns": True}, False),  # no total
+    ({"keeps": "points", "players": "3-6"}, {"round": "Game 1", "total": "Total"}, False),  # a named round's card
+    ({"keeps": "bid_made", "players": "3-6"},
+     {"player_columns": True, "columns": ["Bid", "Score"], "total": "Total", "sums": ["Score"]}, False),
+    ({"keeps": "lives", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
+    ({"keeps": "tally", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
+    ({"keeps": "wins", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
+])
+def test_running_total_rule(body, block, running):
+    """sheets.is_running: one case a way a block does or does not keep a running total."""
+    from types import SimpleNamespace
+
+    from generator.model import SheetBlock
+    from generator.render.sheets import is_running
+
+    view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body}))
+    assert is_running(view, SheetBlock(**block)) is running

@@ -18,6 +18,10 @@ from ..phrases import parse_players
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
 MAX_PLAYER_COLUMNS = 12  # a sheet never has more player columns than this
+# The most players a running total is kept for: two boxes a player (12 mm and wider) across a landscape page.
+# A sheet for more (Trash, 4-10 players) keeps one box a player and a Total.
+MAX_RUNNING_PLAYERS = 8
+HAND_DIGITS = 5  # a hand's box beside a running total is drawn for a sign and four digits
 RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 
@@ -217,9 +221,10 @@ class SheetTable:
     title: str | None
     columns: tuple[SheetColumn, ...]
     rows: tuple[str, ...]  # row labels; '' for a blank hand row
-    total: str | None  # the total row's label; none if the block has no total
+    total: str | None  # the total row's label (a running block's: the heading of its totals so far); none if no total
     sums: tuple[int, ...]  # the rows (by index) the total adds in each summed column
     names: tuple[int, ...]  # the widths (in columns) of the cells players write their names in
+    running: bool = False  # each summed column carries, beside each hand, the total so far (``is_running``)
 
 
 @dataclass(frozen=True)
@@ -258,6 +263,25 @@ def can_be_negative(body: Any) -> bool:
             or any(n is not None and n < 0 for n in ((goal.target, goal.lose_at) if goal else ())))
 
 
+def is_running(view: Any, block: SheetBlock) -> bool:
+    """Whether a block keeps a running total: beside each hand's box, each player's total so far (a family playing
+    to 100 or 500 sees who is near the target). For a game kept in points whose block has one box a player in a
+    row of hands, added up; not for bids beside what was made, lives, tallies, wins or melds, not for a named
+    round's hands (a card with a Score column of its own), not for more than MAX_RUNNING_PLAYERS."""
+    return ((view.body.keeps or "points") == "points" and block.player_columns and len(block.columns) <= 1
+            and block.total is not None and block.round is None
+            and (is_team_sheet(view) or player_count(view.body) <= MAX_RUNNING_PLAYERS))
+
+
+def running_share(view: Any) -> float:
+    """The share of a player's two boxes that the total so far takes: half, or more where the game's largest
+    stated score (its target, or the score that loses) has more digits than a hand's box is drawn for."""
+    goal = view.body.goal
+    stated = [abs(n) for n in (goal.target, goal.lose_at) if n is not None] if goal and not goal.implied else []
+    total = max(HAND_DIGITS, len(str(max(stated))) + 1 if stated else 0)  # a digit more for a sign
+    return total / (HAND_DIGITS + total)
+
+
 def _summed(block: SheetBlock, heading: str) -> bool:
     return block.total is not None and (block.sums is None or heading in block.sums)
 
@@ -278,7 +302,7 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
     title = block.title or (rnd.name if rnd else None)
     return SheetTable(view.text(title) if title else None, columns, rows,
                       view.text(block.total, block.model_dump(exclude_none=True)) if block.total else None,
-                      tuple(range(len(rows))) if block.total else (), names)
+                      tuple(range(len(rows))) if block.total else (), names, is_running(view, block))
 
 
 def summed_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[bool]:
@@ -345,7 +369,7 @@ def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
     return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
-            "is_team_sheet": is_team_sheet,
+            "is_team_sheet": is_team_sheet, "is_running": is_running, "running_share": running_share,
             "summed_columns": summed_columns}
 
 

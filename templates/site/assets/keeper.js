@@ -63,18 +63,36 @@
       });
     }
 
+    // Each table's summed columns (those with a total, or a running total in each row) added down; a running
+    // total shows the sum so far in each row up to the last row anyone has written in.
     function totals() {
       var n = players(), grand = {}, entered = {};
       root.querySelectorAll("table.keeper-table").forEach(function (table) {
-        table.querySelectorAll("output[data-col]").forEach(function (out) {
-          var sum = 0;
-          var p = out.dataset.player;
-          table.querySelectorAll("tr[data-sum] input[data-col='" + out.dataset.col + "']").forEach(function (input) {
-            sum += num(input.value);
-            if (p && input.value.trim() !== "") { entered[p] = true; }
+        var summed = {}, sums = {}, last = -1;
+        table.querySelectorAll("output[data-col]").forEach(function (out) { summed[out.dataset.col] = out.dataset.player || ""; });
+        var rows = Array.prototype.slice.call(table.querySelectorAll("tr[data-sum]"));
+        rows.forEach(function (tr, i) {
+          tr.querySelectorAll("input[data-col]").forEach(function (input) {
+            if (input.value.trim() !== "") { last = i; }
           });
-          out.textContent = String(sum);
-          if (p && Number(p) <= n) { grand[p] = (grand[p] || 0) + sum; }
+        });
+        rows.forEach(function (tr, i) {
+          tr.querySelectorAll("input[data-col]").forEach(function (input) {
+            var c = input.dataset.col;
+            if (!(c in summed)) { return; }
+            sums[c] = (sums[c] || 0) + num(input.value);
+            if (summed[c] && input.value.trim() !== "") { entered[summed[c]] = true; }
+          });
+          tr.querySelectorAll("output.keeper-run").forEach(function (out) {
+            out.textContent = i <= last ? String(sums[out.dataset.col] || 0) : "";
+          });
+        });
+        table.querySelectorAll(".keeper-total output[data-col]").forEach(function (out) {
+          out.textContent = String(sums[out.dataset.col] || 0);
+        });
+        Object.keys(summed).forEach(function (c) {
+          var p = summed[c];
+          if (p && Number(p) <= n) { grand[p] = (grand[p] || 0) + (sums[c] || 0); }
         });
       });
       status(grand, entered);
