@@ -73,8 +73,9 @@ class Case:
 
 HEARTS = (("hearts_s1_b1_r1_p1", "15"), ("hearts_s1_b1_r2_p1", "7"))
 CASES = {
-    # points each hand, a running total: three hands of the first player
-    "hearts": Case("pdf/score-sheets/hearts.pdf", HEARTS + (("hearts_s1_b1_r3_p1", "4"),), {"hearts_s1_b1_total_p1": "26"}),
+    # points each hand, a running total: three hands of the first player, the total so far beside each
+    "hearts": Case("pdf/score-sheets/hearts.pdf", HEARTS + (("hearts_s1_b1_r3_p1", "4"),),
+                   {"hearts_s1_b1_r1_total_p1": "15", "hearts_s1_b1_r2_total_p1": "22", "hearts_s1_b1_r3_total_p1": "26"}),
     # bid and made: the first player's Bid (column 1) beside the Score (column 2); the Total adds the Score only
     "oh-hell": Case("pdf/score-sheets/oh-hell.pdf", (("oh-hell_s1_b1_r1_p1", "3"), ("oh-hell_s1_b1_r1_p2", "13"),
                                            ("oh-hell_s1_b1_r2_p1", "0"), ("oh-hell_s1_b1_r2_p2", "10")),
@@ -93,13 +94,13 @@ CASES = {
                           lambda _, target: form_pdf({"grand": "game1 game2", "game1": "a", "game2": "b",
                                                       "run3": "run2 c", "run2": "run1 b", "run1": "a"}, target)),
     # negative controls, proving the harness can fail: the same typing into a broken Hearts sheet. Without its
-    # calculate action the filled column's Total stays empty while the next column's (whose action is kept) adds up
+    # calculate action the filled column's total stays empty while the next column's (whose action is kept) adds up
     "hearts, one total without /AA /C": Case(
         "made/hearts-without-action.pdf", HEARTS + (("hearts_s1_b1_r1_p2", "5"),),
-        {"hearts_s1_b1_total_p1": "", "hearts_s1_b1_total_p2": "5"},
-        _broken("hearts", functools.partial(_drop_total_action, total="hearts_s1_b1_total_p1"))),
+        {"hearts_s1_b1_r2_total_p1": "", "hearts_s1_b1_r1_total_p2": "5"},
+        _broken("hearts", functools.partial(_drop_total_action, total="hearts_s1_b1_r2_total_p1"))),
     # without the calculation order no total is computed at all
-    "hearts, no /CO": Case("made/hearts-without-co.pdf", HEARTS, {"hearts_s1_b1_total_p1": ""},
+    "hearts, no /CO": Case("made/hearts-without-co.pdf", HEARTS, {"hearts_s1_b1_r2_total_p1": ""},
                            _broken("hearts", _drop_calculation_order)),
 }
 
