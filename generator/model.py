@@ -403,13 +403,23 @@ class SheetBlock(Strict):
                                                   "its sample; the blank sheet gets as many hand rows as fit")
     sample: list[list[str | None]] = Field(
         [], description="a filled-in sample: rows of cells, each the name of an example figure (or empty)")
+    carries: list[str] = Field(
+        [], description="a grand total's rows: for each row, in order, the block (by its round or title) whose "
+                        "total the row carries")
 
     _r = field_validator("possible")(_check_range)
+
+    @property
+    def heading(self) -> str | None:
+        """What the block is called (a grand total's rows name it): the round it keeps, or its title."""
+        return self.round or self.title
 
     @model_validator(mode="after")
     def _sums(self) -> SheetBlock:
         if self.sums is not None and (self.total is None or not set(self.sums) <= set(self.columns)):
             raise ValueError(f"sums: {self.sums} must name columns of the block ({self.columns}) that has a total")
+        if self.carries and len(self.carries) != len(self.rows):
+            raise ValueError(f"carries: {len(self.carries)} blocks named for {len(self.rows)} rows: name one a row")
         return self
 
 

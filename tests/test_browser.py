@@ -337,15 +337,18 @@ def test_the_keeper_works_offline_once_opened(browser, server, tmp_path):
     page.context.unroute("**/keep/hearts/")
     page.context.set_offline(True)
     keeper = page.locator(".keeper").first
-    total = keeper.locator(".keeper-total output:visible").first
+
+    def total() -> str:  # the first player's: Hearts keeps a running total, the last hand written's is the total
+        return [t for t in keeper.locator("output.keeper-run[data-player='1']").all_inner_texts() if t][-1]
+
     assert page.reload().from_service_worker
     assert page.locator("h1").first.inner_text().startswith("Keep score: Hearts, now")
     assert keeper.locator(".keeper-name").first.input_value() == "Ann"
     assert keeper.locator("tbody input:visible").first.input_value() == "13"
-    assert total.inner_text() == "13"
+    assert total() == "13"
     keeper.locator("tbody input:visible").nth(4).focus()  # the first player's box of the second hand
     page.keyboard.type("5")
-    assert total.inner_text() == "18"
+    assert total() == "18"
     assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky", \
         "the theme's stylesheet is kept too"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -359,7 +362,7 @@ def test_the_keeper_works_offline_once_opened(browser, server, tmp_path):
     page.screenshot(path=str(tmp_path / "keeper-offline-never-opened.png"), full_page=True)
     kept.first.click()
     page.wait_for_url("**/keep/hearts/")
-    assert keeper.locator(".keeper-total output:visible").first.inner_text() == "18"
+    assert total() == "18"
     assert errors == []
     page.context.close()
 
@@ -400,4 +403,32 @@ def test_a_new_edition_at_the_same_address_replaces_the_kept_one(browser, server
         }
         return "the newer worker never took charge";
     }""") == [f"rulebook-keeper 2026.2 {scope}"]
+    context.close()
+
+
+def test_a_grand_total_follows_the_games_totals(browser, server, tmp_path):
+    """Court Whist's keeper at phone width: a game's hands typed in give its Total, the GRAND TOTAL's row for that
+    game carries it as you type, and the Grand Total adds the games' totals; all of it still there after a reload."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/latest/keep/court-whist/")
+    tables = page.locator(".keeper").first.locator("table.keeper-table")
+    game1, game2, grand = tables.nth(0), tables.nth(1), tables.last
+    for box, value in zip(game1.locator("tbody input").all(), ["3", "4", "2", "4"], strict=True):
+        box.fill(value)
+    game2.locator("tbody input").first.fill("6")
+
+    def shown() -> tuple[str, list[str], str]:
+        return (game1.locator(".keeper-total output").inner_text(), grand.locator("output.keeper-carry").all_inner_texts(),
+                grand.locator(".keeper-total output").inner_text())
+
+    assert shown() == ("13", ["13", "6", "0", "0", "0", "0", "0"], "19")
+    assert grand.locator("input").count() == 0, "a carried total is not typed in"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
+    page.screenshot(path=str(tmp_path / "keeper-court-whist.png"), full_page=True)
+    page.reload()
+    assert shown() == ("13", ["13", "6", "0", "0", "0", "0", "0"], "19")
+    assert errors == []
     context.close()

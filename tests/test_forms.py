@@ -130,6 +130,35 @@ def test_every_running_total_adds_up_its_player_s_hands_so_far(forms):
     assert running > 1000
 
 
+def test_a_row_that_carries_a_total_is_calculated_from_it(forms, library):
+    """A grand total's row ('Game 1 total') is calculated from exactly the Total of the block the sheet definition
+    says it carries (sheets.carried_blocks), column by column, and after it in the form's calculation order; the
+    Grand Total adds the rows (test_every_total_adds_up...) after them (test_every_running_total...)."""
+    from generator.render.pdf import game_pages
+    from generator.render.scorepad import sheet_view
+    from generator.render.sheets import carried_blocks, sheet_files
+
+    pages = {p.id: p for p in game_pages(library)}
+    carried = {}  # a carried row's field name, less its column: the Total field it carries, less its column
+    for file in sheet_files(list(pages.values())):
+        blocks = sheet_view(pages[file.game_id], file.variant_id)[1].body.score_sheet.blocks
+        flat = file.key.replace(".", "_")
+        for b, block in enumerate(blocks, 1):
+            for r, c in enumerate(carried_blocks(blocks, block), 1):
+                carried[f"{flat}_s1_b{b}_r{r}"] = f"{flat}_s1_b{c + 1}_total"
+    assert carried, "no sheet carries a total"
+    checked = 0
+    for pdf, (found, order) in forms.items():
+        by_name, place = {w.name: w for w in found}, {number: i for i, number in enumerate(order)}
+        for w in found:
+            row, _, col = w.name.rpartition("_p")
+            if row in carried:
+                assert summed(w.script) == [f"{carried[row]}_p{col}"], f"{pdf}: {w.name} carries {w.script!r}"
+                assert place[by_name[f"{carried[row]}_p{col}"].number] < place[w.number], f"{pdf}: {w.name} first"
+                checked += 1
+    assert checked >= 2 * len(carried)  # each in its sheet and in the score pad
+
+
 def test_tab_order_goes_across_a_round_then_down(forms):
     """Within each block the fields come (annotation order, which the tagged page's /Tabs /S structure order
     follows) row by row from the top, left to right in a row: the names, each round, the totals."""

@@ -122,8 +122,7 @@ def test_no_text_runs_off_a_page(book, tmp_path):
 @poppler
 def test_score_sheets_are_one_page_each(built, library, published_library):
     """A blank sheet is one page (one per part, for Oh Hell!'s two sequences); a sample adds one. A sheet whose
-    boxes are at the 7 mm handwriting minimum may run on (Court Whist's card of eight games): test_sheets
-    checks that it runs on only then."""
+    boxes are at the 7 mm handwriting minimum may run on: test_sheets checks that it runs on only then."""
     from generator.render.sheets import sheet_files
     from tests.pagetext import page_count
     from tests.test_sheets import expected_rows
@@ -141,7 +140,8 @@ def test_score_sheets_are_one_page_each(built, library, published_library):
 
 def test_court_whist_score_card_from_data(built, library):
     sheet = pypdf.PdfReader(built[CURRENT] / "pdf" / "score-sheets" / "court-whist.pdf")
-    text = normalise(" ".join(page.extract_text() for page in sheet.pages))  # the card runs over two pages
+    assert len(sheet.pages) == 1, "the card of eight games fits one page at 7 mm boxes"
+    text = normalise(" ".join(page.extract_text() for page in sheet.pages))
     for rnd in library.games["court-whist"].game.rounds.items:
         assert normalise(rnd.name) in text
     assert "total possible 13 to 39" in text and "grand total" in text
@@ -158,10 +158,13 @@ def test_pdfs_are_byte_identical_across_builds(library, built, tmp_path, monkeyp
 
 
 def test_a4_paper(library, tmp_path):
-    page = game_pages(library)[0]
+    """A sheet on A4: the Court Whist card, which fits one page on letter, fits one on A4 (narrower) too."""
+    page = next(p for p in game_pages(library) if p.id == "court-whist")
     render_sheet(library, page, tmp_path / "a4.pdf", paper="a4")
-    box = pypdf.PdfReader(tmp_path / "a4.pdf").pages[0].mediabox
-    assert sorted((round(float(box.width)), round(float(box.height)))) == [595, 842]  # a wide sheet is turned
+    pages = pypdf.PdfReader(tmp_path / "a4.pdf").pages
+    box = pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+    assert len(pages) == 1
 
 
 

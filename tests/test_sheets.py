@@ -217,7 +217,7 @@ def sheet_problems(pdf: Path, key: str, wanted: list[int | None], totals: bool, 
             left, bottom, top = min(r[0] for r in rects), rects[0][1], rects[0][3]
             h = top - bottom
             below = [r[3] for rs in rows.values() for r in rs if abs(r[0] - left) < 1 and bottom - 2 * h < r[3] < top - 1]
-            band_low = max(below) if below else bottom - h / 2
+            band_low = max([*below, bottom - h / 2])  # not into a block below (its heading and note rows)
             start = max([r[2] for _, r in fields if r[2] <= left], default=0)  # a table to the left ends here
             label = [w for w in words[n] if start <= w[0] and w[2] <= left
                      and band_low < height - (w[1] + w[3]) / 2 <= top + 1]  # not the wrapped note above
@@ -568,6 +568,8 @@ def test_sums_must_name_the_block_columns():
         SheetBlock(columns=["Bid", "Score"], total="Total", sums=["Points"])
     with pytest.raises(ValidationError, match="sums"):
         SheetBlock(columns=["Score"], sums=["Score"])
+    with pytest.raises(ValidationError, match="carries: 1 blocks named for 2 rows"):  # one a row
+        SheetBlock(rows=["Game 1 total", "Game 2 total"], carries=["Game 1"], total="Grand Total")
 
 
 # What each game's sheet records, and the words of its rules (content/<game>.md or the rules data) that say so.
@@ -644,6 +646,10 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert sheet.winner == "race"
 
 
+GAME_1 = {"round": "1st", "total": "Total"}
+GRAND = {"title": "Grand total", "rows": ["1st total"], "carries": ["1st"], "total": "Grand Total"}
+
+
 @pytest.mark.parametrize(("keeps", "block", "problem"), [
     ("melds", {"rows_from": "rounds", "player_columns": True, "total": "Total"}, "no total"),
     ("melds", {"rows": ["a", "b"], "player_columns": True}, "rows_from: rounds"),
@@ -651,6 +657,11 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
     ("points", {"round": "3rd", "total": "Total"}, "the rounds do not list"),
     ("melds", {"rows_from": "rounds", "player_columns": True}, None),  # fits: nothing reported
     ("bid_made", {"columns": ["Bid", "Score"], "player_columns": True, "total": "Total", "sums": ["Score"]}, None),
+    # a grand total's rows carry the totals of blocks of the sheet (a list: the sheet's blocks)
+    ("points", [GAME_1, {**GRAND, "carries": ["2nd"]}], "not another block of the sheet with a total"),
+    ("points", [{"round": "1st"}, GRAND], "not another block of the sheet with a total"),
+    ("points", [{**GAME_1, "player_columns": True}, GRAND], "whose columns are not this block's"),
+    ("points", [GAME_1, GRAND], None),
 ])
 def test_a_sheet_that_does_not_fit_its_game_is_reported(tmp_path, keeps, block, problem):
     """sheet.unfit: one case per way a stated sheet can disagree with what its game keeps."""
@@ -664,7 +675,7 @@ def test_a_sheet_that_does_not_fit_its_game_is_reported(tmp_path, keeps, block, 
             "equipment": {"cards": [{"decks": 2}]}, "deal": {"each": 10}, "keeps": keeps,
             "goal": {"winner": "race"},
             "rounds": {"items": [{"name": "1st", "meld": "2 sets of 3"}, {"name": "2nd", "meld": "2 runs of 3"}]},
-            "score_sheet": {"title": "Demo", "blocks": [block]}}
+            "score_sheet": {"title": "Demo", "blocks": block if isinstance(block, list) else [block]}}
     project = make_project(tmp_path / "project", {"games": [yaml.safe_dump(game)]})
     found = [f.message for f in run_checks(load_library(project), only={"sheet.unfit"}) if f.check == "sheet.unfit"]
     assert (len(found) == 1 and problem in found[0]) if problem else not found, found

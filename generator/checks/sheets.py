@@ -14,7 +14,8 @@ Finding = tuple[Location, str, str]
 @check("sheet.unfit")
 def unfit(lib: Library) -> Iterator[Finding]:
     """A stated score sheet does not record what the game keeps: a meld race with a total or without its melds,
-    a bid sheet that adds the bid into the total, a block for a round the rounds do not list."""
+    a bid sheet that adds the bid into the total, a block for a round the rounds do not list, a row that carries
+    the total of a block that has none."""
     for b in bodies(lib):
         sheet = b.rules.score_sheet
         if sheet is None or (b.variant is not None and "score_sheet" not in b.variant.model_fields_set):
@@ -26,6 +27,18 @@ def unfit(lib: Library) -> Iterator[Finding]:
                 yield (b.at("score_sheet", "blocks", i, "round"),
                        f"{b.name}the sheet keeps round '{block.round}', which the rounds do not list: "
                        f"name one of {sorted(names)}", b.game)
+        totalled = {block.heading: block for block in sheet.blocks if block.total is not None}
+        for i, block in enumerate(sheet.blocks):
+            for j, name in enumerate(block.carries):
+                carried = totalled.get(name)
+                if carried is None or carried is block:
+                    yield (b.at("score_sheet", "blocks", i, "carries", j),
+                           f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which is not another "
+                           f"block of the sheet with a total: name one of {sorted(n for n in totalled if n)}", b.game)
+                elif (carried.player_columns, len(carried.columns)) != (block.player_columns, len(block.columns)):
+                    yield (b.at("score_sheet", "blocks", i, "carries", j),
+                           f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', whose columns are not "
+                           "this block's: a row carries a total column by column", b.game)
         kept = [block for block in sheet.blocks if not block.sample_only]
         if b.rules.keeps == "melds":
             for i, block in enumerate(sheet.blocks):

@@ -9,7 +9,7 @@ and back for 6 or 7) gets one page per sequence, each with that many player colu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..equipment import doubles_played, top_double
@@ -225,6 +225,7 @@ class SheetTable:
     sums: tuple[int, ...]  # the rows (by index) the total adds in each summed column
     names: tuple[int, ...]  # the widths (in columns) of the cells players write their names in
     running: bool = False  # each summed column carries, beside each hand, the total so far (``is_running``)
+    carries: tuple[int | None, ...] = ()  # per row, the table (by index) whose total the row carries (a grand total)
 
 
 @dataclass(frozen=True)
@@ -267,9 +268,10 @@ def is_running(view: Any, block: SheetBlock) -> bool:
     """Whether a block keeps a running total: beside each hand's box, each player's total so far (a family playing
     to 100 or 500 sees who is near the target). For a game kept in points whose block has one box a player in a
     row of hands, added up; not for bids beside what was made, lives, tallies, wins or melds, not for a named
-    round's hands (a card with a Score column of its own), not for more than MAX_RUNNING_PLAYERS."""
+    round's hands (a card with a Score column of its own), not for rows that carry other blocks' totals, not for
+    more than MAX_RUNNING_PLAYERS."""
     return ((view.body.keeps or "points") == "points" and block.player_columns and len(block.columns) <= 1
-            and block.total is not None and block.round is None
+            and block.total is not None and block.round is None and not block.carries
             and (is_team_sheet(view) or player_count(view.body) <= MAX_RUNNING_PLAYERS))
 
 
@@ -305,6 +307,13 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
                       tuple(range(len(rows))) if block.total else (), names, is_running(view, block))
 
 
+def carried_blocks(blocks: list[SheetBlock], block: SheetBlock) -> list[int | None]:
+    """Per row of a block that carries other blocks' totals (``carries``), the block (its index among ``blocks``)
+    whose total the row carries; none for a name that is no other block with a total (sheet.unfit reports it)."""
+    totalled = {b.heading: i for i, b in enumerate(blocks) if b.total is not None and b is not block}
+    return [totalled.get(name) for name in block.carries]
+
+
 def summed_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[bool]:
     """Per column of a block, whether its total adds it (the template draws a total box only there)."""
     return [c.summed for c in sheet_table(view, block, None, part).columns]
@@ -315,8 +324,10 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
     body = view.body
     sheet = body.score_sheet or generic_sheet(heading, body)
     goal = body.goal
-    tables = tuple(sheet_table(view, b, blank_rows if fills_page(view, b) else None, part)
-                   for b in sheet.blocks if not b.sample_only)
+    kept = [i for i, b in enumerate(sheet.blocks) if not b.sample_only]
+    tables = tuple(replace(sheet_table(view, b, blank_rows if fills_page(view, b) else None, part),
+                           carries=tuple(kept.index(c) if c in kept else None for c in carried_blocks(sheet.blocks, b)))
+                   for b in (sheet.blocks[i] for i in kept))
     return Sheet(view.text(sheet.title), part.caption if part else None,
                  tuple(sheet.fields or (["Date"] if part else [])), tables, body.keeps or "points",
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
@@ -369,7 +380,7 @@ def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
     return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
-            "is_team_sheet": is_team_sheet, "is_running": is_running, "running_share": running_share,
+            "is_team_sheet": is_team_sheet, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
             "summed_columns": summed_columns}
 
 

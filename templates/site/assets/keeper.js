@@ -66,9 +66,10 @@
     // Each table's summed columns (those with a total, or a running total in each row) added down; a running
     // total shows the sum so far in each row up to the last row anyone has written in.
     function totals() {
-      var n = players(), grand = {}, entered = {};
+      var n = players(), grand = {}, entered = {}, tableSums = {};
       root.querySelectorAll("table.keeper-table").forEach(function (table) {
         var summed = {}, sums = {}, last = -1;
+        tableSums[table.dataset.table] = sums;
         table.querySelectorAll("output[data-col]").forEach(function (out) { summed[out.dataset.col] = out.dataset.player || ""; });
         var rows = Array.prototype.slice.call(table.querySelectorAll("tr[data-sum]"));
         rows.forEach(function (tr, i) {
@@ -82,6 +83,12 @@
             if (!(c in summed)) { return; }
             sums[c] = (sums[c] || 0) + num(input.value);
             if (summed[c] && input.value.trim() !== "") { entered[summed[c]] = true; }
+          });
+          // A row that carries an earlier table's total (a grand total's 'Game 1 total') shows it and adds it.
+          tr.querySelectorAll("output.keeper-carry").forEach(function (out) {
+            var c = out.dataset.col, value = (tableSums[out.dataset.carries] || {})[c] || 0;
+            out.textContent = String(value);
+            sums[c] = (sums[c] || 0) + value;
           });
           tr.querySelectorAll("output.keeper-run").forEach(function (out) {
             out.textContent = i <= last ? String(sums[out.dataset.col] || 0) : "";
