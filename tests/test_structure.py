@@ -22,6 +22,7 @@ from generator.render.pages import game_page
 from generator.render.sheets import sheet_round, sheet_rows
 from generator.render.site import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
+from tests.test_published_edition import pdf_pages
 from tests.textmatch import normalise, page_text, source_line
 
 SEEDS = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds"))
@@ -371,12 +372,9 @@ def test_preformatted_blocks_print_line_for_line_and_column_for_column(built, li
 
 def _running_head_faults(pdf: Path, titles: set[str]) -> list[tuple[int, str, str]]:
     """(page, head, the title the page's top belongs to) for each page whose head names another."""
-    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
-                                                            text=True, check=True).stdout)[1])
     current, faults = None, []
-    for n in range(1, pages + 1):
-        text = subprocess.run(["pdftotext", "-layout", "-f", str(n), "-l", str(n), str(pdf), "-"],
-                              capture_output=True, text=True, check=True).stdout
+    # One pdftotext for the book, split at its form feeds: each page's text as pdftotext -f n -l n gives it.
+    for n, text in enumerate(pdf_pages(pdf)[:-1], 1):
         head, *body = [line.strip() for line in text.splitlines() if line.strip()] or [""]
         at_top = body[0] if body and body[0] in titles else current  # a title opening the page, else the one read last
         if at_top and head and head not in titles and not head.startswith(at_top):
