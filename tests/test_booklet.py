@@ -17,6 +17,7 @@ from generator.library import load_library
 from generator.render.booklet import PAPER, impose, sides
 from generator.render.site import pdf_name
 from tests.conftest import ROOT, sharing_pdfs
+from tests.pagetext import once_per_file
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 
@@ -113,8 +114,10 @@ _WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax=
 _PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.S)
 
 
+@once_per_file
 def _words(pdf: Path) -> list[tuple[float, float, list[tuple[float, float, float, float, str]]]]:
-    """(width, height, words) of every page: each word's box and text, as pdftotext -bbox reads it."""
+    """(width, height, words) of every page: each word's box and text, as pdftotext -bbox reads it (once a file:
+    the booklet's size and its folding read the same words)."""
     out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     return [(float(w), float(h), [(*map(float, m[:4]), m[4]) for m in _WORD.findall(body)])
             for w, h, body in _PAGE.findall(out)]
