@@ -61,11 +61,16 @@ def forms(readers) -> dict[str, tuple[list[Widget], list[int]]]:
     return {name: found for name, reader in readers.items() if (found := widgets(reader))[0]}
 
 
-def summed(script: str | None) -> list[str] | None:
-    """The fields a calculate action adds up (``AFSimple_Calculate("SUM", ...)``), in its order; None if it is
-    no such sum."""
+def summed(script: str | None, group: int = 1) -> list[str] | None:
+    """The fields a calculate action adds up (the writer's sum, test_sheets.SUM_ACTION), in its order; None if it
+    is no such sum. ``group`` 2: the fields it waits for (it shows nothing until one of them is written)."""
     match = SUM_ACTION.fullmatch(script or "")
-    return re.findall(r'"([\w-]+)"', match.group(1)) if match else None
+    return re.findall(r'"([\w-]+)"', match.group(group)) if match else None
+
+
+def awaited(script: str | None) -> list[str] | None:
+    """The fields a total waits for: it shows its sum once one of them is written, else nothing."""
+    return summed(script, 2)
 
 
 RUNNING = re.compile(r"_r(?P<row>\d+)_total_p(?P<col>\d+)$")  # the total so far, beside a hand's box
@@ -83,10 +88,21 @@ def _terms(widget: Widget) -> list[str]:
     return terms
 
 
+def test_every_total_is_the_one_plain_sum(forms):
+    """Every calculated field's action is the writer's sum and nothing else (test_sheets.SUM_ACTION): a loop over
+    getField(name).value. Not AFSimple_Calculate, whose getArray() made PDF.js scan every field name of the
+    document for each term (the score pad's first entry took 28 s; tests/test_pdfjs_calc.py types into the pad)."""
+    calculated = [(pdf, w) for pdf, (found, _) in forms.items() for w in found if w.script is not None]
+    for pdf, w in calculated:
+        assert SUM_ACTION.fullmatch(w.script), f"{pdf}: {w.name} runs {w.script!r}"
+        assert "getArray" not in w.script and "AFSimple" not in w.script, f"{pdf}: {w.name} runs {w.script!r}"
+    assert len(calculated) > 1000
+
+
 def test_every_total_adds_up_the_boxes_above_it_in_its_column(forms):
-    """Each Total box sums, by the calculation Acrobat, PDF.js and PDFium run (/AA /C AFSimple_Calculate),
-    exactly the round boxes of its block whose column it stands under, top to bottom; the form's calculation
-    order (/CO, without which PDF.js and Acrobat calculate nothing) lists every total once."""
+    """Each Total box sums, by the calculation Acrobat, PDF.js and PDFium run (/AA /C), exactly the round boxes of
+    its block whose column it stands under, top to bottom, and shows once any of them is written; the form's
+    calculation order (/CO, without which PDF.js and Acrobat calculate nothing) lists every total once."""
     totals = 0
     for pdf, (found, order) in forms.items():
         calculated = [w for w in found if w.script is not None]
@@ -99,14 +115,16 @@ def test_every_total_adds_up_the_boxes_above_it_in_its_column(forms):
                       and (w.page, -w.rect[1]) < (total.page, -total.rect[1])]
             column.sort(key=lambda w: (w.page, -w.rect[3]))
             assert terms == [w.name for w in column] and terms, f"{pdf}: {total.name} sums {terms}"
+            assert awaited(total.script) == terms, f"{pdf}: {total.name} waits for {awaited(total.script)}"
             totals += 1
     assert totals > 100
 
 
 def test_every_running_total_adds_up_its_player_s_hands_so_far(forms):
     """Each running total (the total so far beside a hand's box) sums exactly the hand boxes of its player's column
-    from the first hand down to its own row, which stand left of it and not below it; the form calculates the
-    running totals of a column in row order, and every calculated field after the calculated fields it adds."""
+    from the first hand down to its own row, which stand left of it and not below it, and waits for its own row's
+    box (a hand not played shows no total); the form calculates the running totals of a column in row order, and
+    every calculated field after the calculated fields it reads."""
     running = 0
     for pdf, (found, order) in forms.items():
         by_name = {w.name: w for w in found}
@@ -119,12 +137,13 @@ def test_every_running_total_adds_up_its_player_s_hands_so_far(forms):
             assert all(w.rect[2] <= total.rect[0] + 1 and (w.page, -w.rect[1]) <= (total.page, -total.rect[1] + 1)
                        for w in hands), f"{pdf}: {total.name} adds a box right of it or below it"
             assert abs(hands[-1].rect[1] - total.rect[1]) < 1, f"{pdf}: {total.name} is not level with its hand"
+            assert awaited(total.script) == [terms[-1]], f"{pdf}: {total.name} waits for {awaited(total.script)}"
             if row > 1:
                 above = by_name[f"{_block(total.name)}_r{row - 1}_total_p{col}"]
                 assert place[above.number] < place[total.number], f"{pdf}: {total.name} is calculated before {above.name}"
             running += 1
         for field in (w for w in found if w.script is not None):
-            for term in _terms(field):
+            for term in _terms(field) + awaited(field.script):
                 if by_name[term].script is not None:
                     assert place[by_name[term].number] < place[field.number], f"{pdf}: {field.name} before {term}"
     assert running > 1000
@@ -132,8 +151,9 @@ def test_every_running_total_adds_up_its_player_s_hands_so_far(forms):
 
 def test_a_row_that_carries_a_total_is_calculated_from_it(forms, library):
     """A grand total's row ('Game 1 total') is calculated from exactly the Total of the block the sheet definition
-    says it carries (sheets.carried_blocks), column by column, and after it in the form's calculation order; the
-    Grand Total adds the rows (test_every_total_adds_up...) after them (test_every_running_total...)."""
+    says it carries (sheets.carried_blocks), column by column, shown once that Total shows, and after it in the
+    form's calculation order; the Grand Total adds the rows (test_every_total_adds_up...) after them
+    (test_every_running_total...)."""
     from generator.render.pdf import game_pages
     from generator.render.scorepad import sheet_view
     from generator.render.sheets import carried_blocks, sheet_files
@@ -153,7 +173,8 @@ def test_a_row_that_carries_a_total_is_calculated_from_it(forms, library):
         for w in found:
             row, _, col = w.name.rpartition("_p")
             if row in carried:
-                assert summed(w.script) == [f"{carried[row]}_p{col}"], f"{pdf}: {w.name} carries {w.script!r}"
+                assert summed(w.script) == awaited(w.script) == [f"{carried[row]}_p{col}"], \
+                    f"{pdf}: {w.name} carries {w.script!r}"
                 assert place[by_name[f"{carried[row]}_p{col}"].number] < place[w.number], f"{pdf}: {w.name} first"
                 checked += 1
     assert checked >= 2 * len(carried)  # each in its sheet and in the score pad

@@ -19,6 +19,7 @@ from generator.checks.rounds import sequence_length
 from generator.library import load_library
 from generator.render.sheets import has_own_sheet
 from generator.render.site import pdf_name
+from generator.render.writer import SUM_SCRIPT
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.pagetext import pdf_reader
 
@@ -117,7 +118,16 @@ def _words(pdf: Path, tmp_path: Path) -> list[list[tuple[float, float, float, fl
     return [[(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in word.findall(p)] for p in pages]
 
 
-SUM_ACTION = re.compile(r'AFSimple_Calculate\("SUM", new Array\(((?:"[\w-]+"(?:, )?)+)\)\);')  # group 1: the terms
+NAMES = r'"[\w-]+"(?:, "[\w-]+")*'  # quoted field names, as the writer checks them: letters, digits, _ and -
+# The one script a PDF may carry, a total's sum: the writer's template (generator/render/writer.py SUM_SCRIPT) written
+# out here, so that changing what the book's PDFs run changes this test too. Group 1: the fields it adds; 2: the fields
+# it waits for. A plain loop over getField(name).value: no getArray, no AFSimple_Calculate (tests/test_pdfjs_calc.py)
+SUM_ACTION = re.compile(re.escape(
+    '(function (doc, terms, awaited) { var sum = 0, shown = false, value, i; '
+    'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
+    'if (value !== "" && value !== null && value !== undefined) shown = true; } '
+    'for (i = 0; i < terms.length; i++) sum += Number(doc.getField(terms[i]).value) || 0; '
+    'event.value = shown ? sum : ""; })(this, [') + f"({NAMES})" + re.escape("], [") + f"({NAMES})" + re.escape("]);"))
 
 
 def _adds_up(obj: dict, key: str) -> bool:
@@ -297,7 +307,11 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
     ("no total", dict(label="1", columns=4, rows=30, total=False), [None], "no total row"),
     ("script", dict(label="1", columns=4, rows=5, total=True, script="app.alert('hi');"), [5], "scripts in the PDF"),
     ("field script", dict(label="1", columns=4, rows=5, total=True, field_script=True,
-                          script='AFSimple_Calculate("SUM", new Array("a")); app.alert("hi");'), [5], "scripts in the PDF"),
+                          script=SUM_SCRIPT % ('"a"', '"a"') + ' app.alert("hi");'), [5], "scripts in the PDF"),
+    ("field script in a name", dict(label="1", columns=4, rows=5, total=True, field_script=True,
+                                    script=SUM_SCRIPT % ('"a"], [app.alert("hi")', '"a"')), [5], "scripts in the PDF"),
+    ("the standard sum", dict(label="1", columns=4, rows=5, total=True, field_script=True,
+                              script='AFSimple_Calculate("SUM", new Array("a"));'), [5], "scripts in the PDF"),
     ("two footers", dict(label="1", columns=4, rows=5, total=True, footers=2), [5], "two footers"),
     ("short cells", dict(label="1", columns=4, rows=5, total=True, cell_height="6mm"), [5], "mm tall"),
     ("spilt with room to spare", dict(label="1", columns=4, rows=40, total=True), [40], "goes on to another page"),

@@ -22,7 +22,20 @@ What differs from WeasyPrint's writer, and why:
   appearance stream: tools that fill a field write its value into that stream (pypdf does), so one
   stream shared by every box showed one player's name in all of them.
 - A field the page's HTML marks ``data-sum`` (a sheet's Total box: the names of the fields it adds up) gets
-  the calculate action viewers run and a place in the form's calculation order (``/CO``).
+  the calculate action viewers run (``SUM_SCRIPT``) and a place in the form's calculation order (``/CO``). It
+  shows nothing until a box it waits for is written: ``data-show-when`` (a running total: its own hand's box),
+  else any box it adds. The script is plain AcroForm JavaScript, a loop over ``getField(name).value``, as each
+  viewer runs it (read in their sources):
+  PDF.js (5.4.624, src/scripting_api): a Calculate action is evaluated globally (Field._runActions, globalEval),
+  so ``this`` is the global object, on which initialization.js binds every Doc method (getField); Field.value is
+  the text, a number when the text is one; EventDispatcher.runCalculate sets the field to event.value.
+  PDFium (fxjs): the Document is the global object (CJS_Document, FXJSOBJTYPE_GLOBAL); CJS_Field::get_value gives a
+  text field's text (a number when it is one, "" kept); CPDFSDK_InteractiveForm::OnCalculate runs /CO's actions
+  and sets each field to what CJS_Event::set_value made of event.value.
+  Acrobat: ``this`` in a field's script is the Doc; getField(name).value and event.value are its JavaScript API's.
+  Not AFSimple_Calculate("SUM", ...): PDF.js's asks each term for getArray(), which scans every field name of the
+  document for a field without kids (Doc._getTerminalChildren): the score pad's first entry took PDF.js 20-28 s.
+  A value that is no number adds nothing (``Number(...) || 0``), as AFSimple_Calculate's AFMakeNumber.
 
 Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
 code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
@@ -37,6 +50,14 @@ from typing import Any
 from ..errors import BuildError
 
 PDF_VARIANT = "pdf/ua-1"
+
+# A total's calculate action, the one script a PDF of the book carries (tests/test_sheets.py's SUM_ACTION allows this
+# text and nothing else), filled in (%s) with the quoted names of the fields it adds and of those it waits for.
+SUM_SCRIPT = ('(function (doc, terms, awaited) { var sum = 0, shown = false, value, i; '
+              'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
+              'if (value !== "" && value !== null && value !== undefined) shown = true; } '
+              'for (i = 0; i < terms.length; i++) sum += Number(doc.getField(terms[i]).value) || 0; '
+              'event.value = shown ? sum : ""; })(this, [%s], [%s]);')
 
 
 class _Serialised:
@@ -65,8 +86,8 @@ class _OutlinePage:
 
 
 def _calculation_order(calculated: list[tuple[bytes, str, list[str]]]) -> list[bytes]:
-    """The totals' references (each: reference, name, the fields it adds) in the order a viewer runs them: each
-    after the totals it adds up (a grand total after the games' totals), else as they were added. PDF.js and
+    """The totals' references (each: reference, name, the fields it reads) in the order a viewer runs them: each
+    after the totals it reads (a grand total after the games' totals), else as they were added. PDF.js and
     Acrobat run /CO once, in its order, on every change: a total run before one it adds would show its old value."""
     by_name = {name: (reference, terms) for reference, name, terms in calculated}
     order: list[bytes] = []
@@ -132,7 +153,7 @@ class PdfWriter:
         self.anchors: set[str] = set()
         self.link_targets: dict[str, int] = {}  # internal link target -> the position of a page linking to it
         self.outline: list[tuple[tuple[int, int], _OutlinePage]] = []  # (place in the file, page) of every page
-        self.calculated: list[tuple[bytes, str, list[str]]] = []  # each total: (reference, name, the fields it sums)
+        self.calculated: list[tuple[bytes, str, list[str]]] = []  # each total: (reference, name, the fields it reads)
         self.field_names: set[str] = set()
         self.without_appearance = 0  # form fields left for a viewer to draw (a text field with a value)
         self.keys = 0  # the next structure parent tree key
@@ -189,7 +210,8 @@ class PdfWriter:
             raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
         add_links((page.links, anchors), matrix, pdf, pdf_page, self.names, tags)
         add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
-        sums = {box.element.get("name"): box.element.get("data-sum").split()
+        sums = {box.element.get("name"): (box.element.get("data-sum").split(),
+                                          (box.element.get("data-show-when") or box.element.get("data-sum")).split())
                 for inputs in page.forms.values() for box, _ in inputs if box.element.get("data-sum")}
         self._give_appearances(pdf.objects[first_object:], sums)
         page.paint(stream, scale)
@@ -218,9 +240,9 @@ class PdfWriter:
             pdf.objects[number] = _Serialised(pdf.objects[number])
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
-    def _give_appearances(self, objects: list[Any], sums: dict[str, list[str]]) -> None:
+    def _give_appearances(self, objects: list[Any], sums: dict[str, tuple[list[str], list[str]]]) -> None:
         """Give each empty text field among ``objects`` (a page's, just made) an empty appearance of its own,
-        and each total in ``sums`` (its name: the fields it adds up) the calculation that adds them."""
+        and each total in ``sums`` (its name: the fields it adds up, the fields it waits for) its calculation."""
         import pydyf
 
         for obj in objects:
@@ -229,7 +251,7 @@ class PdfWriter:
             name = obj["T"].string
             self.field_names.add(name)
             if name in sums:
-                self._calculate(obj, name, sums[name])
+                self._calculate(obj, name, *sums[name])
             if "AP" in obj:
                 continue
             value = obj.get("V")
@@ -242,21 +264,21 @@ class PdfWriter:
             self.pdf.add_object(blank)
             obj["AP"] = pydyf.Dictionary({"N": blank.reference})
 
-    def _calculate(self, field: Any, name: str, terms: list[str]) -> None:
-        """Make ``field`` the sum of the fields named ``terms``: a calculate action (``/AA /C``) calling
-        ``AFSimple_Calculate``, the Acrobat form-script function Acrobat, PDF.js and PDFium all implement.
+    def _calculate(self, field: Any, name: str, terms: list[str], awaited: list[str]) -> None:
+        """Make ``field`` the sum of the fields named ``terms``, shown once a field of ``awaited`` is written: a
+        calculate action (``/AA /C``) running ``SUM_SCRIPT``, which Acrobat, PDF.js and PDFium all run.
 
         The field stays editable: in a viewer that runs no scripts it is an empty box the family adds up and
         writes in, as on paper. The action runs only if the field is in the form's calculation order (``/CO``,
-        which ``write`` fills in the order the totals were added, each after the totals it adds)."""
+        which ``write`` fills in the order the totals were added, each after every calculated field it reads)."""
         import pydyf
 
-        for term in terms:  # names go into a script: only the names the sheet macro makes (letters, digits, _ -)
+        for term in terms + awaited:  # names go into a script: only the names the sheet macro makes (letters, digits, _ -)
             if not term.replace("_", "").replace("-", "").isalnum():
-                raise BuildError(f"the total {name!r} adds up a field named {term!r}, which is not a field name")
-        script = f'AFSimple_Calculate("SUM", new Array({", ".join(chr(34) + t + chr(34) for t in terms)}));'
+                raise BuildError(f"the total {name!r} reads a field named {term!r}, which is not a field name")
+        script = SUM_SCRIPT % (", ".join(f'"{t}"' for t in terms), ", ".join(f'"{t}"' for t in awaited))
         field["AA"] = pydyf.Dictionary({"C": pydyf.Dictionary({"S": "/JavaScript", "JS": pydyf.String(script)})})
-        self.calculated.append((field.reference, name, terms))
+        self.calculated.append((field.reference, name, terms + [t for t in awaited if t not in terms]))
 
     def write(self, target: Path, metadata: Any) -> None:
         """Put the pages in their places and write the file, with ``metadata`` (a laid-out WeasyPrint document's:
@@ -277,7 +299,7 @@ class PdfWriter:
             pdf.catalog["AcroForm"]["NeedAppearances"] = "false"
         for _, name, terms in self.calculated:
             if missing_terms := [term for term in terms if term not in self.field_names]:
-                raise BuildError(f"the total {name!r} adds up {missing_terms[0]!r}, which the form does not have")
+                raise BuildError(f"the total {name!r} reads {missing_terms[0]!r}, which the form does not have")
         if self.calculated:  # the order in which viewers run the totals' calculations
             pdf.catalog["AcroForm"]["CO"] = pydyf.Array(_calculation_order(self.calculated))
         order = sorted(range(self.pages), key=lambda i: self.outline[i][0])
