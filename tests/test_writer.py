@@ -166,13 +166,15 @@ def test_filling_one_field_fills_only_that_box(tmp_path):
     assert shown == {"a": False, "b": True, "c": False}
 
 
-def form_pdf(totals: dict[str, str], target: Path) -> Path:
+def form_pdf(totals: dict[str, str], target: Path, waits: dict[str, str] | None = None) -> Path:
     """A one-page form written by the writer: a box for each field the ``totals`` add that is no total, then each
-    total (``name: the fields it adds``, space-separated) in the order given, as a sheet marks its Total boxes."""
-    field = "<input type='text' name='{0}' title='{0}' style='appearance: auto; width: 3cm; height: 8mm'{1}>"
+    total (``name: the fields it adds``, space-separated) in the order given, as a sheet marks its Total boxes;
+    ``waits``: a total's data-show-when (the fields it waits for), as a sheet marks its running totals."""
+    field = '<input type="text" name="{0}" title="{0}" style="appearance: auto; width: 3cm; height: 8mm"{1}>'
     boxes = sorted({term for terms in totals.values() for term in terms.split()} - set(totals))
+    shows = {name: f' data-show-when="{fields}"' for name, fields in (waits or {}).items()}
     html = "".join([field.format(name, "") for name in boxes]
-                   + [field.format(name, f" data-sum='{terms}'") for name, terms in totals.items()])
+                   + [field.format(name, f' data-sum="{terms}"{shows.get(name, "")}') for name, terms in totals.items()])
     Engine.write([Engine().document(f"<html lang='en'><body><form>{html}</form></body></html>")], target)
     return target
 
@@ -200,3 +202,20 @@ def test_a_total_is_calculated_after_the_totals_it_adds(totals, order, tmp_path)
         return
     form = PdfReader(form_pdf(totals, tmp_path / "form.pdf")).trailer["/Root"]["/AcroForm"]
     assert [ref.get_object()["/T"] for ref in form["/CO"]] == order
+
+
+# A total whose names would put something other than field names into its script (the writer writes them between
+# quotes in SUM_SCRIPT), or that reads a field the form does not have: (totals, waits, the error).
+BAD_TOTALS = {
+    "a quote in a name it adds": ({"t": "a'b"}, {}, "the total 't' reads a field named \"a'b\", which is not a field name"),
+    "a script in a name it waits for": ({"t": "a"}, {"t": "a);app.alert(1)"}, "reads a field named 'a\\);app"),
+    "waits for a field the form does not have": ({"t": "a"}, {"t": "zz"}, "the total 't' reads 'zz', which the form"),
+}
+
+
+@pytest.mark.parametrize("totals, waits, error", BAD_TOTALS.values(), ids=BAD_TOTALS.keys())
+def test_a_total_reads_only_fields_of_the_form(totals, waits, error, tmp_path):
+    """Every name a total's script reads, added or waited for, is a field name of the form: no quote or bracket
+    can end the script's list and run something else (tests/test_sheets.py checks the PDFs for any such script)."""
+    with pytest.raises(BuildError, match=error):
+        form_pdf(totals, tmp_path / "form.pdf", waits)
