@@ -32,7 +32,8 @@ What differs from WeasyPrint's writer, and why:
   PDFium (fxjs): the Document is the global object (CJS_Document, FXJSOBJTYPE_GLOBAL); CJS_Field::get_value gives a
   text field's text (a number when it is one, "" kept); CPDFSDK_InteractiveForm::OnCalculate runs /CO's actions
   and sets each field to what CJS_Event::set_value made of event.value.
-  Acrobat: ``this`` in a field's script is the Doc; getField(name).value and event.value are its JavaScript API's.
+  Acrobat (its Forms JavaScript Object Specification, Technical Note 5186; not run here): ``this`` in a field's
+  script is the Doc, getField(name).value and a Calculate event's event.value are its API's.
   Not AFSimple_Calculate("SUM", ...): PDF.js's asks each term for getArray(), which scans every field name of the
   document for a field without kids (Doc._getTerminalChildren): the score pad's first entry took PDF.js 20-28 s.
   A value that is no number adds nothing (``Number(...) || 0``), as AFSimple_Calculate's AFMakeNumber.
