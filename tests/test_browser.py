@@ -203,6 +203,12 @@ KEEPERS = [
     # first to a target (500), high: a minus score typed as '-' and one made negative with the ± button
     ("five-hundreds", ["Ann", "Bea"], [[120, -40], [300, 90], [100, "±60"]], [520, -10],
      "Ann reached 500 with 520."),
+    # a losing score below zero (500 Rummy: "the first team to minus 150 loses") is reached going down, and
+    # only then: teams above it have not reached it
+    ("five-hundred-rummy", ["Us", "Them"], [[60, -90], [40, "±70"]], [100, -160],
+     "Them reached -150. Highest total: Us with 100."),
+    ("five-hundred-rummy", ["Us", "Them"], [[60, 90], [40, 10]], [100, 100],
+     "Highest total: Us and Them with 100 (playing to 500)."),
     # bid and made: each player's Bid beside the Score; the Total adds the Score, not the Bid
     ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 12, 1, 0, 3, 13, 0, 10], [1, 11, 0, 10, 2, 0, 1, 0]],
      [23, 10, 13, 10], "Highest total: Ann with 23."),

@@ -135,7 +135,10 @@
       var text, leaders = best(ps);
       // A low game's target (or a losing score) ends it: say who reached it; the lowest total still leads.
       var end = low ? (loseAt !== undefined ? loseAt : target) : loseAt;
-      var reached = function (at) { return ps.filter(function (p) { return grand[p] >= Number(at); }); };
+      // Totals start at 0: a score below it (500 Rummy's "minus 150 loses") is reached going down, others going up.
+      var reached = function (at) {
+        return ps.filter(function (p) { return Number(at) < 0 ? grand[p] <= Number(at) : grand[p] >= Number(at); });
+      };
       if (target !== undefined && !low && reached(target).length) {
         var first = best(reached(target));
         text = names(first) + " reached " + target + " with " + grand[first[0]] + ".";
