@@ -214,10 +214,13 @@ KEEPERS = [
      [23, 10, 13, 10], "Highest total: Ann with 23."),
     # partners: one column a team, first to 10
     ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4 (playing to 10)."),
-    # lives (the stakes, 3 each): lives lost a hand; the last one in is named (last standing wins)
+    # lives (the stakes, 3 dimes each): dimes lost a hand, named by the game's coin; who alone has some left is
+    # said (last standing wins), not who is out: Thirty One plays "one round on your face" after the last quarter
     ("chase-the-ace", ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"], [[1, 0, 1, 1, 1, 1], [1, 0, 1, 1, 1, 1],
                                                                   [1, 1, 1, 1, 1, 1]], [3, 1, 3, 3, 3, 3],
-     "Lives left: Ann 0, Bea 2, Cy 0, Dee 0, Eve 0, Fay 0. Bea is the last one in."),
+     "Dimes left: Ann 0, Bea 2, Cy 0, Dee 0, Eve 0, Fay 0. Bea is the only one with dimes left."),
+    ("thirty-one", ["Ann", "Bea", "Cy"], [[1, 0, 2], [1, 1, 0]], [2, 1, 2],
+     "Quarters left: Ann 1, Bea 2, Cy 1."),
 ]
 
 

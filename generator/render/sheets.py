@@ -241,6 +241,7 @@ class Sheet:
     tables: tuple[SheetTable, ...]
     keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, wins, melds
     start: int | None  # lives each player starts with (the stakes), for a sheet that keeps lives
+    coin: str | None  # what a life is, as the stakes name it ('quarter', 'dime'), for a sheet that keeps lives
     winner: str | None
     target: int | None
     lose_at: int | None
@@ -331,6 +332,7 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
     return Sheet(view.text(sheet.title), part.caption if part else None,
                  tuple(sheet.fields or (["Date"] if part else [])), tables, body.keeps or "points",
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
+                 body.equipment.stakes.coin if body.equipment and body.equipment.stakes else None,
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
                  can_be_negative(body))
 

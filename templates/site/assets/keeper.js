@@ -113,7 +113,7 @@
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       var names = function (list) { return list.map(nameOf).join(" and "); };
       if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
-        el.textContent = lives(ps, grand, Number(root.dataset.lives), winner);
+        el.textContent = lives(ps, grand, Number(root.dataset.lives), root.dataset.coin, winner);
         return;
       }
       if (ps.length && root.dataset.keeps === "wins") {
@@ -152,12 +152,17 @@
       el.textContent = text;
     }
 
-    // A game kept in lives (stakes): the boxes are lives lost; a player who has lost them all is out.
-    function lives(ps, lost, start, winner) {
+    // A game kept in lives (the stakes: 3 quarters each): the boxes are the coins lost. Who has coins left is
+    // said, not who is out: a game's own rules decide that (Thirty One: "one round on your face" after the last).
+    function lives(ps, lost, start, coin, winner) {
       var left = function (p) { return Math.max(start - lost[p], 0); };
-      var inGame = ps.filter(function (p) { return left(p) > 0; });
-      var text = "Lives left: " + ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ") + ".";
-      if (winner === "last_standing" && inGame.length === 1) { text += " " + nameOf(inGame[0]) + " is the last one in."; }
+      var having = ps.filter(function (p) { return left(p) > 0; });
+      var coins = coin + "s";
+      var text = coins.charAt(0).toUpperCase() + coins.slice(1) + " left: " +
+        ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ") + ".";
+      if (winner === "last_standing" && having.length === 1) {
+        text += " " + nameOf(having[0]) + " is the only one with " + coins + " left.";
+      }
       return text;
     }
 
