@@ -27,8 +27,9 @@ SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 Slug = Annotated[str, Field(pattern=SLUG, description="lower-case words joined by hyphens")]
 EditionId = Annotated[str, Field(pattern=EDITION_ID, description="edition such as '2026.2' (quoted)")]
 Points = int | float | Literal["face"]
-# The source's own words around a number ("18 or more cards", "at least 10,000"): printed with it, always.
-Qualifier = Literal["or more", "at least", "or less", "about", "up to"]
+# The source's own words around a number ("18 or more cards", "at least 10,000", a target the players agree,
+# "typically 100"): printed with it, always.
+Qualifier = Literal["or more", "at least", "or less", "about", "up to", "typically"]
 
 
 def _check_qualified(model: BaseModel, names: list[str]) -> None:

@@ -208,12 +208,12 @@ KEEPERS = [
     ("five-hundred-rummy", ["Us", "Them"], [[60, -90], [40, "±70"]], [100, -160],
      "Them reached -150. Highest total: Us with 100."),
     ("five-hundred-rummy", ["Us", "Them"], [[60, 90], [40, 10]], [100, 100],
-     "Highest total: Us and Them with 100 (playing to 500)."),
+     "Highest total: Us and Them with 100."),
     # bid and made: each player's Bid beside the Score; the Total adds the Score, not the Bid
     ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 12, 1, 0, 3, 13, 0, 10], [1, 11, 0, 10, 2, 0, 1, 0]],
      [23, 10, 13, 10], "Highest total: Ann with 23."),
     # partners: one column a team, first to 10
-    ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4 (playing to 10)."),
+    ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4."),
     # lives (the stakes, 3 dimes each): dimes lost a hand, named by the game's coin; who alone has some left is
     # said (last standing wins), not who is out: Thirty One plays "one round on your face" after the last quarter
     ("chase-the-ace", ["Ann", "Bea", "Cy", "Dee", "Eve", "Fay"], [[1, 0, 1, 1, 1, 1], [1, 0, 1, 1, 1, 1],

@@ -661,6 +661,24 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert sheet.winner == "race"
 
 
+def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, library):
+    """A keeper's "To win" line is the game page's "To win" row, word for word (with its qualifier: Gin Rummy's
+    target is "typically 100"), and a game whose goal the rules do not state has none."""
+    import html
+
+    from generator.render.describe import glance
+
+    site = built[CURRENT] / "site"
+    stated = 0
+    for gs in library.ordered_games():
+        page = (site / "keep" / gs.id / "index.html").read_text(encoding="utf-8")
+        shown = [html.unescape(m) for m in re.findall(r'<p class="keeper-goal">To win: (.*?)</p>', page)]
+        box = [text for label, text in glance(gs.game) if label == "To win"]
+        assert shown[:1] == box and len(set(shown)) <= 1, (gs.id, shown, box)
+        stated += bool(box)
+    assert stated > 10 and "; target typically 100" in dict(glance(library.games["gin-rummy"].game))["To win"]
+
+
 GAME_1 = {"round": "1st", "total": "Total"}
 GRAND = {"title": "Grand total", "rows": ["1st total"], "carries": ["1st"], "total": "Grand Total"}
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..equipment import doubles_played, top_double
 from ..model import ScoreSheet, SheetBlock
 from ..phrases import parse_players
+from .describe import goal as goal_words
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
 MAX_PLAYER_COLUMNS = 12  # a sheet never has more player columns than this
@@ -246,6 +247,7 @@ class Sheet:
     target: int | None
     lose_at: int | None
     negative: bool  # an entry can be below zero (``can_be_negative``): the keeper offers a minus key
+    to_win: str | None = None  # the goal in the words of the book's box ("To win", ``describe.goal``); none if unstated
 
 
 SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally, games won and melds are counts
@@ -334,7 +336,7 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
                  body.equipment.stakes.coin if body.equipment and body.equipment.stakes else None,
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
-                 can_be_negative(body))
+                 can_be_negative(body), goal_words(goal))
 
 
 @dataclass(frozen=True)

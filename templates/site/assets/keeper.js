@@ -146,8 +146,8 @@
         text = names(reached(end)) + " reached " + end + ". " + (low ? "Lowest" : "Highest") + " total: " +
           names(leaders) + " with " + grand[leaders[0]] + ".";
       } else {
-        text = (low ? "Lowest" : "Highest") + " total: " + names(leaders) + " with " + grand[leaders[0]] +
-          (target !== undefined && !low ? " (playing to " + target + ")." : ".");
+        // The goal itself is the page's "To win" line, in the book's words ("target typically 100"), not here.
+        text = (low ? "Lowest" : "Highest") + " total: " + names(leaders) + " with " + grand[leaders[0]] + ".";
       }
       el.textContent = text;
     }
