@@ -656,7 +656,7 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert all(t.total for t in kept) and all(c.summed for t in kept for c in t.columns)
     if keeps == "lives":
         assert sheet.start == view.body.equipment.stakes.start and sheet.winner == "last_standing"
-        assert sheet.coin == view.body.equipment.stakes.coin
+        assert sheet.coins == view.body.equipment.stakes.coin + "s" and sheet.tables[0].title == f"{sheet.coins.capitalize()} lost"
     if keeps == "wins":
         assert sheet.winner == "race"
 

@@ -226,10 +226,9 @@ def goal(g: Goal | None) -> str | None:
             "last_standing": "Last player remaining wins", "first_to_target": "First to the target wins",
             "race": "First to finish wins"}[g.winner]
     parts = [head]
-    if g.target is not None and g.qualifiers.get("target") == "typically":  # "agree beforehand …, typically 100"
-        parts.append(f"target {stated(g, 'target', g.target_unit, g.target_unit)}")
-    elif g.target is not None:
-        parts.append(f"play to {stated(g, 'target', g.target_unit, g.target_unit)}")
+    if g.target is not None:  # a target the players choose ("agree beforehand …, typically 100") is not played to
+        verb = "target" if g.qualifiers.get("target") == "typically" else "play to"
+        parts.append(f"{verb} {stated(g, 'target', g.target_unit, g.target_unit)}")
     if g.then_back_to is not None:
         parts.append(f"then back down to {stated(g, 'then_back_to')}")
     if g.lose_at is not None:

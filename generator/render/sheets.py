@@ -15,6 +15,7 @@ from typing import Any
 from ..equipment import doubles_played, top_double
 from ..model import ScoreSheet, SheetBlock
 from ..phrases import parse_players
+from .describe import COINS
 from .describe import goal as goal_words
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
@@ -188,7 +189,7 @@ def _generic_block(body: Any) -> SheetBlock:
         return SheetBlock(player_columns=True, rows_from=rows_from, rows=rows)
     title = None
     if keeps == "lives" and body.equipment and body.equipment.stakes:
-        title = f"{body.equipment.stakes.coin.capitalize()}s lost"  # 'loses a dime'
+        title = f"{_coins(body).capitalize()} lost"  # 'loses a dime'
     elif keeps == "tally" and goal and goal.target_unit:
         title = goal.target_unit.capitalize()  # 'collect 7 sticks'
     elif keeps == "wins":
@@ -242,12 +243,17 @@ class Sheet:
     tables: tuple[SheetTable, ...]
     keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, wins, melds
     start: int | None  # lives each player starts with (the stakes), for a sheet that keeps lives
-    coin: str | None  # what a life is, as the stakes name it ('quarter', 'dime'), for a sheet that keeps lives
+    coins: str | None  # what the lives are, as the stakes name them ('quarters', 'dimes'), for a sheet that keeps lives
     winner: str | None
     target: int | None
     lose_at: int | None
     negative: bool  # an entry can be below zero (``can_be_negative``): the keeper offers a minus key
-    to_win: str | None = None  # the goal in the words of the book's box ("To win", ``describe.goal``); none if unstated
+    to_win: str | None  # the goal in the words of the book's box ("To win", ``describe.goal``); none if unstated
+
+
+def _coins(body: Any) -> str | None:
+    """The stakes' coin in the plural ('quarters'), or none if the game plays for no stakes."""
+    return COINS[body.equipment.stakes.coin][1] if body.equipment and body.equipment.stakes else None
 
 
 SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally, games won and melds are counts
@@ -334,7 +340,7 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
     return Sheet(view.text(sheet.title), part.caption if part else None,
                  tuple(sheet.fields or (["Date"] if part else [])), tables, body.keeps or "points",
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
-                 body.equipment.stakes.coin if body.equipment and body.equipment.stakes else None,
+                 _coins(body),
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
                  can_be_negative(body), goal_words(goal))
 

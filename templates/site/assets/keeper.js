@@ -113,7 +113,7 @@
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       var names = function (list) { return list.map(nameOf).join(" and "); };
       if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
-        el.textContent = lives(ps, grand, Number(root.dataset.lives), root.dataset.coin, winner);
+        el.textContent = lives(ps, grand, Number(root.dataset.lives), root.dataset.coins, winner);
         return;
       }
       if (ps.length && root.dataset.keeps === "wins") {
@@ -154,10 +154,9 @@
 
     // A game kept in lives (the stakes: 3 quarters each): the boxes are the coins lost. Who has coins left is
     // said, not who is out: a game's own rules decide that (Thirty One: "one round on your face" after the last).
-    function lives(ps, lost, start, coin, winner) {
+    function lives(ps, lost, start, coins, winner) {
       var left = function (p) { return Math.max(start - lost[p], 0); };
       var having = ps.filter(function (p) { return left(p) > 0; });
-      var coins = coin + "s";
       var text = coins.charAt(0).toUpperCase() + coins.slice(1) + " left: " +
         ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ") + ".";
       if (winner === "last_standing" && having.length === 1) {
