@@ -17,7 +17,7 @@ OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
 BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test FORCE serve preview publish bench lint schema freeze help clean booklet
+.PHONY: all build validate test FORCE serve preview publish bench lint schema freeze help clean booklet edition
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -65,6 +65,9 @@ lint: $(STAMP) ## ruff over the code
 
 schema: $(STAMP) ## regenerate the JSON Schemas in schema/ from the data model
 	$(BIN)/rulebook schema
+
+edition: $(STAMP) ## release the current edition and open the next: make edition ID=2026.3 LABEL="Revision 3 (Dec/2026)" [DATE=2026-12-20]
+	$(BIN)/rulebook edition new "$(ID)" --label "$(LABEL)" $(if $(DATE),--date "$(DATE)")
 
 freeze: $(STAMP) ## record what a published edition prints (EDITION=2026.1); only when the record's format changes
 	$(BIN)/rulebook freeze $(or $(EDITION),2026.1)

@@ -114,6 +114,21 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_edition_new(args: argparse.Namespace) -> int:
+    from . import report
+    from .checks import run_checks
+    from .release import new_edition
+
+    lib = new_edition(_root(args), args.id, args.label, args.date, stage=lambda line: print(line, flush=True))
+    print(report.as_text(run_checks(lib), len(lib.games)))
+    previous = lib.previous()
+    print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "
+          f"is frozen as published (rules_data/frozen/{previous.id if previous else ''}/): commit rules_data/. "
+          "Record corrections of mistakes in rules_data/errata.yaml and the family's decisions in "
+          "rules_data/revisions.yaml")
+    return 0
+
+
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .library import load_library
     from .scaffold import new_game
@@ -183,6 +198,15 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--format", choices=("markdown", "text", "json"), default="markdown",
                    help="Markdown (default), one plain line per change, or the change records as JSON")
     d.set_defaults(func=cmd_diff)
+
+    ed = sub.add_parser("edition", help="release the current edition and open the next (rulebook edition new ID)")
+    ed_sub = ed.add_subparsers(dest="edition_command", required=True)
+    en = ed_sub.add_parser("new", help="freeze the current edition as published, append ID as the current "
+                                       "edition, and validate")
+    en.add_argument("id", help="the new edition's id, later than the current one, e.g. 2026.3")
+    en.add_argument("--label", required=True, help="as the cover prints it, e.g. \"Revision 3 (Dec/2026)\"")
+    en.add_argument("--date", help="its date, YYYY-MM-DD (default: today)")
+    en.set_defaults(func=cmd_edition_new)
 
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")

@@ -63,6 +63,7 @@ class Change:
     label: str
     old: Any
     new: Any
+    game_id: str = ""  # the game's id ("" for the book's own data and pages)
 
     def text(self, markdown: bool = False, with_game: bool = True) -> str:
         """The change in words: ``Golf, scoring, Block of 4 cards, points: −10 → −20``."""
@@ -152,43 +153,53 @@ class _Walk:
     new_lib: Library
     out: list[Change] = field(default_factory=list)
     scopes: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])  # each side's, for data text
+    game_id: str = ""
 
-    def emit(self, path: tuple, names: list[str], old: Any, new: Any) -> None:
+    def emit(self, path: tuple, names: list[str], old: Any, new: Any,
+             local: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])) -> None:
         if isinstance(old, str) and isinstance(new, str):  # data text that refers to values: as printed
-            old, new = as_printed(old, self.scopes[0]), as_printed(new, self.scopes[1])
+            old = as_printed(old, [*local[0], *self.scopes[0]])
+            new = as_printed(new, [*local[1], *self.scopes[1]])
         parts: list[str] = []
         for n in filter(None, names):  # 'Scoring, Scoring' and 'rounds, Round 1' say one thing twice
             if parts and (n.lower() == parts[-1].lower() or n.lower().startswith(parts[-1].lower().rstrip("s") + " ")):
                 parts.pop()
             parts.append(n)
         self.out.append(Change(self.game, ".".join(map(str, path)), ", ".join(parts),
-                               None if old is _MISSING else _plain(old), None if new is _MISSING else _plain(new)))
+                               None if old is _MISSING else _plain(old), None if new is _MISSING else _plain(new),
+                               self.game_id))
 
-    def walk(self, old: Any, new: Any, path: tuple = (), names: list[str] | None = None) -> None:
+    def walk(self, old: Any, new: Any, path: tuple = (), names: list[str] | None = None,
+             local: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])) -> None:
         names = names or []
         if old == new and not _has_models(new):
             return  # models are walked even when equal: what is in each edition may differ
         if old is _MISSING or new is _MISSING:  # added or removed as a whole: one change
-            self.emit(path, names, old, new)
+            self.emit(path, names, old, new, local)
             return
         if isinstance(old, BaseModel) and type(old) is type(new):
             for f in type(new).model_fields:
-                self.walk(getattr(old, f), getattr(new, f), path + (f,), names + [label(f)])
+                self.walk(getattr(old, f), getattr(new, f), path + (f,), names + [label(f)], local)
         elif isinstance(old, dict) and isinstance(new, dict):
             for key in list(old) + [k for k in new if k not in old]:
                 a, b = old.get(key, _MISSING), new.get(key, _MISSING)
-                self.walk(a, b, path + (key,), names + [_name(b if b is not _MISSING else a, key)])
+                self.walk(a, b, path + (key,), names + [_name(b if b is not _MISSING else a, key)], local)
         elif isinstance(old, list) and isinstance(new, list) and any(isinstance(v, BaseModel) for v in old + new):
-            self.walk_items(old, new, path, names)
+            self.walk_items(old, new, path, names, local)
         elif old is None or new is None:
-            self.emit(path, names, _MISSING if old is None else old, _MISSING if new is None else new)
+            self.emit(path, names, _MISSING if old is None else old, _MISSING if new is None else new, local)
         else:
-            self.emit(path, names, old, new)
+            self.emit(path, names, old, new, local)
 
-    def walk_items(self, old: list, new: list, path: tuple, names: list[str]) -> None:
+    def named(self, item: Any, key: str | int, side: int, local: list[dict[str, Any]]) -> str:
+        """A list item's name as printed: '{count} of a kind' with the item's own count filled in."""
+        return as_printed(_name(item, key), [*local, *self.scopes[side]]) or ""
+
+    def walk_items(self, old: list, new: list, path: tuple, names: list[str],
+                   local: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])) -> None:
         """Items matched by their name where every item has a distinct one, else by position."""
-        old = [v for v in old if self.old_lib.in_edition(getattr(v, "introduced", None))]
-        new_index = [(i, v) for i, v in enumerate(new) if self.new_lib.in_edition(getattr(v, "introduced", None))]
+        old = [v for v in old if self.old_lib.includes(v)]
+        new_index = [(i, v) for i, v in enumerate(new) if self.new_lib.includes(v)]
         keys_old, keys_new = [_identity(v) for v in old], [_identity(v) for _, v in new_index]
         by_name = None not in keys_old + keys_new and len(set(keys_old)) == len(old) and len(set(keys_new)) == len(new_index)
         pre = ""
@@ -197,10 +208,18 @@ class _Walk:
         else:
             keys_old, keys_new = list(range(len(old))), [i for i, _ in new_index]
         old_by = dict(zip(keys_old, old, strict=True))
+
+        def own(item: Any) -> list[dict[str, Any]]:  # an item's own fields come first: '{count} of a kind'
+            return [item.model_dump(exclude_none=True)] if isinstance(item, BaseModel) else []
+
         for key, (i, item) in zip(keys_new, new_index, strict=True):
-            self.walk(old_by.pop(key, _MISSING), item, path + (i,), names + [pre + _name(item, i)])
+            before = old_by.pop(key, _MISSING)
+            inner = ([*own(before), *local[0]] if before is not _MISSING else local[0], [*own(item), *local[1]])
+            self.walk(before, item, path + (i,), names + [pre + self.named(item, i, 1, inner[1])], inner)
         for key, item in old_by.items():
-            self.walk(item, _MISSING, path + (keys_old.index(key),), names + [pre + _name(item, keys_old.index(key))])
+            inner = ([*own(item), *local[0]], local[1])
+            at = keys_old.index(key)
+            self.walk(item, _MISSING, path + (at,), names + [pre + self.named(item, at, 0, inner[0])], inner)
 
 
 EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*)")
@@ -216,22 +235,23 @@ def as_printed(sentence: str | None, scopes: list[dict[str, Any]]) -> str | None
 def _prose(walk: _Walk, where: str, name: str, old: str | None, new: str | None,
            old_scopes: list[dict[str, Any]], new_scopes: list[dict[str, Any]]) -> None:
     for a, b in changed_sentences(old, new):
-        walk.out.append(Change(walk.game, where, name, as_printed(a, old_scopes), as_printed(b, new_scopes)))
+        walk.out.append(Change(walk.game, where, name, as_printed(a, old_scopes), as_printed(b, new_scopes), walk.game_id))
 
 
 def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Library) -> list[Change]:
     """Every change between two versions of one game: each data field, then the prose."""
     old_data, new_data = old.doc.data, new.doc.data
-    walk = _Walk(new.game.title, old_lib, new_lib, scopes=([old_data, old_lib.scope()], [new_data, new_lib.scope()]))
+    walk = _Walk(new.game.heading(), old_lib, new_lib, scopes=([old_data, old_lib.scope()], [new_data, new_lib.scope()]),
+                 game_id=new.id)
     walk.walk(old.game, new.game)
     _prose(walk, new.prose.path if new.prose else "", "text",
            old.prose.text if old.prose else None, new.prose.text if new.prose else None,
            [old_data, old_lib.scope()], [new_data, new_lib.scope()])
     old_index = {v.id: i for i, v in enumerate(old.game.variants)}
-    before = {v.id for v in old.game.variants if old_lib.in_edition(v.introduced)}
+    before = {v.id for v in old.game.variants if old_lib.includes(v)}
     for i, v in enumerate(new.game.variants):  # a variant added is one line ('variant X: added'), not all its sentences
         a, b = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
-        if new_lib.in_edition(v.introduced) and v.id in before and (a or b):
+        if new_lib.includes(v) and v.id in before and (a or b):
             old_v = old_data["variants"][old_index[v.id]]
             _prose(walk, (b or a).path, f"variant {v.title}, text", a.text if a else None, b.text if b else None,
                    [old_v, old_data, old_lib.scope()], [new_data["variants"][i], new_data, new_lib.scope()])
@@ -249,7 +269,7 @@ class Summary:
         return not self.changes
 
     def games(self) -> dict[str, list[Change]]:
-        """The changes grouped by game title (the book's own under 'The book'), in order."""
+        """The changes grouped by game heading (unique in a book; the book's own under 'The book'), in order."""
         out: dict[str, list[Change]] = {}
         for c in self.changes:
             out.setdefault(c.game or BOOK, []).append(c)
@@ -263,9 +283,12 @@ def compare(old: Library, new: Library) -> Summary:
         if gs.id in old.games:
             changes += compare_game(old.games[gs.id], gs, old, new)
         else:
-            changes.append(Change(gs.game.title, "", "game added", None, gs.game.title))
-    changes += [Change(gs.game.title, "", "game removed", gs.game.title, None)
-                for gs in old.ordered_games() if gs.id not in new.games]
+            changes.append(Change(gs.game.heading(), "", "game added", None, gs.game.heading(), gs.id))
+    for gs in old.ordered_games():
+        if gs.id not in new.games:  # retired by the family's decision (retired:), or its file deleted
+            retired = gs.id in new.every_game and new.every_game[gs.id].game.retired is not None
+            what = "game retired" if retired else "game removed"
+            changes.append(Change(gs.game.heading(), "", what, gs.game.heading(), None, gs.id))
     walk = _Walk("", old, new)
     walk.walk(old.book, new.book)
     for page in new.book.pages:

@@ -32,7 +32,13 @@ FROZEN_DIR = f"{DATA_DIR}/frozen"
 # say a score can be negative), qualifiers and 'implied' mark what a source states, 'sources'
 # name the files.
 FREE = {"implied", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against", "held_against",
-        "sources", "status"}
+        "sources", "status",
+        # Which editions print the typed index is the book's bookkeeping, not what an edition prints: opening
+        # the next edition adds it there (`rulebook edition new`) and no published edition changes.
+        "editions",
+        # When a game or variant is retired is a later edition's decision (revisions.yaml), not what the
+        # earlier edition printed.
+        "retired"}
 BOOK_KEYS = ("title", "author", "index_title", "printed_index")
 HEADER = ("# The {edition} edition as published: {what}, as `rulebook freeze {edition}` wrote it.\n"
           "# Do not edit: a change to the book is an erratum (rules_data/errata.yaml); see CONTRIBUTING.md.\n")
@@ -56,7 +62,7 @@ def _game(lib: Library, gs: GameSource) -> dict[str, Any]:
     """A game as the edition states it: its prose files (as printed) and its data values."""
     data = dict(gs.doc.data)
     variants = [v for v, model in zip(data.get("variants") or [], gs.game.variants, strict=True)
-                if lib.in_edition(model.introduced)]
+                if lib.includes(model)]
     data["variants"] = variants  # a variant added later is not in this edition
     out: dict[str, Any] = {"data": dict(_leaves(data))}
     scopes = [gs.doc.data, lib.scope()]
@@ -64,7 +70,7 @@ def _game(lib: Library, gs: GameSource) -> dict[str, Any]:
         out[gs.prose.path] = _lines(gs.prose.text, scopes)
     for i, variant in enumerate(gs.game.variants):
         prose = gs.variant_prose.get(variant.id)
-        if prose is not None and lib.in_edition(variant.introduced):
+        if prose is not None and lib.includes(variant):
             out[prose.path] = _lines(prose.text, [lookup(gs.doc.data, f"variants.{i}"), *scopes])
     return out
 

@@ -17,18 +17,27 @@ from pydantic import BaseModel, ValidationError
 from . import hints
 from .errors import Location, SourceError, SourceErrors
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
-from .model import Acceptance, Accepted, Book, Edition, Errata, Erratum, Game, PrintedIndex
+from .model import (
+    Acceptance,
+    Accepted,
+    Book,
+    Edition,
+    Errata,
+    Erratum,
+    Game,
+    PrintedIndex,
+    Revision,
+    Revisions,
+    edition_key,
+)
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
 BOOK_FILE = "book.yaml"
 ERRATA_FILE = "errata.yaml"
+REVISIONS_FILE = "revisions.yaml"
 ACCEPTED_FILE = "accepted.yaml"
-
-
-def edition_key(edition_id: str) -> tuple[int, ...]:
-    """Sort key of an edition id: '2026.10' comes after '2026.9'."""
-    return tuple(int(part) for part in edition_id.split("."))
+__all__ = ["edition_key"]  # the edition order lives in model.py; re-exported for the stages that import it here
 
 
 def page_span(page: int | str) -> tuple[int, int]:
@@ -80,14 +89,27 @@ class Library:
     errata_doc: YamlDoc
     accepted: list[Acceptance] = field(default_factory=list)  # all editions': checks.accept keeps this one's
     accepted_doc: YamlDoc | None = None
+    revisions: list[Revision] = field(default_factory=list)  # all editions': the family's decisions
+    revisions_doc: YamlDoc | None = None
+    every_game: dict[str, GameSource] = field(default_factory=dict)  # every game file, in this edition or not
 
     @property
     def is_current(self) -> bool:
         return self.edition.id == self.book.current
 
-    def in_edition(self, introduced: str | None) -> bool:
-        """True if something introduced in ``introduced`` is part of this edition."""
-        return introduced is None or edition_key(introduced) <= edition_key(self.edition.id)
+    def in_edition(self, introduced: str | None, retired: str | None = None) -> bool:
+        """True if something introduced in ``introduced`` (and retired from ``retired``, if ever) is in this edition."""
+        here = edition_key(self.edition.id)
+        return (introduced is None or edition_key(introduced) <= here) and (retired is None or here < edition_key(retired))
+
+    def includes(self, item: Any) -> bool:
+        """True if a variant or alternate rule (anything with ``introduced``, maybe ``retired``) is in this edition."""
+        return self.in_edition(getattr(item, "introduced", None), getattr(item, "retired", None))
+
+    def previous(self) -> Edition | None:
+        """The edition before this one, if any."""
+        earlier = [e for e in self.book.editions if edition_key(e.id) < edition_key(self.edition.id)]
+        return max(earlier, key=lambda e: edition_key(e.id)) if earlier else None
 
     def scope(self) -> dict[str, Any]:
         """Book-wide values prose may refer to: {book.title}, {edition.year}, {edition.label}..."""
@@ -120,8 +142,9 @@ class Library:
         typed_in = min(printed.editions, key=edition_key)
         rows: dict[str, list[IndexRow]] = {}
         for section in self.book.sections:
+            # A game retired since the index was typed has no line in this edition (its entry keeps its place).
             out = [IndexRow(section.id, e.title, e.game, e.players, i)
-                   for i, e in enumerate(printed.sections.get(section.id, []))]
+                   for i, e in enumerate(printed.sections.get(section.id, [])) if e.game in self.games]
             for gid in section.games:
                 gs = self.games.get(gid)
                 if gs is None or not edition_key(gs.game.introduced) > edition_key(typed_in):
@@ -200,41 +223,73 @@ def _get(data: Any, path: list[str]) -> tuple[Any, Any]:
     return node, int(last) if isinstance(node, list) else last
 
 
-def _erratum_value(erratum: Erratum, docs: dict[str, YamlDoc], at: Location) -> tuple[YamlDoc, Any, Any, list[str]]:
-    """(document, container, key, path) of a data erratum's value; SourceError at the erratum if there is none."""
-    doc = docs.get(erratum.file)
+@dataclass(frozen=True)
+class Change:
+    """A recorded change to the book, an erratum (a mistake corrected) or a revision (the family's decision):
+    what the edition before printed (``old``) and what ``edition`` prints (``new``), at a data path or in a text."""
+
+    id: str
+    kind: str  # "erratum" or "revision"
+    edition: str
+    file: str
+    path: str | None
+    old: Any
+    new: Any
+    count: int
+    at: Location  # the record's entry (its path: or file: line)
+
+
+def changes(errata: list[Erratum], errata_doc: YamlDoc, revisions: list[Revision],
+            revisions_doc: YamlDoc | None) -> list[Change]:
+    """Every recorded change to a file, in the order they were made: by edition, errata before revisions."""
+    out = []
+    for i, e in enumerate(errata):
+        at = errata_doc.where(("errata", i, "path" if e.path is not None else "file"))
+        out.append(Change(e.id, "erratum", e.edition, e.file, e.path, e.published, e.corrected, e.count, at))
+    for i, r in enumerate(revisions):
+        if r.file is not None and revisions_doc is not None:
+            at = revisions_doc.where(("revisions", i, "path" if r.path is not None else "file"))
+            out.append(Change(r.id, "revision", r.edition, r.file, r.path, r.before, r.after, r.count, at))
+    return sorted(out, key=lambda c: (edition_key(c.edition), c.kind != "erratum"))
+
+
+def _change_value(change: Change, docs: dict[str, YamlDoc]) -> tuple[YamlDoc, Any, Any, list[str]]:
+    """(document, container, key, path) of a data change's value; SourceError at its entry if there is none."""
+    doc = docs.get(change.file)
     if doc is None:
-        raise SourceError(at, f"erratum '{erratum.id}': no data file {erratum.file}: write the file in {DATA_DIR}/ it corrects instead")
-    path = erratum.path.split(".") if erratum.path else []
+        raise SourceError(change.at, f"{change.kind} '{change.id}': no data file {change.file}: "
+                                     f"write the file in {DATA_DIR}/ it changes instead")
+    path = change.path.split(".") if change.path else []
     try:
         container, key = _get(doc.data, path)
         container[key]
     except (KeyError, IndexError, ValueError, TypeError):
-        raise SourceError(at, f"erratum '{erratum.id}': {erratum.file} has no value at '{erratum.path}': "
-                              f"write the dotted path of the corrected value in {erratum.file} instead") from None
+        raise SourceError(change.at, f"{change.kind} '{change.id}': {change.file} has no value at '{change.path}': "
+                                     f"write the dotted path of the changed value in {change.file} instead") from None
     return doc, container, key, path
 
 
-def undo_erratum(erratum: Erratum, docs: dict[str, YamlDoc], texts: dict[str, TextDoc],
-                 at: Location | None = None) -> None:
-    """Put the published value back; raise SourceError if the files no longer match the erratum (``at``: its entry)."""
-    at = at or Location(f"{DATA_DIR}/{ERRATA_FILE}")
-    stale = f"erratum '{erratum.id}' no longer matches {erratum.file}"
-    if erratum.path is not None:
-        doc, container, key, path = _erratum_value(erratum, docs, at)
+def undo(change: Change, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) -> None:
+    """Put back what the edition before printed; raise SourceError if the files no longer match the change."""
+    stale = f"{change.kind} '{change.id}' no longer matches {change.file}"
+    if change.path is not None:
+        doc, container, key, path = _change_value(change, docs)
         current = container[key]
-        if current != erratum.corrected:
+        if current != change.new:
             where = doc.where(tuple(int(p) if p.isdigit() else p for p in path))
-            raise SourceError(where, f"{stale}: {erratum.path} is {current!r}, erratum says {erratum.corrected!r}")
-        container[key] = erratum.published
+            raise SourceError(where, f"{stale}: {change.path} is {current!r}, the {change.kind} says {change.new!r}: "
+                                     f"correct the {change.kind} or the file")
+        container[key] = change.old
         return
-    text = texts.get(erratum.file)
+    text = texts.get(change.file)
     if text is None:
-        raise SourceError(Location(ERRATA_FILE), f"erratum '{erratum.id}': no text file {erratum.file}")
-    found = text.text.count(str(erratum.corrected))
-    if found != erratum.count:
-        raise SourceError(Location(erratum.file), f"{stale}: '{erratum.corrected}' occurs {found} times, erratum says {erratum.count}")
-    text.text = text.text.replace(str(erratum.corrected), str(erratum.published))
+        raise SourceError(change.at, f"{change.kind} '{change.id}': no text file {change.file}: "
+                                     f"name the {CONTENT_DIR}/ file it changes instead")
+    found = text.text.count(str(change.new))
+    if found != change.count:
+        raise SourceError(change.at, f"{stale}: '{change.new}' occurs {found} times, the {change.kind} says "
+                                     f"{change.count}: correct its count: or its words")
+    text.text = text.text.replace(str(change.new), str(change.old))
 
 
 def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
@@ -262,6 +317,7 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     book_doc = docs.pop(f"{DATA_DIR}/{BOOK_FILE}", None)
     errata_doc = docs.pop(f"{DATA_DIR}/{ERRATA_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ERRATA_FILE}", {"errata": []})
     accepted_doc = docs.pop(f"{DATA_DIR}/{ACCEPTED_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ACCEPTED_FILE}", {"accepted": []})
+    revisions_doc = docs.pop(f"{DATA_DIR}/{REVISIONS_FILE}", None) or YamlDoc(f"{DATA_DIR}/{REVISIONS_FILE}", {"revisions": []})
     if book_doc is None:
         if not any(e.where.path.endswith(BOOK_FILE) for e in errors):
             errors.append(SourceError(Location(f"{DATA_DIR}/{BOOK_FILE}"), "missing: the book's own data"))
@@ -269,7 +325,8 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     book = _validate(Book, book_doc, errors)
     errata_model = _validate(Errata, errata_doc, errors)
     accepted = _validate(Accepted, accepted_doc, errors)
-    if book is None or errata_model is None or accepted is None:
+    revisions_model = _validate(Revisions, revisions_doc, errors)
+    if book is None or errata_model is None or accepted is None or revisions_model is None:
         raise SourceErrors(errors)
 
     edition_id = edition_id or book.current
@@ -278,18 +335,17 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         raise SourceErrors([SourceError(book_doc.where(("editions",)), f"no edition '{edition_id}' (have {', '.join(editions)})")])
     edition = editions[edition_id]
 
-    # Rebuild an older edition by undoing, newest first, every correction made after it.
+    # Rebuild an older edition by undoing, newest first, every change (correction or decision) made after it.
     all_docs = {**docs, book_doc.path: book_doc}
-    for erratum in sorted(errata_model.errata, key=lambda e: edition_key(e.edition), reverse=True):
-        index = [e.id for e in errata_model.errata].index(erratum.id)
-        at = errata_doc.where(("errata", index, "path" if erratum.path is not None else "file"))
+    for change in reversed(changes(errata_model.errata, errata_doc, revisions_model.revisions, revisions_doc)):
         try:
-            if edition_key(erratum.edition) > edition_key(edition_id):
-                undo_erratum(erratum, all_docs, texts, at)
-            elif erratum.path is not None:  # not undone here, but a wrong path is wrong in every edition
-                _erratum_value(erratum, all_docs, at)
+            if edition_key(change.edition) > edition_key(edition_id):
+                undo(change, all_docs, texts)
+            elif change.path is not None:  # not undone here, but a wrong path is wrong in every edition
+                _change_value(change, all_docs)
         except SourceError as exc:
             errors.append(exc)
+    for index, erratum in enumerate(errata_model.errata):
         cited = erratum.evidence.page
         if cited is not None and f"{CONTENT_DIR}/{cited}.md" not in texts:
             errors.append(SourceError(errata_doc.where(("errata", index, "evidence", "page")),
@@ -298,6 +354,7 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     book = _validate(Book, book_doc, errors) or book
 
     games: dict[str, GameSource] = {}
+    every_game: dict[str, GameSource] = {}
     for path, doc in docs.items():
         game = _validate(Game, doc, errors)
         if game is None:
@@ -306,7 +363,8 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         if path != expected:
             errors.append(SourceError(doc.where(("id",)), f"id '{game.id}' does not match the file name (expected {expected})"))
             continue
-        if edition_key(game.introduced) > edition_key(edition_id):
+        every_game[game.id] = GameSource(game, doc, None)
+        if not _in(game, edition_id):
             continue
         prose = texts.get(f"{CONTENT_DIR}/{game.id}.md")
         if prose is None:
@@ -351,4 +409,10 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     if errors:
         raise SourceErrors(errors)
     return Library(root, edition, book, book_doc, games, pages, errata_model.errata, errata_doc,
-                   accepted.accepted, accepted_doc)
+                   accepted.accepted, accepted_doc, revisions_model.revisions, revisions_doc, every_game)
+
+
+def _in(game: Game, edition_id: str) -> bool:
+    """Whether a game is printed in an edition: introduced by then, and not yet retired."""
+    here = edition_key(edition_id)
+    return edition_key(game.introduced) <= here and (game.retired is None or here < edition_key(game.retired))

@@ -39,6 +39,17 @@ def _check_qualified(model: BaseModel, names: list[str]) -> None:
             raise ValueError(f"'{name}' is not a number stated here: a qualifier names one of this part's numbers")
 
 
+def edition_key(edition_id: str) -> tuple[int, ...]:
+    """Sort key of an edition id: '2026.10' comes after '2026.9'."""
+    return tuple(int(part) for part in edition_id.split("."))
+
+
+def _check_lifetime(introduced: str, retired: str | None) -> None:
+    if retired is not None and edition_key(retired) <= edition_key(introduced):
+        raise ValueError(f"retired: {retired} is not after introduced: {introduced}; a game or variant is retired "
+                         "from an edition later than the one that added it")
+
+
 class Strict(BaseModel):
     """Base for every model: unknown keys and silent type conversions are errors."""
 
@@ -67,12 +78,34 @@ def _check_range(value: int | str | None) -> int | str | None:
     return value
 
 
+class SourceCorrection(Strict):
+    """A mistake in a source, corrected while transcribing it: never printed by the book, so not an erratum.
+
+    The page citing the source says "The source says “122”; corrected to “95” because …"."""
+
+    says: str | int | float = Field(description="what the source says, word for word")
+    corrected: str | int | float = Field(description="what this book prints instead")
+    path: str | None = Field(None, description="dotted data path of the corrected value, from the game's file "
+                                               "(variants.1.examples…); omit for words in the prose")
+    file: str | None = Field(None, description="the prose file the words are in, for a text correction")
+    count: int = Field(1, ge=1, description="for a text correction: how often the corrected words occur")
+    because: str = Field(min_length=1, description="why, one sentence for readers: '76 and 19 make 95'")
+
+    @model_validator(mode="after")
+    def _where(self) -> SourceCorrection:
+        if (self.path is None) == (self.file is None):
+            raise ValueError("a source correction names either the data path (path:) or the prose file (file:)")
+        return self
+
+
 class Source(Strict):
     """Where a game or variant comes from: a document the book names (book.yaml sources) and its section."""
 
     seed: str = Field(min_length=1, description="the document's file, as book.yaml's sources name it")
     section: str
     date: str | None = Field(None, description="date the source gives, as written")
+    corrections: list[SourceCorrection] = Field(
+        [], description="mistakes in the source corrected while transcribing it (the book never printed them)")
 
 
 class Removal(Strict):
@@ -476,7 +509,14 @@ class Variant(GameBody):
     id: Slug
     title: str
     introduced: EditionId
+    retired: EditionId | None = Field(None, description="the first edition without it (the family's decision, "
+                                                        "rules_data/revisions.yaml); earlier editions keep it")
     sources: list[Source]
+
+    @model_validator(mode="after")
+    def _lifetime(self) -> Variant:
+        _check_lifetime(self.introduced, self.retired)
+        return self
 
 
 class Game(GameBody):
@@ -490,11 +530,14 @@ class Game(GameBody):
     equipment_kind: Literal["dice", "dominoes", "sticks", "board"] | None = None
     status: list[Literal["updated_rule", "under_review"]] = []
     introduced: EditionId
+    retired: EditionId | None = Field(None, description="the first edition without the game (the family's decision, "
+                                                        "rules_data/revisions.yaml); earlier editions keep it")
     sources: list[Source]
     variants: list[Variant] = []
 
     @model_validator(mode="after")
     def _complete(self) -> Game:
+        _check_lifetime(self.introduced, self.retired)
         if self.players is None:
             raise ValueError("a game must say how many players it takes")
         if self.partnerships is None:
@@ -625,6 +668,64 @@ class Errata(Strict):
     """All corrections between editions."""
 
     errata: list[Erratum]
+
+
+CHANGE_KINDS = ("rule", "alternate_rule", "target")
+LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retired")
+Date = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD (quoted)")]
+
+
+class Revision(Strict):
+    """The family's own decision, not a mistake: a rule changed, an alternate rule added, a target changed,
+    a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``), as errata."""
+
+    id: Slug
+    edition: EditionId = Field(description="the first edition with the change")
+    date: Date = Field(description="when the family decided it")
+    kind: Literal["rule", "alternate_rule", "target", "game_added", "game_retired", "variant_added", "variant_retired"]
+    why: str = Field(min_length=1, description="one sentence for readers: what changed and why")
+    file: str | None = Field(None, description="the file changed: rules_data/<game>.yaml or content/<page>.md")
+    path: str | None = Field(None, description="dotted data path of the changed value; omit for a text change")
+    before: str | int | float | bool | None = Field(None, description="what the edition before printed")
+    after: str | int | float | bool | None = Field(None, description="what this edition prints")
+    count: int = Field(1, ge=1, description="for a text change: how often the new text occurs")
+    game: Slug | None = Field(None, description="the game added, retired, or given an alternate rule")
+    variant: Slug | None = Field(None, description="the variant added or retired")
+    rule: int | None = Field(None, description="alternate_rule: the number of the rule added (introduced: this edition)")
+
+    @model_validator(mode="after")
+    def _shape(self) -> Revision:
+        if not self.why.strip():
+            raise ValueError("why: say in one sentence what the family changed and why")
+        changes = self.file is not None
+        if self.kind in LIFETIME_KINDS or (self.kind == "alternate_rule" and not changes):
+            if changes or self.path is not None or self.before is not None or self.after is not None:
+                raise ValueError(f"a {self.kind} revision names the game{' and the rule' if self.rule else ''}; "
+                                 "file:, path:, before: and after: record a changed rule instead")
+            if self.game is None:
+                raise ValueError(f"a {self.kind} revision names the game (game:)")
+            if self.kind.startswith("variant_") and self.variant is None:
+                raise ValueError(f"a {self.kind} revision names the variant (variant:) as well as its game")
+            if self.kind == "alternate_rule" and self.rule is None:
+                raise ValueError("an alternate_rule revision records the change (file:, before:, after:) "
+                                 "or names the game and the number of the rule added (game:, rule:)")
+            return self
+        if not changes or self.before is None or self.after is None:
+            raise ValueError(f"a {self.kind} revision records the change: file:, before: and after: "
+                             "(and path: for a data value)")
+        if self.before == self.after:
+            raise ValueError("before: and after: are the same: a revision changes something")
+        if self.kind == "target" and not (self.path or "").endswith("target"):
+            raise ValueError("a target revision changes a goal's target: its path ends in 'goal.target'")
+        if self.game is not None or self.variant is not None or self.rule is not None:
+            raise ValueError("game:, variant: and rule: name what is added or retired; a changed rule names its file")
+        return self
+
+
+class Revisions(Strict):
+    """The family's decisions between editions (rules_data/revisions.yaml)."""
+
+    revisions: list[Revision] = []
 
 
 class Acceptance(Strict):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .model import Accepted, Book, Errata, Game
+from .model import Accepted, Book, Errata, Game, Revisions
 
 SCHEMAS = {"game.schema.json": Game, "book.schema.json": Book, "errata.schema.json": Errata,
-           "accepted.schema.json": Accepted}
+           "accepted.schema.json": Accepted, "revisions.schema.json": Revisions}
 
 
 def schema_text(model: type) -> str:

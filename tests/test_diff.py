@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import shutil
 from pathlib import Path
 
@@ -124,7 +125,13 @@ def test_every_field_of_every_game_is_compared(before):
             assert changes, f"{gs.id}: {dotted} changed and diff saw nothing"
             exact = [c for c in changes if c.path == dotted]
             if exact:
-                scope = [gs.doc.data, before.scope()]  # data text reads as printed: references resolved
+                # Data text reads as printed: references resolved, an item's own fields first ('{count} of a kind').
+                items, node = [], gs.doc.data
+                for part in path[:-1]:
+                    node = node[part]
+                    if isinstance(part, int) and isinstance(node, dict):
+                        items.insert(0, node)
+                scope = [*items, gs.doc.data, before.scope()]
                 shown = [as_printed(v, scope) if isinstance(v, str) else v for v in (value, _mutated(value))]
                 assert [exact[0].old, exact[0].new] == shown, dotted
             else:  # a name changed: the item it names is reported removed and added
@@ -142,6 +149,16 @@ def test_what_changed_page_uses_the_same_lines():
     assert "the way the game plays out <del>dramitically</del> **dramatically** if used." in page
     assert "notallowed" not in page  # Four-Card Golf is new in 2026.2: one line, not its sentences
     assert "- Index title: Alphapetical Index of Games → Alphabetical Index of Games" in page
+    # Each game under its own heading as the book prints it: the tournament's corrections are not Gin Rummy's.
+    sections = dict(re.findall(r"^### (.+)\n\n((?:- .*\n)+)", page, re.M))
+    assert sections["Gin Rummy"] == "- Game added\n"
+    assert sections["Gin Rummy (Tournament Rules)"].count("<del>oponent") >= 5
+    assert "Dice (10,000)" in sections and "Dice" not in sections
+    # References read as printed (an item's own '{count} of a kind'); an edition's name has one pair of brackets.
+    assert not re.search(r"\{[a-z_.0-9]+\}", page), re.findall(r".*\{[a-z_.0-9]+\}.*", page)
+    assert "Rolled in one roll, 3 of a kind" in sections["Dice (10,000)"]
+    assert "From 2026.1 – Revision 1 (Jan/2026) to 2026.2 – Revision 2 (Nov/2026)" in page
+    assert not re.search(r"\([^()]*\([^()]*\)[^()]*\)", page)
 
 
 
@@ -162,6 +179,6 @@ def test_the_command_gives_records_as_json_and_lines_as_text(tmp_path):
     args = [sys.executable, "-m", "generator", "diff", str(ROOT), str(after), "--format"]
     records = json.loads(subprocess.run([*args, "json"], capture_output=True, text=True, check=True).stdout)
     assert records == [{"game": "Golf", "path": "scoring.cards.items.7.points",
-                        "label": "Scoring, Block of 4 cards, points", "old": -10, "new": -20}]
+                        "label": "Scoring, Block of 4 cards, points", "old": -10, "new": -20, "game_id": "golf"}]
     text = subprocess.run([*args, "text"], capture_output=True, text=True, check=True).stdout
     assert text == "Golf, Scoring, Block of 4 cards, points: −10 → −20\n"

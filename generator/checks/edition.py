@@ -100,8 +100,9 @@ def frozen(lib: Library) -> Iterator[Finding]:
             if d.where == ("sections",):
                 what = f"the {ed} book has its games in this order: {_short(d.published)}; this would have {_short(d.now)}"
             title = f"{old.games[d.game].game.heading()}: " if d.game in old.games else ""
-            yield (_at(old, d.file, d.where), f"{title}this changes the {ed} edition as published: add an erratum "
-                   f"instead ({what})", d.game)
+            yield (_at(old, d.file, d.where), f"{title}this changes the {ed} edition as published: record it in the "
+                   f"edition that makes it, an erratum if {ed} was wrong (errata.yaml) or a revision if the family "
+                   f"decided it (revisions.yaml) ({what})", d.game)
 
 
 @check("erratum.not_published")

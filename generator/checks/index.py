@@ -23,6 +23,8 @@ def _entries(lib: Library):
         return
     for section, entries in printed.sections.items():
         for i, entry in enumerate(entries):
+            if entry.game in lib.every_game and entry.game not in lib.games:
+                continue  # retired since the index was typed: this edition prints no line for it
             yield section, i, entry, lib.book_doc.where(("printed_index", "sections", section, i))
 
 

@@ -28,7 +28,7 @@ def _numbers(gs: GameSource, lib: Library) -> dict[int, int]:
     # Only rules headed 'Alternate Rule N' can be referred to that way; a numbered list's '1.' cannot.
     alt = gs.game.alternate_rules
     rules = alt.rules if alt and alt.numbering == "alternate_rule" else []
-    return {r.number: i for i, r in enumerate(rules) if r.number is not None and lib.in_edition(r.introduced)}
+    return {r.number: i for i, r in enumerate(rules) if r.number is not None and lib.includes(r)}
 
 
 @check("xref.unknown_alternate_rule")

@@ -10,8 +10,8 @@ import re
 from typing import Any
 
 from ..cards import JOKER, CardSet, PredicateError, parse_cards
-from ..library import Library
-from ..model import CardEquipment, Deal, GameBody, Goal, Removal, ScoreItem, ScoreTable
+from ..library import Library, edition_key
+from ..model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable
 from ..phrases import parse_players
 from ..prose import expand, format_value
 
@@ -308,8 +308,11 @@ def printed_index_note(lib: Library) -> str | None:
     corrected = [r.title for r in rows if r.entry is not None
                  and any(p.startswith(f"printed_index.sections.{r.section}.{r.entry}.") for p in fixed)]
     added = [r.title for r in rows if r.entry is None]
+    # The typed lines of games retired since: an edition prints no line for a game it does not have.
+    typed = lib.book.printed_index.sections.values() if lib.book.printed_index else []
+    retired = [e.title for entries in typed for e in entries if e.game not in lib.games]
     as_printed = bool(lib.printed_pages())
-    if not corrected and not added:
+    if not corrected and not added and not retired:
         if as_printed:
             return ("The index is printed as published, with its titles, player counts, order and page numbers, "
                     "mistakes included; each game starts on the page it names.")
@@ -320,8 +323,12 @@ def printed_index_note(lib: Library) -> str | None:
     if corrected:
         parts.append(f"the lines the errata correct are printed corrected ({_listing(corrected)})")
     if added:
-        parts.append("the games this edition adds have lines of their own, titled and counted as on their pages, "
+        since = "this edition adds" if all(lib.games[r.game].game.introduced == lib.edition.id for r in rows
+                                           if r.entry is None) else "added since the book was first printed"
+        parts.append(f"the games {since} have lines of their own, titled and counted as on their pages, "
                      f"in the book's alphabetical order ({_listing(added)})")
+    if retired:
+        parts.append(f"the games the family retired have no line ({_listing(retired)})")
     return "; ".join(parts) + "."
 
 
@@ -345,9 +352,11 @@ def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:
 class ErratumRow:
     """One correction as a reader sees it: where it is, what the book said, what it says now, and why."""
 
-    def __init__(self, title: str, anchor: str, link: str, published: str, corrected: str, why: str) -> None:
+    def __init__(self, title: str, anchor: str, link: str, published: str, corrected: str, why: str,
+                 edition: str = "") -> None:
         self.title, self.anchor, self.link = title, anchor, link
         self.published, self.corrected, self.why = published, corrected, why
+        self.edition = edition  # the edition that made the correction
 
     def page(self, pages: dict[str, int], unknown: str = "") -> str:
         """The PDF page the corrected text is on ('00'-like ``unknown`` before layout)."""
@@ -357,9 +366,18 @@ class ErratumRow:
         return unknown if found is None else str(found)
 
 
+def edition_name(edition: Edition) -> str:
+    """'2026.2 – Revision 2 (Nov/2026)': an edition as readers see it named (the label has its own brackets)."""
+    return f"{edition.id} – {edition.label}"
+
+
 def errata_rows(lib: Library) -> list[ErratumRow]:
-    """This edition's corrections named by the game or page they are on, never by file or data path."""
+    """This edition's corrections named by the game or page they are on, never by file or data path.
+
+    A correction of a game this edition no longer prints (retired since) is left out: there is nothing here
+    for the reader to correct."""
     rows = []
+    printed = lib.book.printed_index
     for e in (e for e in lib.errata if lib.in_edition(e.edition)):
         stem = e.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         game_id, _, variant_id = stem.partition(".")
@@ -367,21 +385,35 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
             # The book's own data is the printed index (its heading and its lines).
             title, anchor, link = lib.book.index_title, "book-index", "book-index.md"
             line = re.match(r"printed_index\.sections\.(\w+)\.(\d+)\.", e.path or "")
-            if line:
-                entry = next(r for r in lib.index_rows()[line[1]] if r.entry == int(line[2]))
+            if line and printed is not None:
+                entry = printed.sections[line[1]][int(line[2])]
+                if entry.game not in lib.games:
+                    continue
                 title = f"{title}: {entry.title}"
         elif game_id in lib.games:
             game = lib.games[game_id].game
             if not variant_id and e.path and e.path.startswith("variants."):
                 variant_id = game.variants[int(e.path.split(".")[1])].id
             variant = next((v for v in game.variants if v.id == variant_id), None)
+            if variant is not None and not lib.includes(variant):
+                continue
             title = game.heading() + (f": {variant.title}" if variant else "")
             anchor, link = f"game-{game_id}", f"games/{game_id}.md"
-        else:
+        elif stem in lib.pages:
             page = next(p for p in lib.book.pages if p.id == stem)
             title, anchor, link = page.title, f"page-{page.id}", f"{page.id}.md"
+        else:
+            continue
         # Data text may refer to the game's own values: the reader sees them as the page prints them.
         scopes = ([lib.games[game_id].doc.data] if game_id in lib.games else []) + [lib.scope()]
         rows.append(ErratumRow(title, anchor, link, expand(str(e.published), *scopes), expand(str(e.corrected), *scopes),
-                               e.evidence.why))
+                               e.evidence.why, e.edition))
     return rows
+
+
+def errata_groups(lib: Library) -> list[tuple[str, list[ErratumRow]]]:
+    """The corrections grouped by the edition that made them, newest first: [(the edition's name, rows)]."""
+    rows = errata_rows(lib)
+    editions = sorted((e for e in lib.book.editions if any(r.edition == e.id for r in rows)),
+                      key=lambda e: edition_key(e.id), reverse=True)
+    return [(edition_name(ed), [r for r in rows if r.edition == ed.id]) for ed in editions]

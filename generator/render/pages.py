@@ -26,7 +26,7 @@ class BodyView:
     scopes: list[dict[str, Any]]
     segments: list[tuple[str, Any]]
     glance: list[tuple[str, str]]
-    in_edition: Any = None
+    includes: Any = None  # Library.includes: is a variant or rule in this edition
     prefix: str = ""  # for element ids: several blocks of one kind can share a page (or the book)
     headed: set[str] = field(default_factory=set)  # blocks whose title the prose prints just before them
 
@@ -56,7 +56,7 @@ class BodyView:
     def alternate_rules(self) -> list[Any]:
         """The alternate rules that belong to this edition."""
         rules = self.body.alternate_rules.rules if self.body.alternate_rules else []
-        return [r for r in rules if self.in_edition(r.introduced)]
+        return [r for r in rules if self.includes(r)]
 
     def examples(self) -> dict[str, dict[str, tuple]]:
         """Each example's figures: name -> (computed, stated, problem)."""
@@ -185,17 +185,28 @@ class GamePage:
         """The title as the book prints it: 'Oh Hell! (Screw your neighbour)'."""
         return self.game.heading()
 
+    def _cited(self) -> list[Source]:
+        return self.game.sources + [s for v, _ in self.variants for s in v.sources]
+
+    def _citation(self, src: Source) -> str:
+        line = f"{self.origin(src)}, “{src.section}”"
+        return line[:1].upper() + line[1:]  # it opens the line
+
     def sources(self) -> list[str]:
         """'The book as published (2026, Revision 1), “Golf”' for the game and each variant."""
         out = []
-        for src in self.game.sources + [s for v, _ in self.variants for s in v.sources]:
-            line = f"{self.origin(src)}, “{src.section}”"
-            line = line[:1].upper() + line[1:]  # it opens the line
-            if src.date:
-                line += f", {src.date}"
+        for src in self._cited():
+            line = self._citation(src) + (f", {src.date}" if src.date else "")
             if line not in out:
                 out.append(line)
         return out
+
+    def source_corrections(self) -> list[str]:
+        """Each mistake of a source corrected while transcribing it (never printed by the book, so no erratum):
+        'A card-games site (Standard Gin Rummy), “Gin Rummy”: the source says “122”; corrected to “95” because …'."""
+        return [f"{self._citation(src)}: the source says “{format_value(c.says)}”; corrected to "
+                f"“{format_value(c.corrected)}” because {c.because}"
+                for src in self._cited() for c in src.corrections]
 
 
 def _segments(text: str | None) -> list[tuple[str, Any]]:
@@ -207,7 +218,7 @@ def _view(lib: Library, body: GameBody, data: dict[str, Any], scopes: list[dict[
     segments = []
     for kind, value in _segments(prose):
         segments.append((kind, expand(value, *scopes, lib.scope()) if kind == "md" else value))
-    view = BodyView(body, data, scopes, segments, describe.glance(body), lib.in_edition)
+    view = BodyView(body, data, scopes, segments, describe.glance(body), lib.includes)
     view.headed = _headed_blocks(view)
     return view
 
@@ -240,7 +251,7 @@ def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
     main.prefix = f"{gs.id}-" if book else ""
     page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources})
     for i, variant in enumerate(gs.game.variants):
-        if not lib.in_edition(variant.introduced):
+        if not lib.includes(variant):
             continue
         vdata = lookup(data, f"variants.{i}")
         prose = gs.variant_prose.get(variant.id)

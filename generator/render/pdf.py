@@ -41,6 +41,7 @@ from ..errors import BuildError
 from ..library import Library
 from ..prose import expand, format_value
 from . import booklet, copyfit, describe
+from .changes import edition_changes, line_html
 from .markup import Markup, demote_headings, environment, prose_html
 from .pages import BodyView, GamePage, game_page
 from .sheets import SheetFile, sheet_files, template_globals
@@ -124,7 +125,9 @@ class BookParts:
         self.by_section = {s.id: [p for p in self.games if p.id in s.games] for s in lib.book.sections}
         self.front_pages = [p for p in lib.book.pages if p.after is None]
         self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
-        self.errata = describe.errata_rows(lib)
+        self.errata = describe.errata_groups(lib)
+        # What changed since the edition before; an edition laid out as printed prints what the family printed.
+        self.changes = None if lib.printed_pages() else edition_changes(lib)
         self.sheets: dict[str, list[SheetFile]] = {}  # each game's sheets in the score pad, named on its page
         for sheet in sheet_files(self.games):
             self.sheets.setdefault(sheet.game_id, []).append(sheet)
@@ -160,10 +163,11 @@ class BookParts:
         sections, printed = self.lib.book.sections, self.lib.index_rows()
         note = describe.printed_index_note(self.lib)
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
-                        page_range, note)
-        # The errata run on after the index: one part, so that neither ends on a page of its own.
+                        page_range, note, self.changes)
+        # The errata and what changed run on after the index: one part, so that none ends on a page of its own.
         end = t.index(sections, index_rows, page_range, printed) + (
-            t.errata_page(self.errata, pages, note) if self.errata or note else "")
+            t.errata_page(self.errata, pages, note) if self.errata or note else "") + (
+            t.changes_page(self.changes, line_html, pages) if self.changes else "")
         return [Part(front), *self.middle, Part(end, recto=True)]
 
 

@@ -6,7 +6,6 @@ import functools
 import html
 import json
 import os
-import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -202,7 +201,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records())
     pages["assets/games.json"] = lambda: json.dumps(records(), indent=1, sort_keys=True)
     pages["errata.md"] = lambda: env.get_template("site/errata.md.j2").render(
-        errata=describe.errata_rows(lib), index_note=index_note, url=built_url)
+        groups=describe.errata_groups(lib), index_note=index_note, url=built_url)
 
     # Copied files first: the list of files given to MkDocs names them.
     if SITE_ASSETS.exists():
@@ -213,7 +212,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
 
     edit = {"index.md": "rules_data/book.yaml", "finder.md": "rules_data/book.yaml",
             "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml",
-            "changes.md": "rules_data/errata.yaml"}
+            "changes.md": "rules_data/revisions.yaml"}
     edit.update({game_path(p.id): f"content/{p.id}.md" for p in game_pages})
     edit.update({keeper_path(p.id): f"rules_data/{p.id}.yaml" for p in game_pages})
     edit.update({f"{p.id}.md": f"content/{p.id}.md" for p in lib.book.pages})
@@ -251,21 +250,11 @@ def section_nav(pages: list[GamePage]) -> list[Any]:
 
 
 def changes_page(lib: Library) -> str:
-    """The 'What changed' page: this edition against the one before, worked out from the data."""
-    from ..diff import compare, markdown
-    from ..library import edition_key, load_library
+    """The 'What changed' page: this edition against the one before (``render/changes.py``)."""
+    from .changes import edition_changes, line_markdown, text_markdown
 
-    earlier = sorted((e for e in lib.book.editions if edition_key(e.id) < edition_key(lib.edition.id)),
-                     key=lambda e: edition_key(e.id))
-    head = f"# What changed in {lib.edition.id}\n\n"
-    if not earlier:
-        return head + "This is the first edition kept as data; there is nothing earlier to compare with.\n"
-    previous = earlier[-1]
-    summary = compare(load_library(lib.root, previous.id), lib)
-    text = markdown(summary, f"From {previous.id} ({previous.label}) to {lib.edition.id} ({lib.edition.label})")
-    # The theme has no strikethrough extension: removed words (~~x~~, data tildes come escaped) become <del>.
-    text = re.sub(r"(?<!\\)~~(.+?)(?<!\\)~~", r"<del>\1</del>", text.replace("<", "&lt;"))
-    return head + text + "\nEvery correction, with where it is and why it was made, is on the [errata](errata.md) page.\n"
+    return site_environment(lib).get_template("site/changes.md.j2").render(
+        changes=edition_changes(lib), line=line_markdown, md=text_markdown)
 
 
 def pdf_name(lib: Library) -> str:

@@ -1,0 +1,166 @@
+"""``rulebook edition new ID --label … [--date …]``: close the current edition and open the next.
+
+The current edition is about to be printed, so it is frozen (its fingerprint written under
+``rules_data/frozen/ID/``), the new edition is appended to ``book.yaml`` and made current, and the book is
+validated. Every step is checked before anything is written, and the two writes (the fingerprint, then
+``book.yaml``, each written whole and renamed into place) are undone if the new edition does not validate:
+nothing is left half released.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from .errors import Location, RulebookError, SourceError, SourceErrors
+from .library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
+from .loader import parse_yaml
+from .model import EDITION_ID
+
+REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
+
+
+def _refuse(lib: Library, problem: str) -> SourceErrors:
+    """A refusal, at the editions in book.yaml: one line, what is wrong and what to do."""
+    return SourceErrors([SourceError(lib.book_doc.where(("editions",)), problem)])
+
+
+def check_new(lib: Library, edition_id: str, label: str, date: str) -> None:
+    """Refuse, in one line, an edition that cannot follow the current one: raise SourceErrors."""
+    current = lib.book.current
+    if not re.fullmatch(EDITION_ID.strip("^$"), edition_id):
+        raise _refuse(lib, f"'{edition_id}' is not an edition id: write the year and the revision, e.g. "
+                           f"{int(current.split('.')[0])}.{int(current.split('.')[1]) + 1}")
+    ids = [e.id for e in lib.book.editions]
+    if edition_id in ids:
+        raise _refuse(lib, f"edition {edition_id} already exists: give the next edition a new id")
+    latest = max(ids, key=edition_key)
+    if edition_key(edition_id) <= edition_key(latest):
+        raise _refuse(lib, f"edition {edition_id} is not later than {latest}, the latest edition: "
+                           "the next edition's id comes after it")
+    year, revision = (int(p) for p in edition_id.split("."))
+    if not label.strip():
+        raise _refuse(lib, "the label is empty: write it as the cover prints it, e.g. "
+                           f"'Revision {revision} ({datetime.date(year, 1, 1):%b}/{year})'")
+    years = re.findall(r"(?:19|20)\d\d", label)
+    if any(int(y) != year for y in years):
+        raise _refuse(lib, f"the label '{label}' names another year than {year}, the year of {edition_id}")
+    for m in REVISION.finditer(label):
+        if int(m.group(1)) != revision:
+            raise _refuse(lib, f"the label '{label}' says revision {m.group(1)}, but {edition_id} is revision {revision}")
+    try:
+        day = datetime.date.fromisoformat(date)
+    except ValueError:
+        raise _refuse(lib, f"the date '{date}' is not a date: write it as YYYY-MM-DD") from None
+    before = max(lib.book.editions, key=lambda e: edition_key(e.id))
+    if day.isoformat() != date or day < datetime.date.fromisoformat(before.date):
+        raise _refuse(lib, f"the date {date} is before {before.id}'s ({before.date}): an edition is printed after "
+                           "the one before it")
+
+
+def _top_level(lines: list[str], key: str) -> int:
+    """The index of the line that holds a top-level key, or -1."""
+    return next((i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*:", line)), -1)
+
+
+def edited_book(text: str, edition_id: str, label: str, date: str, add_to_index: bool) -> str:
+    """book.yaml's text with the new edition appended to ``editions``, made ``current``, and (``add_to_index``)
+    listed among the editions that print the printed index; comments and layout kept."""
+    lines = text.split("\n")
+    start = _top_level(lines, "editions")
+    if start < 0:
+        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} has no top-level 'editions:' list to add the edition to")
+    end = start + 1  # the list runs to the next top-level key (a comment at column 0 belongs to that key)
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " -\t"):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    item = next((line for line in lines[start + 1:end] if line.lstrip().startswith("- ")), "  - id: x")
+    dash = item[:len(item) - len(item.lstrip())]
+    pad = dash + "  "
+    year, revision = (int(p) for p in edition_id.split("."))
+    lines[end:end] = [f'{dash}- id: "{edition_id}"', f"{pad}year: {year}", f"{pad}revision: {revision}",
+                      f"{pad}label: {_scalar(label)}", f'{pad}date: "{date}"']
+    at = _top_level(lines, "current")
+    if at < 0:
+        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} has no top-level 'current:' to point at the new edition")
+    lines[at] = f'current: "{edition_id}"'
+    if add_to_index:
+        printed = _top_level(lines, "printed_index")
+        for i in range(printed + 1, len(lines)):
+            if lines[i] and lines[i][0] not in " \t#":
+                raise RulebookError(f"{DATA_DIR}/{BOOK_FILE}: printed_index has no 'editions:' to add {edition_id} to")
+            flow = re.match(r"(\s+editions:\s*\[)(.*)\](\s*(#.*)?)$", lines[i])
+            if flow:
+                lines[i] = f'{flow.group(1)}{flow.group(2).rstrip()}, "{edition_id}"]{flow.group(3)}'
+                break
+            if re.match(r"\s+editions:\s*(#.*)?$", lines[i]):
+                j = i + 1
+                while j < len(lines) and lines[j].lstrip().startswith("- "):
+                    j += 1
+                indent = lines[j - 1][:len(lines[j - 1]) - len(lines[j - 1].lstrip())]
+                lines.insert(j, f'{indent}- "{edition_id}"')
+                break
+    return "\n".join(lines)
+
+
+def _scalar(text: str) -> str:
+    """A label as a YAML scalar: quoted when YAML would read it otherwise."""
+    return text if re.fullmatch(r"[A-Za-z][A-Za-z0-9 ()/.,'–-]*", text) and ": " not in text else \
+        '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def new_edition(root: Path, edition_id: str, label: str, date: str | None = None,
+                stage: Callable[[str], None] = lambda line: None) -> Library:
+    """Freeze the current edition, open ``edition_id`` as the current one, validate; return its library.
+
+    Raises SourceErrors (one line) for an edition that cannot follow, or for findings that stop the book; in
+    the second case the freeze and book.yaml are put back as they were."""
+    from .checks import run_checks
+    from .freeze import folder, write
+
+    lib = load_library(root)
+    date = date or datetime.date.today().isoformat()
+    check_new(lib, edition_id, label, date)
+    stage(f"validate {lib.edition.id}")
+    errors = [f for f in run_checks(lib) if f.severity == "error"]
+    if errors:
+        raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors]
+                           + [SourceError(Location(f"{DATA_DIR}/{BOOK_FILE}"), f"{lib.edition.id} has "
+                              f"{len(errors)} error(s): correct them before it is printed and {edition_id} opened")])
+    book = root / DATA_DIR / BOOK_FILE
+    old_text = book.read_text(encoding="utf-8")
+    printed = lib.book.printed_index
+    new_text = edited_book(old_text, edition_id, label, date, printed is not None and lib.edition.id in printed.editions)
+    data = parse_yaml(new_text, f"{DATA_DIR}/{BOOK_FILE}").data
+    if data.get("current") != edition_id or edition_id not in [e.get("id") for e in data.get("editions", [])]:
+        raise RulebookError(f"could not add {edition_id} to {DATA_DIR}/{BOOK_FILE} by itself: add it by hand "
+                            "(editions:, current:) and run `rulebook freeze " + lib.edition.id + "`")
+    frozen = folder(root, lib.edition.id)
+    kept = frozen.with_name(f".{frozen.name}.before-{edition_id}")
+    if frozen.exists():  # an older record of the same edition: kept until the release is whole
+        shutil.rmtree(kept, ignore_errors=True)
+        frozen.rename(kept)
+    try:
+        stage(f"open {edition_id}")
+        part = book.with_name(f".{book.name}.{edition_id}")
+        part.write_text(new_text, encoding="utf-8")
+        part.replace(book)
+        stage(f"freeze {lib.edition.id}")
+        write(load_library(root, lib.edition.id))  # no longer current: what it prints is now published
+        stage(f"validate {edition_id}")
+        new = load_library(root)
+        errors = [f for f in run_checks(new) if f.severity == "error"]
+        if errors:
+            raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors])
+    except BaseException:
+        book.write_text(old_text, encoding="utf-8")
+        shutil.rmtree(frozen, ignore_errors=True)
+        if kept.exists():
+            kept.rename(frozen)
+        raise
+    shutil.rmtree(kept, ignore_errors=True)
+    return new
