@@ -15,5 +15,6 @@ def test_committed_schemas_are_current():
 def test_every_data_file_names_its_schema():
     for path in sorted((ROOT / "rules_data").glob("*.yaml")):
         first = path.read_text(encoding="utf-8").splitlines()[0]
-        expected = {"book.yaml": "book", "errata.yaml": "errata", "accepted.yaml": "accepted"}.get(path.name, "game")
+        expected = {"book.yaml": "book", "errata.yaml": "errata", "accepted.yaml": "accepted",
+                    "revisions.yaml": "revisions"}.get(path.name, "game")
         assert first == f"# yaml-language-server: $schema=../schema/{expected}.schema.json", path.name
