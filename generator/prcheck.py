@@ -74,8 +74,22 @@ def check_pr(root: Path, base: str) -> tuple[int, list[str], str]:
             out += [f"Standing warnings (before this change too): {len(standing)}; accepted with a reason: "
                     f"{len(accepted)}; findings this change clears: {fixed}.", ""]
         if head.lib is not None and old.lib is not None:
+            out += opened(old.lib, head.lib)
             out.append(markdown(compare(old.lib, head.lib), f"What this change does to the rules ({base} → this change)"))
         else:
             why = "this change does not load (see the errors above)" if head.lib is None else base_problem
             out += ["### What this change does to the rules", "", f"Not compared: {why}.", ""]
     return (1 if errors else 0), [annotation(f) for f in errors + new], "\n".join(out)
+
+
+def opened(old: Library, new: Library) -> list[str]:
+    """Summary lines for a pull request that opens an edition: which, and which edition it freezes as published."""
+    if new.book.current == old.book.current:
+        return []
+    before = {e.id for e in old.book.editions}
+    added = [e for e in new.book.editions if e.id not in before]
+    lines = [f"**This change opens edition {e.id} ({e.label})**" + (" as the current edition" if e.id == new.book.current
+                                                                    else "") + "." for e in added]
+    lines += [f"It freezes {old.book.current} ({old.edition.label}) as published: what it prints is recorded in "
+              f"`rules_data/frozen/{old.book.current}/`, and a later change to it is an erratum or a revision.", ""]
+    return lines

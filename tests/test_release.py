@@ -1,0 +1,308 @@
+"""Printing the next edition, end to end, on a copy of the project (issue 36).
+
+The maintainer releases 2026.3, then 2027.1 (a new year), as CONTRIBUTING's checklist says: each release
+opens the edition with `rulebook edition new`, then records a correction of a mistake the edition before
+printed (an erratum, its evidence checked), a decision of the family (a revision, with why), a new game
+and a retired game. Each new edition validates and builds, site and PDF; its errata and what-changed pages
+say which is which; and every earlier edition prints, word for word, what it printed before.
+
+"What it prints" is compared at the inputs of the two renderers: the book's HTML (every part, with its
+page numbers still to come, and every score sheet's HTML) and the site's Markdown pages and navigation.
+WeasyPrint and MkDocs make the PDF and the site from those alone, deterministically (tests/test_pdf.py,
+tests/test_build.py), so equal inputs are equal outputs; laying every earlier edition out again after
+each release would cost the suite a minute for nothing more.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.checks import run_checks
+from generator.library import load_library
+from tests.conftest import ROOT, copy_project
+
+FIRST, SECOND = ("2026.3", "Revision 3 (Dec/2026)", "2026-12-20"), ("2027.1", "Revision 1 (Jan/2027)", "2027-01-15")
+
+
+def _git(repo: Path, *args: str) -> str:
+    run = subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@localhost", *args],
+                         capture_output=True, text=True, check=True)
+    return run.stdout
+
+
+def _edit(root: Path, file: str, old: str, new: str) -> None:
+    path = root / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (file, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _append(root: Path, file: str, text: str) -> None:
+    path = root / file
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n").removesuffix("revisions: []") + text,
+                    encoding="utf-8")
+
+
+def prints(root: Path, edition: str, scratch: Path) -> dict[str, str]:
+    """What an edition prints, as the renderers are given it: the book's HTML, each score sheet's HTML, the
+    pages laid out as printed, and the site's pages and navigation."""
+    from generator.render.pdf import book_html, game_pages
+    from generator.render.scorepad import TRIAL_ROWS, sheet_html, sheet_parts, sheet_view
+    from generator.render.sheets import sheet_files
+    from generator.render.site import write_docs
+
+    lib = load_library(root, edition)
+    out = {"book.html": book_html(lib), "as printed": json.dumps(lib.printed_pages(), sort_keys=True)}
+    pages = game_pages(lib)
+    by_id = {p.id: p for p in pages}
+    for file in sheet_files(pages):
+        heading, view = sheet_view(by_id[file.game_id], file.variant_id)
+        for landscape in (False, True):
+            out[f"sheet {file!r} {landscape}"] = sheet_html(lib, file, heading, view, TRIAL_ROWS,
+                                                           (landscape,) * len(sheet_parts(view)))
+    docs = scratch / f"docs-{edition}"
+    site = write_docs(lib, docs)
+    out["nav"] = json.dumps(site["nav"])
+    for path in sorted(docs.rglob("*")):
+        if path.is_file():
+            out[f"site {path.relative_to(docs)}"] = path.read_text(encoding="utf-8", errors="replace")
+    return out
+
+
+def _same(before: dict[str, str], after: dict[str, str], edition: str) -> None:
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    assert not changed, f"{edition} would print otherwise after the release: {changed[:5]}"
+
+
+def rulebook(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """The command as the maintainer types it."""
+    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def _release(root: Path, edition: tuple[str, str, str]) -> str:
+    """`rulebook edition new`, as CONTRIBUTING's checklist says; its output."""
+    ed, label, date = edition
+    run = rulebook(root, "edition", "new", ed, "--label", label, "--date", date)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def _validates(root: Path) -> None:
+    lib = load_library(root)
+    errors = [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def lifecycle(tmp_path_factory):
+    """The copy of the project through both releases, with what each edition printed before and after each."""
+    root = copy_project(tmp_path_factory.mktemp("book"))
+    scratch = tmp_path_factory.mktemp("scratch")
+    _git(root, "init", "-q")
+    # The 2026.2 book goes to print with a slip in a game it adds (2026.1 never printed Trash).
+    _edit(root, "content/trash.md", "Low score wins.", "Low score wins. Shufle well.")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "2026.2 as printed")
+    seen: dict[str, dict] = {ed: {"before": prints(root, ed, scratch / "a")} for ed in ("2026.1", "2026.2")}
+
+    out = {"first": _release(root, FIRST)}
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "open 2026.3")
+    ed = FIRST[0]
+    # A correction of what 2026.2 printed; the family's decision; a game added; a game retired.
+    _edit(root, "content/trash.md", "Shufle well.", "Shuffle well.")
+    _append(root, "rules_data/errata.yaml", f"""
+  - id: trash-shuffle
+    edition: "{ed}"
+    file: content/trash.md
+    published: Shufle well.
+    corrected: Shuffle well.
+    check: spelling.unknown_word
+    note: Spelling.
+    evidence:
+      kind: spelling
+      why: "“Shufle” is misspelt."
+""")
+    _edit(root, "content/hearts.md", "Hearts may not be led until", "Hearts may never be led until")
+    assert rulebook(root, "new-game", "Crazy Eights").returncode == 0
+    _edit(root, "rules_data/sticks.yaml", 'introduced: "2026.1"\n', f'introduced: "2026.1"\nretired: "{ed}"\n')
+    _append(root, "rules_data/revisions.yaml", f"""revisions:
+  - id: hearts-never-led
+    edition: "{ed}"
+    date: "2026-12-01"
+    kind: rule
+    file: content/hearts.md
+    before: Hearts may not be led until
+    after: Hearts may never be led until
+    why: The family made the rule stricter so that nobody opens with hearts to run the suit early.
+  - id: crazy-eights-added
+    edition: "{ed}"
+    date: "2026-12-01"
+    kind: game_added
+    game: crazy-eights
+    why: The grandchildren play it every visit, so it joins the book.
+  - id: sticks-retired
+    edition: "{ed}"
+    date: "2026-12-01"
+    kind: game_retired
+    game: sticks
+    why: Nobody has played Sticks since the sticks were lost.
+""")
+    _validates(root)
+    for earlier in ("2026.1", "2026.2"):
+        seen[earlier]["after first"] = prints(root, earlier, scratch / "b")
+    # The 2026.3 book goes to print; Crazy Eights with a slip in it.
+    _edit(root, "content/crazy-eights.md", "Describe a turn here.", "Describe a turn here. Deal clockwize.")
+    seen[ed] = {"before": prints(root, ed, scratch / "c")}
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "2026.3 as printed")
+    base = _git(root, "rev-parse", "HEAD").strip()
+
+    out["second"] = _release(root, SECOND)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "open 2027.1")
+    out["check-pr"] = rulebook(root, "check-pr", "--base", base).stdout
+    ed = SECOND[0]
+    _edit(root, "content/crazy-eights.md", "Deal clockwize.", "Deal clockwise.")
+    _append(root, "rules_data/errata.yaml", f"""
+  - id: crazy-eights-clockwise
+    edition: "{ed}"
+    file: content/crazy-eights.md
+    published: Deal clockwize.
+    corrected: Deal clockwise.
+    check: spelling.unknown_word
+    note: Spelling.
+    evidence:
+      kind: spelling
+      why: "“Clockwize” is misspelt."
+""")
+    _edit(root, "rules_data/euchre.yaml", "target: 10", "target: 11")
+    assert rulebook(root, "new-game", "Spoons").returncode == 0
+    _edit(root, "rules_data/five-in-a-row.yaml", 'introduced: "2026.1"\n', f'introduced: "2026.1"\nretired: "{ed}"\n')
+    _append(root, "rules_data/revisions.yaml", f"""
+  - id: euchre-to-eleven
+    edition: "{ed}"
+    date: "2027-01-02"
+    kind: target
+    file: rules_data/euchre.yaml
+    path: goal.target
+    before: 10
+    after: 11
+    why: Games to ten ended before the pie was out of the oven, so the family plays to eleven.
+  - id: spoons-added
+    edition: "{ed}"
+    date: "2027-01-02"
+    kind: game_added
+    game: spoons
+    why: Spoons was the hit of the holidays.
+  - id: five-in-a-row-retired
+    edition: "{ed}"
+    date: "2027-01-02"
+    kind: game_retired
+    game: five-in-a-row
+    why: The board broke and the family never replaced it.
+""")
+    _validates(root)
+    for earlier in ("2026.1", "2026.2", "2026.3"):
+        seen[earlier]["after second"] = prints(root, earlier, scratch / "d")
+    return {"root": root, "seen": seen, "out": out}
+
+
+def test_each_release_opens_the_next_edition_and_freezes_the_last(lifecycle):
+    root = lifecycle["root"]
+    lib = load_library(root)
+    assert [e.id for e in lib.book.editions] == ["2026.1", "2026.2", "2026.3", "2027.1"]
+    assert lib.book.current == "2027.1" and lib.edition.revision == 1 and lib.edition.year == 2027
+    assert lib.book.printed_index.editions == ["2026.1", "2026.2", "2026.3", "2027.1"]
+    for frozen in ("2026.1", "2026.2", "2026.3"):
+        assert (root / "rules_data" / "frozen" / frozen / "book.yaml").exists(), frozen
+    summary = lifecycle["out"]["check-pr"]
+    assert "**This change opens edition 2027.1 (Revision 1 (Jan/2027))** as the current edition." in summary
+    assert "It freezes 2026.3 (Revision 3 (Dec/2026)) as published" in summary
+
+
+@pytest.mark.parametrize("edition,after", [("2026.1", "after first"), ("2026.2", "after first"),
+                                           ("2026.1", "after second"), ("2026.2", "after second"),
+                                           ("2026.3", "after second")])
+def test_earlier_editions_print_word_for_word_what_they_printed(lifecycle, edition, after):
+    _same(lifecycle["seen"][edition]["before"], lifecycle["seen"][edition][after], edition)
+
+
+def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_edition(lifecycle):
+    root = lifecycle["root"]
+    games = {ed: set(load_library(root, ed).games) for ed in ("2026.1", "2026.2", "2026.3", "2027.1")}
+    assert "sticks" in games["2026.1"] and "sticks" in games["2026.2"] and "sticks" not in games["2026.3"]
+    assert "five-in-a-row" in games["2026.3"] and "five-in-a-row" not in games["2027.1"]
+    assert "crazy-eights" not in games["2026.2"] and {"crazy-eights", "spoons"} <= games["2027.1"]
+    assert "spoons" not in games["2026.3"]
+    seen = lifecycle["seen"]
+    assert 'id="game-sticks"' in seen["2026.2"]["after second"]["book.html"]
+    assert load_library(root, "2026.3").index_entry("sticks") is None
+    assert load_library(root, "2026.2").index_entry("sticks") is not None
+
+
+@pytest.fixture(scope="module")
+def new_builds(lifecycle, tmp_path_factory):
+    """2026.3 and 2027.1, each built as `make` builds it: site and PDF."""
+    from generator.build import build
+
+    root, out = lifecycle["root"], tmp_path_factory.mktemp("builds")
+    return {ed: build(root, edition_id=ed, out=out / ed) for ed in (FIRST[0], SECOND[0])}
+
+
+def _article(path: Path) -> str:
+    import html
+    import re
+
+    page = path.read_text(encoding="utf-8")
+    body = page[page.index("<article"):page.index("</article>")]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def _pdf_text(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+# What each new edition's pages say: its own decisions (with why), its own corrections, newest first.
+PAGES = {
+    "2026.3": {"decisions": ["Hearts: Rule changed", "nobody opens with hearts", "Crazy Eights: Game added",
+                             "Sticks: Game retired", "since the sticks were lost"],
+               "corrected": ["Corrected in 2026.3", "Corrected in 2026.2"], "not": ["Euchre: Target changed"]},
+    "2027.1": {"decisions": ["Euchre: Target changed", "pie was out of the oven", "Spoons: Game added",
+                             "5 In a Row (Board Game): Game retired"],
+               "corrected": ["Corrected in 2027.1", "Corrected in 2026.3", "Corrected in 2026.2"],
+               "not": ["Hearts: Rule changed", "Sticks: Game retired"]},
+}
+
+
+@pytest.mark.parametrize("edition", sorted(PAGES))
+def test_each_new_edition_builds_and_says_what_changed_and_what_was_corrected(new_builds, edition):
+    out, want = new_builds[edition], PAGES[edition]
+    changes = _article(out / "site" / "changes" / "index.html")
+    errata = _article(out / "site" / "errata" / "index.html")
+    book = _pdf_text(out / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
+    flat = " ".join(book.split())
+    for words in want["decisions"]:
+        assert words in changes and words in flat, words
+    for words in want["not"]:
+        assert words not in changes, words
+    # The errata list corrections of mistakes only, by the edition that made them, newest first.
+    places = [errata.index(w) for w in want["corrected"]]
+    assert places == sorted(places), want["corrected"]
+    assert [flat.index(w) for w in want["corrected"]] == sorted(flat.index(w) for w in want["corrected"])
+    assert "Hearts may never" not in errata and "Game retired" not in errata
+    # The corrections of this edition are under its heading, the decision's words are not.
+    mine = errata[errata.index(want["corrected"][0]):errata.index(want["corrected"][1])]
+    assert ("Shuffle well" if edition == "2026.3" else "Deal clockwise") in mine
+    # A retired game has no page and no line in the index; a new one has both.
+    retired, added = ("sticks", "crazy-eights") if edition == "2026.3" else ("five-in-a-row", "spoons")
+    assert not (out / "site" / "games" / retired).exists() and (out / "site" / "games" / added / "index.html").exists()
+    index = _article(out / "site" / "book-index" / "index.html")
+    assert ("Crazy Eights" if edition == "2026.3" else "Spoons") in index
+    assert ("Sticks (Sticks required)" if edition == "2026.3" else "5 in a Row (Board game)") not in index.split("retired have no line")[0]
