@@ -16,6 +16,7 @@ each release would cost the suite a minute for nothing more.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -306,3 +307,101 @@ def test_each_new_edition_builds_and_says_what_changed_and_what_was_corrected(ne
     index = _article(out / "site" / "book-index" / "index.html")
     assert ("Crazy Eights" if edition == "2026.3" else "Spoons") in index
     assert ("Sticks (Sticks required)" if edition == "2026.3" else "5 in a Row (Board game)") not in index.split("retired have no line")[0]
+
+
+# Each bad release step, as a maintainer might take it: one line naming the file and line, and nothing
+# half-written. (what is typed or edited, words of the one line, where it points)
+REVISION = ("revisions:\n  - id: hearts-never-led\n    edition: \"2026.3\"\n    date: \"2026-12-01\"\n    kind: rule\n"
+            "    file: content/hearts.md\n    before: Hearts may not be led until\n    after: Hearts may never be led until\n"
+            "    why: WHY\n")
+BAD_STEPS = [
+    ("an id that exists", ["edition", "new", "2026.2", "--label", "Revision 2 (Nov/2026)"],
+     "edition 2026.2 already exists", "rules_data/book.yaml"),
+    ("an earlier id", ["edition", "new", "2026.1", "--label", "Revision 1 (Jan/2026)"],
+     "already exists", "rules_data/book.yaml"),
+    ("an id before the current one", ["edition", "new", "2025.9", "--label", "Revision 9 (Dec/2025)"],
+     "is not later than 2026.2", "rules_data/book.yaml"),
+    ("not an id", ["edition", "new", "2026.3b", "--label", "Revision 3 (Dec/2026)"],
+     "'2026.3b' is not an edition id", "rules_data/book.yaml"),
+    ("a label of another revision", ["edition", "new", "2026.3", "--label", "Revision 4 (Dec/2026)"],
+     "says revision 4, but 2026.3 is revision 3", "rules_data/book.yaml"),
+    ("a label of another year", ["edition", "new", "2027.1", "--label", "Revision 1 (Jan/2026)"],
+     "names another year than 2027", "rules_data/book.yaml"),
+    ("a date before the last edition", ["edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)", "--date",
+                                        "2026-01-01"], "is before 2026.2's", "rules_data/book.yaml"),
+]
+AFTER_OPENING = [
+    ("a false evidence kind", [("content/hearts.md", "may not be led", "may never be led"),
+                               ("rules_data/errata.yaml", "errata:\n", "errata:\n  - id: hearts-never\n    edition: \"2026.3\"\n"
+                                "    file: content/hearts.md\n    published: may not be led\n    corrected: may never be led\n"
+                                "    check: spelling.unknown_word\n    note: x\n    evidence: {kind: spelling, why: Misspelt.}\n")],
+     "erratum 'hearts-never': a spelling correction replaces a word the dictionary does not know",
+     "rules_data/errata.yaml"),
+    ("a decision without a reason", [("content/hearts.md", "may not be led", "may never be led"),
+                                     ("rules_data/revisions.yaml", "revisions: []\n", REVISION.replace("WHY", '" "'))],
+     "why: say in one sentence what the family changed and why", "rules_data/revisions.yaml"),
+    ("a change to the frozen edition", [("content/rummoli.md", "4 or more is best", "5 or more is best")],
+     "this changes the 2026.1 and 2026.2 editions as published", "content/rummoli.md"),
+    ("a game retired without a reason", [("rules_data/sticks.yaml", 'introduced: "2026.1"\n',
+                                          'introduced: "2026.1"\nretired: "2026.3"\n')],
+     "retired: 2026.3 with no revision saying why", "rules_data/sticks.yaml"),
+]
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = copy_project(tmp_path / "book")
+    return root, (root / "rules_data" / "book.yaml").read_text(encoding="utf-8")
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if not line.startswith("error: ")]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("args,words,where", [s[1:] for s in BAD_STEPS], ids=[s[0] for s in BAD_STEPS])
+def test_a_bad_release_is_refused_in_one_line_and_changes_nothing(project, capsys, args, words, where):
+    from generator.cli import main
+
+    root, book = project
+    assert main(["--root", str(root), *args]) == 1
+    line = _one_line(capsys)
+    assert line.startswith(f"{where}:") and words in line, line
+    assert (root / "rules_data" / "book.yaml").read_text(encoding="utf-8") == book
+    assert not (root / "rules_data" / "frozen" / "2026.2").exists()
+
+
+@pytest.mark.parametrize("edits,words,where", [s[1:] for s in AFTER_OPENING], ids=[s[0] for s in AFTER_OPENING])
+def test_a_bad_step_after_opening_is_one_line_at_its_place(project, capsys, edits, words, where):
+    from generator.cli import main
+
+    root, _ = project
+    assert main(["--root", str(root), "edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)",
+                 "--date", "2026-12-20"]) == 0
+    capsys.readouterr()
+    for file, old, new in edits:
+        _edit(root, file, old, new)
+    assert main(["--root", str(root), "validate"]) == 1
+    out = capsys.readouterr()
+    found = [line for line in (out.out + out.err).splitlines()
+             if re.match(r"[\w./-]+:\d+(:\d+)?: ", line) and not line.endswith("(warning)")]
+    assert len(found) == 1 and found[0].startswith(f"{where}:") and words in found[0], found
+
+
+def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys):
+    """A game waiting for 2026.3 cannot be dealt: the release stops at its error, book.yaml and the freeze undone."""
+    from generator.cli import main
+
+    root, book = project
+    _edit(root, "rules_data/trash.yaml", 'introduced: "2026.2"', 'introduced: "2026.3"')
+    _edit(root, "content/trash.md", "Low score wins.", "Low score wins {goal.prize}.")
+    assert main(["--root", str(root), "validate"]) == 0  # 2026.2 does not print it yet
+    capsys.readouterr()
+    assert main(["--root", str(root), "edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)"]) == 1
+    err = capsys.readouterr().err
+    assert "content/trash.md:" in err and "Traceback" not in err, err
+    assert (root / "rules_data" / "book.yaml").read_text(encoding="utf-8") == book
+    assert not (root / "rules_data" / "frozen" / "2026.2").exists()
+    assert sorted(p.name for p in (root / "rules_data").iterdir() if p.name.startswith(".")) == []

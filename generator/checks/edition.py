@@ -76,9 +76,20 @@ def _at(old: Library, file: str, where: tuple) -> Location:
 FIRST = 5  # changes reported one by one in a file
 
 
+def _editions(ids: list[str]) -> str:
+    """'the 2026.2 edition', 'the 2026.1 and 2026.2 editions'."""
+    return f"the {ids[0]} edition" if len(ids) == 1 else f"the {', '.join(ids[:-1])} and {ids[-1]} editions"
+
+
 @check("edition.frozen")
 def frozen(lib: Library) -> Iterator[Finding]:
     """Today's files print an earlier edition otherwise than it was published (its fingerprint)."""
+    # One finding a change, however many published editions print the changed words: {key: (editions, ...)}.
+    found: dict[tuple, tuple[list[str], Location, str, str | None]] = {}
+
+    def add(key: tuple, ed: str, where: Location, text: str, game: str | None) -> None:
+        found.setdefault(key, ([], where, text, game))[0].append(ed)
+
     for old in _frozen_libraries(lib):
         ed = old.edition.id
         kept = stored(lib.root, ed)
@@ -86,23 +97,28 @@ def frozen(lib: Library) -> Iterator[Finding]:
             where = lib.book_doc.where(("editions", [e.id for e in lib.book.editions].index(ed)))
             yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
             continue
+        changed = differences(old, kept)
         per_file: dict[str, int] = {}
-        for d in differences(old, kept):
+        for d in changed:
             per_file[d.file] = per_file.get(d.file, 0) + 1
+            where = _at(old, d.file, d.where)
             if per_file[d.file] > FIRST:  # a line inserted in a list shifts every value after it: the first few say it
                 if per_file[d.file] == FIRST + 1:
-                    more = sum(1 for x in differences(old, kept) if x.file == d.file) - FIRST
-                    yield (_at(old, d.file, d.where), f"and {more} more changes to what {d.file} states in the {ed} "
-                           "edition as published (a line added or removed above them moves them)", d.game)
+                    more = sum(1 for x in changed if x.file == d.file) - FIRST
+                    add((where, "more", more), ed, where, f"and {more} more changes to what {d.file} states in "
+                        "\0editions as published (a line added or removed above them moves them)", d.game)
                 continue
             printed, now = _changed(d.published, d.now)
-            what = f"the {ed} book prints {_short(printed)}, this would print {_short(now)}"
+            what = f"the \0latest book prints {_short(printed)}, this would print {_short(now)}"
             if d.where == ("sections",):
-                what = f"the {ed} book has its games in this order: {_short(d.published)}; this would have {_short(d.now)}"
+                what = (f"the \0latest book has its games in this order: {_short(d.published)}; "
+                        f"this would have {_short(d.now)}")
             title = f"{old.games[d.game].game.heading()}: " if d.game in old.games else ""
-            yield (_at(old, d.file, d.where), f"{title}this changes the {ed} edition as published: record it in the "
-                   f"edition that makes it, an erratum if {ed} was wrong (errata.yaml) or a revision if the family "
-                   f"decided it (revisions.yaml) ({what})", d.game)
+            add((where, printed, now), ed, where, f"{title}this changes \0editions as published: record it in the "
+                "edition that makes it, an erratum if \0latest was wrong (errata.yaml) or a revision if the family "
+                f"decided it (revisions.yaml) ({what})", d.game)
+    for editions, where, text, game in found.values():
+        yield where, text.replace("\0editions", _editions(editions)).replace("\0latest", editions[-1]), game
 
 
 @check("erratum.not_published")
