@@ -405,3 +405,35 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     assert (root / "rules_data" / "book.yaml").read_text(encoding="utf-8") == book
     assert not (root / "rules_data" / "frozen" / "2026.2").exists()
     assert sorted(p.name for p in (root / "rules_data").iterdir() if p.name.startswith(".")) == []
+
+
+def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path):
+    """A small book through a release: every edition is a version on gh-pages, `latest` the one just opened."""
+    import shutil
+
+    from tests.checkfix import make_project
+
+    game = ("id: demo\ntitle: Demo Rummy\ncategory: cards\nintroduced: \"2026.1\"\n"
+            "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\nplayers: 2-4\n"
+            "equipment: {cards: [{decks: 1}]}\ndeal: {each: 7, upcard: 1}\ngoal: {winner: high, target: 500}\n")
+    editions = ('{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}\n'
+                '  - {id: "2026.2", year: 2026, revision: 2, label: Revision 2 (Nov/2026), date: "2026-11-01"}')
+    root = make_project(tmp_path / "book", {"games": [game], "edition": editions, "current": "2026.2",
+                                            "freeze": "2026.1", "then": []})
+    for name in ("templates", "mkdocs.yml"):
+        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, root / name)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "the book")
+    assert rulebook(root, "edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)").returncode == 0
+    run = rulebook(root, "publish")
+    assert run.returncode == 0, run.stderr
+    versions = json.loads(_git(root, "show", "gh-pages:versions.json"))
+    assert [v["version"] for v in versions] == ["2026.3", "2026.2", "2026.1"]
+    assert [v["aliases"] for v in versions] == [["latest"], [], []]
+    files = _git(root, "ls-tree", "-r", "--name-only", "gh-pages").splitlines()
+    for version in ("2026.1", "2026.2", "2026.3"):
+        assert f"{version}/index.html" in files and f"{version}/games/demo/index.html" in files, version
+        assert f"{version}/downloads/metzker-book-of-card-game-rules-{version}.pdf" in files, version
+    assert _git(root, "show", "gh-pages:latest").strip() == "2026.3"  # mike's alias: a link to the version
+    assert 'href="latest/"' in _git(root, "show", "gh-pages:index.html")  # the site's root goes to the newest
