@@ -186,6 +186,13 @@ def lifecycle(tmp_path_factory):
     _edit(root, "rules_data/euchre.yaml", "target: 10", "target: 11")
     assert rulebook(root, "new-game", "Spoons").returncode == 0
     _edit(root, "rules_data/five-in-a-row.yaml", 'introduced: "2026.1"\n', f'introduced: "2026.1"\nretired: "{ed}"\n')
+    # A variant of a game the book has printed since 2026.1, the family's own: added in 2027.1.
+    (root / "rules_data" / "hearts.yaml").write_text(
+        (root / "rules_data" / "hearts.yaml").read_text(encoding="utf-8")
+        + f'variants:\n  - id: house-hearts\n    title: House Hearts\n    introduced: "{ed}"\n'
+          "    sources: [{seed: 000_321aee1cc9de258a.txt, section: Hearts}]\n    players: 4\n", encoding="utf-8")
+    (root / "content" / "hearts.house-hearts.md").write_text("Pass three cards to the left before each hand.\n",
+                                                             encoding="utf-8")
     _append(root, "rules_data/revisions.yaml", f"""
   - id: euchre-to-eleven
     edition: "{ed}"
@@ -202,6 +209,13 @@ def lifecycle(tmp_path_factory):
     kind: game_added
     game: spoons
     why: Spoons was the hit of the holidays.
+  - id: house-hearts-added
+    edition: "{ed}"
+    date: "2027-01-02"
+    kind: variant_added
+    game: hearts
+    variant: house-hearts
+    why: The family passes cards before each hand, and wants the book to say how.
   - id: five-in-a-row-retired
     edition: "{ed}"
     date: "2027-01-02"
@@ -276,7 +290,8 @@ PAGES = {
                              "Sticks: Game retired", "since the sticks were lost"],
                "corrected": ["Corrected in 2026.3", "Corrected in 2026.2"], "not": ["Euchre: Target changed"]},
     "2027.1": {"decisions": ["Euchre: Target changed", "pie was out of the oven", "Spoons: Game added",
-                             "5 In a Row (Board Game): Game retired"],
+                             "5 In a Row (Board Game): Game retired", "Hearts: Variant added: House Hearts",
+                             "passes cards before each hand"],
                "corrected": ["Corrected in 2027.1", "Corrected in 2026.3", "Corrected in 2026.2"],
                "not": ["Hearts: Rule changed", "Sticks: Game retired"]},
 }
@@ -304,6 +319,16 @@ def test_each_new_edition_builds_and_says_what_changed_and_what_was_corrected(ne
     # A retired game has no page and no line in the index; a new one has both.
     retired, added = ("sticks", "crazy-eights") if edition == "2026.3" else ("five-in-a-row", "spoons")
     assert not (out / "site" / "games" / retired).exists() and (out / "site" / "games" / added / "index.html").exists()
+    # The finder, the keepers and search know the new game and not the retired one.
+    finder = {g["id"] for g in json.loads((out / "site" / "assets" / "games.json").read_text(encoding="utf-8"))}
+    assert added in finder and retired not in finder
+    assert (out / "site" / "keep" / added / "index.html").exists() and not (out / "site" / "keep" / retired).exists()
+    search = (out / "site" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert ("Crazy Eights" if edition == "2026.3" else "Spoons") in search
+    # A variant shows from the edition that adds it on; the index rows the errata of 2026.2 corrected stay corrected.
+    hearts = _article(out / "site" / "games" / "hearts" / "index.html")
+    assert ("House Hearts" in hearts) == (edition == "2027.1")
+    assert "Alphabetical Index of Games: Mexican Train (Dominoes)" in errata.split("Corrected in 2026.2")[1]
     index = _article(out / "site" / "book-index" / "index.html")
     assert ("Crazy Eights" if edition == "2026.3" else "Spoons") in index
     assert ("Sticks (Sticks required)" if edition == "2026.3" else "5 in a Row (Board game)") not in index.split("retired have no line")[0]
