@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import yaml
 
@@ -222,7 +223,7 @@ def apply_errata(sentences: list[Sentence], lib: Library, root: Path) -> list[st
     must read corrected: `ambiguous` records those groups.
     """
     problems = []
-    for e in (e for e in lib.errata if lib.in_edition(e.edition)):
+    for e in _corrections(lib):
         target, variant, title = _erratum_scope(e, lib, root)
         # Data text may refer to the game's own values ({examples.x.values.y.stated}): read as printed.
         game = lib.games.get(Path(e.file).name.split(".")[0])
@@ -240,6 +241,22 @@ def apply_errata(sentences: list[Sentence], lib: Library, root: Path) -> list[st
             s.expected = [fixed] if len(hits) == 1 else [fixed, s.expected[0]]
             s.errata.append(e.id)
     return problems
+
+
+def _corrections(lib: Library) -> list[SimpleNamespace]:
+    """Every correction an edition prints: its errata, and the mistakes of its sources corrected while transcribing
+    them (kept with each citation: the seed says ``says``, the book prints ``corrected``)."""
+    out = [SimpleNamespace(id=e.id, file=e.file, path=e.path, published=e.published, corrected=e.corrected)
+           for e in lib.errata if lib.in_edition(e.edition)]
+    for gs in lib.games.values():
+        cited = [(None, s) for s in gs.game.sources] + [(v, s) for v in gs.game.variants if lib.includes(v)
+                                                         for s in v.sources]
+        for variant, source in cited:
+            for n, c in enumerate(source.corrections):
+                out.append(SimpleNamespace(id=f"{gs.id}{'.' + variant.id if variant else ''} source correction {n + 1}",
+                                           file=c.file or gs.doc.path, path=c.path, published=c.says,
+                                           corrected=c.corrected))
+    return out
 
 
 def _erratum_scope(e, lib: Library, root: Path) -> tuple[str, str | None, list[str] | None]:

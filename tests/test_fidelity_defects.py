@@ -43,7 +43,7 @@ DEFECTS = [
 
 def stub_library(errata: list) -> SimpleNamespace:
     """Just enough of a Library: one game whose source is the fixture seed's Sweep section."""
-    game = SimpleNamespace(sources=[SimpleNamespace(seed=SEED.name, section="Sweep", date=None)], variants=[])
+    game = SimpleNamespace(sources=[SimpleNamespace(seed=SEED.name, section="Sweep", date=None, corrections=[])], variants=[])
     return SimpleNamespace(games={"sweep": SimpleNamespace(id="sweep", game=game, doc=SimpleNamespace(data={}))},
                            errata=errata,
                            book=SimpleNamespace(pages=[], index_title="Index", title="Book"),

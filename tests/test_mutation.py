@@ -238,7 +238,7 @@ def test_every_number_change_is_seen(current: Library) -> None:
             seen = observe(env, lib, new, gs, base_lib)
             where = f"{gs.doc.path}:{gs.where(path).line} {leaf.dotted} {value} -> {new_value}"
             diff_text = "\n".join(seen.diff)
-            if not (names_game(seen.diff, gs.game.title) and shows(diff_text, value) and shows(diff_text, new_value)):
+            if not (names_game(seen.diff, gs.game.heading()) and shows(diff_text, value) and shows(diff_text, new_value)):
                 misses.append(f"(a) diff does not report {where}: {seen.diff}")
             if seen.text == base.text and leaf.pattern not in NON_PRINTING and not implied(gs.doc.data, path):
                 misses.append(f"(b) page text unchanged by {where}")
@@ -259,7 +259,7 @@ def test_every_number_change_is_seen(current: Library) -> None:
             lib, new = with_prose(base_lib, gs, variant, "".join(lines))
             seen = observe(env, lib, new, gs, base_lib)
             where = f"{doc.path}:{line_no} '{m.group(0)}' -> {new_word}"
-            if not (names_game(seen.diff, gs.game.title) and new_word in "\n".join(seen.diff)):
+            if not (names_game(seen.diff, gs.game.heading()) and new_word in "\n".join(seen.diff)):
                 misses.append(f"(a) diff does not report {where}: {seen.diff}")
             if seen.text == base.text:
                 misses.append(f"(b) page text unchanged by {where}")

@@ -388,7 +388,8 @@ def test_every_running_head_names_the_game_at_the_top_of_its_page(built, library
     titles = ({game_page(library, gs).heading() for gs in library.ordered_games()}
               | {p.title for p in library.book.pages} | {s.title for s in library.book.sections}
               | {"Contents", "Errata", library.book.index_title,
-                                                        "Alphapetical Index of Games"})
+                                                        "Alphapetical Index of Games"}
+              | {f"What changed in {e.id}" for e in library.book.editions})
     for edition, out in built.items():
         pdf = out / "pdf" / pdf_name(library).replace(CURRENT, edition)
         assert _running_head_faults(pdf, titles) == [], edition
