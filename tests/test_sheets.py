@@ -388,9 +388,11 @@ def test_score_pad_has_every_sheet(built, library, published_library):
         assert len(names) == sum(len(_fields(p)) for r in singles for p in r.pages)
         assert not _scripts(pad)
         contents = " ".join(pad.pages[0].extract_text().split())
-        for e, g, v in SHEETS:
-            if e == edition:
-                assert (f"score-sheets/{g}.{v}.pdf" if v else f"score-sheets/{g}.pdf") in contents
+        files = [f for f, _, _ in _definitions(lib)]
+        assert [f.key for f in files] == [f"{g}.{v}" if v else g for e, g, v in SHEETS if e == edition]
+        for file in files:  # each sheet by its number and heading; paper names no file (score-sheets/...)
+            assert re.search(rf"(?<!\S){file.number} {re.escape(file.heading)} \d+(?!\S)", contents), file.heading
+        assert ".pdf" not in contents
 
 
 def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
@@ -437,8 +439,9 @@ def test_book_and_site_name_each_sheet(built, library):
     pad_pages = subprocess.run(["pdftotext", str(built[CURRENT] / "pdf" / score_pad_name(CURRENT)), "-"],
                                capture_output=True, text=True, check=True).stdout.split("\f")[:-1]
     starts = []
-    for number, name in enumerate(names, 1):
-        row = re.search(rf"(?<!\S){number} [^/]*? (\d+) score-sheets/{re.escape(name)}", pad)
+    headings = [f.heading for f, _, _ in _definitions(library)]
+    for number, (name, heading) in enumerate(zip(names, headings, strict=True), 1):
+        row = re.search(rf"(?<!\S){number} {re.escape(heading)} (\d+)(?!\S)", pad)
         assert row, f"pad row {number}: {name}"
         starts.append(int(row.group(1)))
     for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(pad_pages) + 1], strict=True), 1):
