@@ -205,9 +205,28 @@ def test_phrase_rule(rule, game, function, expected):
     (ScoreItem(label="x", cents=1), False, "1 cent"),
     (ScoreItem(label="x", cents=5, cards="hearts"), True, "5 cents each"),
     (ScoreItem(label="x", points="face"), False, "Face value"),
+    # an event happens once in its round, and one named card is one card: 'The last trick 20 points each' was false
+    (ScoreItem(label="The last trick", per="event", points=20), True, "20 points"),
+    (ScoreItem(label="King of spades", cards="K of spades", points=75), True, "75 points"),
+    (ScoreItem(label="Each queen", cards="Q", points=30), True, "30 points each"),
 ])
 def test_item_value(item, in_round, expected):
     assert describe.item_value(item, {}, in_round) == expected
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v.values[0].body.rounds and any(
+    r.scoring for r in v.values[0].body.rounds.items)])
+def test_a_round_s_scoring_keeps_the_rules_words_apart_from_the_amount(view):
+    """Each item of a round's Scoring cell is its label, a colon, then its value: 'The last trick: 20 points', never
+    the label run into the amount as one sentence ('Each trick counts as double 2 points each', Court Whist)."""
+    for r in view.body.rounds.items:
+        cell = Markup(view.round_cells(r)["scoring"]).striptags()
+        wanted = "; ".join(f"{Markup(view.text(i.label)).striptags()}: {Markup(view.item_value(i, in_round=True)).striptags()}"
+                           for i in r.scoring)
+        assert cell == wanted, (r.name, cell)
+        for item in r.scoring:
+            if item.unit == "event" and item.value is None:
+                assert not view.item_value(item, in_round=True).endswith(" each"), (r.name, item.label)
 
 
 def test_the_checks_catch_what_they_look_for():

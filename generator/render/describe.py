@@ -282,12 +282,19 @@ def card_values(table: ScoreTable) -> str:
     return "; ".join(lines)
 
 
+# What a score item counts when a round scores it per thing taken: '5 points each' (per card or trick). An event
+# ('The last trick') happens once, and so does one named card ('King of spades'): 'each' would say it is counted
+# again and again.
+COUNTED = ("card", "trick", "pip")
+
+
 def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = False) -> str:
     """A score item's value as printed: its own ``value`` text, or 'N points (total T)'."""
     if item.value is not None:
         return expand(item.value, item.model_dump(exclude_none=True), game_data)
     text = "Face value" if item.points == "face" else points(item)
-    if in_round and item.unit in ("card", "trick", "event") and text:
+    one_card = item.unit == "card" and item.cards is not None and _matches(item.cards)[0] == 1  # 'King of spades'
+    if in_round and item.unit in COUNTED and text and not one_card:
         text += " each"
     if item.stated_total is not None:
         text += f" (total {format_value(item.stated_total)})"

@@ -102,8 +102,10 @@ class BodyView:
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
             "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
             "hands": self.hands_cell(r.hands),
-            "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label),
-                                                                inline_markdown(self.item_value(i, in_round=True)))
+            # The label is the rules' words, the value the amount: a colon keeps them apart ('The last trick: 20
+            # points'), where a space ran them into one false sentence ('Each trick counts as double 2 points each').
+            "scoring": Markup("; ").join(Markup("{}: {}").format(self.text(i.label),
+                                                                 inline_markdown(self.item_value(i, in_round=True)))
                                          for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
         }
