@@ -432,6 +432,10 @@ class SheetBlock(Strict):
         None, description="the columns (by heading) the total adds, e.g. [Score] beside a Bid; all if not given")
     possible: int | str | None = None
     groups: list[ColumnGroup] = []
+    row_label: str = Field(
+        "Hand {n}", description="what a row records, as the rules call it, where the sheet does not label its rows "
+                                "(a form field's or a keeper box's name): {n} its number, {nth} its ordinal, e.g. "
+                                "'{nth} time a team scores'")
     sample_only: bool = Field(False, description="shown only in the filled-in sample, not on the blank sheet")
     example_rows: bool = Field(False, description="the listed rows are the worked example's hands: they label "
                                                   "its sample; the blank sheet gets as many hand rows as fit")
@@ -447,6 +451,13 @@ class SheetBlock(Strict):
     def heading(self) -> str | None:
         """What the block is called (a grand total's rows name it): the round it keeps, or its title."""
         return self.round or self.title
+
+    @field_validator("row_label")
+    @classmethod
+    def _row_label(cls, v: str) -> str:
+        if "{n}" not in v and "{nth}" not in v:
+            raise ValueError(f"'{v}' does not say where the row's number goes: write {{n}} or {{nth}}, e.g. 'Hand {{n}}'")
+        return v
 
     @model_validator(mode="after")
     def _sums(self) -> SheetBlock:

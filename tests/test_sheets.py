@@ -507,17 +507,19 @@ def test_sheet_definition_says_which_columns_a_total_adds(library, game_id, summ
     assert players == sorted(players) and len(set(players)) == len(players)
 
 
-# Hands the rules name, in their order and words: by double (down from the set's; up from 0-0, the set unnamed,
-# so as many as the page holds and no last one), and Trash's twelve, 7-12 'the same hands reversed'.
+# Hands the rules name, in their order and words: by double down from the set the rules name, and Trash's twelve,
+# 7-12 'the same hands reversed'. Chicken Foot's hands go up from 0-0 in a set no source names: neither its doubles
+# nor a last one are known, so its rows are numbered hands, in the PDF and the keeper alike (it printed 0-0 to 15-15
+# on paper and stopped at 11-11 in the keeper). None: no row is named.
 NAMED_HANDS = [
-    ("mexican-train", [f"Double {n}" for n in range(12, 0, -1)] + ["Double blank"], False),
-    ("chicken-foot", ["0-0", "1-1", "2-2", "3-3"], True),
-    ("trash", ["1", "2", "3", "4", "5", "6", "7 (as 6)", "8 (as 5)", "9 (as 4)", "10 (as 3)", "11 (as 2)", "12 (as 1)"], False),
+    ("mexican-train", [f"Double {n}" for n in range(12, 0, -1)] + ["Double blank"]),
+    ("chicken-foot", None),
+    ("trash", ["1", "2", "3", "4", "5", "6", "7 (as 6)", "8 (as 5)", "9 (as 4)", "10 (as 3)", "11 (as 2)", "12 (as 1)"]),
 ]
 
 
-@pytest.mark.parametrize(("game_id", "labels", "open_ended"), NAMED_HANDS, ids=[g for g, _, _ in NAMED_HANDS])
-def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, game_id, labels, open_ended):
+@pytest.mark.parametrize(("game_id", "labels"), NAMED_HANDS, ids=[g for g, _ in NAMED_HANDS])
+def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, game_id, labels):
     """The printed sheet's row labels (read from its PDF) and the keeper's are the hands as the rules name them."""
     from generator.render.sheets import keepers
 
@@ -527,11 +529,11 @@ def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, ga
     printed = rows[:rows.index("Total")] if "Total" in rows else rows  # a running total has no Total row
     file, heading, view = next(d for d in _definitions(library) if d[0].key == game_id)
     kept = list(keepers(view, heading, game_id)[0].sheet.tables[0].rows)
-    for rows in (printed, kept):
-        if open_ended:  # every row the next double up: the set is not named, so the page does not end it
-            assert rows[:len(labels)] == labels and rows == [f"{n}-{n}" for n in range(len(rows))], rows
-        else:
-            assert rows == labels
+    if labels is None:  # numbered hands: the PDF prints each row's number, the keeper's rows carry no name
+        assert printed == [str(n) for n in range(1, len(printed) + 1)] and len(printed) > 10, printed
+        assert kept == [""] * len(kept) and len(kept) > 10, kept
+    else:
+        assert printed == labels and kept == labels
 
 
 @pytest.mark.parametrize(("rounds", "problem"), [
@@ -774,3 +776,65 @@ def test_running_total_rule(body, block, running):
 
     view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body}))
     assert is_running(view, SheetBlock(**block)) is running
+
+
+def _keeper_pages(lib):
+    """(game id, the keeper page's HTML) for every game of an edition, rendered as the site renders it."""
+    from generator.render.pages import game_page
+    from generator.render.sheets import keepers
+    from generator.render.site import site_environment
+
+    template = site_environment(lib).get_template("site/keeper.md.j2")
+    for gs in lib.ordered_games():
+        page = game_page(lib, gs)
+        yield gs.id, template.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
+                                     keepers=keepers(page.main, page.heading(), page.id))
+
+
+def test_every_box_of_a_keeper_and_a_sheet_has_a_name_of_its_own(library, published_library):
+    """A box's name (a keeper's aria-label, a PDF form field's title) says which row and which column it is, and no
+    two boxes of a table share one: Gin Rummy (Tournament Rules) has Game 1-3 under Guys and again under Girls, so
+    its boxes are 'Guys – Game 1' and 'Girls – Game 1', and its rows are each time a team scores, not hands."""
+    from generator.render.scorepad import sheet_html
+    from generator.render.sheets import sheet_parts
+
+    groups_seen = 0
+    for lib in (library, published_library):
+        for game_id, html in _keeper_pages(lib):
+            # (a row's name may repeat where the rules repeat a hand: Oh Hell's '10 cards' going down and back up)
+            for row in re.findall(r'<tr[^>]*><th scope="row">.*?</tr>', html, re.S):
+                names = re.findall(r'<input [^>]*data-cell[^>]*aria-label="([^"]*)"', row)
+                assert len(names) == len(set(names)), (game_id, [n for n in names if names.count(n) > 1][:4])
+        for file, heading, view in _definitions(lib):
+            html = sheet_html(lib, file, heading, view, 2, (False,) * len(sheet_parts(view)))
+            for row in re.findall(r'<tr class="sheet-row.*?</tr>', html, re.S):
+                titles = re.findall(r'<input type="text" name="[^"]+" [^>]*title="([^"]*)"', row)
+                assert len(titles) == len(set(titles)), (file.key, [t for t in titles if titles.count(t) > 1][:4])
+            groups_seen += sum(bool(b.groups) for b in view.body.score_sheet.blocks)
+    assert groups_seen >= 2  # the tournament's sheet, in both editions: the test saw a sheet with column groups
+
+
+def test_the_gin_tournament_keeper_shows_the_book_s_sheet(library):
+    """The keeper draws what the book's score sheet draws: Guys and Girls over three games each, one row each time
+    a team scores (seed 000: "SCORE SHEET / Guys Girls / Game 1 Game 2 Game 3 Game 1 Game 2 Game 3")."""
+    html = dict(_keeper_pages(library))["gin-rummy-tournament"]
+    head = re.search(r"<thead>(.*?)</thead>", html, re.S).group(1)
+    assert re.findall(r'<th scope="colgroup" colspan="(\d)">(\w+)</th>', head) == [("3", "Guys"), ("3", "Girls")]
+    assert re.findall(r'<th scope="col">(Game \d)</th>', head) == ["Game 1", "Game 2", "Game 3"] * 2
+    assert 'aria-label="2nd time a team scores: Girls – Game 3"' in html
+    assert "Hand" not in re.sub(r"<[^>]+>", " ", html.split("<thead>", 1)[1]) and 'aria-label="Hand' not in html
+
+
+def test_a_row_label_must_say_where_the_row_s_number_goes():
+    """A block's row_label names each unlabelled row by its number: without {n} or {nth} every row would have one name."""
+    from pydantic import ValidationError
+
+    from generator.model import SheetBlock
+    from generator.render.sheets import row_name
+
+    with pytest.raises(ValidationError, match="write {n} or {nth}"):
+        SheetBlock(row_label="Time a team scores")
+    assert [row_name("{nth} time a team scores", "", n) for n in (1, 2, 3, 11, 22)] == [
+        "1st time a team scores", "2nd time a team scores", "3rd time a team scores", "11th time a team scores",
+        "22nd time a team scores"]
+    assert row_name("Hand {n}", "", 3, after=True) == "hand 3" and row_name("Hand {n}", "First hand", 1) == "First hand"

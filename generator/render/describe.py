@@ -136,7 +136,8 @@ def equipment(body: GameBody) -> list[str]:
         return []
     lines = [deck(c) for c in eq.cards]
     if eq.dominoes is not None:
-        lines.append(f"Double-{eq.dominoes.set} dominoes" if eq.dominoes.set else "Dominoes (set not stated)")
+        # A set the rules do not name is not named, nor said to be missing: 'Dominoes', as the title says.
+        lines.append(f"Double-{eq.dominoes.set} dominoes" if eq.dominoes.set else "Dominoes")
     if eq.dice:
         lines.append(plural(eq.dice, "die", "dice"))
     if eq.board:
