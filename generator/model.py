@@ -503,6 +503,12 @@ class GameBody(Strict):
     _w = field_validator("wild")(_check_cards)
     _pw = field_validator("partners_when")(_check_players)
 
+    def keeps_score(self) -> bool:
+        """Whether the rules keep a score to write down. Not for a game played for stakes whose rules name no winner
+        (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands at the table and the book keeps
+        no score; a sheet or a keeper would invent one (a Score column, a Total)."""
+        return not (self.equipment is not None and self.equipment.stakes is not None and self.goal is None)
+
     @model_validator(mode="after")
     def _partners_when(self) -> GameBody:
         if self.partners_when is not None and self.partnerships != "partners":

@@ -38,7 +38,8 @@ def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
     lib = load_library(ROOT, edition)
     out = []
     for gs in lib.ordered_games():
-        out.append((edition, gs.id, None))
+        if gs.game.keeps_score():  # a game whose rules keep no score has no sheet (Rummoli)
+            out.append((edition, gs.id, None))
         out += [(edition, gs.id, v.id) for v in gs.game.variants
                 if lib.in_edition(v.introduced) and has_own_sheet(v)]
     return out
@@ -618,8 +619,9 @@ KEEPS = [
     ("mexican-train", None, "points", "The player with the lowest total score after all rounds is the winner."),
     ("oh-hell", None, "bid_made", "If the player is successful in getting their exact bid"),
     ("push", None, "points", "Low score wins."),
-    ("rummoli", None, "points", "Play out cards that allow you to claim the chips"),  # the rules name no winner
-    ("saskatchewan-rummy", None, "points", "If you cannot play you pay 5 cents"),  # each round pays cents
+    # played for stakes, and the rules name no winner: the coins change hands at the table, no score is kept
+    ("rummoli", None, None, "Play out cards that allow you to claim the chips"),
+    ("saskatchewan-rummy", None, None, "Pay as little as possible in the first 5 hands"),
     ("skull-and-roses", None, "tally", "If you win your second bet, you win the game!"),
     ("sticks", None, "tally", "The first person to collect {goal.target} sticks is the winner."),
     ("sweep", None, "points", "total their points left in their hand and down cards and they are counted against them"),
@@ -648,7 +650,12 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
     assert body.keeps == keeps
     page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
     assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")  # every row quotes its rule
-    file, heading, view = next(d for d in _definitions(library) if d[0].key == (f"{game_id}.{variant_id}" if variant_id else game_id))
+    key = f"{game_id}.{variant_id}" if variant_id else game_id
+    if keeps is None:  # no sheet, no keeper: the book keeps no score (Rummoli had a Score/Total sheet and keeper)
+        assert not body.keeps_score() and all(d[0].key != key for d in _definitions(library))
+        return
+    assert body.keeps_score()
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == key)
     sheet = sheet_definition(view, heading, sheet_parts(view)[0])
     assert sheet.keeps == keeps
     kept = sheet.tables
@@ -666,6 +673,21 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert sheet.winner == "race"
 
 
+def test_a_game_that_keeps_no_score_has_no_sheet_and_no_keeper(built, library, published_library):
+    """Where the rules keep no score (played for stakes, no winner named), the site has no keeper and no sheet for
+    the game, its page offers neither, and the book names no score pad sheet for it; every other game has both."""
+    for lib in (library, published_library):
+        site = built[lib.edition.id] / "site"
+        none = [gs.id for gs in lib.ordered_games() if not gs.game.keeps_score()]
+        assert set(none) == {g for g, _, keeps, _ in KEEPS if keeps is None and g in lib.games}, none
+        for gs in lib.ordered_games():
+            page = (site / "games" / gs.id / "index.html").read_text(encoding="utf-8")
+            kept = gs.id not in none
+            assert (site / "keep" / gs.id / "index.html").exists() == kept, gs.id
+            assert (site / "downloads" / "score-sheets" / f"{gs.id}.pdf").exists() == kept, gs.id
+            assert (f"keep/{gs.id}/" in page) == kept and ('id="score-sheet"' in page) == kept, gs.id
+
+
 def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, library):
     """A keeper's "To win" line is the game page's "To win" row, word for word (with its qualifier: Gin Rummy's
     target is "typically 100"), and a game whose goal the rules do not state has none."""
@@ -676,6 +698,8 @@ def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, librar
     site = built[CURRENT] / "site"
     stated = 0
     for gs in library.ordered_games():
+        if not gs.game.keeps_score():
+            continue  # no keeper (test_a_game_that_keeps_no_score_has_no_sheet_and_no_keeper)
         page = (site / "keep" / gs.id / "index.html").read_text(encoding="utf-8")
         shown = [html.unescape(m) for m in re.findall(r'<p class="keeper-goal">To win: (.*?)</p>', page)]
         box = [text for label, text in glance(gs.game) if label == "To win"]
@@ -787,6 +811,8 @@ def _keeper_pages(lib):
     template = site_environment(lib).get_template("site/keeper.md.j2")
     for gs in lib.ordered_games():
         page = game_page(lib, gs)
+        if not gs.game.keeps_score():  # the site writes no keeper for a game whose rules keep no score
+            continue
         yield gs.id, template.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
                                      keepers=keepers(page.main, page.heading(), page.id))
 

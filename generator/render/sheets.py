@@ -419,10 +419,11 @@ def has_own_sheet(variant: Any) -> bool:
 
 
 def sheet_files(pages: list[Any]) -> list[SheetFile]:
-    """Every score sheet, in book order: each game's, then each variant's that has a sheet of its own."""
+    """Every score sheet, in book order: each game's that keeps score, then each variant's that has a sheet of its own."""
     out: list[SheetFile] = []
     for page in pages:
-        out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
+        if page.main.body.keeps_score():
+            out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
         for variant, _ in page.variants:
             if has_own_sheet(variant):
                 out.append(SheetFile(len(out) + 1, page.id, variant.id, f"{page.heading()} – {variant.title}"))
