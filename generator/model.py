@@ -99,13 +99,25 @@ class SourceCorrection(Strict):
 
 
 class Source(Strict):
-    """Where a game or variant comes from: a document the book names (book.yaml sources) and its section."""
+    """Where a game or variant comes from: a document the book names (book.yaml sources) and the part of it.
+
+    Readers see the part as the source marks it, and only so: its heading, quoted (``section``); else the date it is
+    posted under; else its opening words, quoted (``opens``); nothing for a document that is all one part."""
 
     seed: str = Field(min_length=1, description="the document's file, as book.yaml's sources name it")
-    section: str
+    section: str | None = Field(None, description="the heading the source prints over the part, as printed; "
+                                                  "none where the part has no heading of its own")
     date: str | None = Field(None, description="date the source gives, as written")
     corrections: list[SourceCorrection] = Field(
         [], description="mistakes in the source corrected while transcribing it (the book never printed them)")
+    opens: str | None = Field(None, description="a part with no heading or date of its own: its first words, as "
+                                                "printed ('Golf is a card game for two or more players')")
+
+    @model_validator(mode="after")
+    def _one_opening(self) -> Source:
+        if self.opens is not None and (self.section is not None or self.date is not None):
+            raise ValueError("opens: only for a part with no heading (section) or date of its own; cite it by those")
+        return self
 
 
 class Removal(Strict):
@@ -122,7 +134,9 @@ class CardEquipment(Strict):
     players: str | int | None = Field(None, description="player counts this line applies to")
     decks: int | str = Field(description="1, '3-4', 'players + 1', 'players' (one each) or 'enough'")
     per: Literal["game", "table", "couple", "player"] = "game"
-    jokers: bool = False
+    jokers: bool | None = Field(None, description="true: with jokers ('jokers included'); false: the source says there "
+                                                  "are none ('not including jokers'); left out: the source does not say, "
+                                                  "and nothing is printed (the checks count no jokers)")
     keep: str | None = Field(None, description="card phrase: only these are used (Euchre: '9-A')")
     remove: list[str | Removal] = []
     stated_cards: int | None = Field(None, description="deck size the source states ('50 card deck')")
@@ -197,6 +211,9 @@ class Deal(Strict):
     composition: list[Removal] = Field([], description="each hand is made of these cards")
     dealer_gets: int | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
     implied: bool = Field(False, description="not stated by the source; implied by its rules")
+    worked_out: list[Literal["each"]] = Field(
+        [], description="numbers of this deal the source does not state but the transcriber worked out (Hand and "
+                        "Foot's 28 each: 15 in the hand and 13 in the foot): kept for the checks, never printed")
     qualifiers: dict[str, Qualifier] = Field({}, description="the source's words around a number: {each: or more}")
     typically: dict[str, int] = Field({}, description="'typically 22 cards are dealt to each player': {each: 22}")
     by_players: list[Deal] = []
@@ -557,8 +574,6 @@ class Game(GameBody):
         _check_lifetime(self.introduced, self.retired)
         if self.players is None:
             raise ValueError("a game must say how many players it takes")
-        if self.partnerships is None:
-            object.__setattr__(self, "partnerships", "none")
         if self.category == "equipment" and self.equipment_kind is None:
             raise ValueError("an 'equipment' game must name its equipment_kind")
         ids = [v.id for v in self.variants]

@@ -70,8 +70,10 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
         "category": game.category,
-        # Partners only at some counts: the finder offers the game with and without partners.
-        "partnerships": "optional" if game.partners_when is not None else game.partnerships,
+        # Partners only at some counts: the finder offers the game with and without partners. Where the rules say
+        # nothing of partners, nor does the finder ('' , not 'none'): its 'No partners' leaves out only the games
+        # played in partnerships or teams.
+        "partnerships": "optional" if game.partners_when is not None else (game.partnerships or ""),
         "players": players,
         "equipment": sorted(kinds),
     }
