@@ -29,9 +29,10 @@ from .prose import expand, lookup
 FROZEN_DIR = f"{DATA_DIR}/frozen"
 # Keys that annotate how the source is read, not what the book says: score sheets and what they keep
 # are designed from the rules (issue 26; 'doubles' names a sheet's rows, 'against' and 'held_against'
-# say a score can be negative), qualifiers, 'implied' and 'worked_out' mark what a source states, 'sources'
+# say a score can be negative), qualifiers, 'implied', 'worked_out' and 'says_each' mark what a source states
+# and how it words it, 'sources'
 # name the files.
-FREE = {"implied", "worked_out", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against",
+FREE = {"implied", "worked_out", "says_each", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against",
         "held_against", "sources", "status",
         # Which editions print the typed index is the book's bookkeeping, not what an edition prints: opening
         # the next edition adds it there (`rulebook edition new`) and no published edition changes.

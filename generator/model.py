@@ -253,6 +253,8 @@ class ScoreItem(Strict):
     count: int | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
     faces: str | None = Field(None, description="the die faces a combination scores for: '2-6', '1'")
     times: int | None = Field(None, description="the multiplier the wording states: 'x00 times 2'")
+    says_each: bool = Field(False, description="the source writes 'each' after the amount of an item that scores "
+                                               "once a round ('Last trick 75 points each'): printed as it says")
 
     _c = field_validator("cards")(_check_cards)
     _t = field_validator("stated_total")(_check_range)

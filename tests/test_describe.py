@@ -220,9 +220,10 @@ def test_phrase_rule(rule, game, function, expected):
     (ScoreItem(label="x", cents=1), False, "1 cent"),
     (ScoreItem(label="x", cents=5, cards="hearts"), True, "5 cents each"),
     (ScoreItem(label="x", points="face"), False, "Face value"),
-    # an event happens once in its round, and one named card is one card: 'The last trick 20 points each' was false
+    # an event happens once in its round: 'The last trick 20 points each' was false (Trash), unless the source says
+    # it (Canadian Salad's 'Last trick 75 points each')
     (ScoreItem(label="The last trick", per="event", points=20), True, "20 points"),
-    (ScoreItem(label="King of spades", cards="K of spades", points=75), True, "75 points"),
+    (ScoreItem(label="Last trick", per="event", points=75, says_each=True), True, "75 points each"),
     (ScoreItem(label="Each queen", cards="Q", points=30), True, "30 points each"),
 ])
 def test_item_value(item, in_round, expected):
@@ -240,7 +241,7 @@ def test_a_round_s_scoring_keeps_the_rules_words_apart_from_the_amount(view):
                            for i in r.scoring)
         assert cell == wanted, (r.name, cell)
         for item in r.scoring:
-            if item.unit == "event" and item.value is None:
+            if item.unit == "event" and item.value is None and not item.says_each:
                 assert not view.item_value(item, in_round=True).endswith(" each"), (r.name, item.label)
 
 

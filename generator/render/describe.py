@@ -298,8 +298,8 @@ def card_values(table: ScoreTable) -> str:
 
 
 # What a score item counts when a round scores it per thing taken: '5 points each' (per card or trick). An event
-# ('The last trick') happens once, and so does one named card ('King of spades'): 'each' would say it is counted
-# again and again.
+# ('The last trick') happens once a round: 'each' would say it is counted again and again, unless the source says
+# so itself (says_each: Canadian Salad's 'Last trick 75 points each').
 COUNTED = ("card", "trick", "pip")
 
 
@@ -308,8 +308,7 @@ def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = Fals
     if item.value is not None:
         return expand(item.value, item.model_dump(exclude_none=True), game_data)
     text = "Face value" if item.points == "face" else points(item)
-    one_card = item.unit == "card" and item.cards is not None and _matches(item.cards)[0] == 1  # 'King of spades'
-    if in_round and item.unit in COUNTED and text and not one_card:
+    if in_round and text and (item.unit in COUNTED or item.says_each):
         text += " each"
     if item.stated_total is not None:
         text += f" (total {format_value(item.stated_total)})"
