@@ -113,8 +113,8 @@ def test_the_book_and_the_score_pad_name_no_file_and_only_the_addresses_the_sour
     from generator.render.sheets import score_pad_name
 
     # the book, and the score pad, whose contents once gave each sheet's file (score-sheets/….pdf)
-    for lib, pdf in [(lib, built[lib.edition.id] / "pdf" / name) for lib in (library, published_library)
-                     for name in (pdf_name(lib), score_pad_name(lib.edition.id))]:
+    for pdf in [built[lib.edition.id] / "pdf" / name for lib in (library, published_library)
+                for name in (pdf_name(lib), score_pad_name(lib.edition.id))]:
         text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
         for m in ON_PAPER.finditer(text):
             assert m.group(0) in allowed, (f"{pdf.name}: {text[max(0, m.start() - 60):m.end() + 20]!r}: a reader of "
