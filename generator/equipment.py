@@ -145,12 +145,10 @@ def top_double(body: GameBody) -> int | None:
     return dominoes.set if dominoes else None
 
 
-def doubles_played(body: GameBody, count: int | None = None) -> list[int]:
+def doubles_played(body: GameBody) -> list[int]:
     """The doubles a game's hands are played with (``rounds.doubles``), in order: 12 down to 0, or 0 up to the top;
-    up a set the data does not name, the first ``count`` (its end is not known); down from no set, none."""
+    none for a set the data does not name (which doubles it has, and the last, are not known)."""
     doubles, top = body.rounds.doubles if body.rounds else None, top_double(body)
-    if doubles is None:
+    if doubles is None or top is None:
         return []
-    if top is None:
-        return list(range(count or 1)) if doubles.order == "up" else []
     return list(range(top, -1, -1)) if doubles.order == "down" else list(range(top + 1))

@@ -29,16 +29,21 @@ from .prose import expand, lookup
 FROZEN_DIR = f"{DATA_DIR}/frozen"
 # Keys that annotate how the source is read, not what the book says: score sheets and what they keep
 # are designed from the rules (issue 26; 'doubles' names a sheet's rows, 'against' and 'held_against'
-# say a score can be negative), qualifiers and 'implied' mark what a source states, 'sources'
+# say a score can be negative), qualifiers, 'implied', 'worked_out' and 'says_each' mark what a source states
+# and how it words it, 'sources'
 # name the files.
-FREE = {"implied", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against", "held_against",
-        "sources", "status",
+FREE = {"implied", "worked_out", "says_each", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against",
+        "held_against", "sources", "status",
         # Which editions print the typed index is the book's bookkeeping, not what an edition prints: opening
         # the next edition adds it there (`rulebook edition new`) and no published edition changes.
         "editions",
         # When a game or variant is retired is a later edition's decision (revisions.yaml), not what the
         # earlier edition printed.
         "retired"}
+# Values an earlier fingerprint records by their absence: the default a key had when it was written. 'jokers: false'
+# was the default until the data had to say where a source states no jokers (an unstated default printed 'no
+# jokers'): a 2026.1 game that states it now records what that edition printed, not a new value.
+FORMER_DEFAULTS = {"jokers": False}
 BOOK_KEYS = ("title", "author", "index_title", "printed_index")
 HEADER = ("# The {edition} edition as published: {what}, as `rulebook freeze {edition}` wrote it.\n"
           "# Do not edit: a change to the book is an erratum (rules_data/errata.yaml); see CONTRIBUTING.md.\n")
@@ -50,8 +55,9 @@ def folder(root: Path, edition: str) -> Path:
 
 
 def _leaves(data: Any) -> Iterator[tuple[str, Any]]:
-    """Every value the data states, by dotted path (annotations left out)."""
-    return ((".".join(map(str, path)), value) for path, value in leaves(data, FREE))
+    """Every value the data states, by dotted path (annotations, and a value that is a key's former default, left out)."""
+    return ((".".join(map(str, path)), value) for path, value in leaves(data, FREE)
+            if not (path and path[-1] in FORMER_DEFAULTS and value is FORMER_DEFAULTS[path[-1]]))
 
 
 def _lines(text: str, scopes: list[dict]) -> list[str]:

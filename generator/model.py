@@ -99,13 +99,25 @@ class SourceCorrection(Strict):
 
 
 class Source(Strict):
-    """Where a game or variant comes from: a document the book names (book.yaml sources) and its section."""
+    """Where a game or variant comes from: a document the book names (book.yaml sources) and the part of it.
+
+    Readers see the part as the source marks it, and only so: its heading, quoted (``section``); else the date it is
+    posted under; else its opening words, quoted (``opens``); nothing for a document that is all one part."""
 
     seed: str = Field(min_length=1, description="the document's file, as book.yaml's sources name it")
-    section: str
+    section: str | None = Field(None, description="the heading the source prints over the part, as printed; "
+                                                  "none where the part has no heading of its own")
     date: str | None = Field(None, description="date the source gives, as written")
     corrections: list[SourceCorrection] = Field(
         [], description="mistakes in the source corrected while transcribing it (the book never printed them)")
+    opens: str | None = Field(None, description="a part with no heading or date of its own: its first words, as "
+                                                "printed ('Golf is a card game for two or more players')")
+
+    @model_validator(mode="after")
+    def _one_opening(self) -> Source:
+        if self.opens is not None and (self.section is not None or self.date is not None):
+            raise ValueError("opens: only for a part with no heading (section) or date of its own; cite it by those")
+        return self
 
 
 class Removal(Strict):
@@ -122,7 +134,9 @@ class CardEquipment(Strict):
     players: str | int | None = Field(None, description="player counts this line applies to")
     decks: int | str = Field(description="1, '3-4', 'players + 1', 'players' (one each) or 'enough'")
     per: Literal["game", "table", "couple", "player"] = "game"
-    jokers: bool = False
+    jokers: bool | None = Field(None, description="true: with jokers ('jokers included'); false: the source says there "
+                                                  "are none ('not including jokers'); left out: the source does not say, "
+                                                  "and nothing is printed (the checks count no jokers)")
     keep: str | None = Field(None, description="card phrase: only these are used (Euchre: '9-A')")
     remove: list[str | Removal] = []
     stated_cards: int | None = Field(None, description="deck size the source states ('50 card deck')")
@@ -197,6 +211,9 @@ class Deal(Strict):
     composition: list[Removal] = Field([], description="each hand is made of these cards")
     dealer_gets: int | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
     implied: bool = Field(False, description="not stated by the source; implied by its rules")
+    worked_out: list[Literal["each"]] = Field(
+        [], description="numbers of this deal the source does not state but the transcriber worked out (Hand and "
+                        "Foot's 28 each: 15 in the hand and 13 in the foot): kept for the checks, never printed")
     qualifiers: dict[str, Qualifier] = Field({}, description="the source's words around a number: {each: or more}")
     typically: dict[str, int] = Field({}, description="'typically 22 cards are dealt to each player': {each: 22}")
     by_players: list[Deal] = []
@@ -236,6 +253,8 @@ class ScoreItem(Strict):
     count: int | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
     faces: str | None = Field(None, description="the die faces a combination scores for: '2-6', '1'")
     times: int | None = Field(None, description="the multiplier the wording states: 'x00 times 2'")
+    says_each: bool = Field(False, description="the source writes 'each' after the amount of an item that scores "
+                                               "once a round ('Last trick 75 points each'): printed as it says")
 
     _c = field_validator("cards")(_check_cards)
     _t = field_validator("stated_total")(_check_range)
@@ -432,6 +451,10 @@ class SheetBlock(Strict):
         None, description="the columns (by heading) the total adds, e.g. [Score] beside a Bid; all if not given")
     possible: int | str | None = None
     groups: list[ColumnGroup] = []
+    row_label: str = Field(
+        "Hand {n}", description="what a row records, as the rules call it, where the sheet does not label its rows "
+                                "(a form field's or a keeper box's name): {n} its number, {nth} its ordinal, e.g. "
+                                "'{nth} time a team scores'")
     sample_only: bool = Field(False, description="shown only in the filled-in sample, not on the blank sheet")
     example_rows: bool = Field(False, description="the listed rows are the worked example's hands: they label "
                                                   "its sample; the blank sheet gets as many hand rows as fit")
@@ -447,6 +470,13 @@ class SheetBlock(Strict):
     def heading(self) -> str | None:
         """What the block is called (a grand total's rows name it): the round it keeps, or its title."""
         return self.round or self.title
+
+    @field_validator("row_label")
+    @classmethod
+    def _row_label(cls, v: str) -> str:
+        if "{n}" not in v and "{nth}" not in v:
+            raise ValueError(f"'{v}' does not say where the row's number goes: write {{n}} or {{nth}}, e.g. 'Hand {{n}}'")
+        return v
 
     @model_validator(mode="after")
     def _sums(self) -> SheetBlock:
@@ -491,6 +521,12 @@ class GameBody(Strict):
     _p = field_validator("players")(_check_players)
     _w = field_validator("wild")(_check_cards)
     _pw = field_validator("partners_when")(_check_players)
+
+    def keeps_score(self) -> bool:
+        """Whether the rules keep a score to write down. Not for a game played for stakes whose rules name no winner
+        (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands at the table and the book keeps
+        no score; a sheet or a keeper would invent one (a Score column, a Total)."""
+        return not (self.equipment is not None and self.equipment.stakes is not None and self.goal is None)
 
     @model_validator(mode="after")
     def _partners_when(self) -> GameBody:
@@ -540,8 +576,6 @@ class Game(GameBody):
         _check_lifetime(self.introduced, self.retired)
         if self.players is None:
             raise ValueError("a game must say how many players it takes")
-        if self.partnerships is None:
-            object.__setattr__(self, "partnerships", "none")
         if self.category == "equipment" and self.equipment_kind is None:
             raise ValueError("an 'equipment' game must name its equipment_kind")
         ids = [v.id for v in self.variants]

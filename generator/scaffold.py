@@ -21,6 +21,7 @@ players: 2-4
 equipment:
   cards:
     - decks: 1
+      jokers: false  # the prose says "no jokers"; leave it out where the source does not say
 deal:
   each: 7
   upcard: 1

@@ -85,23 +85,25 @@ def heading_text(line: str) -> str:
 def _sections(path: Path, lines: list[str], libs: list[Library], skip: set[int]) -> list[Section]:
     """Where each section of a seed starts, and the page it belongs to."""
     seed = path.name[:3]
-    claims: list[tuple[str, str | None, str, str | None]] = []  # target, variant, section, date
+    claims: list[tuple[str, str | None, str | None, str | None]] = []  # target, variant, what marks it, date
     for lib in libs:
         for gs in lib.games.values():
-            claims += [(f"game:{gs.id}", None, s.section, s.date) for s in gs.game.sources if s.seed == path.name]
-            claims += [(f"game:{gs.id}", v.id, s.section, s.date)
+            claims += [(f"game:{gs.id}", None, s.section or s.opens, s.date) for s in gs.game.sources
+                       if s.seed == path.name]
+            claims += [(f"game:{gs.id}", v.id, s.section or s.opens, s.date)
                        for v in gs.game.variants for s in v.sources if s.seed == path.name]
     found: dict[int, Section] = {}
     unheaded = set()
     for target, variant, name, date in dict.fromkeys(claims):
-        want = date or name
-        hits = [i for i, line in enumerate(lines) if i not in skip and heading_text(line) == want]
-        # A section without a heading of its own starts at the first paragraph that opens with its name.
-        hits = hits or [i for i, line in enumerate(lines) if i not in skip and line.startswith(want + " ")]
+        want = date or name or ""
+        hits = [i for i, line in enumerate(lines) if want and i not in skip and heading_text(line) == want]
+        # A section without a heading of its own starts at the first paragraph that opens with its words.
+        hits = hits or [i for i, line in enumerate(lines) if want and i not in skip
+                        and re.match(re.escape(want) + r"(?!\w)", line)]
         if not hits and len(set(claims)) == 1:  # the seed is that one section (source 002)
             hits = [0]
         if hits:
-            found.setdefault(hits[0], Section(seed, hits[0], target, variant, name))
+            found.setdefault(hits[0], Section(seed, hits[0], target, variant, name or ""))
         else:
             unheaded.add(target)
     # Otherwise its lines stay in the section above it, which must then be the same game's.

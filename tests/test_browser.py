@@ -131,6 +131,20 @@ def test_game_finder_we_are_five_with_one_deck(page, server):
     assert page.locator("#finder-count").inner_text() == f"{len(visible)} games fit"
 
 
+def test_game_finder_partnerships(page, server):
+    """Games whose rules say nothing of partners carry no partnership (not 'none'): 'No partners' still lists them,
+    'Partners or teams' does not; games played in partnerships or teams, or with or without, are listed there."""
+    page.goto(server + "/latest/finder/")
+    page.select_option("#finder-partners", "partners")
+    partners = page.locator("#finder-results li:not([hidden]) a").all_inner_texts()
+    page.select_option("#finder-partners", "none")
+    alone = page.locator("#finder-results li:not([hidden]) a").all_inner_texts()
+    assert {"Euchre", "500 Rummy", "Fast Track (Board Game)", "5 In a Row (Board Game)"} <= set(partners)
+    assert "Hearts" not in partners and "Hearts" in alone and "Euchre" not in alone
+    assert "Fast Track (Board Game)" in alone  # with or without partners: both lists
+    assert page.locator('#finder-results li[data-partnerships="none"]').count() == 0
+
+
 def test_phone_layout_of_a_game_page(browser, server, tmp_path):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     page = context.new_page()

@@ -181,3 +181,17 @@ def test_totals_count_cards_at_face_value(tmp_path, items, table_total, expected
     game = FACE + "".join(f"      - {item}\n" for item in items) + (f"    stated_total: {table_total}\n" if table_total else "")
     findings = run_checks(load_library(make_project(tmp_path, {"games": [game]})), only=["scoring.total_mismatch"])
     assert [f.message for f in findings] == expected
+
+
+@pytest.mark.parametrize(("equipment", "reported"), [
+    ({"stakes": {"coin": "dime", "start": 3}}, True),  # a card game that names no deck (Chase the Ace)
+    ({"cards": [{"decks": 1}], "stakes": {"coin": "dime", "start": 3}}, False),
+])
+def test_a_card_game_that_names_no_deck_is_vague_equipment(tmp_path, equipment, reported):
+    """Nothing is added for a deck the source does not name; the validator says the deal cannot be checked."""
+    game = {"id": "demo", "title": "Demo", "category": "cards", "introduced": "2026.1",
+            "sources": [{"seed": "000_321aee1cc9de258a.txt", "section": "Demo"}], "players": "6 or more",
+            "equipment": equipment, "deal": {"each": 1}, "keeps": "lives", "goal": {"winner": "last_standing"}}
+    project = make_project(tmp_path / "project", {"games": [yaml.safe_dump(game)]})
+    found = [f.message for f in run_checks(load_library(project), only={"spec.vague_equipment"})]
+    assert any("no deck is stated" in m for m in found) == reported, found

@@ -131,7 +131,9 @@ def test_card_value_rows_cover_the_scoring_table(view):
             if item.points == "face":
                 assert value == "face value", (item.label, value)
             elif item.points is not None:
-                assert re.fullmatch(rf"{re.escape(describe.format_value(item.points))} points?", value), (item.label, value)
+                against = " against you" if item.against else ""  # the source's words, kept with the value
+                assert re.fullmatch(rf"{re.escape(describe.format_value(item.points))} points?{against}", value), \
+                    (item.label, value)
             else:
                 assert re.fullmatch(rf"{item.cents} cents?", value), (item.label, value)
 
@@ -168,11 +170,24 @@ RULES = [
      describe.equipment, ["2 decks, with jokers; remove 2s"]),
     ("one copy of one card", body(equipment={"cards": [{"decks": 2, "remove": [
         {"cards": "2 of diamonds", "copies": 1}], "stated_cards": 103}]}),
-     describe.equipment, ["2 decks, no jokers; remove 1 copy of the 2 of diamonds (103 cards)"]),
+     describe.equipment, ["2 decks; remove 1 copy of the 2 of diamonds (103 cards)"]),
     ("a single card from several decks goes every time", body(equipment={"cards": [
-        {"decks": 2, "remove": ["2 of clubs"]}]}), describe.equipment, ["2 decks, no jokers; remove every 2 of clubs"]),
+        {"decks": 2, "remove": ["2 of clubs"]}]}), describe.equipment, ["2 decks; remove every 2 of clubs"]),
     ("a single card from one deck", body(equipment={"cards": [{"decks": 1, "remove": ["2 of clubs"]}]}),
-     describe.equipment, ["1 deck, no jokers; remove 2 of clubs"]),
+     describe.equipment, ["1 deck; remove 2 of clubs"]),
+    # unstated is unsaid: 'no jokers' only where the source says so (jokers: false), nothing where it is silent
+    ("no jokers where stated", body(equipment={"cards": [{"decks": 1, "jokers": False}]}), describe.equipment,
+     ["1 deck, no jokers"]),
+    ("nothing of jokers where unstated", body(equipment={"cards": [{"decks": 1}]}), describe.equipment, ["1 deck"]),
+    ("all dealt, evenly only where stated", body(deal={"each": "all"}), describe.deal, ["All cards dealt out"]),
+    ("a total the source does not state", body(deal={"each": 28, "hand": 15, "foot": 13, "worked_out": ["each"]}),
+     describe.deal, ["15 cards in the hand, 13 in the foot"]),
+    ("a total the source states", body(deal={"each": 28, "hand": 15, "foot": 13}), describe.deal,
+     ["28 cards each (15 in the hand, 13 in the foot)"]),
+    ("number words or more", body(players="two or more"), lambda b: [describe.players(b)], ["2 or more players"]),
+    ("against you is part of the value", body(scoring={"c": {"kind": "counters", "items": [
+        {"label": "Black threes", "cards": "black 3", "points": 5, "against": True}]}}),
+     lambda b: [t for label, t in describe.glance(b) if label == "Counters"], ["Black threes: 5 points against you"]),
     ("one die", body(equipment={"dice": 1}), describe.equipment, ["1 die"]),
     ("stakes", body(equipment={"stakes": {"coin": "dime", "start": 1, "ante": 2}}), describe.equipment,
      ["1 dime each, ante 2 dimes"]),
@@ -205,9 +220,29 @@ def test_phrase_rule(rule, game, function, expected):
     (ScoreItem(label="x", cents=1), False, "1 cent"),
     (ScoreItem(label="x", cents=5, cards="hearts"), True, "5 cents each"),
     (ScoreItem(label="x", points="face"), False, "Face value"),
+    # an event happens once in its round: 'The last trick 20 points each' was false (Trash), unless the source says
+    # it (Canadian Salad's 'Last trick 75 points each')
+    (ScoreItem(label="The last trick", per="event", points=20), True, "20 points"),
+    (ScoreItem(label="Last trick", per="event", points=75, says_each=True), True, "75 points each"),
+    (ScoreItem(label="Each queen", cards="Q", points=30), True, "30 points each"),
 ])
 def test_item_value(item, in_round, expected):
     assert describe.item_value(item, {}, in_round) == expected
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v.values[0].body.rounds and any(
+    r.scoring for r in v.values[0].body.rounds.items)])
+def test_a_round_s_scoring_keeps_the_rules_words_apart_from_the_amount(view):
+    """Each item of a round's Scoring cell is its label, a colon, then its value: 'The last trick: 20 points', never
+    the label run into the amount as one sentence ('Each trick counts as double 2 points each', Court Whist)."""
+    for r in view.body.rounds.items:
+        cell = Markup(view.round_cells(r)["scoring"]).striptags()
+        wanted = "; ".join(f"{Markup(view.text(i.label)).striptags()}: {Markup(view.item_value(i, in_round=True)).striptags()}"
+                           for i in r.scoring)
+        assert cell == wanted, (r.name, cell)
+        for item in r.scoring:
+            if item.unit == "event" and item.value is None and not item.says_each:
+                assert not view.item_value(item, in_round=True).endswith(" each"), (r.name, item.label)
 
 
 def test_the_checks_catch_what_they_look_for():
@@ -221,6 +256,7 @@ def test_the_checks_catch_what_they_look_for():
     assert MARKUP.search("{points} points") and MARKUP.search("**bold**") and not MARKUP.search("[0-0]: 50 points")
     table = ScoreTable(kind="card_values", items=[ScoreItem(label="Aces", cards="A", points=1)])
     assert describe.card_values(table) == "Aces: 1 point"
-    assert describe.deck(CardEquipment(decks=1)) == "1 deck, no jokers"
+    assert describe.deck(CardEquipment(decks=1)) == "1 deck"  # the source says nothing of jokers: nor does the box
+    assert describe.deck(CardEquipment(decks=1, jokers=False)) == "1 deck, no jokers"
     assert describe.goal(Goal(winner="high", target=500)) == "High score wins; play to 500"
     assert describe.deal(GameBody(deal=Deal(upcard=1))) == ["1 card turned up"]

@@ -46,14 +46,15 @@ NON_PRINTING: dict[str, str] = {
 
 
 def implied(data: dict, path: tuple) -> bool:
-    """The number sits in a part the source does not state (``implied: true``, e.g. Chase the Ace's deal):
-    the checks use it, the book prints nothing of it (say only what the sources say), so (b) is not asked."""
+    """The number sits in a part the source does not state (``implied: true``, e.g. Chase the Ace's deal), or is
+    one the transcriber worked out (``worked_out``, Hand and Foot's 28 each): the checks use it, the book prints
+    nothing of it (say only what the sources say), so (b) is not asked."""
     node = data
     for key in path[:-1]:
         node = node[key]
         if isinstance(node, dict) and node.get("implied") is True:
             return True
-    return False
+    return isinstance(node, dict) and path[-1] in node.get("worked_out", [])
 
 
 @dataclass

@@ -107,11 +107,14 @@ def test_the_paper_scan_knows_a_file_name_or_address(text, expected):
 
 
 @poppler
-def test_the_book_names_no_file_and_only_the_addresses_the_sources_print(built, library, published_library):
+def test_the_book_and_the_score_pad_name_no_file_and_only_the_addresses_the_sources_print(built, library, published_library):
     allowed = source_addresses()
     assert allowed, "the sources print the family's e-mail; the scan must find it"
-    for lib in (library, published_library):
-        pdf = built[lib.edition.id] / "pdf" / pdf_name(lib)
+    from generator.render.sheets import score_pad_name
+
+    # the book, and the score pad, whose contents once gave each sheet's file (score-sheets/….pdf)
+    for pdf in [built[lib.edition.id] / "pdf" / name for lib in (library, published_library)
+                for name in (pdf_name(lib), score_pad_name(lib.edition.id))]:
         text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
         for m in ON_PAPER.finditer(text):
             assert m.group(0) in allowed, (f"{pdf.name}: {text[max(0, m.start() - 60):m.end() + 20]!r}: a reader of "

@@ -38,7 +38,8 @@ def _sheets(edition: str) -> list[tuple[str, str, str | None]]:
     lib = load_library(ROOT, edition)
     out = []
     for gs in lib.ordered_games():
-        out.append((edition, gs.id, None))
+        if gs.game.keeps_score():  # a game whose rules keep no score has no sheet (Rummoli)
+            out.append((edition, gs.id, None))
         out += [(edition, gs.id, v.id) for v in gs.game.variants
                 if lib.in_edition(v.introduced) and has_own_sheet(v)]
     return out
@@ -388,9 +389,11 @@ def test_score_pad_has_every_sheet(built, library, published_library):
         assert len(names) == sum(len(_fields(p)) for r in singles for p in r.pages)
         assert not _scripts(pad)
         contents = " ".join(pad.pages[0].extract_text().split())
-        for e, g, v in SHEETS:
-            if e == edition:
-                assert (f"score-sheets/{g}.{v}.pdf" if v else f"score-sheets/{g}.pdf") in contents
+        files = [f for f, _, _ in _definitions(lib)]
+        assert [f.key for f in files] == [f"{g}.{v}" if v else g for e, g, v in SHEETS if e == edition]
+        for file in files:  # each sheet by its number and heading; paper names no file (score-sheets/...)
+            assert re.search(rf"(?<!\S){file.number} {re.escape(file.heading)} \d+(?!\S)", contents), file.heading
+        assert ".pdf" not in contents
 
 
 def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
@@ -437,8 +440,9 @@ def test_book_and_site_name_each_sheet(built, library):
     pad_pages = subprocess.run(["pdftotext", str(built[CURRENT] / "pdf" / score_pad_name(CURRENT)), "-"],
                                capture_output=True, text=True, check=True).stdout.split("\f")[:-1]
     starts = []
-    for number, name in enumerate(names, 1):
-        row = re.search(rf"(?<!\S){number} [^/]*? (\d+) score-sheets/{re.escape(name)}", pad)
+    headings = [f.heading for f, _, _ in _definitions(library)]
+    for number, (name, heading) in enumerate(zip(names, headings, strict=True), 1):
+        row = re.search(rf"(?<!\S){number} {re.escape(heading)} (\d+)(?!\S)", pad)
         assert row, f"pad row {number}: {name}"
         starts.append(int(row.group(1)))
     for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(pad_pages) + 1], strict=True), 1):
@@ -504,17 +508,19 @@ def test_sheet_definition_says_which_columns_a_total_adds(library, game_id, summ
     assert players == sorted(players) and len(set(players)) == len(players)
 
 
-# Hands the rules name, in their order and words: by double (down from the set's; up from 0-0, the set unnamed,
-# so as many as the page holds and no last one), and Trash's twelve, 7-12 'the same hands reversed'.
+# Hands the rules name, in their order and words: by double down from the set the rules name, and Trash's twelve,
+# 7-12 'the same hands reversed'. Chicken Foot's hands go up from 0-0 in a set no source names: neither its doubles
+# nor a last one are known, so its rows are numbered hands, in the PDF and the keeper alike (it printed 0-0 to 15-15
+# on paper and stopped at 11-11 in the keeper). None: no row is named.
 NAMED_HANDS = [
-    ("mexican-train", [f"Double {n}" for n in range(12, 0, -1)] + ["Double blank"], False),
-    ("chicken-foot", ["0-0", "1-1", "2-2", "3-3"], True),
-    ("trash", ["1", "2", "3", "4", "5", "6", "7 (as 6)", "8 (as 5)", "9 (as 4)", "10 (as 3)", "11 (as 2)", "12 (as 1)"], False),
+    ("mexican-train", [f"Double {n}" for n in range(12, 0, -1)] + ["Double blank"]),
+    ("chicken-foot", None),
+    ("trash", ["1", "2", "3", "4", "5", "6", "7 (as 6)", "8 (as 5)", "9 (as 4)", "10 (as 3)", "11 (as 2)", "12 (as 1)"]),
 ]
 
 
-@pytest.mark.parametrize(("game_id", "labels", "open_ended"), NAMED_HANDS, ids=[g for g, _, _ in NAMED_HANDS])
-def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, game_id, labels, open_ended):
+@pytest.mark.parametrize(("game_id", "labels"), NAMED_HANDS, ids=[g for g, _ in NAMED_HANDS])
+def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, game_id, labels):
     """The printed sheet's row labels (read from its PDF) and the keeper's are the hands as the rules name them."""
     from generator.render.sheets import keepers
 
@@ -524,11 +530,11 @@ def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, ga
     printed = rows[:rows.index("Total")] if "Total" in rows else rows  # a running total has no Total row
     file, heading, view = next(d for d in _definitions(library) if d[0].key == game_id)
     kept = list(keepers(view, heading, game_id)[0].sheet.tables[0].rows)
-    for rows in (printed, kept):
-        if open_ended:  # every row the next double up: the set is not named, so the page does not end it
-            assert rows[:len(labels)] == labels and rows == [f"{n}-{n}" for n in range(len(rows))], rows
-        else:
-            assert rows == labels
+    if labels is None:  # numbered hands: the PDF prints each row's number, the keeper's rows carry no name
+        assert printed == [str(n) for n in range(1, len(printed) + 1)] and len(printed) > 10, printed
+        assert kept == [""] * len(kept) and len(kept) > 10, kept
+    else:
+        assert printed == labels and kept == labels
 
 
 @pytest.mark.parametrize(("rounds", "problem"), [
@@ -613,8 +619,9 @@ KEEPS = [
     ("mexican-train", None, "points", "The player with the lowest total score after all rounds is the winner."),
     ("oh-hell", None, "bid_made", "If the player is successful in getting their exact bid"),
     ("push", None, "points", "Low score wins."),
-    ("rummoli", None, "points", "Play out cards that allow you to claim the chips"),  # the rules name no winner
-    ("saskatchewan-rummy", None, "points", "If you cannot play you pay 5 cents"),  # each round pays cents
+    # played for stakes, and the rules name no winner: the coins change hands at the table, no score is kept
+    ("rummoli", None, None, "Play out cards that allow you to claim the chips"),
+    ("saskatchewan-rummy", None, None, "Pay as little as possible in the first 5 hands"),
     ("skull-and-roses", None, "tally", "If you win your second bet, you win the game!"),
     ("sticks", None, "tally", "The first person to collect {goal.target} sticks is the winner."),
     ("sweep", None, "points", "total their points left in their hand and down cards and they are counted against them"),
@@ -643,7 +650,12 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
     assert body.keeps == keeps
     page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
     assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")  # every row quotes its rule
-    file, heading, view = next(d for d in _definitions(library) if d[0].key == (f"{game_id}.{variant_id}" if variant_id else game_id))
+    key = f"{game_id}.{variant_id}" if variant_id else game_id
+    if keeps is None:  # no sheet, no keeper: the book keeps no score (Rummoli had a Score/Total sheet and keeper)
+        assert not body.keeps_score() and all(d[0].key != key for d in _definitions(library))
+        return
+    assert body.keeps_score()
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == key)
     sheet = sheet_definition(view, heading, sheet_parts(view)[0])
     assert sheet.keeps == keeps
     kept = sheet.tables
@@ -661,6 +673,21 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert sheet.winner == "race"
 
 
+def test_a_game_that_keeps_no_score_has_no_sheet_and_no_keeper(built, library, published_library):
+    """Where the rules keep no score (played for stakes, no winner named), the site has no keeper and no sheet for
+    the game, its page offers neither, and the book names no score pad sheet for it; every other game has both."""
+    for lib in (library, published_library):
+        site = built[lib.edition.id] / "site"
+        none = [gs.id for gs in lib.ordered_games() if not gs.game.keeps_score()]
+        assert set(none) == {g for g, _, keeps, _ in KEEPS if keeps is None and g in lib.games}, none
+        for gs in lib.ordered_games():
+            page = (site / "games" / gs.id / "index.html").read_text(encoding="utf-8")
+            kept = gs.id not in none
+            assert (site / "keep" / gs.id / "index.html").exists() == kept, gs.id
+            assert (site / "downloads" / "score-sheets" / f"{gs.id}.pdf").exists() == kept, gs.id
+            assert (f"keep/{gs.id}/" in page) == kept and ('id="score-sheet"' in page) == kept, gs.id
+
+
 def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, library):
     """A keeper's "To win" line is the game page's "To win" row, word for word (with its qualifier: Gin Rummy's
     target is "typically 100"), and a game whose goal the rules do not state has none."""
@@ -671,6 +698,8 @@ def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, librar
     site = built[CURRENT] / "site"
     stated = 0
     for gs in library.ordered_games():
+        if not gs.game.keeps_score():
+            continue  # no keeper (test_a_game_that_keeps_no_score_has_no_sheet_and_no_keeper)
         page = (site / "keep" / gs.id / "index.html").read_text(encoding="utf-8")
         shown = [html.unescape(m) for m in re.findall(r'<p class="keeper-goal">To win: (.*?)</p>', page)]
         box = [text for label, text in glance(gs.game) if label == "To win"]
@@ -771,3 +800,67 @@ def test_running_total_rule(body, block, running):
 
     view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body}))
     assert is_running(view, SheetBlock(**block)) is running
+
+
+def _keeper_pages(lib):
+    """(game id, the keeper page's HTML) for every game of an edition, rendered as the site renders it."""
+    from generator.render.pages import game_page
+    from generator.render.sheets import keepers
+    from generator.render.site import site_environment
+
+    template = site_environment(lib).get_template("site/keeper.md.j2")
+    for gs in lib.ordered_games():
+        page = game_page(lib, gs)
+        if not gs.game.keeps_score():  # the site writes no keeper for a game whose rules keep no score
+            continue
+        yield gs.id, template.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
+                                     keepers=keepers(page.main, page.heading(), page.id))
+
+
+def test_every_box_of_a_keeper_and_a_sheet_has_a_name_of_its_own(library, published_library):
+    """A box's name (a keeper's aria-label, a PDF form field's title) says which row and which column it is, and no
+    two boxes of a table share one: Gin Rummy (Tournament Rules) has Game 1-3 under Guys and again under Girls, so
+    its boxes are 'Guys – Game 1' and 'Girls – Game 1', and its rows are each time a team scores, not hands."""
+    from generator.render.scorepad import sheet_html
+    from generator.render.sheets import sheet_parts
+
+    groups_seen = 0
+    for lib in (library, published_library):
+        for game_id, html in _keeper_pages(lib):
+            # (a row's name may repeat where the rules repeat a hand: Oh Hell's '10 cards' going down and back up)
+            for row in re.findall(r'<tr[^>]*><th scope="row">.*?</tr>', html, re.S):
+                names = re.findall(r'<input [^>]*data-cell[^>]*aria-label="([^"]*)"', row)
+                assert len(names) == len(set(names)), (game_id, [n for n in names if names.count(n) > 1][:4])
+        for file, heading, view in _definitions(lib):
+            html = sheet_html(lib, file, heading, view, 2, (False,) * len(sheet_parts(view)))
+            for row in re.findall(r'<tr class="sheet-row.*?</tr>', html, re.S):
+                titles = re.findall(r'<input type="text" name="[^"]+" [^>]*title="([^"]*)"', row)
+                assert len(titles) == len(set(titles)), (file.key, [t for t in titles if titles.count(t) > 1][:4])
+            groups_seen += sum(bool(b.groups) for b in view.body.score_sheet.blocks)
+    assert groups_seen >= 2  # the tournament's sheet, in both editions: the test saw a sheet with column groups
+
+
+def test_the_gin_tournament_keeper_shows_the_book_s_sheet(library):
+    """The keeper draws what the book's score sheet draws: Guys and Girls over three games each, one row each time
+    a team scores (seed 000: "SCORE SHEET / Guys Girls / Game 1 Game 2 Game 3 Game 1 Game 2 Game 3")."""
+    html = dict(_keeper_pages(library))["gin-rummy-tournament"]
+    head = re.search(r"<thead>(.*?)</thead>", html, re.S).group(1)
+    assert re.findall(r'<th scope="colgroup" colspan="(\d)">(\w+)</th>', head) == [("3", "Guys"), ("3", "Girls")]
+    assert re.findall(r'<th scope="col">(Game \d)</th>', head) == ["Game 1", "Game 2", "Game 3"] * 2
+    assert 'aria-label="2nd time a team scores: Girls – Game 3"' in html
+    assert "Hand" not in re.sub(r"<[^>]+>", " ", html.split("<thead>", 1)[1]) and 'aria-label="Hand' not in html
+
+
+def test_a_row_label_must_say_where_the_row_s_number_goes():
+    """A block's row_label names each unlabelled row by its number: without {n} or {nth} every row would have one name."""
+    from pydantic import ValidationError
+
+    from generator.model import SheetBlock
+    from generator.render.sheets import row_name
+
+    with pytest.raises(ValidationError, match="write {n} or {nth}"):
+        SheetBlock(row_label="Time a team scores")
+    assert [row_name("{nth} time a team scores", "", n) for n in (1, 2, 3, 11, 22)] == [
+        "1st time a team scores", "2nd time a team scores", "3rd time a team scores", "11th time a team scores",
+        "22nd time a team scores"]
+    assert row_name("Hand {n}", "", 3, after=True) == "hand 3" and row_name("Hand {n}", "First hand", 1) == "First hand"

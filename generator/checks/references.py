@@ -85,8 +85,9 @@ def unknown_reference(lib: Library):
                 if problem:
                     yield Location(prose.path, ref.line, ref.col), problem, gs.id
         for loc, text, parent in _text_fields(data):
-            # A table's line format ({label}, {value}) and a double's label ({n}) fill their own slots.
-            if loc[-1] == "line" or loc[-2:] == ("doubles", "label"):
+            # A table's line format ({label}, {value}), a double's label ({n}) and a sheet's row label ({n}, {nth})
+            # fill their own slots.
+            if loc[-1] in ("line", "row_label") or loc[-2:] == ("doubles", "label"):
                 continue
             local = lookup(data, ".".join(str(p) for p in parent)) if parent else data
             scopes = [local, data]

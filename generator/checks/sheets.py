@@ -54,3 +54,16 @@ def unfit(lib: Library) -> Iterator[Finding]:
                 and set(block.sums) < set(block.columns) for block in kept):
             yield (b.at("score_sheet"), f"{b.name}the game keeps a bid beside what was made (keeps: bid_made): "
                    "give a block a column for the bid and 'sums' naming only the scored column", b.game)
+
+
+@check("sheet.nothing_to_keep")
+def nothing_to_keep(lib: Library) -> Iterator[Finding]:
+    """A game played for stakes whose rules name no winner states a score sheet or what one keeps: its coins or chips
+    change hands at the table and the book keeps no score (GameBody.keeps_score), so no sheet is drawn."""
+    for b in bodies(lib):
+        own = b.variant.model_fields_set if b.variant is not None else {"keeps", "score_sheet"}
+        stated = [key for key in ("keeps", "score_sheet") if key in own and getattr(b.rules, key) is not None]
+        if stated and not b.rules.keeps_score():
+            yield (b.at(stated[0]), f"{b.name}the game is played for {b.rules.equipment.stakes.coin}s and its rules "
+                   "name no winner, so the book keeps no score and no sheet is drawn: remove "
+                   f"{' and '.join(stated)}, or state the goal the rules give", b.game)

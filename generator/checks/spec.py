@@ -15,9 +15,13 @@ Finding = tuple[Location, str, str]
 
 @check("spec.vague_equipment", "warning")
 def vague_equipment(lib: Library) -> Iterator[Finding]:
-    """The equipment is too vague for the deal to be checked (an unnamed domino set, no deck for some counts)."""
+    """The equipment is too vague for the deal to be checked (an unnamed domino set, no deck for some counts, a card
+    game that names no deck at all)."""
     for b in bodies(lib):
         eq = b.rules.equipment
+        if b.gs.game.category == "cards" and b.rules.deal is not None and not (eq and eq.cards):
+            yield (b.at("equipment") if eq else b.at("deal"),
+                   f"{b.name}no deck is stated: the deal cannot be checked against the cards", b.game)
         if eq is None or b.rules.players is None:
             continue
         if eq.dominoes is not None and eq.dominoes.set is None:

@@ -79,8 +79,8 @@ def player_count(stated: str | int) -> str:
     """A player-count phrase as a sentence fragment: 'any even number' -> 'Any even number of players'."""
     spec = parse_players(stated)
     text = spec.describe()
-    if re.fullmatch(r"\s*\d+\s*(\+|or more)\s*", str(stated)):
-        text = f"{spec.low} or more"  # '2 or more' means 'any', but it is what the book says
+    if re.search(r"(\+|or more)\s*$", str(stated)):
+        text = f"{spec.low} or more"  # '2 or more' ('two or more') means 'any', but it is what the source says
     elif text == "any":
         text = "any number"
     # 'any even number players' is not English; 'any even number of players' is.
@@ -111,10 +111,14 @@ def deck(cards: CardEquipment) -> str:
         text = f"Enough decks for at least {plural(cards.min_cards_each, 'card')} each" if cards.min_cards_each else "Enough decks"
     else:
         text = f"{decks} {'deck' if decks == 1 else 'decks'}"
-    # Jokers taken out again are no jokers: say so once, not 'with jokers; remove jokers'.
+    # Jokers taken out again are no jokers: say so once, not 'with jokers; remove jokers'. Where the source does
+    # not say (jokers unset), nothing is said: 'no jokers' is a statement, not a default.
     jokers_only = [r for r in cards.remove if _matches(r if isinstance(r, str) else r.cards) == (0, True)
                    and (isinstance(r, str) or not r.copies)]
-    text += ", with jokers" if cards.jokers and not jokers_only else ", no jokers"
+    if cards.jokers and not jokers_only:
+        text += ", with jokers"
+    elif cards.jokers is False or jokers_only:
+        text += ", no jokers"
     if cards.per != "game":
         text += f", per {cards.per}"
     if cards.keep:
@@ -136,7 +140,8 @@ def equipment(body: GameBody) -> list[str]:
         return []
     lines = [deck(c) for c in eq.cards]
     if eq.dominoes is not None:
-        lines.append(f"Double-{eq.dominoes.set} dominoes" if eq.dominoes.set else "Dominoes (set not stated)")
+        # A set the rules do not name is not named, nor said to be missing: 'Dominoes', as the title says.
+        lines.append(f"Double-{eq.dominoes.set} dominoes" if eq.dominoes.set else "Dominoes")
     if eq.dice:
         lines.append(plural(eq.dice, "die", "dice"))
     if eq.board:
@@ -155,20 +160,28 @@ def equipment(body: GameBody) -> list[str]:
     return lines
 
 
+SPLIT = (("hand", "in the hand"), ("foot", "in the foot"), ("blind", "blind"), ("face_up", "face up"))  # of 'each'
+
+
 def _deal_one(d: Deal) -> str:
     parts = []
+    split = [f"{stated(d, field)} {name}" for field, name in SPLIT if getattr(d, field)]
     if d.each == "all":
-        # Cards kept back for the middle are not 'all cards dealt out'.
+        # Cards kept back for the middle are not 'all cards dealt out'. 'Evenly' only where the data states what
+        # makes the hands even (the rest to the middle, cards removed first): else the source did not say so.
+        even = bool(d.min_remainder or d.equalize_by_removing)
         dealt = "cards dealt out evenly" if d.min_remainder else "all cards dealt out"
-        parts.append(dealt + (" (hands may differ)" if d.uneven else ("" if d.min_remainder else " evenly")))
+        parts.append(dealt + (" (hands may differ)" if d.uneven else (" evenly" if even and not d.min_remainder else "")))
+    elif d.each is not None and "each" in d.worked_out:
+        # A total the source does not state (the hand and the foot added up) is not printed: its parts are, the
+        # first with its noun ('15 cards in the hand, 13 in the foot').
+        named = [(f, name) for f, name in SPLIT if getattr(d, f)]
+        parts += [", ".join(f"{stated(d, f, 'card') if i == 0 else stated(d, f)} {name}" for i, (f, name) in enumerate(named))]
     elif d.each is not None and d.dealer_gets is not None:
         parts.append(f"{stated(d, 'each', 'card')} to each player but the dealer")
     elif d.each is not None:
         each = stated(d, "each", "card")
         each = each.replace(",", " each,", 1) if "typically" in each else f"{each} each"
-        split = [f"{stated(d, field)} {name}" for field, name in (("hand", "in the hand"), ("foot", "in the foot"),
-                                                                   ("blind", "blind"), ("face_up", "face up"))
-                 if getattr(d, field)]
         parts.append(each + (f" ({', '.join(split)})" if split else ""))
     elif d.hand is not None:
         parts.append(f"{plural(d.hand, 'card')} in the hand" + (f" and {d.foot} in the foot" if d.foot else ""))
@@ -264,7 +277,9 @@ def points(item: ScoreItem) -> str:
     if item.points == "face":
         return "face value"
     if item.points is not None:
-        return f"{format_value(item.points)} {'point' if item.points in (1, -1) else 'points'}"
+        # The source's 'against you' is part of the value: 5 points against you are not 5 points.
+        against = " against you" if item.against else ""
+        return f"{format_value(item.points)} {'point' if item.points in (1, -1) else 'points'}{against}"
     return plural(item.cents, "cent") if item.cents is not None else ""
 
 
@@ -282,12 +297,18 @@ def card_values(table: ScoreTable) -> str:
     return "; ".join(lines)
 
 
+# What a score item counts when a round scores it per thing taken: '5 points each' (per card or trick). An event
+# ('The last trick') happens once a round: 'each' would say it is counted again and again, unless the source says
+# so itself (says_each: Canadian Salad's 'Last trick 75 points each').
+COUNTED = ("card", "trick", "pip")
+
+
 def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = False) -> str:
     """A score item's value as printed: its own ``value`` text, or 'N points (total T)'."""
     if item.value is not None:
         return expand(item.value, item.model_dump(exclude_none=True), game_data)
     text = "Face value" if item.points == "face" else points(item)
-    if in_round and item.unit in ("card", "trick", "event") and text:
+    if in_round and text and (item.unit in COUNTED or item.says_each):
         text += " each"
     if item.stated_total is not None:
         text += f" (total {format_value(item.stated_total)})"

@@ -102,8 +102,10 @@ class BodyView:
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
             "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
             "hands": self.hands_cell(r.hands),
-            "scoring": Markup("; ").join(Markup("{} {}").format(self.text(i.label),
-                                                                inline_markdown(self.item_value(i, in_round=True)))
+            # The label is the rules' words, the value the amount: a colon keeps them apart ('The last trick: 20
+            # points'), where a space ran them into one false sentence ('Each trick counts as double 2 points each').
+            "scoring": Markup("; ").join(Markup("{}: {}").format(self.text(i.label),
+                                                                 inline_markdown(self.item_value(i, in_round=True)))
                                          for i in r.scoring),
             "possible": str(r.possible) if r.possible is not None else "",
         }
@@ -170,12 +172,25 @@ class GamePage:
         """What a cited document is, as book.yaml describes it: 'a family games blog'."""
         return self.documents.get(source.seed, source.seed)
 
+    @staticmethod
+    def part(source: Source) -> str | None:
+        """The part of a document a game comes from, as the source marks it: its heading, quoted; else its date;
+        else its opening words, quoted. None: the document is one part (a heading it does not print is not quoted)."""
+        if source.section is not None:
+            return f"“{source.section}”"
+        if source.date is not None:
+            return source.date
+        return f"the part that opens “{source.opens}”" if source.opens is not None else None
+
     def origins(self, variant: Variant) -> str:
-        """'a family games blog: “Golf”, “Four-Card Golf”': each document a variant cites, with its sections."""
+        """'a family games blog: “Golf”, “Four-Card Golf”': each document a variant cites, with its parts."""
         sections: dict[str, list[str]] = {}
         for s in variant.sources:
-            sections.setdefault(self.origin(s), []).append(f"“{s.section}”" + (f" ({s.date})" if s.date else ""))
-        return "; ".join(f"{doc}: {', '.join(parts)}" for doc, parts in sections.items())
+            part = self.part(s)
+            parts = sections.setdefault(self.origin(s), [])
+            if part is not None:
+                parts.append(part + (f" ({s.date})" if s.date and s.section is not None else ""))
+        return "; ".join(f"{doc}: {', '.join(parts)}" if parts else doc for doc, parts in sections.items())
 
     @property
     def id(self) -> str:
@@ -189,14 +204,15 @@ class GamePage:
         return self.game.sources + [s for v, _ in self.variants for s in v.sources]
 
     def _citation(self, src: Source) -> str:
-        line = f"{self.origin(src)}, “{src.section}”"
+        part = self.part(src)
+        line = self.origin(src) + (f", {part}" if part else "")
         return line[:1].upper() + line[1:]  # it opens the line
 
     def sources(self) -> list[str]:
-        """'The book as published (2026, Revision 1), “Golf”' for the game and each variant."""
+        """'The book as published (2026, Revision 1), “Golf”' for the game and each variant (``part``)."""
         out = []
         for src in self._cited():
-            line = self._citation(src) + (f", {src.date}" if src.date else "")
+            line = self._citation(src) + (f", {src.date}" if src.date and src.section is not None else "")
             if line not in out:
                 out.append(line)
         return out

@@ -100,17 +100,19 @@ def rank_rounds(ranks: str) -> list[str]:
 
 
 def open_ended(body: Any) -> bool:
-    """Hands played up the doubles of a set the rules do not name: the rules say where they start, not where
-    they end, so a sheet lists them for as many rows as it has and claims no last one."""
+    """Hands played up the doubles of a set the rules do not name (Chicken Foot: 'First round starts with 0-0 and
+    continues up to the next double each round'): the rules say where they start, not which doubles the set has nor
+    which is the last, so the sheet names none of them: its rows are numbered hands, as many as the page holds."""
     rounds = body.rounds
     return bool(rounds and rounds.doubles and rounds.doubles.order == "up" and top_double(body) is None)
 
 
-def double_rows(body: Any, count: int | None = None) -> list[str]:
-    """One row per double in the rules' order, in their notation ('Double 12' … 'Double blank'; '0-0', '1-1' …)."""
+def double_rows(body: Any) -> list[str]:
+    """One row per double in the rules' order, in their notation ('Double 12' … 'Double blank'); none for a set the
+    rules do not name."""
     doubles = body.rounds.doubles
     return [doubles.blank if n == 0 and doubles.blank else doubles.label.replace("{n}", str(n))
-            for n in doubles_played(body, count)]
+            for n in doubles_played(body)]
 
 
 def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None,
@@ -132,7 +134,7 @@ def sheet_rows(view: Any, block: SheetBlock, blank_rows: int | None = None,
         if rounds.ranks and not rounds.items:
             rows = [f"{label} wild" for label in rank_rounds(rounds.ranks)]
         if rounds.doubles:
-            rows = double_rows(view.body, wanted)
+            rows = double_rows(view.body)
     elif block.rows_from == "sequence" and rounds is not None and rounds.sequences:
         rows = [f"{n} card" + ("" if n == 1 else "s") for n in sequence_sizes(view, part.sequence if part and part.sequence else 0)]
     if wanted and len(rows) < wanted:
@@ -207,6 +209,38 @@ def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[_generic_block(body)])
 
 
+def ordinal(n: int) -> str:
+    """'1st', '2nd', '3rd', '11th', '22nd'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def row_name(row_label: str, label: str, n: int, after: bool = False) -> str:
+    """What row ``n`` (from 1) records, for a box's name: its label, or else its block's ``row_label`` filled in
+    ('Hand 3', '3rd time a team scores'); ``after``: as it follows 'Total after' ('hand 3')."""
+    if label:
+        return label
+    name = row_label.replace("{nth}", ordinal(n)).replace("{n}", str(n))
+    return name[:1].lower() + name[1:] if after else name
+
+
+def column_groups(block: SheetBlock) -> list[str | None]:
+    """Per column of a block's own, the heading its group gives it (Gin Rummy's 'Guys' over Game 1-3), if any."""
+    out: list[str | None] = []
+    for group in block.groups:
+        out += [group.label] * group.span
+    return (out + [None] * len(block.columns))[:len(block.columns)]
+
+
+def column_titles(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[str]:
+    """Each column's full name, its group's heading before its own ('Guys – Game 1'): two columns of one heading
+    under two groups are two boxes, not one name twice."""
+    columns = sheet_columns(view, block, part)
+    if block.player_columns:
+        return columns
+    return [f"{view.text(g)} – {c}" if g else c for g, c in zip(column_groups(block), columns, strict=True)]
+
+
 @dataclass(frozen=True)
 class SheetColumn:
     """A column to write in: whose it is (player or team, from 1; none for a column of the block's own)."""
@@ -214,6 +248,12 @@ class SheetColumn:
     label: str  # the heading: 'Player 2', 'Team 1', '2: Bid', 'Game 1'
     player: int | None
     summed: bool  # the block's total adds this column
+    group: str | None = None  # the heading over it and its neighbours ('Guys'), if the sheet draws one
+
+    @property
+    def title(self) -> str:
+        """The column's full name: 'Guys – Game 1', or its heading alone."""
+        return f"{self.group} – {self.label}" if self.group else self.label
 
 
 @dataclass(frozen=True)
@@ -228,6 +268,12 @@ class SheetTable:
     names: tuple[int, ...]  # the widths (in columns) of the cells players write their names in
     running: bool = False  # each summed column carries, beside each hand, the total so far (``is_running``)
     carries: tuple[int | None, ...] = ()  # per row, the table (by index) whose total the row carries (a grand total)
+    groups: tuple[tuple[str, int], ...] = ()  # headings over runs of columns: (label, how many columns)
+    row_label: str = "Hand {n}"  # what an unlabelled row records (SheetBlock.row_label)
+
+    def row_name(self, i: int, after: bool = False) -> str:
+        """What row ``i`` (from 0) records, for a box's name: its label, or 'Hand 3' ('hand 3' ``after``)."""
+        return row_name(self.row_label, self.rows[i], i + 1, after)
 
 
 @dataclass(frozen=True)
@@ -307,13 +353,15 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
                                     _summed(block, block.columns[i % per] if per > 1 else block.columns[0]))
                         for i, label in enumerate(labels))
     else:
-        columns = tuple(SheetColumn(label, None, _summed(block, label)) for label in labels)
+        columns = tuple(SheetColumn(label, None, _summed(block, label), view.text(group) if group else None)
+                        for label, group in zip(labels, column_groups(block), strict=True))
     rows = tuple(view.text(r) if r else r for r in sheet_rows(view, block, blank_rows, part))
     rnd = sheet_round(view, block)
     title = block.title or (rnd.name if rnd else None)
     return SheetTable(view.text(title) if title else None, columns, rows,
                       view.text(block.total, block.model_dump(exclude_none=True)) if block.total else None,
-                      tuple(range(len(rows))) if block.total else (), names, is_running(view, block))
+                      tuple(range(len(rows))) if block.total else (), names, is_running(view, block),
+                      groups=tuple((view.text(g.label), g.span) for g in block.groups), row_label=block.row_label)
 
 
 def carried_blocks(blocks: list[SheetBlock], block: SheetBlock) -> list[int | None]:
@@ -371,10 +419,11 @@ def has_own_sheet(variant: Any) -> bool:
 
 
 def sheet_files(pages: list[Any]) -> list[SheetFile]:
-    """Every score sheet, in book order: each game's, then each variant's that has a sheet of its own."""
+    """Every score sheet, in book order: each game's that keeps score, then each variant's that has a sheet of its own."""
     out: list[SheetFile] = []
     for page in pages:
-        out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
+        if page.main.body.keeps_score():
+            out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
         for variant, _ in page.variants:
             if has_own_sheet(variant):
                 out.append(SheetFile(len(out) + 1, page.id, variant.id, f"{page.heading()} – {variant.title}"))
@@ -391,7 +440,7 @@ def template_globals() -> dict[str, Any]:
     return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
             "is_team_sheet": is_team_sheet, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
-            "summed_columns": summed_columns}
+            "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles}
 
 
 KEEPER_BLANK_ROWS = 12  # hand rows the site's score keeper starts with for a game whose rows are not listed

@@ -70,8 +70,10 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
         "category": game.category,
-        # Partners only at some counts: the finder offers the game with and without partners.
-        "partnerships": "optional" if game.partners_when is not None else game.partnerships,
+        # Partners only at some counts: the finder offers the game with and without partners. Where the rules say
+        # nothing of partners, nor does the finder ('' , not 'none'): its 'No partners' leaves out only the games
+        # played in partnerships or teams.
+        "partnerships": "optional" if game.partners_when is not None else (game.partnerships or ""),
         "players": players,
         "equipment": sorted(kinds),
     }
@@ -157,7 +159,8 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
                           for v, _ in page.variants}
         return game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book, book_pdf=pdf_name(lib),
-                               variant_sheets=variant_sheets, pad=pad if has_pad else None, keeper=True)
+                               variant_sheets=variant_sheets, pad=pad if has_pad else None,
+                               keeper=page.main.body.keeps_score())
 
     keeper_tpl = env.get_template("site/keeper.md.j2")
 
@@ -165,12 +168,14 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         return keeper_tpl.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
                                  keepers=keepers(page.main, page.heading(), page.id))
 
+    kept = [p for p in game_pages if p.main.body.keeps_score()]  # a game whose rules keep no score has no keeper
     for page in game_pages:
         pages[game_path(page.id)] = functools.partial(game, page)
+    for page in kept:
         pages[keeper_path(page.id)] = functools.partial(keeper, page)
     # Shown offline in place of a keeper never opened on the device (offline.py: the keeper's service worker).
     pages[offline.FALLBACK_DOC] = lambda: env.get_template("site/keeper-offline.md.j2").render(
-        keepers=[{"id": p.id, "heading": p.heading()} for p in game_pages])
+        keepers=[{"id": p.id, "heading": p.heading()} for p in kept])
 
     def prose(page_id: str, title: str, note: str | None) -> str:
         text = expand(lib.pages[page_id].text, lib.scope())

@@ -24,7 +24,7 @@
           && (!eq || li.dataset.equipment.split(" ").indexOf(eq) >= 0)
           && (!cat || li.dataset.category === cat)
           && (!part || (part === "none" ? li.dataset.partnerships !== "partners" && li.dataset.partnerships !== "teams"
-                                        : li.dataset.partnerships !== "none"));
+                                        : li.dataset.partnerships !== "none" && li.dataset.partnerships !== ""));
         li.hidden = !ok;
         if (ok) shown++;
       });

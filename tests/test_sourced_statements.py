@@ -1,0 +1,203 @@
+"""Every generated statement has a source sentence, for every game of both editions (issue 34).
+
+The book adds words around the family's: each quick-reference box row, each variant's "How it differs" row, each
+citation and each game finder field (tests/sourcing.py lists them as the generator makes them). The table
+(tests/sourced_statements.py) names, for each, the sentences of the game's sources it says: a statement with no
+row fails, a row no edition prints fails, a sentence not in the sources fails (read from ../shared/seeds; those
+tests skip without them), and a statement that says more than its sentences (a number, a word) or drops the
+source's own words around a number ('against you', 'typically') fails. Where no sentence exists the generator
+prints nothing: there is no row to write.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from generator.library import load_library
+from generator.model import GameBody
+from generator.render import describe
+from tests.conftest import CURRENT, PUBLISHED, ROOT
+from tests.fidelity_source import heading_text, seed_sentences, unmark, words
+from tests.sourced_statements import SOURCED
+from tests.sourcing import BOX, FINDER, FINDER_WORDS, Statement, dropped, statements, unsupported
+
+SEEDS = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds"))
+needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason=f"the sources are not at {SEEDS}")
+README = "README: "  # a sentence of the sources' own description (what each document is), not of a game's
+
+
+@cache
+def _libraries():
+    return {edition: load_library(ROOT, edition) for edition in (CURRENT, PUBLISHED)}
+
+
+@cache
+def _printed() -> dict[Statement, tuple[str, ...]]:
+    """Each statement either edition prints, with the editions that print it."""
+    out: dict[Statement, list[str]] = {}
+    for edition, lib in _libraries().items():
+        for st in statements(lib):
+            out.setdefault(st, []).append(edition)
+    return {st: tuple(eds) for st, eds in out.items()}
+
+
+TABLE = {Statement(g, v, k, t): sentences for g, v, k, t, sentences in SOURCED}
+KINDS = {f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"finder:{f}" for f in FINDER} | {"cite", "origin"}
+
+
+def uncovered(printed, table) -> list[Statement]:
+    """The statements printed that the table names no sentences for."""
+    return [st for st in printed if st not in table]
+
+
+def test_every_statement_of_both_editions_names_its_source_sentences():
+    missing = uncovered(_printed(), TABLE)
+    assert not missing, "no source sentence named in tests/sourced_statements.py for:\n" + "\n".join(
+        f"    ({st.game!r}, {st.variant!r}, {st.kind!r}, {st.text!r}, [...])," for st in missing)
+    assert len(SOURCED) == len(TABLE), "a statement is in the table twice"
+
+
+def test_a_statement_the_table_does_not_name_is_caught():
+    """The coverage test above fails on a statement nobody sourced (a planted 'no jokers')."""
+    planted = Statement("hearts", None, "box:Equipment", "1 deck, no jokers, no wild cards")
+    assert uncovered([*_printed(), planted], TABLE) == [planted]
+
+
+def test_no_row_names_a_statement_no_edition_prints():
+    stale = [st for st in TABLE if st not in _printed()]
+    assert not stale, "rows for statements no edition prints (remove them):\n" + "\n".join(map(repr, stale))
+
+
+def test_every_kind_of_statement_is_in_the_table():
+    """The kinds printed are kinds the table knows: a new box row label, a new finder field or a new kind of
+    citation needs rows before it can print (and the generator's labels are the ones listed in tests/sourcing.py)."""
+    printed = {st.kind for st in _printed()}
+    assert printed <= KINDS, printed - KINDS
+    assert {st.kind for st in TABLE} == printed
+    # Every field of the rules data prints into the box rows listed for it, and no others: a new field, or a field
+    # printing a new label, fails here until it is listed (and so until its statements are sourced).
+    fields = {"players": {"Players"}, "partnerships": {"Players"}, "partners_when": {"Players"},
+              "equipment": {"Equipment"}, "wild": {"Wild cards"}, "deal": {"Deal"}, "rounds": set(),
+              "scoring": {"Card values", "Counters"}, "goal": {"To win"}, "alternate_rules": set(), "examples": set(),
+              "keeps": set(), "score_sheet": set()}
+    assert set(fields) == set(GameBody.model_fields), set(GameBody.model_fields) ^ set(fields)
+    assert set().union(*fields.values()) == set(BOX)
+    for lib in _libraries().values():
+        for gs in lib.ordered_games():
+            for name, kinds in fields.items():
+                if name in gs.doc.data and name != "partners_when":  # (it needs partnerships beside it)
+                    alone = GameBody.model_validate({name: gs.doc.data[name]})
+                    assert {label for label, _ in describe.glance(alone)} <= kinds, (gs.id, name)
+
+
+@pytest.mark.parametrize("row", SOURCED, ids=[f"{g}{'.' + v if v else ''} {k} {t[:40]}" for g, v, k, t, _ in SOURCED])
+def test_the_statement_follows_from_its_sentences(row):
+    """Its numbers are the sentences', each of its words is theirs (or theirs in other words: tests/sourcing.py
+    SAME), and it keeps the words around a number that the source keeps."""
+    game, variant, kind, text, sentences = row
+    assert sentences, "no sentence: the generator must not print this"
+    said = FINDER_WORDS.get(text, text) if kind.startswith("finder:") and kind != "finder:players" else text
+    if kind in ("cite", "origin"):  # the quoted parts are checked against the source's lines (below); 'page' is
+        # what a document is, 'the part that opens' where in it: the citation's own words
+        said = re.sub(r"“[^”]*”", "", said).replace("the part that opens", "").replace(" page ", " ")
+    plain = [s.removeprefix(README) for s in sentences]
+    assert unsupported(said, plain) == [], f"not in its sentences: {unsupported(said, plain)}"
+    assert dropped(said, plain) == [], f"drops the source's words: {dropped(said, plain)}"
+
+
+# --- the sentences are the sources' --------------------------------------------------------------------------
+
+@cache
+def _sources():
+    """Each seed's sentences (as the fidelity test reads them) and the README's description of each document."""
+    libs = list(_libraries().values())
+    sentences = [s for path in sorted(SEEDS.glob("*.txt")) for s in seed_sentences(path, libs, [], CURRENT)]
+    readme = [unmark(line) for line in (SEEDS / "README.md").read_text(encoding="utf-8").splitlines()]
+    lines = {path.name[:3]: path.read_text(encoding="utf-8").splitlines() for path in sorted(SEEDS.glob("*.txt"))}
+    return sentences, readme, lines
+
+
+def _pool(game: str, variant: str | None, kind: str) -> list[list[str]]:
+    """The words of the sentences a statement may cite: its own part of the sources (a variant's, or the game's
+    own; a citation any of its game's), and the printed index's line for the game."""
+    sentences, _, _ = _sources()
+    lib = _libraries()[CURRENT]
+    titles = {e.title for rows in lib.index_rows().values() for e in rows if e.game == game}
+    out = [words(s.text) for s in sentences if s.target == f"game:{game}" and (kind == "cite" or s.variant == variant)]
+    # the index's line for the game, and its column headings ('# of players', the sections' titles)
+    out += [words(s.text) for s in sentences if s.target == "index" and variant is None
+            and (any(words(t) and _within(words(t), words(s.text)) for t in titles) or not s.text[:1].isdigit())]
+    return out
+
+
+def _within(needle: list[str], hay: list[str]) -> bool:
+    return any(hay[i:i + len(needle)] == needle for i in range(len(hay) - len(needle) + 1))
+
+
+@needs_seeds
+@pytest.mark.parametrize("row", SOURCED, ids=[f"{g}{'.' + v if v else ''} {k} {t[:40]}" for g, v, k, t, _ in SOURCED])
+def test_each_sentence_is_in_the_game_s_sources(row):
+    """Word for word in the part of the sources the game (or variant) comes from, or in the sources' README."""
+    game, variant, kind, text, sentences = row
+    _, readme, _ = _sources()
+    pool = _pool(game, variant, kind)
+    for sentence in sentences:
+        if sentence.startswith(README):
+            assert any(_within(words(sentence.removeprefix(README)), words(line)) for line in readme), sentence
+        else:
+            assert words(sentence) and any(_within(words(sentence), p) for p in pool), sentence
+
+
+@needs_seeds
+@pytest.mark.parametrize("row", [r for r in SOURCED if r[2] in ("cite", "origin")],
+                         ids=[f"{r[0]} {r[3][:50]}" for r in SOURCED if r[2] in ("cite", "origin")])
+def test_a_citation_quotes_only_a_heading_the_source_prints(row):
+    """A quoted part is a heading the source prints as a line of its own, or, after 'the part that opens', the
+    first words of a line; a date is a line of its own. Nothing else is quoted."""
+    game, variant, kind, text, sentences = row
+    _, _, lines = _sources()
+    every = [heading_text(line) for seed in lines.values() for line in seed]
+    for m in re.finditer(r"(the part that opens )?“([^”]*)”", text):
+        opens, quote = m.group(1), m.group(2)
+        assert quote in sentences, f"the quote {quote!r} is not among the row's sentences"
+        assert any(line == quote or (opens and line.startswith(quote)) for line in every), \
+            f"“{quote}” is not a heading (or, with 'the part that opens', the start of a line) of the sources"
+    for date in re.findall(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \w+ \d+, \d{4}", text):
+        assert date in every, date
+
+
+# --- the checks catch what the defects said ----------------------------------------------------------------------
+
+# (statement, its sentences, what the check says is not sourced): the issue's cases, each caught
+CAUGHT = [
+    ("1 deck, no jokers (52 cards)", ["A standard deck of 52 cards is used."], ["no", "jokers"]),  # no jokers unsaid
+    ("1 deck, no jokers", ["Each player starts with 3 dimes, placing one in the pot each time he loses a round."],
+     ["deck", "no", "jokers"]),  # a deck where the source names none (Chase the Ace)
+    ("Any number of players", ["Golf is a card game for two or more players"], ["Any"]),  # the parent's count
+    ("First to finish wins", ["To get three rows of five discs."], ["finish", "wins"]),  # who wins, never said
+    ("28 cards each (15 in the hand, 13 in the foot)",
+     ["one player will deal 15 cards in the hand and the other player will deal 13 cards in the foot"], ["28"]),
+    ("All cards dealt out evenly", ["All card are dealt out each round"], ["evenly"]),
+]
+
+DROPPED = [  # (statement, sentences, the source's words it drops)
+    ("Black threes: 5 points", ["Black threes are worth 5 points against you but have no playing value."],
+     ["against you"]),
+    ("First to the target wins; play to 100", ["Players agree beforehand on a winning amount of points, typically 100."],
+     ["typically"]),
+]
+
+
+@pytest.mark.parametrize(("statement", "sentences", "unsourced"), CAUGHT, ids=[c[0] for c in CAUGHT])
+def test_a_statement_that_says_more_than_its_source_is_caught(statement, sentences, unsourced):
+    assert unsupported(statement, sentences) == unsourced
+
+
+@pytest.mark.parametrize(("statement", "sentences", "lost"), DROPPED, ids=[c[0] for c in DROPPED])
+def test_a_statement_that_drops_the_source_s_words_is_caught(statement, sentences, lost):
+    assert dropped(statement, sentences) == lost
