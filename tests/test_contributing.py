@@ -7,6 +7,7 @@ the CI annotation, the erratum, what `rulebook diff` prints, and the new-game co
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -139,3 +140,19 @@ def test_the_new_game_command_writes_what_the_guide_says(guide, tmp_path):
         assert (project / written).exists(), written
         assert f"wrote {written}" in result.stdout
     shutil.rmtree(project)
+
+
+def test_the_guide_opens_the_next_edition_with_the_command_it_names(guide, tmp_path):
+    """'make edition ID=… LABEL=… DATE=…' runs `rulebook edition new`, which opens that edition in a copy."""
+    shown = guide[12][1].strip()
+    assert shown.startswith("make edition ")
+    recipe = subprocess.run(["make", "-n", *shlex.split(shown)[1:]], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    args = shlex.split(recipe.removeprefix(".venv/bin/rulebook "))
+    assert args[:2] == ["edition", "new"], recipe
+    project = copy_project(tmp_path)
+    result = rulebook(project, *args)
+    assert result.returncode == 0, result.stderr
+    values = dict(arg.split("=", 1) for arg in shlex.split(shown)[2:])
+    lib = load_library(project)
+    assert (lib.edition.id, lib.edition.label, lib.edition.date) == (values["ID"], values["LABEL"], values["DATE"])
