@@ -46,7 +46,10 @@ def evaluate(expr: str, names: Mapping[str, float]) -> float:
             left, right = ev(node.left), ev(node.right)
             if isinstance(node.op, ast.Div) and right == 0:
                 raise ArithmeticError_("division by zero")
-            return _OPS[type(node.op)](left, right)
+            try:
+                return _OPS[type(node.op)](left, right)
+            except OverflowError:  # a whole number too large to divide as a fraction
+                raise ArithmeticError_(f"'{expr[:40]}' works out to a number too large for any score") from None
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             value = ev(node.operand)
             return -value if isinstance(node.op, ast.USub) else value

@@ -70,7 +70,7 @@ def _singular(word: str) -> str:
 def parse_rank(word: str) -> int | None:
     """The rank a word names (``K``, ``kings``, ``10's``, ``seven``), or None."""
     word = _singular(word.lower())
-    if word.isdigit() and 2 <= int(word) <= 10:
+    if word.isdigit() and len(word) <= 2 and 2 <= int(word) <= 10:
         return int(word)
     return _RANK_WORDS.get(word)
 

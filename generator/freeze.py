@@ -23,7 +23,7 @@ import yaml
 
 from .errors import Location, SourceError
 from .library import DATA_DIR, GameSource, Library
-from .loader import leaves, read_yaml
+from .loader import YamlDoc, leaves, read_yaml
 from .prose import expand, lookup
 
 FROZEN_DIR = f"{DATA_DIR}/frozen"
@@ -127,7 +127,21 @@ def stored(root: Path, edition: str) -> dict[str, dict[str, Any]] | None:
     base = folder(root, edition)
     if not base.is_dir():
         return None
-    return {p.stem: read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}").data or {} for p in sorted(base.glob("*.yaml"))}
+    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}")) for p in sorted(base.glob("*.yaml"))}
+
+
+def _record(doc: YamlDoc) -> dict[str, Any]:
+    """A fingerprint file's content, if it is shaped as ``write`` writes one; SourceError where it is not."""
+    data = doc.data or {}
+    damaged = "is not as `rulebook freeze` writes it: put the file back as it was (git checkout -- FILE) instead"
+    if not isinstance(data, dict):
+        raise SourceError(doc.where(()), damaged.replace("FILE", doc.path))
+    for key, value in data.items():
+        shaped = (isinstance(value, dict) and all(isinstance(k, str) for k in value) if key == "data"
+                  else isinstance(value, list) and all(isinstance(line, str) for line in value))
+        if not shaped and value is not None:
+            raise SourceError(doc.where((key,)), f"'{key}' {damaged.replace('FILE', doc.path)}")
+    return data
 
 
 def differences(lib: Library, frozen: dict[str, dict[str, Any]]) -> list[Difference]:

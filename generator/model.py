@@ -13,20 +13,65 @@ named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .arith import names_in
 from .cards import PredicateError, parse_cards, parse_rank
-from .phrases import parse_meld, parse_players, parse_range
+from .phrases import MAX_PLAYERS, parse_meld, parse_players, parse_range
+
+# What a count can be in any game this book could hold. A number outside is a slip (or an attack: the checks
+# worked through every one of '4-99999999' players, and 'decks: -1' broke them); it gets one line saying what
+# is allowed. The players' bounds are phrases.MIN_PLAYERS and MAX_PLAYERS (a phrase such as '2-4' states them).
+MAX_DECKS = 20
+MAX_CARDS = MAX_DECKS * 54  # a deck and its two jokers
+MAX_DEALT = 100  # cards (or tiles) one player is dealt, or a part of a deal (kitty, foot, upcard)
+MAX_ROUNDS = 100
+MAX_POINTS = 1_000_000  # a score, a target, a value, a figure in a worked example: either side of zero
+MAX_COINS = 10_000
+MAX_DICE = 20
+DIE_FACES = 6
+MAX_DOUBLE = 24  # a domino set's top double (double-18 is the largest sold)
+MAX_ROWS = 100  # of a score sheet
+
+
+def within(low: int, high: int, unit: str, ranges: bool = False) -> Callable[[Any], Any]:
+    """A validator refusing a number (or, with ``ranges``, a range such as '3-4') outside ``low``-``high``."""
+    def check(value: Any) -> Any:
+        if value is None or isinstance(value, bool) or (isinstance(value, str) and not ranges):
+            return value
+        span = parse_range(value) if isinstance(value, str) else None
+        ends = (span.low, span.high) if span else (value,) if isinstance(value, (int, float)) else ()
+        if any(not low <= end <= high for end in ends):
+            also = ", or a range such as '3-4'" if ranges else ""
+            raise ValueError(f"must be {low} to {high}{' ' + unit if unit else ''} (try a number from {low} to {high}{also})")
+        return value
+    return check
+
+
+def Bounded(low: int, high: int, unit: str, kind: Any = int) -> Any:  # noqa: N802 - a type, as pydantic's are
+    """``kind`` (int, or a union of numbers) from ``low`` to ``high``; the range is in the editors' JSON Schema."""
+    return Annotated[kind, AfterValidator(within(low, high, unit)),
+                     Field(json_schema_extra={"minimum": low, "maximum": high})]
+
+
+Decks = Bounded(1, MAX_DECKS, "decks")
+Cards = Bounded(1, MAX_CARDS, "cards")
+Dealt = Bounded(1, MAX_DEALT, "cards")
+Extra = Bounded(0, MAX_DEALT, "cards")  # a part of a deal, which may be none
+RoundCount = Bounded(1, MAX_ROUNDS, "rounds")
+Score = Bounded(-MAX_POINTS, MAX_POINTS, "points")
+Figure = Bounded(-MAX_POINTS, MAX_POINTS, "points", int | float)
+Coins = Bounded(0, MAX_COINS, "coins")
 
 EDITION_ID = r"^[0-9]{4}\.[0-9]+$"
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
 Slug = Annotated[str, Field(pattern=SLUG, description="lower-case words joined by hyphens")]
 EditionId = Annotated[str, Field(pattern=EDITION_ID, description="edition such as '2026.2' (quoted)")]
-Points = int | float | Literal["face"]
+Points = Figure | Literal["face"]
 # The source's own words around a number ("18 or more cards", "at least 10,000", a target the players agree,
 # "typically 100"): printed with it, always.
 Qualifier = Literal["or more", "at least", "or less", "about", "up to", "typically"]
@@ -72,10 +117,14 @@ def _check_players(value: str | int | None) -> str | int | None:
     return value
 
 
-def _check_range(value: int | str | None) -> int | str | None:
-    if value is not None and not (isinstance(value, str) and value.strip().startswith("players")):
-        parse_range(value)
-    return value
+def _check_points(value: int | str | None) -> int | str | None:
+    """A score or a range of scores ('13 to 39'), within what a game can score."""
+    return within(-MAX_POINTS, MAX_POINTS, "points", ranges=True)(value)
+
+
+def _check_faces(value: int | str | None) -> int | str | None:
+    """Die faces: '2-6', '1'."""
+    return within(1, DIE_FACES, "(a die's faces)", ranges=True)(value)
 
 
 class SourceCorrection(Strict):
@@ -124,7 +173,7 @@ class Removal(Strict):
     """Cards taken out of the decks: all copies, or ``copies`` of each matching card."""
 
     cards: str
-    copies: int | None = None
+    copies: Bounded(1, MAX_DECKS, "copies") | None = None
     _v = field_validator("cards")(_check_cards)
 
 
@@ -132,15 +181,15 @@ class CardEquipment(Strict):
     """Playing cards: how many decks, jokers, and which cards are kept or removed."""
 
     players: str | int | None = Field(None, description="player counts this line applies to")
-    decks: int | str = Field(description="1, '3-4', 'players + 1', 'players' (one each) or 'enough'")
+    decks: Decks | str = Field(description="1, '3-4', 'players + 1', 'players' (one each) or 'enough'")
     per: Literal["game", "table", "couple", "player"] = "game"
     jokers: bool | None = Field(None, description="true: with jokers ('jokers included'); false: the source says there "
                                                   "are none ('not including jokers'); left out: the source does not say, "
                                                   "and nothing is printed (the checks count no jokers)")
     keep: str | None = Field(None, description="card phrase: only these are used (Euchre: '9-A')")
     remove: list[str | Removal] = []
-    stated_cards: int | None = Field(None, description="deck size the source states ('50 card deck')")
-    min_cards_each: int | None = Field(None, description="'enough decks for at least N cards each'")
+    stated_cards: Cards | None = Field(None, description="deck size the source states ('50 card deck')")
+    min_cards_each: Dealt | None = Field(None, description="'enough decks for at least N cards each'")
 
     _p = field_validator("players")(_check_players)
     _k = field_validator("keep")(_check_cards)
@@ -149,7 +198,7 @@ class CardEquipment(Strict):
     @classmethod
     def _decks(cls, v: int | str) -> int | str:
         if isinstance(v, str) and v.strip() not in ("players", "players + 1", "enough"):
-            parse_range(v)
+            within(1, MAX_DECKS, "decks", ranges=True)(v)
         return v
 
     @field_validator("remove")
@@ -167,15 +216,15 @@ class CardEquipment(Strict):
 class Dominoes(Strict):
     """A domino set; ``set`` is the top double (12 for double-12), or null when unstated."""
 
-    set: int | None = None
+    set: Bounded(0, MAX_DOUBLE, "(the top double)") | None = None
 
 
 class Stakes(Strict):
     """Money or chips: the coin, what each player starts with, the ante."""
 
     coin: Literal["cent", "nickel", "dime", "quarter", "chip"]
-    start: int | None = None
-    ante: int | None = None
+    start: Coins | None = None
+    ante: Coins | None = None
     note: str | None = None
 
 
@@ -184,7 +233,7 @@ class Equipment(Strict):
 
     cards: list[CardEquipment] = []
     dominoes: Dominoes | None = None
-    dice: int | None = None
+    dice: Bounded(1, MAX_DICE, "dice") | None = None
     board: str | None = None
     sticks: bool = False
     stakes: Stakes | None = None
@@ -195,27 +244,27 @@ class Deal(Strict):
     """What each player receives, and what else is dealt (kitty, foot, blind cards, upcard)."""
 
     players: str | int | None = Field(None, description="player counts this deal applies to")
-    each: int | str | None = Field(None, description="cards each: 12, '3-14', or 'all' (deal all out)")
+    each: Dealt | str | None = Field(None, description="cards each: 12, '3-14', or 'all' (deal all out)")
     by_round: bool = Field(False, description="hand size set by each round (see rounds)")
-    hand: int | None = Field(None, description="of 'each', the cards held in the hand")
-    foot: int | None = None
-    kitty: int | None = None
-    widow: int | Literal["hand"] | None = None
-    blind: int | None = None
-    face_up: int | None = None
-    upcard: int = 0
-    tiles: int | None = None
-    min_remainder: int | None = Field(None, description="cards that must stay undealt (Hearts: 2)")
+    hand: Dealt | None = Field(None, description="of 'each', the cards held in the hand")
+    foot: Extra | None = None
+    kitty: Extra | None = None
+    widow: Extra | Literal["hand"] | None = None
+    blind: Extra | None = None
+    face_up: Extra | None = None
+    upcard: Extra = 0
+    tiles: Dealt | None = None
+    min_remainder: Extra | None = Field(None, description="cards that must stay undealt (Hearts: 2)")
     equalize_by_removing: str | None = Field(None, description="card phrase removed to deal evenly")
     uneven: bool = Field(False, description="players may get different numbers of cards")
     composition: list[Removal] = Field([], description="each hand is made of these cards")
-    dealer_gets: int | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
+    dealer_gets: Dealt | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
     implied: bool = Field(False, description="not stated by the source; implied by its rules")
     worked_out: list[Literal["each"]] = Field(
         [], description="numbers of this deal the source does not state but the transcriber worked out (Hand and "
                         "Foot's 28 each: 15 in the hand and 13 in the foot): kept for the checks, never printed")
     qualifiers: dict[str, Qualifier] = Field({}, description="the source's words around a number: {each: or more}")
-    typically: dict[str, int] = Field({}, description="'typically 22 cards are dealt to each player': {each: 22}")
+    typically: dict[str, Dealt] = Field({}, description="'typically 22 cards are dealt to each player': {each: 22}")
     by_players: list[Deal] = []
 
     _p = field_validator("players")(_check_players)
@@ -230,7 +279,7 @@ class Deal(Strict):
     @classmethod
     def _each(cls, v: int | str | None) -> int | str | None:
         if isinstance(v, str) and v != "all":
-            parse_range(v)
+            within(1, MAX_DEALT, "cards", ranges=True)(v)
         return v
 
 
@@ -241,24 +290,24 @@ class ScoreItem(Strict):
     cards: str | None = None
     per: Literal["card", "trick", "event", "hand", "pip", "combination"] | None = None
     points: Points | None = None
-    cents: int | None = None
+    cents: Coins | None = None
     value: str | None = Field(None, description="the value as printed when it is not 'N points'")
     note: str | None = None
     stated_total: int | str | None = None
     conditional: bool = Field(False, description="scores only when something happens")
     against: bool = Field(False, description="counts against the player, taken from what they score: "
                                              "'Black threes are worth 5 points against you'")
-    ranks: dict[str, int | float] = Field(
+    ranks: dict[str, Figure] = Field(
         {}, description="values 'face value' leaves to the wording, for ranks with no number on their face: {A: 1}")
-    count: int | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
+    count: Bounded(1, MAX_DEALT, "alike") | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
     faces: str | None = Field(None, description="the die faces a combination scores for: '2-6', '1'")
-    times: int | None = Field(None, description="the multiplier the wording states: 'x00 times 2'")
+    times: Bounded(1, 1000, "times") | None = Field(None, description="the multiplier the wording states: 'x00 times 2'")
     says_each: bool = Field(False, description="the source writes 'each' after the amount of an item that scores "
                                                "once a round ('Last trick 75 points each'): printed as it says")
 
     _c = field_validator("cards")(_check_cards)
-    _t = field_validator("stated_total")(_check_range)
-    _f = field_validator("faces")(_check_range)
+    _t = field_validator("stated_total")(_check_points)
+    _f = field_validator("faces")(_check_faces)
 
     @field_validator("ranks")
     @classmethod
@@ -280,7 +329,7 @@ class ScoreTable(Strict):
     title: str | None = None
     kind: Literal["card_values", "counters", "events", "combinations", "payments", "dice"]
     items: list[ScoreItem]
-    stated_total: int | None = Field(None, description="'Total per hand is 125 points'")
+    stated_total: Score | None = Field(None, description="'Total per hand is 125 points'")
     held_against: bool = Field(False, description="the cards still in a hand count against those the player has on "
                                                   "the table ('count back … against', 'less any cards still in your "
                                                   "hand'), so a hand can score below zero")
@@ -294,10 +343,10 @@ class Round(Strict):
     """One round or hand: its deal, wild cards, meld contract, trump and scoring."""
 
     name: str
-    each: int | None = None
+    each: Dealt | None = None
     wild: str | None = None
     meld: str | None = None
-    min_meld: int | None = None
+    min_meld: Score | None = None
     trump: str | None = None
     partners: bool | None = None
     hands: list[str] = Field([], description="the hands of this round, as the score sheet lists them")
@@ -306,7 +355,7 @@ class Round(Strict):
     text: str | None = None
 
     _w = field_validator("wild")(_check_cards)
-    _r = field_validator("possible")(_check_range)
+    _r = field_validator("possible")(_check_points)
 
     @field_validator("meld")
     @classmethod
@@ -320,10 +369,10 @@ class Sequence(Strict):
     """Hand sizes that run down and (optionally) back up: Oh Hell's 10 to 1 and back."""
 
     players: str | int | None = None
-    start: int
-    low: int = 1
+    start: Dealt
+    low: Dealt = 1
     back_up: bool = False
-    stated_count: int | None = None
+    stated_count: RoundCount | None = None
     _p = field_validator("players")(_check_players)
 
 
@@ -354,7 +403,7 @@ class Rounds(Strict):
     sequences: list[Sequence] = []
     doubles: Doubles | None = Field(None, description="one hand per double of the domino set, in the rules' order")
     then_reversed: bool = Field(False, description="the listed rounds are played again in reverse")
-    stated_count: int | None = None
+    stated_count: RoundCount | None = None
 
     _r = field_validator("ranks")(_check_cards)
 
@@ -369,11 +418,11 @@ class Goal(Strict):
     """How a game is won and when it ends."""
 
     winner: Literal["high", "low", "first_out", "last_standing", "first_to_target", "race"]
-    target: int | None = None
+    target: Score | None = None
     target_unit: str | None = Field(None, description="what the target counts, when not points: 'sticks'")
-    lose_at: int | None = None
-    then_back_to: int | None = None
-    rounds: int | None = None
+    lose_at: Score | None = None
+    then_back_to: Score | None = None
+    rounds: RoundCount | None = None
     qualifiers: dict[str, Qualifier] = Field({}, description="the source's words around a number: {target: at least}")
     implied: bool = Field(False, description="not stated by the source; worked out from its rules (not printed)")
 
@@ -386,7 +435,7 @@ class Goal(Strict):
 class AlternateRule(Strict):
     """One alternate rule; numbered ones can be referenced ('See Alternate Rule 2')."""
 
-    number: int | None = None
+    number: Bounded(1, 99, "") | None = None
     text: str = Field(description="the rule as the source writes it after its number, with its own "
                                   "separator ('– Some people…', '- Each set…', or none)")
     introduced: EditionId | None = None
@@ -406,7 +455,7 @@ class ExampleValue(Strict):
     """A figure in a worked example: an expression over earlier figures and the stated result."""
 
     expr: str | None = None
-    stated: int | float | None = None
+    stated: Figure | None = None
     label: str | None = None
 
 
@@ -414,7 +463,7 @@ class Example(Strict):
     """A worked example or sample game whose arithmetic can be recomputed."""
 
     title: str
-    values: dict[str, int | float | ExampleValue]
+    values: dict[str, Figure | ExampleValue]
 
     @model_validator(mode="after")
     def _shown(self) -> Example:
@@ -432,7 +481,7 @@ class ColumnGroup(Strict):
     """A heading over several columns of a score sheet (Guys | Girls)."""
 
     label: str
-    span: int
+    span: Bounded(1, MAX_PLAYERS * 4, "columns")
 
 
 class SheetBlock(Strict):
@@ -445,7 +494,7 @@ class SheetBlock(Strict):
     rows: list[str] = []
     rows_from: Literal["rounds", "sequence"] | None = None
     round: str | None = Field(None, description="the round (by name) whose scoring this block keeps")
-    blank_rows: int | None = None
+    blank_rows: Bounded(0, MAX_ROWS, "rows") | None = None
     total: str | None = None
     sums: list[str] | None = Field(
         None, description="the columns (by heading) the total adds, e.g. [Score] beside a Bid; all if not given")
@@ -464,7 +513,7 @@ class SheetBlock(Strict):
         [], description="a grand total's rows: for each row, in order, the block (by its round or title) whose "
                         "total the row carries")
 
-    _r = field_validator("possible")(_check_range)
+    _r = field_validator("possible")(_check_points)
 
     @property
     def heading(self) -> str | None:
@@ -592,11 +641,11 @@ class Edition(Strict):
     """One printing of the book."""
 
     id: EditionId
-    year: int
-    revision: int
+    year: Bounded(1900, 2999, "")
+    revision: Bounded(1, 999, "")
     label: str = Field(description="as the cover prints it, e.g. 'Revision 1 (Jan/2026)'")
     date: Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
-    edition_number: int | None = None
+    edition_number: Bounded(1, 999, "") | None = None
     pages_as_printed: bool = Field(False, description="the PDF is laid out as the book was printed: front matter, "
                                    "then each game on the page its printed index names (printed_index)")
 
@@ -604,7 +653,7 @@ class Edition(Strict):
 class IndexEntry(Strict):
     """A line of the alphabetical index as printed."""
 
-    page: int | Annotated[str, Field(pattern=r"^[0-9]+(-[0-9]+)?$")] = Field(description="as printed: 12, or '9-10'")
+    page: Bounded(1, 9999, "") | Annotated[str, Field(pattern=r"^[0-9]+(-[0-9]+)?$")] = Field(description="as printed: 12, or '9-10'")
     title: str
     game: Slug
     players: str | int
@@ -692,7 +741,7 @@ class Erratum(Strict):
     path: str | None = Field(None, description="dotted data path; omit for a text correction")
     published: str | int | float | bool | None
     corrected: str | int | float | bool | None
-    count: int = Field(1, description="for text corrections: how often the text occurs")
+    count: Bounded(1, 1000, "times") = Field(1, description="for text corrections: how often the text occurs")
     check: str
     note: str
     evidence: Evidence

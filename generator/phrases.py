@@ -12,8 +12,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# How far an open-ended player count ("any", "2 or more") is checked against the equipment.
+# How far an open-ended player count ("any", "2 or more") is checked against the equipment. A stated count
+# is held to it too: a count the checks cannot go through is no count a table plays with, and a loop over
+# '4-99999999' players never ended.
 PLAYER_HORIZON = 60
+MIN_PLAYERS, MAX_PLAYERS = 1, PLAYER_HORIZON
+
+MAX_DIGITS = 9  # in a number a phrase states: more is a slip, and 'players: 9999...' must not cost anything
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
           "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -21,8 +26,10 @@ _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
 
 def _num(word: str) -> int:
     word = word.strip().lower()
-    if word.isdigit():
+    if word.isdigit() and len(word) <= MAX_DIGITS:
         return int(word)
+    if word.isdigit():
+        raise ValueError(f"'{word[:MAX_DIGITS]}...' has {len(word)} digits: no count in a game has that many")
     if word in _WORDS:
         return _WORDS[word]
     raise ValueError(f"'{word}' is not a number")
@@ -73,9 +80,22 @@ class PlayerSpec:
         return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
 
 
+def _players_within(spec: PlayerSpec, text: str | int) -> PlayerSpec:
+    """``spec``, if every count it names is one a table could play with; ValueError saying what is allowed if not."""
+    numbers = [spec.low, spec.step] + ([spec.high] if spec.high is not None else []) + sorted(spec.allowed or ())
+    if any(not MIN_PLAYERS <= n <= MAX_PLAYERS for n in numbers):
+        raise ValueError(f"must be {MIN_PLAYERS} to {MAX_PLAYERS} players (try '2-4', '2 or 4', 'any' or a number "
+                         f"from {MIN_PLAYERS} to {MAX_PLAYERS})")
+    return spec
+
+
 @lru_cache(maxsize=1024, typed=True)  # the checks ask thousands of times; typed: True == 1, but is refused
 def parse_players(text: str | int) -> PlayerSpec:
-    """Parse a player-count phrase; raise ValueError if it is not one."""
+    """Parse a player-count phrase; raise ValueError if it is not one, or names a count no table could play with."""
+    return _players_within(_parse_players(text), text)
+
+
+def _parse_players(text: str | int) -> PlayerSpec:
     if isinstance(text, int) and not isinstance(text, bool):
         return PlayerSpec(text, text, frozenset({text}))
     if not isinstance(text, str):
@@ -124,6 +144,8 @@ def parse_range(value: int | float | str) -> NumRange:
     """Parse ``4``, ``3-4`` or ``13 to 39``; raise ValueError otherwise."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return NumRange(value, value)
+    if len(str(value)) > 2 * MAX_DIGITS + 10:
+        raise ValueError(f"'{str(value)[:20]}...' is not a number or a range such as '3-4'")
     m = re.fullmatch(r"\s*(-?\d+)\s*(?:-|–|to)\s*(-?\d+)\s*", str(value))
     if m:
         low, high = int(m.group(1)), int(m.group(2))

@@ -53,6 +53,27 @@ class Check:
 
 REGISTRY: dict[str, Check] = {}
 
+# A finding is one line a contributor reads: a list in it stops after MAX_LISTED items and says how many
+# more there are, and no message runs past MAX_MESSAGE characters (a count of '4-1000000' players once
+# made a warning of 7.9 MB).
+MAX_LISTED = 8
+MAX_MESSAGE = 500
+
+
+def listing(items: Iterable[str], limit: int = MAX_LISTED) -> str:
+    """``items`` joined by commas; past ``limit``, the first ones and how many more ('1, 2, 3 and 9 more')."""
+    items = list(items)
+    if len(items) <= limit:
+        return ", ".join(items)
+    return f"{', '.join(items[:limit])} and {len(items) - limit} more"
+
+
+def capped(message: str, limit: int = MAX_MESSAGE) -> str:
+    """``message``, cut at ``limit`` characters with how many more there were."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit].rstrip()}... ({len(message) - limit} more characters)"
+
 
 def check(name: str, severity: Severity = "error") -> Callable:
     """Register a check function under ``name`` (``area.problem``) with a default severity."""
@@ -88,7 +109,7 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
     for name in names:
         chk = checks[name]
         for where, message, game in chk.func(lib):
-            findings.add(Finding(where.path, where.line, name, message, chk.severity, game))
+            findings.add(Finding(where.path, where.line, name, capped(message), chk.severity, game))
     return sorted(accept(lib, sorted(findings), set(names)))
 
 

@@ -10,7 +10,7 @@ from ..errors import Location
 from ..library import Library
 from ..model import Deal, GameBody
 from ..phrases import PLAYER_HORIZON, parse_players
-from . import Body, bodies, check
+from . import Body, bodies, check, listing
 
 Finding = tuple[Location, str, str]
 
@@ -124,7 +124,7 @@ def _summarise(counts: list[int]) -> str:
         if i + 1 == len(counts) or counts[i + 1] != n + 1:
             runs.append(str(start) if start == n else f"{start}-{n}")
             start = None
-    return ", ".join(runs)
+    return listing(runs)
 
 
 def players_that_work(body: GameBody) -> list[int]:

@@ -15,7 +15,7 @@ from ..prose import MISSING, expand, lookup
 from . import check
 
 Finding = tuple[Location, str, str | None]
-REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
+REVISION = re.compile(r"\brevision\s+(\d{1,9})\b", re.I)
 
 
 @check("edition.mismatch")

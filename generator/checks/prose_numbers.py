@@ -18,7 +18,7 @@ from ..errors import Location
 from ..library import Library
 from ..model import GameBody
 from ..numwords import WORD_PATTERN, from_words
-from ..phrases import parse_players, parse_range
+from ..phrases import MAX_DIGITS, parse_players, parse_range
 from ..prose import REF
 from . import Body, bodies, check
 
@@ -56,7 +56,9 @@ NOUNS = re.compile(r"card|deck|pack|player|people|point|round|\bto\s", re.I)
 
 def _number(text: str) -> int | None:
     digits = text.replace(",", "")
-    return int(digits) if digits.isdigit() else from_words(text)
+    if digits.isdigit():  # a number of many digits is no count the data keeps (and Python reads 4,300 at most)
+        return int(digits) if len(digits) <= MAX_DIGITS else None
+    return from_words(text)
 
 
 def _span(value: int | str | None) -> set[int]:

@@ -8,7 +8,7 @@ from ..equipment import card_config, top_double
 from ..errors import Location
 from ..library import Library
 from ..phrases import parse_players
-from . import bodies, check
+from . import bodies, check, listing
 
 Finding = tuple[Location, str, str]
 
@@ -30,7 +30,7 @@ def vague_equipment(lib: Library) -> Iterator[Finding]:
             spec = parse_players(b.rules.players)
             uncovered = [n for n in spec.counts(horizon=12) if card_config(b.rules, n) is None]
             if uncovered:
-                shown = ", ".join(map(str, uncovered)) + ("" if spec.bounded else " ...")
+                shown = listing(map(str, uncovered)) + ("" if spec.bounded else " ...")
                 yield b.at("equipment", "cards"), f"{b.name}no cards are stated for {shown} players", b.game
         for i, cfg in enumerate(eq.cards):
             if cfg.decks == "enough" and cfg.min_cards_each is None:

@@ -10,7 +10,7 @@ from ..library import GameSource, Library
 from . import check
 
 Finding = tuple[Location, str, str]
-SEE_RULE = re.compile(r"alternate rules?\s*(\d+)", re.I)
+SEE_RULE = re.compile(r"alternate rules?\s*(\d{1,9})(?!\d)", re.I)  # (not 5,000 digits: no rule is)
 SEE_RULES = re.compile(r"\(?(?:see\s+)?alternate rules\)?(?!\s*\d)", re.I)
 
 
