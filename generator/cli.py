@@ -6,10 +6,12 @@ import argparse
 import contextlib
 import gc
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
-from .errors import RulebookError, SourceErrors
+from .errors import RulebookError, SourceErrors, os_problem
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -239,7 +241,26 @@ def main(argv: list[str] | None = None, quick_exit: bool = False) -> int:
     return code
 
 
+class Stopped(KeyboardInterrupt):
+    """The command was asked to stop (SIGTERM, SIGHUP): unwound like Ctrl-C, so that what it made is cleaned up."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
 def _run(args: argparse.Namespace) -> int:
+    before = {}
+    if threading.current_thread() is threading.main_thread():  # (only the main thread may set them)
+        before = {signum: signal.signal(signum, _stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return _command(args)
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def _command(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except SourceErrors as exc:
@@ -250,8 +271,11 @@ def _run(args: argparse.Namespace) -> int:
     except RulebookError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+    except OSError as exc:  # a folder where a file should be, a full disk, a missing program: where, and what
+        print(f"error: {os_problem(exc, root=_root(args))}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as exc:
+        print(f"error: stopped ({exc})" if isinstance(exc, Stopped) else "error: interrupted", file=sys.stderr)
         return 130
 
 

@@ -320,6 +320,9 @@ def checkout(ref: str, repo: Path, dest: Path) -> Path:
                               capture_output=True, check=True).stdout
     except subprocess.CalledProcessError as exc:
         raise RulebookError(f"cannot read '{ref}' from git: {exc.stderr.decode(errors='replace').strip()}") from None
+    except FileNotFoundError:
+        raise RulebookError(f"git: not found: '{ref}' is read from git; install git (or put it on PATH), "
+                            "or compare two project folders instead") from None
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(dest, filter="data")
     return dest

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True, order=True)
@@ -19,6 +23,12 @@ class Location:
         if self.line:
             return f"{self.path}:{self.line}"
         return self.path
+
+
+def echo(value: object, limit: int = 60) -> str:
+    """``value`` as a message quotes it (repr), cut at ``limit`` characters: a message is one line a person reads."""
+    shown = repr(value)
+    return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown) - limit} more characters)"
 
 
 class RulebookError(Exception):
@@ -44,3 +54,42 @@ class SourceErrors(RulebookError):
 
 class BuildError(RulebookError):
     """A build stage failed; the previous output was left in place."""
+
+
+# What an operating-system error means to someone running the book's commands, and what to do. A full disk
+# is said to be one: it was once reported as the PDF render running out of memory.
+DISK_FULL = "the disk is full: free some space, then run it again"
+_OS_PROBLEMS = {
+    errno.ENOSPC: DISK_FULL,
+    errno.EDQUOT: DISK_FULL,
+    errno.EROFS: "the folder is read-only: give a folder you may write to, or make this one writable",
+    errno.EACCES: "permission denied: give a folder you may write to, or ask for access",
+    errno.EPERM: "not permitted: give a folder you may write to, or ask for access",
+    errno.ENOENT: "no such file or folder",
+    errno.EISDIR: "is a folder where a file should be: move the folder away",
+    errno.ENOTDIR: "a file is where a folder should be: move the file away",
+    errno.ENOTEMPTY: "a folder that is not empty is in the way: move it away",
+    errno.EEXIST: "something is already there: move it away",
+    errno.ENAMETOOLONG: "the name is too long",
+    errno.ELOOP: "a symbolic link leads round in a circle",
+}
+
+
+def os_problem(exc: OSError, where: str | os.PathLike | None = None, root: Path | None = None) -> str:
+    """One line for an operating-system error: the path (the error's own, else ``where``), what went wrong, what to do.
+
+    A path inside ``root`` is shown relative to it, as findings name files.
+    """
+    path = exc.filename if exc.filename is not None else where
+    what = _OS_PROBLEMS.get(exc.errno, exc.strerror or str(exc))
+    if path is None:
+        return what
+    shown = Path(os.fsdecode(path))
+    if root is not None:
+        with contextlib.suppress(ValueError):
+            shown = shown.resolve().relative_to(root.resolve())
+    return f"{shown}: {what}"
+
+
+class OutputError(RulebookError):
+    """Output could not be written or read (a full disk, a read-only folder): nothing already built was changed."""

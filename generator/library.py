@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from . import hints
-from .errors import Location, SourceError, SourceErrors
+from .errors import Location, SourceError, SourceErrors, echo
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .model import (
     Acceptance,
@@ -191,7 +191,7 @@ def validation_errors(exc: ValidationError, doc: YamlDoc, model: type[BaseModel]
             field_name = ".".join(str(p) for p in loc) or "file"
             message = f"{field_name}: {hints.problem(err)}"
             if "input" in err and not isinstance(err["input"], (dict, list)):
-                message += f" (found {err['input']!r})"
+                message += f" (found {echo(err['input'])})"
             message += f"; {hints.value_hint(err, str(loc[-1]) if loc else 'it')}"
         seen.setdefault(loc, [])
         if message not in seen[loc]:
@@ -313,6 +313,7 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             texts[name] = read_text(path, name)
         except SourceError as exc:
             errors.append(exc)
+            unreadable.add(name)
 
     book_doc = docs.pop(f"{DATA_DIR}/{BOOK_FILE}", None)
     errata_doc = docs.pop(f"{DATA_DIR}/{ERRATA_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ERRATA_FILE}", {"errata": []})
@@ -367,7 +368,7 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         if not _in(game, edition_id):
             continue
         prose = texts.get(f"{CONTENT_DIR}/{game.id}.md")
-        if prose is None:
+        if prose is None and f"{CONTENT_DIR}/{game.id}.md" not in unreadable:
             errors.append(SourceError(doc.where(("id",)), f"no prose file {CONTENT_DIR}/{game.id}.md"))
         variant_prose = {}
         for v in game.variants:
@@ -400,6 +401,8 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     pages = {}
     for i, page in enumerate(book.pages):
         text = texts.get(f"{CONTENT_DIR}/{page.id}.md")
+        if text is None and f"{CONTENT_DIR}/{page.id}.md" in unreadable:
+            continue  # reported already
         if text is None and not allow_missing:
             errors.append(SourceError(book_doc.where(("pages", i)), f"no prose file {CONTENT_DIR}/{page.id}.md"))
         elif text is None:

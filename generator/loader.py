@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +27,11 @@ from typing import Any
 import yaml
 
 from . import hints
-from .errors import Location, SourceError
+from .errors import Location, SourceError, echo
 
-MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
+MAX_DIGITS = 4000  # of a plain number: Python refuses to read an int of 4,300 (a traceback); the model says the range
+MAX_FILE_BYTES = 256 * 1024
+MAX_YAML_DEPTH = 32  # mappings and lists inside each other: a game's data goes 8 deep  # a game file is a few KB; anything this big is a mistake or an attack
 
 Loc = tuple[str | int, ...]
 
@@ -85,6 +88,30 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+def read_source(path: Path, display: str) -> bytes:
+    """A source file's bytes; SourceError naming the file when it is a folder, not a plain file, unreadable or too big.
+
+    Only a plain file is read (a named pipe would block for ever), and no more of it than the limit.
+    """
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise SourceError(Location(display), "is a folder, not a file: move the folder away and put the file "
+                                                 "back in its place")
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError(Location(display), "is not a plain file (a device, a pipe or a socket): put the file "
+                                                 "back in its place")
+        with path.open("rb") as source:
+            raw = source.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SourceError(Location(display), f"cannot be read ({exc.strerror or exc}): check that the file is "
+                                             "there and that you may read it") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SourceError(Location(display, 1, 1), f"file is over {MAX_FILE_BYTES} bytes; the limit is "
+                                                   f"{MAX_FILE_BYTES}: a game's file is a few thousand")
+    return raw
+
+
 def _decode(raw: bytes, path: str) -> str:
     if len(raw) > MAX_FILE_BYTES:
         raise SourceError(Location(path, 1, 1), f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
@@ -122,7 +149,7 @@ def check_prose(text: str, path: str) -> None:
 
 def read_text(path: Path, display: str) -> TextDoc:
     """Read a Markdown file as UTF-8, refusing oversized, undecodable or pathologically nested files."""
-    text = _decode(path.read_bytes(), display)
+    text = _decode(read_source(path, display), display)
     check_prose(text, display)
     return TextDoc(display, text)
 
@@ -175,16 +202,19 @@ class _Builder:
             return True
         if value == "false":
             return False
+        if _INT.fullmatch(value) and len(value.lstrip("+-")) > MAX_DIGITS:
+            raise self.fail(node, f"a number of {len(value.lstrip('+-'))} digits: no count or score in a game has "
+                                  "that many; write the number the rules give instead (quoted, if it is text)")
         if _INT.fullmatch(value):
             return int(value)
         if _FLOAT.fullmatch(value):
             number = float(value)
             if repr(number) != value.lstrip("+"):  # 2026.10 would silently become 2026.1
-                raise self.fail(node, f"unquoted value '{value}' would be read as {number!r}; quote it")
+                raise self.fail(node, f"unquoted value {echo(value)} would be read as {echo(number)}; quote it")
             return number
         for pattern, why in _AMBIGUOUS:
             if pattern.fullmatch(value):
-                raise self.fail(node, f"unquoted value '{value}' {why}")
+                raise self.fail(node, f"unquoted value {echo(value)} {why}")
         return value
 
 
@@ -196,13 +226,24 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         raise SourceError(Location(path, line, col),
                           "a tab character; YAML is indented with spaces only: write spaces instead of the tab")
     try:
-        # Refuse anchors and aliases before composing, so an alias bomb is never expanded.
+        # Refuse anchors and aliases before composing, so an alias bomb is never expanded; and nesting deeper
+        # than any game's, which would exhaust the composer's stack (a RecursionError, not a line).
+        depth = 0
         for event in yaml.parse(text, Loader=_NoImplicitLoader):
             anchor = getattr(event, "anchor", None)
             if isinstance(event, yaml.AliasEvent) or anchor:
                 m = event.start_mark
                 raise SourceError(Location(path, m.line + 1, m.column + 1),
                                   "anchors and aliases (&name, *name) are not allowed")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    m = event.start_mark
+                    raise SourceError(Location(path, m.line + 1, m.column + 1),
+                                      f"nested more than {MAX_YAML_DEPTH} levels deep: no game's data is; "
+                                      "check the indentation and the brackets of this line instead")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
         node = yaml.compose(text, Loader=_NoImplicitLoader)
     except yaml.MarkedYAMLError as exc:
         mark, context = exc.problem_mark or exc.context_mark, exc.context_mark
@@ -213,8 +254,15 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         if where != line:  # the mistake is earlier than where libyaml noticed it
             col = context.column + 1 if context and where == context.line + 1 else 0
         raise SourceError(Location(path, where, col), message) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
+        where = text[: exc.position]
+        line, col = where.count("\n") + 1, exc.position - (where.rfind("\n") + 1) + 1
+        char = ord(exc.character) if isinstance(exc.character, str) else exc.character
+        raise SourceError(Location(path, line, col), f"a character YAML does not allow ({exc.reason}, "
+                                                     f"#x{char:04x}): delete it") from None
     except yaml.YAMLError as exc:
-        raise SourceError(Location(path, 1, 1), f"YAML: {exc}") from None
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SourceError(Location(path, 1, 1), f"YAML: {first}") from None
     if node is None:
         return YamlDoc(path, None, {(): (1, 1)})
     builder = _Builder(path)
@@ -314,7 +362,7 @@ def _copy(data: Any) -> Any:
 
 def read_yaml(path: Path, display: str) -> YamlDoc:
     """Read and parse a YAML file (size and encoding checked first); a file read before is not parsed again."""
-    text = _decode(path.read_bytes(), display)
+    text = _decode(read_source(path, display), display)
     key = (display, text)
     parsed = _PARSED.get(key)
     if parsed is None:

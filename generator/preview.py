@@ -8,12 +8,13 @@ source with errors leaves the last good preview in place.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import RulebookError
+from .errors import OutputError, RulebookError, os_problem
 
 WATCHED = ("rules_data", "content", "templates")
 
@@ -23,9 +24,10 @@ def sources_stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
     found = []
     for folder in WATCHED:
         for path in sorted((root / folder).rglob("*")):
-            if path.is_file():
-                stat = path.stat()
-                found.append((path.relative_to(root).as_posix(), stat.st_size, stat.st_mtime_ns))
+            with contextlib.suppress(OSError):  # removed meanwhile, or unreadable: the rebuild says so
+                if path.is_file():
+                    stat = path.stat()
+                    found.append((path.relative_to(root).as_posix(), stat.st_size, stat.st_mtime_ns))
     return tuple(found)
 
 
@@ -55,8 +57,12 @@ class Preview:
         before = self.layout.laid_out
         self.target.parent.mkdir(parents=True, exist_ok=True)
         partial = self.target.with_name(f".{self.target.name}.partial")
-        render_book(lib, partial, paper=self.layout.engine.paper, layout=self.layout)
-        os.replace(partial, self.target)
+        try:
+            render_book(lib, partial, paper=self.layout.engine.paper, layout=self.layout)
+            os.replace(partial, self.target)
+        except OSError as exc:  # a full disk, a read-only folder: the last good preview is kept
+            partial.unlink(missing_ok=True)
+            raise OutputError(f"{os_problem(exc, self.target)}; the last good preview is kept") from None
         return self.layout.laid_out - before
 
 
@@ -74,6 +80,8 @@ def watch(preview: Preview, report: Callable[[str], None] = print, interval: flo
                 report(f"wrote {preview.target} ({parts} part(s) laid out, {time.perf_counter() - started:.1f} s)")
             except RulebookError as exc:
                 report(f"error: {exc}")
+            except OSError as exc:  # the preview folder cannot be made, say: told, and the watch goes on
+                report(f"error: {os_problem(exc, preview.target)}")
         if rounds is not None:
             rounds -= 1
         if rounds != 0:
