@@ -1,0 +1,56 @@
+"""A game's page prints its rules: the prose of every game and variant says something of its own.
+
+The data's tables (scores, rounds, a score sheet) are printed whatever the prose says; the rules
+themselves are only in the prose. A prose file emptied, cut down to its headings or its tables, or a
+variant's file gone, would print a page with no rules on it; in a published edition ``edition.frozen``
+says so as a change, in the others nothing did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..errors import Location
+from ..library import CONTENT_DIR, Library
+from ..loader import TextDoc
+from ..prose import BLOCK_LINE, REF
+from . import bodies, check
+
+Finding = tuple[Location, str, str]
+
+_NOT_RULES = re.compile(r"^\s*(#.*|[-*_=\s]*|<!--.*-->)\s*$")  # a heading, a rule, a comment, nothing
+_WORD = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more
+
+
+def has_rules(text: str) -> bool:
+    """Whether ``text`` has a word of its own: outside headings, comments and the data's tables and values."""
+    for line in text.splitlines():
+        if _NOT_RULES.match(line) or BLOCK_LINE.match(line):
+            continue
+        if _WORD.search(REF.sub(" ", line)):
+            return True
+    return False
+
+
+def _where(prose: TextDoc) -> Location:
+    return Location(prose.path, 1)
+
+
+@check("prose.no_rules")
+def no_rules(lib: Library) -> Iterator[Finding]:
+    """A game's or variant's prose is missing, empty, or only headings and data tables: its page would print no rules."""
+    for b in bodies(lib):
+        if b.variant is None:
+            prose, file = b.gs.prose, f"{CONTENT_DIR}/{b.game}.md"
+        else:
+            prose, file = b.gs.variant_prose.get(b.variant.id), f"{CONTENT_DIR}/{b.game}.{b.variant.id}.md"
+        who = f"variant {b.variant.title}" if b.variant else b.gs.game.heading()
+        if prose is None:
+            if b.variant is not None:  # a game without its file is refused on loading
+                yield (b.gs.where(("variants", b.index, "id")),
+                       f"{who} has no prose file {file}: its page would print no rules; write them there", b.game)
+            continue
+        if not has_rules(prose.text):
+            yield (_where(prose), f"{who}: {file} has no rules in it, only headings or data tables: its page would "
+                                  "print none; write the rules as the source gives them", b.game)
