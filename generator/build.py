@@ -1,12 +1,21 @@
-"""The build: validate, render into a staging folder, check the result, then swap it in.
+"""The build: validate, render into a staging folder, check the result, then switch to it.
 
-A failed build (bad data, a refused resource, a broken link, a crash, a kill) leaves the last
-good ``build/site`` and ``build/pdf`` exactly as they were: nothing is written in place.
+A failed build (bad data, a refused resource, a broken link, a full disk, a crash, a kill) leaves
+the last good ``build/site`` and ``build/pdf`` exactly as they were: nothing is written in place.
+
+Each build is a folder of its own, ``build/.build-<id>/`` with ``site/`` and ``pdf/``; ``build/current``
+is a link to the one in use, and ``build/site`` and ``build/pdf`` are links through it
+(``current/site``, ``current/pdf``). A build ends by replacing ``current`` with one rename, so a reader
+of ``build/`` sees the old build or the new one, whole, never a missing folder or a new PDF beside an
+old site. A build that was stopped (even by kill -9) leaves a staging folder no process holds: the
+next build removes it. The render processes end with the build, however it ends (``die_with_parent``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import logging
 import os
@@ -15,11 +24,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .checks import Finding, run_checks
-from .errors import BuildError
+from .errors import DISK_FULL, BuildError, OutputError, os_problem
 from .library import Library, load_library
 from .render import pdf_worker
 
@@ -44,9 +53,12 @@ PDF_MEMORY_MB_PER_GAME = 8
 
 
 def _limit_memory(megabytes: int):
+    parent = os.getpid()
+
     def apply() -> None:
         import resource
 
+        pdf_worker.die_with_parent(parent)  # a build stopped any way at all takes its render with it
         limit = megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return apply
@@ -113,6 +125,9 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
         # extension whose allocation failed without raising (CPython then reports a SystemError).
         starved = ("MemoryError", "Cannot allocate", "cannot load library", "bad_alloc", "out of memory",
                    "error return without exception set")
+        full = (os.strerror(errno.ENOSPC), os.strerror(errno.EDQUOT), DISK_FULL)
+        if any(s in result.stderr for s in full):  # told first: a full disk is no shortage of memory
+            raise OutputError(os_problem(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), pdf_dir))
         if result.returncode < 0 or any(s in result.stderr for s in starved):
             raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB of memory ({last[:200]})")
         raise BuildError(f"the PDF render failed: {last}")
@@ -151,14 +166,113 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         check_site(site_dir, shipped_scripts(config))
 
 
-def _swap(staged: Path, final: Path) -> None:
-    """Replace ``final`` with ``staged`` (same file system, so each rename is atomic)."""
-    old = final.with_name(f".old-{final.name}-{os.getpid()}")
-    if final.exists():
-        final.rename(old)
+STAGING = ".staging-"  # a build being made; held (locked) by the process making it
+BUILD = ".build-"  # a whole build; the one in use is where CURRENT points
+CURRENT = "current"
+HALVES = ("site", "pdf")  # build/site and build/pdf: links through CURRENT
+_LEFT_BEHIND = (STAGING, BUILD, ".old-")  # .old-: a build before builds were switched by a link
+
+
+def claim(parent: Path, prefix: str) -> tuple[Path, int]:
+    """A new folder ``parent/prefix…`` and an open descriptor holding its lock until closed (or the process ends).
+
+    The lock is the folder's own (flock): a process killed with -9 lets go of it, so ``sweep`` can tell a
+    folder in use from one a stopped run left.
+    """
+    while True:
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with contextlib.suppress(OSError):
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                return path, fd
+        os.close(fd)  # another run's sweep took it between its making and its lock: make another
+
+
+def sweep(parent: Path, prefixes: tuple[str, ...], keep: str | None = None) -> None:
+    """Remove the folders in ``parent`` named with one of ``prefixes`` that no running process holds (but ``keep``)."""
+    try:
+        found = [p for p in parent.iterdir() if p.name.startswith(prefixes) and p.name != keep]
+    except OSError:
+        return  # no folder: nothing left in it
+    for path in found:
+        if path.is_symlink() or not path.is_dir():
+            continue
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue  # gone meanwhile
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)  # a build at work in it
+            continue
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def held_folder(parent: Path, prefix: str) -> Iterator[Path]:
+    """A folder of this run's in ``parent``, removed when the block ends, however it ends; the folders earlier runs
+    that were stopped left there (``sweep``) are removed first."""
+    sweep(parent, (prefix,))
+    path, fd = claim(parent, prefix)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        os.close(fd)
+
+
+def current_build(out: Path) -> str | None:
+    """The name of the build folder ``out/current`` points to, if any."""
+    try:
+        return os.readlink(out / CURRENT)
+    except OSError:
+        return None
+
+
+def _carry_over(out: Path, staged: Path, made: tuple[str, ...]) -> None:
+    """Put the halves this build did not make (a --site-only build's PDF) into ``staged``, as they are now.
+
+    Hard links: the files are the ones in use, not copies (a copy where a link cannot be made).
+    """
+    for half in HALVES:
+        there = out / half
+        if half in made or not there.is_dir():
+            continue
+        try:
+            shutil.copytree(there, staged / half, copy_function=os.link)
+        except OSError:
+            shutil.rmtree(staged / half, ignore_errors=True)
+            shutil.copytree(there, staged / half)
+
+
+def _switch(out: Path, staged: Path) -> None:
+    """Make ``staged`` the build in use: renamed a ``.build-`` folder, then ``current`` replaced by one rename.
+
+    ``site`` and ``pdf`` are links through ``current``, made before the switch (leading nowhere until the first
+    one), so that both halves appear, or change, at the same moment. A half built before there were links (a
+    folder) is moved aside for its link: the one moment a reader could find it missing, once.
+    """
+    final = out / (BUILD + staged.name.removeprefix(STAGING))
     staged.rename(final)
-    if old.exists():
-        shutil.rmtree(old)
+    before = current_build(out)
+    for half in HALVES:
+        there = out / half
+        if there.is_symlink() or not (final / half).is_dir():
+            continue
+        if there.exists():
+            there.rename(out / f".old-{half}-{os.getpid()}")
+        os.symlink(f"{CURRENT}/{half}", there)
+    link = final / f".{CURRENT}"  # made inside the build folder: a stop before the rename leaves it nowhere else
+    os.symlink(final.name, link)
+    os.replace(link, out / CURRENT)  # the switch: one rename
+    if before and before != final.name and "/" not in before:
+        shutil.rmtree(out / before, ignore_errors=True)
+    sweep(out, (".old-",))
 
 
 def booklet_name(lib: Library) -> str:
@@ -183,8 +297,13 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
             listing = "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
             raise BuildError(f"validation failed; nothing was built:\n{listing}")
     out = (out or default_out(root, lib)).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        sweep(out, _LEFT_BEHIND, keep=current_build(out))  # what builds that were stopped left
+        staging, lock = claim(out, STAGING)
+        staging.chmod(0o755)  # made private (mkdtemp), but it is the build readers are given
+    except OSError as exc:
+        raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
     try:
         keep = out / ".cache"  # the score sheets of the last build, reused while none changes
         anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep) if pdf else None
@@ -199,10 +318,15 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
             impose(pages, staging / "pdf" / booklet_name(lib), paper)
         if site:
             render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors)
-        if pdf:
-            _swap(staging / "pdf", out / "pdf")
-        if site:
-            _swap(staging / "site", out / "site")
+        for made in staging.iterdir():  # what the render needed on the way: not part of the build
+            if made.name not in HALVES:
+                shutil.rmtree(made) if made.is_dir() else made.unlink()
+        _carry_over(out, staging, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made))
+        _switch(out, staging)
+    except OSError as exc:
+        raise OutputError(f"the build was not finished, and the last one is left as it was: "
+                          f"{os_problem(exc, staging, root)}") from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)  # unless it was switched to
+        os.close(lock)
     return out

@@ -17,18 +17,23 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .build import render_pdfs
+from .build import held_folder, render_pdfs
 from .checks import run_checks
 from .errors import BuildError, Location, SourceError, SourceErrors
 from .library import edition_key, load_library
+from .render.pdf_worker import die_with_parent
 
 ALIAS = "latest"
 
 
+TEMP_PREFIX = "rulebook-publish-"  # the temporary folder, in the system's: the next publish removes one a stop left
+
+
 def _mike(args: list[str], root: Path, env: dict[str, str]) -> None:
     mike = Path(sys.executable).with_name("mike")
+    parent = os.getpid()
     result = subprocess.run([str(mike), *args, "--config-file", str(root / "mkdocs.yml")], cwd=root, env=env,
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, preexec_fn=lambda: die_with_parent(parent))
     if result.returncode != 0:
         raise BuildError(f"mike {' '.join(args)} failed:\n{result.stderr.strip()[-3000:]}")
 
@@ -54,13 +59,19 @@ def publish(root: Path, branch: str = "gh-pages") -> list[str]:
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["RULEBOOK_VERSIONED"] = "1"
     # mike commits to gh-pages; a fresh machine (CI) may have no git identity configured.
-    known = subprocess.run(["git", "-C", str(root), "config", "user.email"], capture_output=True, text=True).stdout
+    try:
+        known = subprocess.run(["git", "-C", str(root), "config", "user.email"], capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        raise BuildError("git: not found: publish commits each edition to a git branch; install git (or put it on "
+                         "PATH), then publish again") from None
     if not known.strip():
         for who in ("AUTHOR", "COMMITTER"):
             env.setdefault(f"GIT_{who}_NAME", "rulebook publisher")
             env.setdefault(f"GIT_{who}_EMAIL", "rulebook-publisher@localhost")
     deployed = []
-    with tempfile.TemporaryDirectory(prefix="rulebook-publish-") as tmp:
+    # Removed however the publish ends: an error, Ctrl-C or SIGTERM (rulebook's own handler unwinds it); one
+    # a kill -9 left is removed by the next publish.
+    with held_folder(Path(tempfile.gettempdir()), TEMP_PREFIX) as tmp:
         for edition in editions:
             ed_lib = load_library(root, edition.id)
             pdf_dir = Path(tmp) / edition.id / "pdf"

@@ -62,6 +62,7 @@ class SiteWorker:
         # Out of this process's cycle collector until the worker ends (_reap): a collection writes to every object it
         # walks, and each page so written is then copied (copy-on-write). The worker itself collects none (_worker).
         gc.freeze()
+        parent = os.getpid()
         try:
             self.pid = os.fork()
         except OSError:  # no process to be had (the caller makes the pages itself): nothing left behind
@@ -70,6 +71,9 @@ class SiteWorker:
                 os.close(fd)
             raise
         if self.pid == 0:  # the child: never returns
+            from .pdf_worker import die_with_parent
+
+            die_with_parent(parent)  # a build killed mid-page takes it (and the build folder it holds) with it
             os.close(request_write)
             os.close(answer_read)
             _worker(request_read, answer_write)
