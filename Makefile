@@ -17,7 +17,7 @@ OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
 BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test FORCE serve preview publish bench lint schema freeze help clean booklet edition
+.PHONY: all build validate test fuzz FORCE serve preview publish bench lint schema freeze help clean booklet edition
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
@@ -47,6 +47,9 @@ booklet: $(STAMP) ## the book PDF plus a fold-and-staple booklet beside it (PAPE
 
 test: $(STAMP) ## run the test suite
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+fuzz: $(STAMP) ## a long random search for a data edit that crashes or hangs validate (FUZZ_EXAMPLES=3000)
+	RULEBOOK_FUZZ_EXAMPLES=$(or $(FUZZ_EXAMPLES),3000) $(BIN)/python -m pytest tests/test_fuzz.py -n 0 -q
 
 serve: $(STAMP) ## live preview of the site at http://127.0.0.1:8000
 	$(BIN)/rulebook serve
