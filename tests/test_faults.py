@@ -96,6 +96,7 @@ OUT_OF_RANGE = [
     ("players -1", TRASH, "players: 4-10", "players: -1", None, "must be 1 to 60 players"),
     ("players 0", TRASH, "players: 4-10", "players: 0", None, "must be 1 to 60 players"),
     ("players 0-0", TRASH, "players: 4-10", "players: 0-0", None, "must be 1 to 60 players"),
+    ("players 4-1000000", TRASH, "players: 4-10", "players: 4-1000000", None, "must be 1 to 60 players"),
     ("players 4-99999999", TRASH, "players: 4-10", "players: 4-99999999", None, "must be 1 to 60 players"),
     ("players multiples of 0", TRASH, "players: 4-10", "players: multiples of 0", None, "must be 1 to 60 players"),
     ("decks -1", TRASH, "decks: 1", "decks: -1", None, "must be 1 to 20 decks"),

@@ -284,12 +284,14 @@ def _bodies(data: dict) -> list[tuple[tuple, dict]]:
 
 
 def named_deal_lines(gs: GameSource) -> list[tuple[str, tuple, Any]]:
-    """Each deal line naming its players, asked for far more than any deck or set holds."""
+    """Each deal line naming its players, asked for far more than any deck or set holds (the most the model allows)."""
+    from generator.model import MAX_DEALT
+
     out = []
     for prefix, body in _bodies(gs.doc.data):
         for i, line in enumerate((body.get("deal") or {}).get("by_players") or []):
             key = "tiles" if "tiles" in line else "each"
-            out.append((f"deal line for {line['players']} players", prefix + ("deal", "by_players", i, key), 1000))
+            out.append((f"deal line for {line['players']} players", prefix + ("deal", "by_players", i, key), MAX_DEALT))
     return out
 
 
