@@ -49,7 +49,8 @@ def edits(draw) -> tuple[str, list[tuple]]:
     """A file and one to three edits of it: (kind, where, what)."""
     file = draw(st.sampled_from(FILES))
     ops = draw(st.lists(st.tuples(st.sampled_from(["cut", "delete", "duplicate", "indent", "number", "bytes"]),
-                                  st.floats(0, 1, exclude_max=True), st.integers(0, 64)), min_size=1, max_size=3))
+                                  st.integers(0, 999).map(lambda n: n / 1000), st.integers(0, 64)),
+                        min_size=1, max_size=3))
     gone = draw(st.sampled_from([None] * 18 + ["removed", "folder"]))
     return file, ops + ([(gone, 0.0, 0)] if gone else [])
 
