@@ -137,7 +137,7 @@ class SourceCorrection(Strict):
     path: str | None = Field(None, description="dotted data path of the corrected value, from the game's file "
                                                "(variants.1.examples…); omit for words in the prose")
     file: str | None = Field(None, description="the prose file the words are in, for a text correction")
-    count: int = Field(1, ge=1, description="for a text correction: how often the corrected words occur")
+    count: Bounded(1, 1000, "times") = Field(1, description="for a text correction: how often the corrected words occur")
     because: str = Field(min_length=1, description="why, one sentence for readers: '76 and 19 make 95'")
 
     @model_validator(mode="after")
@@ -771,10 +771,10 @@ class Revision(Strict):
     path: str | None = Field(None, description="dotted data path of the changed value; omit for a text change")
     before: str | int | float | bool | None = Field(None, description="what the edition before printed")
     after: str | int | float | bool | None = Field(None, description="what this edition prints")
-    count: int = Field(1, ge=1, description="for a text change: how often the new text occurs")
+    count: Bounded(1, 1000, "times") = Field(1, description="for a text change: how often the new text occurs")
     game: Slug | None = Field(None, description="the game added, retired, or given an alternate rule")
     variant: Slug | None = Field(None, description="the variant added or retired")
-    rule: int | None = Field(None, description="alternate_rule: the number of the rule added (introduced: this edition)")
+    rule: Bounded(1, 99, "") | None = Field(None, description="alternate_rule: the number of the rule added (introduced: this edition)")
 
     @model_validator(mode="after")
     def _shape(self) -> Revision:
