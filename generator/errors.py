@@ -38,7 +38,12 @@ class RulebookError(Exception):
 class SourceError(RulebookError):
     """One problem in one source file, at a location."""
 
+    MAX_PROBLEM = 500  # characters: a problem is one line a person reads, whatever text it quotes
+
     def __init__(self, where: Location, problem: str) -> None:
+        problem = " ".join(problem.splitlines())
+        if len(problem) > self.MAX_PROBLEM:
+            problem = f"{problem[:self.MAX_PROBLEM]}... ({len(problem) - self.MAX_PROBLEM} more characters)"
         super().__init__(f"{where}: {problem}")
         self.where = where
         self.problem = problem

@@ -139,7 +139,7 @@ def _record(doc: YamlDoc) -> dict[str, Any]:
     for key, value in data.items():
         shaped = (isinstance(value, dict) and all(isinstance(k, str) for k in value) if key == "data"
                   else isinstance(value, list) and all(isinstance(line, str) for line in value))
-        if not shaped and value is not None:
+        if not shaped:  # (freeze writes no empty value: an empty file's lines are [])
             raise SourceError(doc.where((key,)), f"'{key}' {damaged.replace('FILE', doc.path)}")
     return data
 

@@ -45,7 +45,14 @@ def _spaces(n: int) -> str:
     return f"{n} space" + ("" if n == 1 else "s")
 
 
+def _quoted(line: str, limit: int = 60) -> str:
+    """A line of the file as a message quotes it: cut at ``limit`` characters (a message is one line)."""
+    return line if len(line) <= limit else line[:limit] + "..."
+
+
 def _no_colon(body: str) -> str:
+    if len(body) > 60:  # a paragraph, not a key and its value: no 'write this instead' that long
+        return f"'{_quoted(body)}' has no colon after a key; write 'key: value' instead, or indent it as a line of the value above"
     key, _, value = body.partition(" ")
     fixed = f"{key}: {value}".rstrip() if value else f"{key}:"
     return f"'{body}' has no colon after its key; write '{fixed}' instead"
@@ -71,7 +78,7 @@ def yaml_syntax(text: str, problem: str, line: int, context_line: int | None,
     if "mapping values are not allowed" in problem:
         body = above.strip().removeprefix("- ")
         if previous and _indent(here) > _indent(above) and ": " in body:
-            return line, (f"this line is indented more than line {previous} ('{above.strip()}'), so YAML reads it "
+            return line, (f"this line is indented more than line {previous} ('{_quoted(above.strip())}'), so YAML reads it "
                           f"as part of that value; write it with {_spaces(_indent(above))} like line {previous} "
                           "instead")
         if previous and body and ":" not in body:
