@@ -13,6 +13,7 @@ left out, so annotating a source (a qualifier, ``implied``) needs no new fingerp
 from __future__ import annotations
 
 import difflib
+import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -130,6 +131,9 @@ def stored(root: Path, edition: str) -> dict[str, dict[str, Any]] | None:
     return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}")) for p in sorted(base.glob("*.yaml"))}
 
 
+RECORDED_PROSE = re.compile(r"content/[a-z0-9-]+(\.[a-z0-9-]+)?\.md")  # a prose file's lines, by its name
+
+
 def _record(doc: YamlDoc) -> dict[str, Any]:
     """A fingerprint file's content, if it is shaped as ``write`` writes one; SourceError where it is not."""
     data = doc.data or {}
@@ -138,7 +142,8 @@ def _record(doc: YamlDoc) -> dict[str, Any]:
         raise SourceError(doc.where(()), damaged.replace("FILE", doc.path))
     for key, value in data.items():
         shaped = (isinstance(value, dict) and all(isinstance(k, str) for k in value) if key == "data"
-                  else isinstance(value, list) and all(isinstance(line, str) for line in value))
+                  else isinstance(value, list) and all(isinstance(line, str) for line in value)
+                  and (key == "games" or RECORDED_PROSE.fullmatch(key) is not None))
         if not shaped:  # (freeze writes no empty value: an empty file's lines are [])
             raise SourceError(doc.where((key,)), f"'{key}' {damaged.replace('FILE', doc.path)}")
     return data

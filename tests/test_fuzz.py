@@ -121,7 +121,9 @@ def validate(project: Path, edition: str) -> tuple[int, str, str]:
 # (validate never ended), decks: -1 (ValueError), a number of 5,000 digits in prose (ValueError: Python reads
 # 4,300), a control character in YAML (libyaml's three-line message), a line gone from a frozen record
 # (AttributeError), a frozen record's text emptied (TypeError in edition.not_published), a paragraph in a frozen
-# record made a key by a stray byte (a message quoting it whole: 1,805 characters).
+# record made a key by a stray byte (a message quoting it whole: 1,805 characters), a byte-order mark in a frozen
+# record's file name (a finding at "c\ufeffontent/honeymoon-whist.md").
+@example(edit=("rules_data/frozen/2026.1/honeymoon-whist.yaml", [("bytes", 0.378, 7)]), edition=CURRENT)
 @example(edit=("rules_data/frozen/2026.1/page-about.yaml", [("cut", 0.165, 0), ("delete", 0.75, 0)]), edition=CURRENT)
 @example(edit=("rules_data/frozen/2026.1/page-about.yaml", [("bytes", 0.288, 54)]), edition=CURRENT)
 @example(edit=("rules_data/trash.yaml", [("number", 0.071, 5)]), edition=CURRENT)
