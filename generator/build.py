@@ -24,12 +24,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .checks import Finding, run_checks
 from .errors import DISK_FULL, BuildError, OutputError, os_problem
 from .library import Library, load_library
+from .progress import Report, parse, quiet
 from .render import pdf_worker
 
 log = logging.getLogger("rulebook")
@@ -75,7 +78,7 @@ def _stop_group(pid: int) -> None:
 
 
 def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False,
-                keep: Path | None = None) -> dict[str, int]:
+                keep: Path | None = None, progress: Report = quiet) -> dict[str, int]:
     """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
 
     The render runs in a child process under a time and memory limit. The score sheets are kept in
@@ -84,14 +87,14 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
     """
     folder = os.environ.get("RULEBOOK_PDF_CACHE")
     if not folder:
-        return _render_pdfs(lib, pdf_dir, paper, duplex, keep)
+        return _render_pdfs(lib, pdf_dir, paper, duplex, keep, progress)
     from .render import cache
 
     digest = cache.new_digest(lib.edition.id, paper, duplex)
     cache.add_files(digest, lib.root, ("rules_data", "content"))
 
     def render(staged: Path) -> None:
-        anchors = _render_pdfs(lib, staged, paper, duplex, keep)
+        anchors = _render_pdfs(lib, staged, paper, duplex, keep, progress)
         (staged / ".anchors.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
 
     entry = cache.kept(Path(folder), digest.hexdigest()[:32], render)
@@ -99,26 +102,32 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
     return json.loads((entry / ".anchors.json").read_text(encoding="utf-8"))
 
 
-def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Path | None) -> dict[str, int]:
+def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Path | None,
+                 progress: Report = quiet) -> dict[str, int]:
     timeout = float(os.environ.get("RULEBOOK_PDF_TIMEOUT", PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * len(lib.games)))
     memory = int(os.environ.get("RULEBOOK_PDF_MEMORY_MB", PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * len(lib.games)))
     pdf_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", WORKER, str(lib.root), lib.edition.id, str(pdf_dir), paper,
            "1" if duplex else "0", str(keep) if keep else ""]
-    # In a process group of its own, so that a stopped render takes the process it forked with it.
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    # In a process group of its own, so that a stopped render takes the process it forked with it. Its output is
+    # read as it comes: the stages' reports are shown as they arrive, the rest kept for warnings and errors.
+    kept: list[str] = []
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
                           preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1]) as process:
+        reader = threading.Thread(target=_read_reports, args=(process.stderr, kept, progress), daemon=True)
+        reader.start()
         try:
-            stdout, stderr = process.communicate(timeout=timeout)
+            process.wait(timeout=timeout)
+            reader.join()
         except BaseException as exc:  # the time limit, or the build itself interrupted
             _stop_group(process.pid)
-            process.communicate()
+            process.wait()
             if isinstance(exc, subprocess.TimeoutExpired):
                 raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped") from None
             raise
     if process.returncode != 0:
         _stop_group(process.pid)  # a render process that died may leave the one it forked running
-    result = subprocess.CompletedProcess(cmd, process.returncode, stdout, stderr)
+    result = subprocess.CompletedProcess(cmd, process.returncode, "", "".join(kept))
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no message"])[-1].removeprefix("error: ")
         # Out of address space shows up as a signal, a MemoryError, a library that cannot be mapped, or a C
@@ -140,13 +149,24 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
     return anchors
 
 
+def _read_reports(stream: Any, kept: list[str], progress: Report) -> None:
+    """Hand the render's reports to ``progress`` as they come; keep its other lines (warnings, errors)."""
+    for text in stream:
+        found = parse(text)
+        if found is None:
+            kept.append(text)
+        else:
+            progress(found[0], found[1], found[2], final=found[3])
+
+
 def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None,
-                book_pages: dict[str, int] | None = None) -> None:
+                book_pages: dict[str, int] | None = None, progress: Report = quiet) -> None:
     """Build the MkDocs site (strict) for the library's edition into ``site_dir``."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    from .render.mkdocs_plugin import SITE_PAGES
     from .render.verify import check_site, shipped_scripts
 
     config = load_config(config_file=str(lib.root / "mkdocs.yml"), site_dir=str(site_dir), strict=True)
@@ -154,6 +174,8 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     plugin.config.edition = lib.edition.id
     plugin.config.generated = str(staging / "generated")
     plugin.config.downloads = str(downloads) if downloads else None
+    plugin.progress = progress
+    progress(SITE_PAGES)  # from MkDocs's start: the pages are counted as they are written
     if book_pages is not None:
         pages_file = staging / "book-pages.json"
         pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
@@ -284,12 +306,16 @@ def booklet_name(lib: Library) -> str:
 
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
           pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
-          report: Callable[[list[Finding], int], None] | None = None) -> Path:
+          report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet) -> Path:
     """Validate and build one edition; return the output folder. ``report`` is given the current edition's
-    findings and its number of games before anything is built (``rulebook build`` prints them, as validate does)."""
+    findings and its number of games before anything is built (``rulebook build`` prints them, as validate does);
+    ``progress`` each stage as it goes (``progress.py``)."""
+    progress("validate")
     lib = load_library(root, edition_id)
-    if lib.is_current:
+    if lib.is_current:  # an earlier edition is built as it was published, not checked
         findings = run_checks(lib)
+    progress("validate", final=True)
+    if lib.is_current:
         if report is not None:
             report(findings, len(lib.games))
         errors = [f for f in findings if f.severity == "error"]
@@ -306,7 +332,8 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
     try:
         keep = out / ".cache"  # the score sheets of the last build, reused while none changes
-        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep) if pdf else None
+        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
+                              progress=progress) if pdf else None
         if pdf and booklet:
             from .render.booklet import impose
             from .render.pdf import render_book
@@ -314,10 +341,13 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
 
             # The booklet's pages are the book laid out again at half the paper, not its pages shrunk.
             pages = staging / "booklet-pages.pdf"
-            render_book(lib, pages, paper=BOOKLET_PAGE[paper])
+            render_book(lib, pages, paper=BOOKLET_PAGE[paper],
+                        progress=lambda stage, *args, **kw: progress(f"booklet: {stage}", *args, **kw))
+            progress("booklet imposed")
             impose(pages, staging / "pdf" / booklet_name(lib), paper)
+            progress("booklet imposed", final=True)
         if site:
-            render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors)
+            render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
         for made in staging.iterdir():  # what the render needed on the way: not part of the build
             if made.name not in HALVES:
                 shutil.rmtree(made) if made.is_dir() else made.unlink()

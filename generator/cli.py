@@ -9,7 +9,9 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from .errors import RulebookError, SourceErrors, os_problem
 
@@ -34,6 +36,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if any(f.severity == "error" for f in findings) else 0
 
 
+@contextlib.contextmanager
+def _progress() -> Iterator[Any]:
+    """The stages of a long command, shown as they run (``progress.py``); closed quietly if it fails."""
+    from .progress import Progress
+
+    shown = Progress()
+    try:
+        yield shown
+    except BaseException:
+        shown.close(quietly=True)
+        raise
+    shown.close()
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from . import report
     from .build import build
@@ -41,9 +57,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.booklet and args.site_only:
         raise RulebookError("--booklet is made from the book PDF; leave out --site-only")
     # The findings as `rulebook validate` prints them (warnings too), so that `make` validates only once.
-    out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
-                site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex,
-                booklet=args.booklet, report=lambda found, games: print(report.as_text(found, games), flush=True))
+    with _progress() as progress:
+        out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
+                    site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex,
+                    booklet=args.booklet, report=lambda found, games: print(report.as_text(found, games), flush=True),
+                    progress=progress)
     print(f"built {out}")
     return 0
 
@@ -81,7 +99,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_publish(args: argparse.Namespace) -> int:
     from .publish import publish
 
-    versions = publish(_root(args), args.branch)
+    with _progress() as progress:
+        versions = publish(_root(args), args.branch, progress)
     print(f"deployed {', '.join(versions)} to the local '{args.branch}' branch (push it to publish)")
     return 0
 
@@ -96,7 +115,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_check_pr(args: argparse.Namespace) -> int:
     from .prcheck import check_pr
 
-    code, annotations, summary = check_pr(_root(args), args.base)
+    with _progress() as progress:
+        code, annotations, summary = check_pr(_root(args), args.base, progress)
     print("\n".join(annotations), flush=True)
     if args.summary:
         with open(args.summary, "a", encoding="utf-8") as out:
@@ -121,7 +141,8 @@ def cmd_edition_new(args: argparse.Namespace) -> int:
     from .checks import run_checks
     from .release import new_edition
 
-    lib = new_edition(_root(args), args.id, args.label, args.date, stage=lambda line: print(line, flush=True))
+    with _progress() as progress:
+        lib = new_edition(_root(args), args.id, args.label, args.date, progress=progress)
     print(report.as_text(run_checks(lib), len(lib.games)))
     previous = lib.previous()
     print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "

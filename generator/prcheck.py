@@ -19,6 +19,7 @@ from .checks import Finding, run_checks
 from .diff import checkout, compare, markdown
 from .errors import RulebookError, SourceErrors
 from .library import Library, load_library
+from .progress import Report, quiet
 from .report import annotation
 
 
@@ -43,10 +44,14 @@ def _key(f: Finding) -> tuple[str, str, str]:
     return f.check, f.path, f.message
 
 
-def check_pr(root: Path, base: str) -> tuple[int, list[str], str]:
-    """(exit code, annotation lines, summary Markdown) for the tree at ``root`` against git ref ``base``."""
+def check_pr(root: Path, base: str, progress: Report = quiet) -> tuple[int, list[str], str]:
+    """(exit code, annotation lines, summary Markdown) for the tree at ``root`` against git ref ``base``;
+    ``progress`` is told each stage as it runs."""
+    progress("validate this change")
     head = _side(root)
+    progress("validate this change", final=True)
     with tempfile.TemporaryDirectory() as tmp:
+        progress(f"validate {base}")
         try:
             old = _side(checkout(base, root, Path(tmp) / "base"))
         except RulebookError as exc:
@@ -54,6 +59,7 @@ def check_pr(root: Path, base: str) -> tuple[int, list[str], str]:
             base_problem = str(exc)
         else:
             base_problem = "" if old.lib is not None else "the base does not load"
+        progress(f"validate {base}", final=True)
         before = {_key(f) for f in old.findings}
         errors = [f for f in head.findings if f.severity == "error"]
         new = [f for f in head.findings if f.severity == "warning" and _key(f) not in before]

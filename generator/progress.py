@@ -1,60 +1,102 @@
 """What a long command is doing, stage by stage: validate, the site's pages, the book's pages, the score sheets.
 
-A stage is reported as it runs: ``report(stage, done, total)``, ``done`` of ``total`` (``total`` None when the
-count is not known ahead, as the book's pages are not). On a terminal each stage is a tqdm bar that fills as
-it goes; anywhere else (CI, a pipe, a log) each stage prints one plain line when it ends, with its count and
-its time, so a log says where the time went without a line per page.
+A stage reports as it runs: ``report(stage, done, total, final)``, ``done`` of ``total`` (``total`` None while
+the count is not known, as the book's pages are not until the book is laid out), ``final`` when it ends.
+Stages may overlap (the book and the score sheets are laid out side by side). On a terminal each stage is a
+tqdm bar that fills as it goes; anywhere else (CI, a pipe, a log) each stage prints one plain line when it
+ends, with its count and its time, so a log says where the time went without a line per page.
+
+The render runs in a process of its own: it writes its reports as lines (``line``), which the build reads
+back (``parse``) and hands on.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import IO, Any
 
-Report = Callable[[str, int, "int | None"], None]
+Report = Callable[..., None]  # (stage, done=0, total=None, final=False)
+PREFIX = "progress\t"  # a line of the render's output that is a report, not a warning or an error
 
 
-def quiet(stage: str, done: int = 0, total: int | None = None) -> None:
-    """A report that says nothing (the default of every stage that can report)."""
+def quiet(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
+    """A report that says nothing: the default wherever a stage can report."""
 
 
+def line(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> str:
+    """A report as one line of a render process's output."""
+    return f"{PREFIX}{stage}\t{done}\t{'' if total is None else total}\t{int(final)}\n"
+
+
+def parse(text: str) -> tuple[str, int, int | None, bool] | None:
+    """A report read back from a line (None if the line is not one)."""
+    if not text.startswith(PREFIX):
+        return None
+    try:
+        stage, done, total, final = text[len(PREFIX):].rstrip("\n").split("\t")
+        return stage, int(done), int(total) if total else None, final == "1"
+    except ValueError:
+        return None
+
+
+@dataclass
+class _Stage:
+    started: float
+    done: int = 0
+    total: int | None = None
+    bar: Any = None
+
+
+@dataclass
 class Progress:
-    """Reports stages to a stream: bars on a terminal, one line a stage with its time elsewhere."""
+    """Reports stages to a stream: bars on a terminal, one timed line a stage elsewhere."""
 
-    def __init__(self, stream: IO[str] | None = None, tty: bool | None = None) -> None:
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty() if tty is None else tty
-        self.stage: str | None = None
-        self.started = 0.0
-        self.done, self.total = 0, None
-        self.bar: Any = None
+    stream: IO[str] = field(default_factory=lambda: sys.stderr)
+    tty: bool | None = None
+    stages: dict[str, _Stage] = field(default_factory=dict)
 
-    def __call__(self, stage: str, done: int = 0, total: int | None = None) -> None:
-        if stage != self.stage:
-            self.end()
-            self.stage, self.started = stage, time.perf_counter()
+    def __post_init__(self) -> None:
+        if self.tty is None:
+            self.tty = self.stream.isatty()
+
+    def __call__(self, stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
+        now = self.stages.get(stage)
+        if now is None:
+            now = self.stages[stage] = _Stage(time.perf_counter())
             if self.tty:
-                from tqdm import tqdm  # a terminal only: a plain log never imports it
+                from tqdm import tqdm  # a terminal only: a plain log never loads it
 
-                self.bar = tqdm(total=total, desc=stage, file=self.stream, leave=True, dynamic_ncols=True,
-                                unit=" pages" if "page" in stage else "")
-        self.done, self.total = done, total if total is not None else self.total
-        if self.bar is not None:
-            if total is not None and self.bar.total != total:
-                self.bar.total = total
-            self.bar.update(done - self.bar.n)
+                width = shutil.get_terminal_size().columns or 80  # a terminal that gives no size: 80
+                now.bar = tqdm(total=total, desc=stage, file=self.stream, position=len(self.stages) - 1,
+                               leave=True, ncols=min(width, 100),
+                               bar_format=None if total else "{desc}: {n} ({elapsed})")
+        now.done, now.total = done, total if total is not None else now.total
+        if now.bar is not None:
+            if now.total is not None and now.bar.total != now.total:
+                now.bar.total = now.total
+            now.bar.update(done - now.bar.n)
+        if final:
+            self.end(stage)
 
-    def end(self) -> None:
-        """Close the stage under way: its bar, or its plain line with the time it took."""
-        if self.stage is None:
+    def end(self, stage: str, quietly: bool = False) -> None:
+        """Close a stage: its bar, or its plain line with the time it took (none ``quietly``: it did not finish)."""
+        now = self.stages.pop(stage, None)
+        if now is None:
             return
-        seconds = time.perf_counter() - self.started
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-        else:
-            count = f" {self.done} of {self.total}" if self.total else (f" {self.done}" if self.done else "")
-            print(f"{self.stage}:{count} ({seconds:.1f} s)", file=self.stream, flush=True)
-        self.stage = None
+        if now.bar is not None:
+            now.bar.close()
+            return
+        if quietly:
+            return
+        seconds = time.perf_counter() - now.started
+        count = f" {now.done} of {now.total}" if now.total else (f" {now.done}" if now.done else "")
+        print(f"{stage}:{count} ({seconds:.1f} s)", file=self.stream, flush=True)
+
+    def close(self, quietly: bool = False) -> None:
+        """End every stage still open; ``quietly`` when the command failed (its error says why, not a time)."""
+        for stage in list(self.stages):
+            self.end(stage, quietly)

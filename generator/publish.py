@@ -21,6 +21,7 @@ from .build import held_folder, render_pdfs
 from .checks import run_checks
 from .errors import BuildError, Location, SourceError, SourceErrors
 from .library import edition_key, load_library
+from .progress import Report, quiet
 from .render.pdf_worker import die_with_parent
 
 ALIAS = "latest"
@@ -45,12 +46,15 @@ def refusals(root: Path) -> list[SourceError]:
             for f in run_checks(lib) if f.severity == "error"]
 
 
-def publish(root: Path, branch: str = "gh-pages") -> list[str]:
+def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet) -> list[str]:
     """Deploy every edition to ``branch`` (local only; pushing is the workflow's job); return the versions.
 
-    Validation comes first: on any error nothing is built and ``branch`` is left as it was.
+    Validation comes first: on any error nothing is built and ``branch`` is left as it was. ``progress`` is told
+    each edition's stages as they run (``progress.py``): its book's pages, its score sheets, its site.
     """
+    progress("validate")
     refused = refusals(root)
+    progress("validate", final=True)
     if refused:
         raise SourceErrors(refused)
     lib = load_library(root)
@@ -75,7 +79,8 @@ def publish(root: Path, branch: str = "gh-pages") -> list[str]:
         for edition in editions:
             ed_lib = load_library(root, edition.id)
             pdf_dir = Path(tmp) / edition.id / "pdf"
-            anchors = render_pdfs(ed_lib, pdf_dir)
+            anchors = render_pdfs(ed_lib, pdf_dir, progress=lambda stage, *args, ed=edition.id, **kw:
+                                  progress(f"{ed}: {stage}", *args, **kw))
             pages = Path(tmp) / edition.id / "book-pages.json"
             pages.write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
             env.update(RULEBOOK_EDITION=edition.id, RULEBOOK_DOWNLOADS=str(pdf_dir), RULEBOOK_PAGES=str(pages),
@@ -83,7 +88,9 @@ def publish(root: Path, branch: str = "gh-pages") -> list[str]:
             args = ["deploy", "--branch", branch, "--title", f"{edition.id} – {edition.label}", edition.id]
             if edition.id == lib.book.current:
                 args += [ALIAS, "--update-aliases"]
+            progress(f"{edition.id}: site built, checked and committed")
             _mike(args, root, env)
+            progress(f"{edition.id}: site built, checked and committed", final=True)
             deployed.append(edition.id)
             shutil.rmtree(Path(tmp) / edition.id, ignore_errors=True)
         for name in ("RULEBOOK_EDITION", "RULEBOOK_DOWNLOADS", "RULEBOOK_PAGES", "RULEBOOK_GENERATED"):

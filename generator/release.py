@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime
 import re
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 from .errors import Location, RulebookError, SourceError, SourceErrors
 from .library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from .loader import parse_yaml
 from .model import EDITION_ID
+from .progress import Report, quiet
 
 REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
 
@@ -114,7 +114,7 @@ def _scalar(text: str) -> str:
 
 
 def new_edition(root: Path, edition_id: str, label: str, date: str | None = None,
-                stage: Callable[[str], None] = lambda line: None) -> Library:
+                progress: Report = quiet) -> Library:
     """Freeze the current edition, open ``edition_id`` as the current one, validate; return its library.
 
     Raises SourceErrors (one line) for an edition that cannot follow, or for findings that stop the book; in
@@ -125,8 +125,9 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
     lib = load_library(root)
     date = date or datetime.date.today().isoformat()
     check_new(lib, edition_id, label, date)
-    stage(f"validate {lib.edition.id}")
+    progress(f"validate {lib.edition.id}")
     errors = [f for f in run_checks(lib) if f.severity == "error"]
+    progress(f"validate {lib.edition.id}", final=True)
     if errors:
         raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors]
                            + [SourceError(Location(f"{DATA_DIR}/{BOOK_FILE}"), f"{lib.edition.id} has "
@@ -145,15 +146,16 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         shutil.rmtree(kept, ignore_errors=True)
         frozen.rename(kept)
     try:
-        stage(f"open {edition_id}")
         part = book.with_name(f".{book.name}.{edition_id}")
         part.write_text(new_text, encoding="utf-8")
         part.replace(book)
-        stage(f"freeze {lib.edition.id}")
-        write(load_library(root, lib.edition.id))  # no longer current: what it prints is now published
-        stage(f"validate {edition_id}")
+        progress(f"freeze {lib.edition.id} as published")
+        written = write(load_library(root, lib.edition.id))  # no longer current: what it prints is now published
+        progress(f"freeze {lib.edition.id} as published", len(written), len(written), final=True)
+        progress(f"validate {edition_id}")
         new = load_library(root)
         errors = [f for f in run_checks(new) if f.severity == "error"]
+        progress(f"validate {edition_id}", final=True)
         if errors:
             raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors])
     except BaseException:

@@ -21,6 +21,8 @@ from ..errors import RulebookError
 from . import offline
 from .markup import PROSE_EXTENSIONS, sanitize
 
+SITE_PAGES = "site pages written and checked"  # the stage a build's site reports (progress.py)
+
 
 class RulebookConfig(Config):
     edition = c.Optional(c.Type(str))
@@ -37,6 +39,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     check: Any = None  # the running site check (verify.SiteCheck) during a build
     last_page: str | None = None  # the page MkDocs is writing: told to the check once the next page begins
     worker: Any = None  # the process generating the pages (site_worker.SiteWorker) until MkDocs lists the files
+    progress: Any = None  # told how many pages are written of how many (progress.py), set by build.render_site
+    pages_written, pages_listed = 0, 0
 
     def __init__(self) -> None:
         super().__init__()
@@ -141,6 +145,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         for file in theme:
             if listed.get_file_from_path(file.src_uri) is None:
                 listed.append(file)
+        self.pages_written, self.pages_listed = 0, len(listed.documentation_pages())
         return listed
 
     def on_page_read_source(self, page: Any, config: Any) -> None:
@@ -185,6 +190,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if self.last_page is not None:
             self.check.written(self.last_page)
         self.last_page = page.file.dest_uri
+        self.pages_written += 1
+        if self.progress is not None:
+            self.progress(SITE_PAGES, self.pages_written, self.pages_listed)
         if page.file.dest_uri.startswith(offline.KEEP):
             self.keeper_loads |= offline.page_loads(page.file.dest_uri, output)
         return output
@@ -212,6 +220,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if problems:
             raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
         self.verified = config["site_dir"]  # build.render_site need not read every page again
+        if self.progress is not None:
+            self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
 
 
 def _errors(root: str, edition: str | None) -> list[str]:

@@ -39,6 +39,7 @@ from markupsafe import escape
 
 from ..errors import BuildError
 from ..library import Library
+from ..progress import Report, quiet
 from ..prose import expand, format_value
 from . import booklet, copyfit, describe
 from .changes import edition_changes, line_html
@@ -424,7 +425,7 @@ def _anchors(pages: list[Any], first_page: int, found: dict[str, int] | None = N
     return found
 
 
-def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
+def write_book(lib: Library, layout: Layout, target: Path, progress: Report = quiet) -> dict[str, int]:
     """Lay out the book part by part, each part's pages written as soon as it is laid out (``writer.py``).
 
     Only the contents (the first part) and the index (the last) print page numbers. The contents is
@@ -439,6 +440,7 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
     layout.used.clear()
     for _ in range(MAX_LAYOUTS):
         writer = PdfWriter(layout.engine.fonts)
+        add = _Counted(writer, progress)
         front = layout.part(make_document, parts.numbered(printed)[0], 1)
         front_anchors, front_length = _anchors(front.pages, 1), len(front.pages)
         del front  # only its length and anchors are needed: the contents is laid out again at the end
@@ -448,7 +450,7 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
             for pages in layout.runs(make_document, part, next_page):
                 _anchors(pages, next_page, found)
                 for page in pages:
-                    writer.add(page)
+                    add(page)
                 next_page += len(pages)
                 del pages  # written: the run's layout can go (Layout.runs collects it)
         # The index prints the games' pages, which are known now; the contents prints every page.
@@ -456,17 +458,18 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
         end = layout.part(make_document, index, next_page)
         _anchors(end.pages, next_page, found)
         for page in end.pages:
-            writer.add(page)
+            add(page)
         final = parts.numbered(found)
         contents = layout.part(make_document, final[0], 1)
         settled = len(contents.pages) == front_length and _anchors(contents.pages, 1) == front_anchors
         if settled and final[-1].body == index.body:  # the index printed the real numbers
             for page in contents.pages:
-                writer.add(page, first=True)
+                add(page, first=True)
             metadata = contents.metadata
             del contents
             layout.let_go()
             writer.write(target, metadata)
+            add.done()
             layout.pages = found
             layout.forget_unused()
             return found
@@ -477,7 +480,7 @@ def write_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
 BLANK = '<div class="blank-page" aria-hidden="true"></div>'  # our own markup: a page the printed book left empty
 
 
-def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, int]:
+def write_printed_book(lib: Library, layout: Layout, target: Path, progress: Report = quiet) -> dict[str, int]:
     """Lay out an edition as it was printed (``PrintedParts``): the front matter numbered in roman, each game
     from the page its printed index names, a page its game leaves empty before the next left blank. A game
     longer than its printed pages is set tighter (``Layout.fit``); still too long, its extra pages are numbered
@@ -486,19 +489,20 @@ def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, 
     page of every anchor after the front matter."""
     make_document, parts = document_maker(lib, layout.duplex), PrintedParts(BookParts(lib))
     writer = PdfWriter(layout.engine.fonts)
+    add = _Counted(writer, progress)
     front = layout.engine.document(make_document(parts.front.body))
     metadata = front.metadata
     for page in front.pages:
-        writer.add(page)
+        add(page)
     del front
     if layout.duplex and writer.pages % 2:  # page 1 is a right-hand page
-        _blank(layout, make_document, writer, 1)
+        _blank(layout, make_document, add, 1)
     labels: list[tuple[int, str, int | str]] = [(0, "r", 1)]
     found: dict[str, int] = {}
     next_page = 1
     for printed in parts.body:
         if printed.first > next_page:
-            next_page += _blank(layout, make_document, writer, printed.first - next_page)
+            next_page += _blank(layout, make_document, add, printed.first - next_page)
         if printed.first < next_page:  # the data's pages overlap (index.page_order names them): nothing to keep
             raise BuildError(f"{printed.at}: {printed.name} is printed on page {printed.first}, which the part before it takes")
         labels.append((writer.pages, "D", next_page))
@@ -517,35 +521,59 @@ def write_printed_book(lib: Library, layout: Layout, target: Path) -> dict[str, 
             labels.append((writer.pages + printed.pages + len(inserted), "D", printed.first + printed.pages))
         _anchors(document.pages[:printed.pages], next_page, found)
         for page in document.pages:
-            writer.add(page)
-        _blank(layout, make_document, writer, len(inserted) - max(extra, 0))
+            add(page)
+        _blank(layout, make_document, add, len(inserted) - max(extra, 0))
         next_page += min(len(document.pages), printed.pages)
         del document
         layout.let_go()
     writer.page_labels = labels
     writer.write(target, metadata)
+    add.done()
     return found
 
 
-def _blank(layout: Layout, make_document: Callable[[str], str], writer: PdfWriter, count: int) -> int:
-    """Add ``count`` blank pages to ``writer``; return ``count``."""
+def _blank(layout: Layout, make_document: Callable[[str], str], add: Callable[..., None], count: int) -> int:
+    """Add ``count`` blank pages (``add``: the writer's, counted); return ``count``."""
     if count <= 0:
         return 0
     for page in layout.engine.document(make_document(BLANK * count)).pages:
-        writer.add(page)
+        add(page)
     return count
 
 
+PAGES = "book pages laid out"  # the stage the book reports (progress.py)
+
+
+@dataclass
+class _Counted:
+    """``writer.add``, reporting how many pages have been written so far."""
+
+    writer: PdfWriter
+    progress: Report
+    written: int = 0
+
+    def __call__(self, page: Any, **kwargs: Any) -> None:
+        self.writer.add(page, **kwargs)
+        self.written += 1
+        self.progress(PAGES, self.written)
+
+    def done(self) -> None:
+        """The book is written: the stage ends with its number of pages."""
+        self.progress(PAGES, self.written, self.written, final=True)
+
+
 def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool = False,
-                layout: Layout | None = None, warn: Callable[[str], None] | None = None) -> dict[str, int]:
+                layout: Layout | None = None, warn: Callable[[str], None] | None = None,
+                progress: Report = quiet) -> dict[str, int]:
     """Write the book PDF to ``target``; return the page of every anchor (games, pages, index).
     A ``layout`` kept by the caller keeps the laid-out parts for the next render (``rulebook preview``);
-    ``warn`` is told what the layout could not do as the data asks (a game too long for its printed pages)."""
+    ``warn`` is told what the layout could not do as the data asks (a game too long for its printed pages);
+    ``progress`` how many pages are laid out and written, as they are."""
     layout = layout or Layout(Engine(paper), duplex, keep=False)
     layout.warnings.clear()
     with without_cycle_collector():
         write = write_printed_book if lib.printed_pages() else write_book
-        found = write(lib, layout, target)
+        found = write(lib, layout, target, progress)
     for message in layout.warnings:
         (warn or (lambda _: None))(message)
     return found

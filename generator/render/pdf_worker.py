@@ -64,7 +64,8 @@ def _task(task: str) -> tuple[str, Any]:
     lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
     try:
         if task == "book":
-            return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex, warn=_warn)
+            return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex, warn=_warn,
+                                     progress=report)
         _sheets(lib, _STATE["pages"], out_dir, paper, _STATE["keep"])
         return "ok", None
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
@@ -78,6 +79,15 @@ def _task(task: str) -> tuple[str, Any]:
 def _warn(message: str) -> None:
     """Tell the build what the render could not do as asked (build.py passes these lines on)."""
     print(f"{WARNING}{message}", file=sys.stderr, flush=True)
+
+
+def report(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
+    """Tell the build how far a stage has come (build.py shows it: ``progress.py``); one write, so that the
+    book's and the sheets' processes never mix their lines."""
+    from ..progress import line
+
+    sys.stderr.write(line(stage, done, total, final))
+    sys.stderr.flush()
 
 
 def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | None) -> None:
