@@ -223,9 +223,16 @@ KEEPERS = [
      "Them reached -150. Highest total: Us with 100."),
     ("five-hundred-rummy", ["Us", "Them"], [[60, 90], [40, 10]], [100, 100],
      "Highest total: Us and Them with 100."),
-    # bid and made: each player's Bid beside the Score; the Total adds the Score, not the Bid
-    ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 12, 1, 0, 3, 13, 0, 10], [1, 11, 0, 10, 2, 0, 1, 0]],
+    # bid and made: each player's Bid above the Score, typed as the hand is played (every bid, then every score);
+    # the Total adds the Score, not the Bid
+    ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 1, 3, 0, 12, 0, 13, 10], [1, 0, 2, 1, 11, 10, 0, 0]],
      [23, 10, 13, 10], "Highest total: Ann with 23."),
+    # to a target and back down (Dice: "at least 10,000 and then back down to zero or less"): past the target each
+    # turn is taken off with the ± key ("You are now working down from this score")
+    ("dice-10000", ["Ann", "Bea"], [[6000, 3000], [4500, 2000], ["±7000", 1000], ["±3600", 500]], [-100, 6500],
+     "Ann reached 10000 and then 0."),
+    ("dice-10000", ["Ann", "Bea"], [[6000, 3000], [4500, 2000], ["±400", 1000]], [10100, 6000],
+     "Working down from 10000: Ann 10100."),
     # partners: one column a team, first to 10
     ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4."),
     # lives (the stakes, 3 dimes each): dimes lost a hand, named by the game's coin; who alone has some left is
@@ -325,6 +332,57 @@ def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, 
     assert [c.input_value() for c in cells.all()] == [""] * cells.count()
     assert errors == []
     context.close()
+
+
+# A family at the table: a phone 360 or 390 px wide, four players (the book's "4-player game") or six.
+PHONES = [360, 390]
+PLAYERS = [4, 6]
+LONG_NAME = "Grandmother Josephine"
+
+
+# Each keeper of a page at four players and at six where it offers six: a long name typed in the first player's box,
+# players added or removed with the keeper's own buttons, then what overflows: the page and each table's frame
+# (sideways scrolling), the cells beyond the screen's edge, and whether the name is cut with an ellipsis.
+FIT = """([width, players, name]) => [...document.querySelectorAll('.keeper')].flatMap((root, k) => {
+    const counts = root.dataset.counts.split(',').map(Number);
+    const shown = () => [...root.querySelectorAll('.keeper-name')].filter(box => box.offsetParent !== null).length;
+    return players.filter(n => counts.includes(n)).map(n => {
+        const box = root.querySelector('.keeper-name');
+        box.value = name;
+        box.dispatchEvent(new Event('input', {bubbles: true}));
+        for (let i = 0; i < 20 && shown() !== n; i++) {
+            root.querySelector(shown() > n ? '[data-act=remove]' : '[data-act=add]').click();  // the keeper's own
+        }
+        const frames = [...root.querySelectorAll('.keeper-scroll')].map(f => f.scrollWidth - f.clientWidth);
+        return {keeper: k + 1, players: n, shown: shown(), page: document.documentElement.scrollWidth - width,
+                table: Math.max(...frames), off: [...root.querySelectorAll('td, th')].filter(c =>
+                    c.offsetParent !== null && c.getBoundingClientRect().right > width + 0.5).length,
+                cut: box.scrollWidth > box.clientWidth, ellipsis: getComputedStyle(box).textOverflow};
+    });
+})"""
+
+
+def test_every_keeper_fits_a_phone_with_four_or_six_players(browser, server, published):
+    """Every keeper of the current edition, on a phone 360 and 390 px wide, at four players and at six where the sheet
+    offers six: no sideways scrolling of the page or of a table, every player's column and total on the screen, and
+    a long name cut with an ellipsis in its column instead of widening it."""
+    # The keepers' layout, not the book offline (tested below): no worker to keep the edition in every case.
+    context = browser.new_context(viewport={"width": PHONES[0], "height": 800}, is_mobile=True, service_workers="block")
+    page = context.new_page()
+    games = sorted(p.name for p in (published / "2026.2" / "keep").iterdir() if p.is_dir() and not p.name.startswith("_"))
+    checked, found = set(), []
+    for game in games:
+        page.goto(server + f"/2026.2/keep/{game}/")
+        for width in PHONES:
+            page.set_viewport_size({"width": width, "height": 800})
+            for fit in page.evaluate(FIT, [width, PLAYERS, LONG_NAME]):
+                checked.add((game, width, fit["players"]))
+                fits = fit["page"] <= 0 and fit["table"] <= 0 and fit["off"] == 0
+                if not (fits and fit["shown"] == fit["players"] and fit["cut"] and fit["ellipsis"] == "ellipsis"):
+                    found.append(f"{game} at {width} px: {fit}")
+    context.close()
+    assert {("hearts", w, n) for w in PHONES for n in PLAYERS} | {("oh-hell", w, 6) for w in PHONES} <= checked
+    assert found == [], "\n".join(found)
 
 
 def _keeper_online(browser, server, game: str, worker: bool) -> tuple[Any, list[str]]:
