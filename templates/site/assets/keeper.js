@@ -2,9 +2,6 @@
 // Everything it knows of the game comes from the page's data attributes; it writes only text.
 (function () {
   "use strict";
-  // The keeper's service worker (generator/render/offline.py WORKER), found from this script's own address: it
-  // is the build's, never a page's to name.
-  var worker = document.currentScript ? new URL("../keep/sw.js", document.currentScript.src) : null;
 
   function num(value) {
     var n = parseInt(String(value).replace(/\s/g, ""), 10);
@@ -240,27 +237,8 @@
     totals();
   }
 
-  // A keeper page is kept for use without a network once it has been opened with one (keep/sw.js).
-  function offline() {
-    var scope = worker && new URL("./", worker).href;
-    if (!scope || !("serviceWorker" in navigator) || location.href.indexOf(scope) !== 0) { return; }
-    if (document.querySelector(".keeper")) {
-      navigator.serviceWorker.register(worker.href, {scope: scope}).catch(function () { /* no worker: online only */ });
-    }
-    // The page shown for a keeper never opened here lists the ones that were (those the worker has kept).
-    var list = document.querySelector(".keeper-offline");
-    if (list && window.caches) {
-      list.querySelectorAll("li[data-game]").forEach(function (item) {
-        window.caches.match(item.querySelector("a").href).then(function (kept) {
-          if (kept) { item.hidden = false; list.hidden = false; }
-        });
-      });
-    }
-  }
-
   function start() {
     document.querySelectorAll(".keeper").forEach(setUp);
-    offline();
   }
   if (window.document$) { window.document$.subscribe(start); } else { document.addEventListener("DOMContentLoaded", start); }
 })();
