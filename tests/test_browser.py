@@ -28,6 +28,11 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium package is not installed")]
 
 
+# Every page registers the book's service worker, which keeps the whole edition (0.6 CPU-seconds a browser context).
+# The tests of the book offline let it run; the others, which read what a page shows, block it.
+NO_WORKER = "block"
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -75,7 +80,7 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers=NO_WORKER)
     requests: list[str] = []
     pg = context.new_page()
     pg.on("request", lambda r: requests.append(r.url))
@@ -146,7 +151,8 @@ def test_game_finder_partnerships(page, server):
 
 
 def test_phone_layout_of_a_game_page(browser, server, tmp_path):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  service_workers=NO_WORKER)
     page = context.new_page()
     page.goto(server + "/latest/games/hand-and-foot/")
     shot = tmp_path / "hand-and-foot-phone.png"
@@ -256,7 +262,7 @@ def _negative(library, game: str) -> bool:
 
 @pytest.mark.parametrize("game,names,rounds,totals,status", KEEPERS, ids=[k[0] for k in KEEPERS])
 def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, rounds, totals, status):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, service_workers=NO_WORKER)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -366,8 +372,7 @@ def test_every_keeper_fits_a_phone_with_four_or_six_players(browser, server, pub
     """Every keeper of the current edition, on a phone 360 and 390 px wide, at four players and at six where the sheet
     offers six: no sideways scrolling of the page or of a table, every player's column and total on the screen, and
     a long name cut with an ellipsis in its column instead of widening it."""
-    # The keepers' layout, not the book offline (tested below): no worker to keep the edition in every case.
-    context = browser.new_context(viewport={"width": PHONES[0], "height": 800}, is_mobile=True, service_workers="block")
+    context = browser.new_context(viewport={"width": PHONES[0], "height": 800}, is_mobile=True, service_workers=NO_WORKER)
     page = context.new_page()
     games = sorted(p.name for p in (published / "2026.2" / "keep").iterdir() if p.is_dir() and not p.name.startswith("_"))
     checked, found = set(), []
@@ -407,6 +412,8 @@ def test_the_whole_edition_works_offline_once_any_page_is_opened(browser, server
     styled; its search finds another game and opens it; that game's score keeper keeps score. Online, a page is the
     network's (a corrected edition is seen at once). A PDF is kept only once it is opened."""
     page, errors = _opened_once(browser, server, worker=True)
+    asked: list[str] = []  # by the pages and by the worker
+    page.context.on("request", lambda r: asked.append(r.url))
     pdf = "/2026.2/downloads/" + next((published / "2026.2" / "downloads").glob("*.pdf")).name
     assert not page.evaluate("u => caches.match(u).then(Boolean)", server + pdf), "a PDF is not kept before it is opened"
 
@@ -445,6 +452,7 @@ def test_the_whole_edition_works_offline_once_any_page_is_opened(browser, server
     page.goto(server + f"/2026.2/downloads/score-sheets/{other}")  # a PDF never opened: the page that says so
     assert page.locator("h1").first.inner_text().startswith("This page is not on this device yet")
     assert errors == []
+    assert asked and [u for u in asked if not u.startswith(server + "/")] == [], "nothing is fetched beyond the site"
     page.context.close()
 
 
@@ -545,7 +553,7 @@ def test_a_corrected_edition_at_the_same_address_replaces_the_kept_one(browser, 
 def test_a_grand_total_follows_the_games_totals(browser, server, tmp_path):
     """Court Whist's keeper at phone width: a game's hands typed in give its Total, the GRAND TOTAL's row for that
     game carries it as you type, and the Grand Total adds the games' totals; all of it still there after a reload."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, service_workers=NO_WORKER)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
