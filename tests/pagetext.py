@@ -362,3 +362,21 @@ def header_mismatches(pdf: Path, headings: dict[str, str]) -> list[str]:
             found.append(f"page {page}: header {header!r}, expected {expected!r}")
         current = headings[here[-1]] if here else current
     return found
+
+
+def lone_trailers(pdf: Path) -> list[str]:
+    """Games whose trailer (their score-sheet lines and sources, from the anchor ``trailer-<id>`` to ``end-<id>``,
+    templates/print/book.html.j2) is split across pages, or opens a page with none of the game's lines above it: a
+    reader takes it for the next game's, and the running head names the game before the page's."""
+    places, pages = anchor_places(pdf), read_pages(pdf)
+    found = []
+    for name, (page, top) in sorted(places.items()):
+        if not name.startswith("trailer-"):
+            continue
+        ident = name[len("trailer-"):]
+        end = places.get(f"end-{ident}", (None, None))[0]
+        if end != page:
+            found.append(f"{ident}: trailer from page {page} to page {end}")
+        elif top is not None and not any(line.y1 <= top + 1 for line in pages[page - 1].lines):
+            found.append(f"page {page}: opens with the trailer of {ident}")
+    return found

@@ -28,6 +28,11 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium package is not installed")]
 
 
+# Every page registers the book's service worker, which keeps the whole edition (0.6 CPU-seconds a browser context).
+# The tests of the book offline let it run; the others, which read what a page shows, block it.
+NO_WORKER = "block"
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -75,7 +80,7 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers=NO_WORKER)
     requests: list[str] = []
     pg = context.new_page()
     pg.on("request", lambda r: requests.append(r.url))
@@ -146,7 +151,8 @@ def test_game_finder_partnerships(page, server):
 
 
 def test_phone_layout_of_a_game_page(browser, server, tmp_path):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  service_workers=NO_WORKER)
     page = context.new_page()
     page.goto(server + "/latest/games/hand-and-foot/")
     shot = tmp_path / "hand-and-foot-phone.png"
@@ -223,9 +229,16 @@ KEEPERS = [
      "Them reached -150. Highest total: Us with 100."),
     ("five-hundred-rummy", ["Us", "Them"], [[60, 90], [40, 10]], [100, 100],
      "Highest total: Us and Them with 100."),
-    # bid and made: each player's Bid beside the Score; the Total adds the Score, not the Bid
-    ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 12, 1, 0, 3, 13, 0, 10], [1, 11, 0, 10, 2, 0, 1, 0]],
+    # bid and made: each player's Bid above the Score, typed as the hand is played (every bid, then every score);
+    # the Total adds the Score, not the Bid
+    ("oh-hell", ["Ann", "Bea", "Cy", "Dee"], [[2, 1, 3, 0, 12, 0, 13, 10], [1, 0, 2, 1, 11, 10, 0, 0]],
      [23, 10, 13, 10], "Highest total: Ann with 23."),
+    # to a target and back down (Dice: "at least 10,000 and then back down to zero or less"): past the target each
+    # turn is taken off with the ± key ("You are now working down from this score")
+    ("dice-10000", ["Ann", "Bea"], [[6000, 3000], [4500, 2000], ["±7000", 1000], ["±3600", 500]], [-100, 6500],
+     "Ann reached 10000 and then 0."),
+    ("dice-10000", ["Ann", "Bea"], [[6000, 3000], [4500, 2000], ["±400", 1000]], [10100, 6000],
+     "Working down from 10000: Ann 10100."),
     # partners: one column a team, first to 10
     ("euchre", ["Us", "Them"], [[1, 0], [2, 0], [0, 4]], [3, 4], "Highest total: Them with 4."),
     # lives (the stakes, 3 dimes each): dimes lost a hand, named by the game's coin; who alone has some left is
@@ -249,7 +262,7 @@ def _negative(library, game: str) -> bool:
 
 @pytest.mark.parametrize("game,names,rounds,totals,status", KEEPERS, ids=[k[0] for k in KEEPERS])
 def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, rounds, totals, status):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, service_workers=NO_WORKER)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -327,112 +340,220 @@ def test_keep_score_on_a_phone(browser, server, library, tmp_path, game, names, 
     context.close()
 
 
-def _keeper_online(browser, server, game: str, worker: bool) -> tuple[Any, list[str]]:
-    """A phone opens ``game``'s keeper with a network (its service worker let through or not) and types a score:
-    the page and the errors it meets."""
+# A family at the table: a phone 360 or 390 px wide, four players (the book's "4-player game") or six.
+PHONES = [360, 390]
+PLAYERS = [4, 6]
+LONG_NAME = "Grandmother Josephine"
+
+
+# Each keeper of a page at four players and at six where it offers six: a long name typed in the first player's box,
+# players added or removed with the keeper's own buttons, then what overflows: the page and each table's frame
+# (sideways scrolling), the cells beyond the screen's edge, and whether the name is cut with an ellipsis.
+FIT = """([width, players, name]) => [...document.querySelectorAll('.keeper')].flatMap((root, k) => {
+    const counts = root.dataset.counts.split(',').map(Number);
+    const shown = () => [...root.querySelectorAll('.keeper-name')].filter(box => box.offsetParent !== null).length;
+    return players.filter(n => counts.includes(n)).map(n => {
+        const box = root.querySelector('.keeper-name');
+        box.value = name;
+        box.dispatchEvent(new Event('input', {bubbles: true}));
+        for (let i = 0; i < 20 && shown() !== n; i++) {
+            root.querySelector(shown() > n ? '[data-act=remove]' : '[data-act=add]').click();  // the keeper's own
+        }
+        const frames = [...root.querySelectorAll('.keeper-scroll')].map(f => f.scrollWidth - f.clientWidth);
+        return {keeper: k + 1, players: n, shown: shown(), page: document.documentElement.scrollWidth - width,
+                table: Math.max(...frames), off: [...root.querySelectorAll('td, th')].filter(c =>
+                    c.offsetParent !== null && c.getBoundingClientRect().right > width + 0.5).length,
+                cut: box.scrollWidth > box.clientWidth, ellipsis: getComputedStyle(box).textOverflow};
+    });
+})"""
+
+
+def test_every_keeper_fits_a_phone_with_four_or_six_players(browser, server, published):
+    """Every keeper of the current edition, on a phone 360 and 390 px wide, at four players and at six where the sheet
+    offers six: no sideways scrolling of the page or of a table, every player's column and total on the screen, and
+    a long name cut with an ellipsis in its column instead of widening it."""
+    context = browser.new_context(viewport={"width": PHONES[0], "height": 800}, is_mobile=True, service_workers=NO_WORKER)
+    page = context.new_page()
+    games = sorted(p.name for p in (published / "2026.2" / "keep").iterdir() if p.is_dir() and not p.name.startswith("_"))
+    checked, found = set(), []
+    for game in games:
+        page.goto(server + f"/2026.2/keep/{game}/")
+        for width in PHONES:
+            page.set_viewport_size({"width": width, "height": 800})
+            for fit in page.evaluate(FIT, [width, PLAYERS, LONG_NAME]):
+                checked.add((game, width, fit["players"]))
+                fits = fit["page"] <= 0 and fit["table"] <= 0 and fit["off"] == 0
+                if not (fits and fit["shown"] == fit["players"] and fit["cut"] and fit["ellipsis"] == "ellipsis"):
+                    found.append(f"{game} at {width} px: {fit}")
+    context.close()
+    assert {("hearts", w, n) for w in PHONES for n in PLAYERS} | {("oh-hell", w, 6) for w in PHONES} <= checked
+    assert found == [], "\n".join(found)
+
+
+def _opened_once(browser, server, worker: bool) -> tuple[Any, list[str]]:
+    """A phone opens the edition's home page with a network (its service worker let through or not), and the worker,
+    if any, takes charge: the page, and the errors the pages it opens meet."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     if not worker:
-        context.route("**/keep/sw.js", lambda route: route.abort())
+        context.route("**/sw.js", lambda route: route.abort())
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + f"/2026.2/keep/{game}/")
+    page.goto(server + "/2026.2/")
     if worker:
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
-    keeper = page.locator(".keeper").first
-    keeper.locator(".keeper-name").first.fill("Ann")
-    keeper.locator("tbody input:visible").first.fill("13")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
+    else:
+        page.wait_for_load_state("networkidle")
     return page, errors
 
 
-def test_the_keeper_works_offline_once_opened(browser, server, tmp_path):
-    """Opened once with a network, a keeper reloads without one, with its scores, and keeps adding; a keeper never
-    opened on the device says so offline and lists the ones that are kept. (Only keeper pages register the worker:
-    the rules pages are read at home, the keeper is what is used at the table.)"""
-    page, errors = _keeper_online(browser, server, "hearts", worker=True)
-    # Online, the page is the network's: a corrected edition is seen at once, and kept.
+def test_the_whole_edition_works_offline_once_any_page_is_opened(browser, server, published, tmp_path):
+    """The home page opened once with a network keeps the whole edition: offline, a game page never opened opens,
+    styled; its search finds another game and opens it; that game's score keeper keeps score. Online, a page is the
+    network's (a corrected edition is seen at once). A PDF is kept only once it is opened."""
+    page, errors = _opened_once(browser, server, worker=True)
+    asked: list[str] = []  # by the pages and by the worker
+    page.context.on("request", lambda r: asked.append(r.url))
+    pdf = "/2026.2/downloads/" + next((published / "2026.2" / "downloads").glob("*.pdf")).name
+    assert not page.evaluate("u => caches.match(u).then(Boolean)", server + pdf), "a PDF is not kept before it is opened"
+
     def corrected(route):
         response = route.fetch()
-        route.fulfill(response=response, body=response.text().replace("Keep score: Hearts", "Keep score: Hearts, now"))
-    page.context.route("**/keep/hearts/", corrected)
-    page.reload()
-    assert page.locator("h1").first.inner_text().startswith("Keep score: Hearts, now")
-    page.context.unroute("**/keep/hearts/")
+        route.fulfill(response=response, body=response.text().replace("<h1", '<h1 data-corrected="1"', 1))
+    page.context.route("**/2026.2/games/hearts/", corrected)
+    page.goto(server + "/2026.2/games/hearts/")
+    assert page.locator("h1[data-corrected]").count() == 1, "online, the page is the network's"
+    page.context.unroute("**/2026.2/games/hearts/")
+    assert page.evaluate("u => fetch(u).then(r => r.ok)", server + pdf)  # the reader opens the PDF
+
     page.context.set_offline(True)
-    keeper = page.locator(".keeper").first
-
-    def total() -> str:  # the first player's: Hearts keeps a running total, the last hand written's is the total
-        return [t for t in keeper.locator("output.keeper-run[data-player='1']").all_inner_texts() if t][-1]
-
-    assert page.reload().from_service_worker
-    assert page.locator("h1").first.inner_text().startswith("Keep score: Hearts, now")
-    assert keeper.locator(".keeper-name").first.input_value() == "Ann"
-    assert keeper.locator("tbody input:visible").first.input_value() == "13"
-    assert total() == "13"
-    keeper.locator("tbody input:visible").nth(4).focus()  # the first player's box of the second hand
-    page.keyboard.type("5")
-    assert total() == "18"
+    assert page.goto(server + "/2026.2/games/euchre/").from_service_worker
+    assert page.locator("h1").first.inner_text().startswith("Euchre")
     assert page.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky", \
         "the theme's stylesheet is kept too"
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(tmp_path / "keeper-offline.png"), full_page=True)
-    # Euchre's keeper was never opened here: the page says so, and offers the keeper this phone has.
-    page.goto(server + "/2026.2/keep/euchre/")
-    assert page.locator("h1").first.inner_text().startswith("This score keeper is not on this device yet")
-    kept = page.locator(".keeper-offline li:visible a")
-    kept.first.wait_for(timeout=5000)
-    assert kept.all_inner_texts() == ["Hearts"]
-    page.screenshot(path=str(tmp_path / "keeper-offline-never-opened.png"), full_page=True)
-    kept.first.click()
-    page.wait_for_url("**/keep/hearts/")
-    assert total() == "18"
+    page.screenshot(path=str(tmp_path / "offline-euchre.png"))
+    page.locator("label.md-header__button[for=__search]").click()  # the phone's search button
+    page.locator(".md-search__input").press_sequentially("Canadian Salad", delay=30)
+    result = page.locator(".md-search-result__item a").first
+    result.wait_for(timeout=10000)  # the search worker and its index, from the kept copy
+    result.click()
+    page.wait_for_url("**/games/canadian-salad/**")
+    assert page.locator("h1").first.inner_text().startswith("Canadian Salad")
+    page.locator(".keeper-link a").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/keep/canadian-salad/")
+    keeper = page.locator(".keeper").first
+    keeper.locator("tbody input:visible").first.fill("13")
+    assert keeper.locator("output.keeper-run[data-player='1']").first.inner_text() == "13"
+    page.goto(server + "/2026.2/games/hearts/")
+    assert page.locator("h1[data-corrected]").count() == 1, "the copy kept is the last the network gave"
+    assert page.evaluate("u => fetch(u).then(r => r.ok)", server + pdf), "a PDF opened is kept"
+    other = next(p.name for p in (published / "2026.2" / "downloads" / "score-sheets").glob("*.pdf"))
+    page.goto(server + f"/2026.2/downloads/score-sheets/{other}")  # a PDF never opened: the page that says so
+    assert page.locator("h1").first.inner_text().startswith("This page is not on this device yet")
     assert errors == []
+    assert asked and [u for u in asked if not u.startswith(server + "/")] == [], "nothing is fetched beyond the site"
     page.context.close()
 
 
-def test_without_its_worker_the_keeper_does_not_reload_offline(browser, server, tmp_path):
-    """The negative control: the same steps with the worker's script blocked, and the offline reload fails."""
+def test_without_its_worker_the_book_does_not_open_offline(browser, server):
+    """The negative control: the same first steps with the worker's script blocked, and a page never opened does not
+    open offline."""
     from playwright.sync_api import Error
 
-    page, _ = _keeper_online(browser, server, "hearts", worker=False)
+    page, _ = _opened_once(browser, server, worker=False)
     page.context.set_offline(True)
     with pytest.raises(Error, match="ERR_INTERNET_DISCONNECTED"):
-        page.reload()
+        page.goto(server + "/2026.2/games/euchre/")
     page.context.close()
 
 
-def test_a_new_edition_at_the_same_address_replaces_the_kept_one(browser, server):
-    """/latest/ moves from one edition to the next: the keeper's cache is named by edition and scope, so the
-    editions never mix, and the newer worker removes the older edition's cache at that address."""
+def test_the_book_installs_on_a_phone(browser, server):
+    """The web app manifest as Chromium reads it: the book's name, the edition as its start and scope, the book's
+    green, icons a phone installs from (192 and 512 px); and Chromium finds nothing that stops installing it but the
+    test's private window."""
+    import json
+    import re
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(server + "/2026.2/games/hearts/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
+    cdp = context.new_cdp_session(page)
+    read = cdp.send("Page.getAppManifest")
+    assert read["url"] == server + "/2026.2/manifest.webmanifest" and read["errors"] == []
+    stated = json.loads(read["data"])
+    title = re.sub(r"^.* - ", "", page.title())  # the page's title ends with the edition's
+    assert stated["name"] == title and "2026.2" in title
+    assert read["manifest"]["startUrl"] == read["manifest"]["scope"] == server + "/2026.2/"
+    assert read["manifest"]["display"] == "kStandalone"
+    green = page.evaluate("getComputedStyle(document.body).getPropertyValue('--md-primary-fg-color').trim()")
+    assert stated["theme_color"] == green
+    icons = {(i["sizes"], i["type"]) for i in stated["icons"]}
+    assert {("192x192", "image/png"), ("512x512", "image/png")} <= icons
+    for icon in stated["icons"]:
+        size = page.evaluate("""u => new Promise(done => { const i = new Image(); i.onload = () =>
+            done(i.naturalWidth + "x" + i.naturalHeight); i.onerror = () => done(null); i.src = u; })""",
+                             server + "/2026.2/" + icon["src"])
+        assert size == icon["sizes"]
+    blocking = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in blocking if e["errorId"] != "in-incognito"] == []
+    context.close()
+
+
+def _worker_version(server: str, path: str) -> tuple[bytes, str]:
+    """The worker at ``path`` and the version of the edition it keeps."""
+    import re
     import urllib.request
 
-    older = urllib.request.urlopen(server + "/2026.1/keep/sw.js").read()  # the worker /latest/ had before
+    script = urllib.request.urlopen(server + path).read()
+    return script, re.search(rb'^var VERSION = "(\w+)";$', script, re.M)[1].decode()
+
+
+EARLIER = [
+    # /latest/ moves from one edition to the next: the worker /latest/ had is 2026.1's
+    ("latest", lambda script: script),
+    # a corrected build of the same edition: its worker keeps another version of the files
+    ("2026.2", lambda script: script.replace(b'var VERSION = "', b'var VERSION = "0ld')),
+]
+
+
+@pytest.mark.parametrize(("address", "earlier"), EARLIER, ids=[e[0] for e in EARLIER])
+def test_a_corrected_edition_at_the_same_address_replaces_the_kept_one(browser, server, address, earlier):
+    """The worker's cache is named by the edition, a digest of what it keeps and the address: a new edition (or a
+    corrected build) published at an address the device keeps is kept in its place, and the older copy removed."""
+    older, old_version = _worker_version(server, "/2026.1/sw.js" if address == "latest" else f"/{address}/sw.js")
+    older = earlier(older)
+    old_version = old_version if address == "latest" else "0ld" + old_version
+    _, version = _worker_version(server, f"/{address}/sw.js")
+    edition = "2026.2"
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
-    context.route("**/latest/keep/sw.js", lambda route: route.fulfill(body=older, content_type="text/javascript"))
+    context.route(f"**/{address}/sw.js", lambda route: route.fulfill(body=older, content_type="text/javascript"))
     page = context.new_page()
-    page.goto(server + "/latest/keep/hearts/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
-    scope = server + "/latest/keep/"
-    assert page.evaluate("caches.keys()") == [f"rulebook-keeper 2026.1 {scope}"]
-    context.unroute("**/latest/keep/sw.js")
+    page.goto(server + f"/{address}/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
+    scope = server + f"/{address}/"
+    first = "2026.1" if address == "latest" else edition
+    assert page.evaluate("caches.keys()") == [f"rulebook {first} {old_version} {scope}"]
+    context.unroute(f"**/{address}/sw.js")
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     # The caches once the newer worker is in charge (it removes the older cache as it takes charge).
-    assert page.evaluate("""async () => {
-        for (let i = 0; i < 100; i++) {
+    assert page.evaluate("""async (version) => {
+        for (let i = 0; i < 200; i++) {
             const r = await navigator.serviceWorker.getRegistration();
             if (r.active && r.active.state === "activated" && !r.installing && !r.waiting &&
-                (await caches.keys()).some(k => k.includes(" 2026.2 "))) { return caches.keys(); }
+                (await caches.keys()).some(k => k.includes(" " + version + " "))) { return caches.keys(); }
             await new Promise(done => setTimeout(done, 100));
         }
         return "the newer worker never took charge";
-    }""") == [f"rulebook-keeper 2026.2 {scope}"]
+    }""", version) == [f"rulebook {edition} {version} {scope}"]
     context.close()
 
 
 def test_a_grand_total_follows_the_games_totals(browser, server, tmp_path):
     """Court Whist's keeper at phone width: a game's hands typed in give its Total, the GRAND TOTAL's row for that
     game carries it as you type, and the Grand Total adds the games' totals; all of it still there after a reload."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, service_workers=NO_WORKER)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

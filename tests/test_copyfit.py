@@ -21,6 +21,7 @@ from tests.conftest import CURRENT, PUBLISHED
 from tests.pagetext import (
     early_ends,
     header_mismatches,
+    lone_trailers,
     openers,
     pdf_reader,
     read_pages,
@@ -121,6 +122,15 @@ def test_at_most_two_pages_end_early_while_their_game_goes_on(printed, paper):
     assert len(early_ends(pdf)) <= 2, early_ends(pdf)
 
 
+@pytest.mark.parametrize(("edition", "paper"), CASES)
+def test_a_games_trailer_stays_with_its_last_lines(printed, edition, paper):
+    """Issue 34: a game's score-sheet lines and sources are printed on one page, below some of the game's own lines,
+    never alone atop the next page (where they read as the next game's, under the game before's running head)."""
+    pdf, html = printed(edition, paper)
+    assert len(re.findall(r'class="trailer" id="trailer-', html)) == html.count('class="game-title"') > 0  # all checked
+    assert lone_trailers(pdf) == []
+
+
 def game_headings(html: str) -> dict[str, str]:
     """Each game's id and the title its heading prints, in book order, from the book's HTML."""
     import re
@@ -182,6 +192,8 @@ BROKEN_CASES = [
     ("opening-split.html", lambda pdf, html: split_openings(pdf), "game-lonely: heading on page 1, text from page 2"),
     ("box-split.html", lambda pdf, html: split_boxes(pdf), "game-boxed: heading on page 1, box from page 1 to page 2"),
     ("early-end.html", lambda pdf, html: early_ends(pdf), "page 1: 10% full, gappy goes on overleaf"),
+    ("trailer-alone.html", lambda pdf, html: lone_trailers(pdf), "page 2: opens with the trailer of lone"),
+    ("trailer-split.html", lambda pdf, html: lone_trailers(pdf), "split: trailer from page 1 to page 2"),
     ("header-stale.html", lambda pdf, html: header_mismatches(pdf, game_headings(html)),
      "page 2: header 'First Game', expected 'Second Game'"),
 ]

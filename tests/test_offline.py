@@ -1,6 +1,7 @@
-"""The score keeper's service worker (generator/render/offline.py): what it caches is what the keeper pages load.
+"""The book's service worker and web app manifest (generator/render/offline.py): the worker keeps every page of the
+edition and what the pages load, no PDF, under a version that changes with any file it keeps.
 
-The worker at work in a browser, offline, is tested in test_browser.py."""
+The worker at work in a browser, offline, and the manifest as Chromium reads it, are tested in test_browser.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from generator.render.offline import WORKER, page_loads
+from generator.render.offline import MANIFEST, WORKER, kept_page, page_loads, write_offline
 
 CONFIG = '<script id="__config" type="application/json">{}</script>'
 # Each case: a page at keep/hearts/index.html (its head and scripts) and the site's files it loads.
@@ -22,6 +23,10 @@ LOADS = {
     "not loaded as the page opens": ('<link rel="canonical" href="../../x/"><a href="../../y.css">y</a>', set()),
     "another site's": ('<script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="//f.example/a.css">',
                        set()),
+    "the manifest and the home screen's icon": ('<link rel="manifest" href="../../manifest.webmanifest">'
+                                                '<link rel="apple-touch-icon" href="../../assets/icons/icon-192.png">',
+                                                {"manifest.webmanifest", "assets/icons/icon-192.png"}),
+    "from the server's root (the 404 page's)": ('<script src="/assets/keeper.js"></script>', set()),
     "the theme's search": (CONFIG.format('{"base": "../..", "search": "../../assets/js/search.js"}'),
                            {"assets/js/search.js", "search/search_index.json"}),
     "no search": (CONFIG.format('{"base": "../..", "search": null}'), set()),
@@ -45,23 +50,84 @@ class _Loads(HTMLParser):
         attrs = dict(attrs)
         if tag == "script" and attrs.get("src"):
             self.found.add(attrs["src"])
-        if tag == "link" and attrs.get("rel") in ("stylesheet", "icon"):
+        if tag == "link" and attrs.get("rel") in ("stylesheet", "icon", "manifest", "apple-touch-icon"):
             self.found.add(attrs["href"])
 
 
-@pytest.mark.parametrize("edition", ["2026.1", "2026.2"])
-def test_the_worker_caches_what_the_keepers_load(built, edition):
-    site = built[edition] / "site"
+def _worker(site) -> dict:
+    """The worker's edition, version, what it keeps and its page for what it never kept, as it states them."""
     worker = (site / WORKER).read_text(encoding="utf-8")
-    assert re.search(r"^var EDITION = (.*);$", worker, re.M)[1] == json.dumps(edition)  # the cache's name has it
-    precache = json.loads(re.search(r"^var PRECACHE = (.*);$", worker, re.M)[1])
-    fallback = json.loads(re.search(r"^var FALLBACK = (.*);$", worker, re.M)[1])
-    cached = {posixpath.normpath(posixpath.join("keep", path)) for path in precache}
-    assert all((site / path).is_file() for path in cached)
-    assert (site / "keep" / fallback / "index.html").is_file()
-    for game in ("hearts", "euchre"):
+    return {name: json.loads(re.search(rf"^var {name} = (.*);$", worker, re.M)[1])
+            for name in ("EDITION", "VERSION", "PRECACHE", "FALLBACK")}
+
+
+def _address(rel: str) -> str:
+    return "./" if rel == "index.html" else rel.removesuffix("index.html")
+
+
+@pytest.mark.parametrize("edition", ["2026.1", "2026.2"])
+def test_the_worker_keeps_every_page_and_what_it_loads(built, edition):
+    site = built[edition] / "site"
+    worker = _worker(site)
+    assert worker["EDITION"] == edition  # the cache's name has it
+    kept = set(worker["PRECACHE"])
+    assert len(kept) == len(worker["PRECACHE"])  # a request twice would make the worker fail to install
+    assert all((site / (path + "index.html" if path.endswith("/") else path)).is_file() for path in kept)
+    assert worker["FALLBACK"] in kept and (site / worker["FALLBACK"] / "index.html").is_file()
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert {_address(rel) for rel in pages if rel != "404.html"} <= kept  # every page of the edition
+    loads = set()
+    for rel in pages:
         parser = _Loads()
-        parser.feed((site / "keep" / game / "index.html").read_text(encoding="utf-8"))
-        loads = {posixpath.normpath(posixpath.join("keep", game, src)) for src in parser.found}
-        assert loads and loads <= cached, loads - cached
-    assert "search/search_index.json" in cached  # the theme's search reads it as the page opens: an error offline
+        parser.feed((site / rel).read_text(encoding="utf-8"))
+        loads |= {posixpath.normpath(posixpath.join(posixpath.dirname(rel), src)) for src in parser.found
+                  if not src.startswith("/")}
+    assert loads and loads <= kept, loads - kept
+    assert "search/search_index.json" in kept  # the theme's search reads it as the page opens: an error offline
+    assert MANIFEST in kept
+    assert not [path for path in kept if path.startswith("downloads/")], "a PDF is kept only once it is opened"
+
+
+def test_a_corrected_edition_is_another_version(built, tmp_path):
+    """The worker's version is a digest of everything it keeps: a corrected page makes another (the device keeps the
+    new edition and removes the old copy); a file it does not keep (a PDF) does not."""
+    import shutil
+
+    site = shutil.copytree(built["2026.2"] / "site", tmp_path / "site")
+    pages = [p.relative_to(site).as_posix() for p in site.rglob("*.html")]
+    loads = set().union(*(page_loads(rel, (site / rel).read_text(encoding="utf-8")) for rel in pages))
+    name = json.loads((site / MANIFEST).read_text(encoding="utf-8"))["name"]
+
+    def version() -> str:
+        write_offline(site, "2026.2", name, pages, loads)
+        return _worker(site)["VERSION"]
+
+    first = version()
+    assert version() == first == _worker(built["2026.2"] / "site")["VERSION"]  # the same files, the same version
+    (site / "downloads").mkdir(exist_ok=True)
+    (site / "downloads" / "corrected.pdf").write_bytes(b"%PDF-1.7")
+    assert version() == first
+    hearts = site / "games" / "hearts" / "index.html"
+    hearts.write_text(hearts.read_text(encoding="utf-8").replace("Hearts", "Hearts, corrected", 1), encoding="utf-8")
+    assert version() != first
+    assert not kept_page("404.html") and kept_page("games/hearts/index.html")
+
+
+def test_the_manifest_opens_the_edition(built):
+    """What a phone installs: the edition's name as its pages give it, at the edition's home page, in the book's
+    green (the site's stylesheet's), with icons of the sizes it states."""
+    from PIL import Image
+
+    site = built["2026.2"] / "site"
+    manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"<title>(.*?)</title>", home)[1].endswith(manifest["name"])
+    assert manifest["start_url"] == manifest["scope"] == "./" and manifest["display"] == "standalone"
+    css = (site / "assets" / "rulebook.css").read_text(encoding="utf-8")
+    assert f"--md-primary-fg-color: {manifest['theme_color']};" in css
+    sizes = set()
+    for entry in manifest["icons"]:
+        with Image.open(site / entry["src"]) as picture:
+            assert f"{picture.width}x{picture.height}" == entry["sizes"] and picture.format == "PNG"
+        sizes.add(entry["sizes"])
+    assert {"192x192", "512x512"} <= sizes

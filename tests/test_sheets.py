@@ -554,8 +554,12 @@ def test_doubles_are_refused_at_load_where_they_cannot_be_read(rounds, problem):
 
 def _stated_below_zero(data) -> bool:
     """Anywhere in a body's scoring, rounds or goal: a number below zero stated as points, a target or a losing
-    score, or a score said to count against the player."""
+    score, a score said to count against the player, or a goal played back down from its target to a lower score
+    (each score after the target is taken off)."""
     if isinstance(data, dict):
+        down = data.get("then_back_to")
+        if isinstance(data.get("target"), int) and isinstance(down, int) and down < data["target"]:
+            return True
         return any((k in ("points", "target", "lose_at") and isinstance(v, int | float) and not isinstance(v, bool)
                     and v < 0) or (k in ("against", "held_against") and v is True) or _stated_below_zero(v)
                    for k, v in data.items())
@@ -573,9 +577,10 @@ def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(librar
         stated = _stated_below_zero(body.model_dump(include={"scoring", "rounds", "goal"}))
         flags[file.key] = sheet_definition(view, heading, sheet_parts(view)[0]).negative
         assert flags[file.key] == (stated and (body.keeps or "points") in ("points", "bid_made")), file.key
-    # 'deducts 25 points'; 'minus 150 loses'; 'count back … against'; a hand of points; lives; games won
-    assert [flags[k] for k in ("trash", "five-hundred-rummy", "five-hundreds", "hearts", "chase-the-ace",
-                               "fast-track")] == [True, True, True, False, False, False]
+    # 'deducts 25 points'; 'minus 150 loses'; 'count back … against'; 'then back down to zero'; a hand of points;
+    # lives; games won
+    assert [flags[k] for k in ("trash", "five-hundred-rummy", "five-hundreds", "dice-10000", "hearts", "chase-the-ace",
+                               "fast-track")] == [True, True, True, True, False, False, False]
 
 
 def test_sums_must_name_the_block_columns():

@@ -133,18 +133,18 @@ def test_the_built_site_loads_only_the_scripts_it_ships(built, root):
     assert verify_site(site) != []  # it does load scripts, each checked against the list
 
 
-# Script files: those the site ships (the theme's and the project's) and the score keeper's service worker, none other.
+# Script files: those the site ships (the theme's and the project's) and the book's service worker, none other.
 SHIPS = frozenset({"assets/keeper.js", "assets/javascripts/bundle.js"})
 SCRIPT_FILES = [
-    ({"assets/keeper.js": "", "assets/javascripts/bundle.js": "", "keep/sw.js": ""}, []),
-    ({"keep/hearts/sw.js": ""}, ["keep/hearts/sw.js: script file that the site does not ship"]),
+    ({"assets/keeper.js": "", "assets/javascripts/bundle.js": "", "sw.js": ""}, []),
+    ({"keep/sw.js": ""}, ["keep/sw.js: script file that the site does not ship"]),
     ({"assets/evil.js": ""}, ["assets/evil.js: script file that the site does not ship"]),
-    ({"sw.js": "", "downloads/x.mjs": ""}, ["downloads/x.mjs: script file", "sw.js: script file"]),
+    ({"games/sw.js": "", "downloads/x.mjs": ""}, ["downloads/x.mjs: script file", "games/sw.js: script file"]),
 ]
 
 
 @pytest.mark.parametrize(("files", "problems"), SCRIPT_FILES, ids=["shipped", "another worker", "in assets", "elsewhere"])
-def test_script_files_are_those_shipped_and_the_keepers_worker(tmp_path, files, problems):
+def test_script_files_are_those_shipped_and_the_books_worker(tmp_path, files, problems):
     site = _site(tmp_path, {"index.html": "<p>x</p>"})
     for rel, text in files.items():
         (site / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -215,7 +215,7 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
     pages = {"index.html": '<a href="a/">A</a>', "a/index.html": '<a href="../index.html#gone">G</a>'}
     plugin = RulebookPlugin()
     config = {"site_dir": str(site), "docs_dir": str(tmp_path / "docs"), "use_directory_urls": True,
-              "extra_javascript": [], "theme": SimpleNamespace(dirs=[])}
+              "extra_javascript": [], "theme": SimpleNamespace(dirs=[]), "site_name": "A book"}
     plugin.on_files([], config)  # the pages are listed (here, written below): the check starts
     for rel, body in pages.items():
         page = SimpleNamespace(file=SimpleNamespace(dest_uri=rel))

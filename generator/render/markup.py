@@ -38,7 +38,7 @@ ALLOWED_ATTRIBUTES = {
           "data-equipment", "data-partnerships", "data-game", "hidden", "tabindex",
           # the score keeper's (keep/<game>/): its sheet's shape and winner rule, read by assets/keeper.js
           "data-key", "data-counts", "data-start", "data-keeps", "data-lives", "data-coins", "data-winner", "data-target",
-          "data-lose-at", "data-teams",
+          "data-lose-at", "data-back-to", "data-teams",
           "data-player", "data-sum", "data-cell", "data-col", "data-table", "data-act", "data-carries"},
     "a": {"href", "name"},
     "td": {"colspan", "rowspan"},

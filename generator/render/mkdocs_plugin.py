@@ -58,7 +58,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.edit_urls: dict[str, str] = {}
         self.generated_files: list[str] = []  # the generated files, in the order MkDocs is to read them
         self.edition: str | None = None  # the edition built (None: the page saying the book cannot be built)
-        self.keeper_loads: set[str] = set()  # what the keeper pages load: their service worker caches it (offline.py)
+        self.pages: set[str] = set()  # the pages built, and what they load: the book's service worker keeps them
+        self.loads: set[str] = set()  # (offline.py)
 
     def _request(self, config: Any) -> dict[str, Any]:
         """What to generate: ``site_worker.generate``'s arguments, from the plugin's options or the environment."""
@@ -125,7 +126,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # The site check reads each page in a second process once it is written (verify.SiteCheck); started
         # before the wait for the worker's list of files.
         self.check, self.last_page = SiteCheck(Path(config["site_dir"]), shipped_scripts(config)), None
-        self.keeper_loads = set()
+        self.pages, self.loads = set(), set()
         if self.asked:
             try:
                 listing = self.worker.listing()
@@ -193,8 +194,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.pages_written += 1
         if self.progress is not None:
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed)
-        if page.file.dest_uri.startswith(offline.KEEP):
-            self.keeper_loads |= offline.page_loads(page.file.dest_uri, output)
+        self.pages.add(page.file.dest_uri)
+        self.loads |= offline.page_loads(page.file.dest_uri, output)
         return output
 
     def on_build_error(self, error: Exception) -> None:
@@ -209,8 +210,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # Links, anchors and safety are verified before anything (a build folder, a mike commit) uses the site.
         if self.last_page is not None:
             self.check.written(self.last_page)
-        if self.edition and self.keeper_loads:  # written before the check lists the site's files
-            offline.write_worker(Path(config["site_dir"]), self.edition, self.keeper_loads)
+        # Written before the check lists the site's files (every page links the manifest).
+        offline.write_offline(Path(config["site_dir"]), self.edition, config["site_name"], self.pages, self.loads)
         try:
             problems = self.check.problems()
         except RulebookError as exc:

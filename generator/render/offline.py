@@ -1,13 +1,24 @@
-"""The score keeper offline: the service worker the build writes beside the keeper pages.
+"""The book offline and installable: the service worker and the web app manifest the build writes into an edition.
 
-A family opens a game's keeper once with a network; at the table without one, a reload must still show the
-scores. The keeper pages (keep/<game>/) register ``keep/sw.js`` (assets/keeper.js), whose scope is keep/: it
-keeps the pages it answers and the files they load, and answers from them when the network does not. It is
-written after the pages are built (the MkDocs plugin), as only then are the theme's files (hashed names) known.
+Families play at cottages and campsites without a network. Every page loads assets/offline.js, which registers the
+edition's service worker (``sw.js`` at the edition's root, so its scope is the whole edition). Once a reader opens
+any page of the edition with a network, the worker keeps the whole edition on the device: every page, and every file
+the pages load as they open (the theme's stylesheets and scripts, the search worker and its index, the project's
+scripts, the icon, the manifest and its icons). A PDF is big and most readers never open one: it is kept once opened.
+The worker answers from the network when there is one (a corrected edition is seen at once) and from what it kept
+when there is none.
+
+The worker's cache is named by the edition and a digest of everything it keeps, so a corrected edition published at
+the same address (/latest/, or a rebuilt /2026.2/) is a new worker: it keeps the new files and removes the old copy.
+The worker is written after the pages are built (the MkDocs plugin), as only then are the theme's files (hashed
+names) known. The manifest (``manifest.webmanifest``) lets a phone install the site on its home screen, opening at
+the edition; every page links it (templates/site/overrides/main.html).
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import posixpath
 import re
@@ -15,17 +26,22 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-KEEP = "keep/"  # the folder of the keeper pages (site.keeper_path): the worker's scope
-WORKER = KEEP + "sw.js"  # the worker, by path in the site (assets/keeper.js registers it by this path)
-FALLBACK = KEEP + "_offline/"  # the page shown offline for a keeper never opened (no game id starts with '_')
-FALLBACK_DOC = KEEP + "_offline.md"  # the Markdown file it is built from
+KEEP = "keep/"  # the folder of the keeper pages (site.keeper_path)
+WORKER = "sw.js"  # the worker, by path in the site: at the edition's root, its scope is the whole edition
+MANIFEST = "manifest.webmanifest"  # the web app manifest, beside the worker
+ICONS = {192: "assets/icons/icon-192.png", 512: "assets/icons/icon-512.png"}  # the sizes a phone installs from
+FALLBACK = "_offline/"  # the page shown offline for a page never kept (a PDF never opened); no page id starts with '_'
+FALLBACK_DOC = "_offline.md"  # the Markdown file it is built from
+NOT_KEPT = ("404.html",)  # a page the server shows for a missing address (its links are from the site's root)
 TAGS = re.compile(r"<(?:script|link)\b[^>]*>", re.I)  # what a page loads: its scripts, stylesheets and icons
-LOADS = {"stylesheet", "icon", "shortcut", "manifest"}  # <link rel> values the browser fetches on load
+LOADS = {"stylesheet", "icon", "shortcut", "manifest", "apple-touch-icon"}  # <link rel> values fetched on load
 # What the theme's script loads as a page opens, named in the page's configuration (Material's __config): the
 # search worker ("search") and the index it reads (MkDocs' search plugin writes it at search/search_index.json
 # under "base"). Without them offline, the search worker fails with an error on the page.
 THEME_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
 SEARCH_INDEX = "search/search_index.json"
+# The book's colours, as the site's stylesheet sets them (their one home): the manifest's theme colour and the icon.
+STYLESHEET = Path(__file__).resolve().parents[2] / "templates" / "site" / "assets" / "rulebook.css"
 
 
 def page_loads(rel: str, page_html: str) -> set[str]:
@@ -52,23 +68,81 @@ def page_loads(rel: str, page_html: str) -> set[str]:
 def _own(here: str, target: object) -> set[str]:
     """The site's file a page in folder ``here`` names by ``target``, if it names one of the site's own."""
     url = urlsplit(target if isinstance(target, str) else "")
-    if url.scheme or url.netloc or not url.path:
+    if url.scheme or url.netloc or not url.path or url.path.startswith("/"):
         return set()
     return {posixpath.normpath(posixpath.join(here, url.path))}
 
 
-def worker_script(edition: str, loads: Iterable[str]) -> str:
-    """The keeper's service worker for ``edition``: it caches ``loads`` (paths in the site) when installed."""
+def kept_page(rel: str) -> bool:
+    """Whether the worker keeps the built page at ``rel`` (every page of the edition but the server's 404 page)."""
+    return rel.endswith(".html") and rel not in NOT_KEPT
+
+
+def page_address(rel: str) -> str:
+    """The address a reader opens a built page by, relative to the edition's root: 'games/hearts/', './'."""
+    folder = posixpath.dirname(rel) if posixpath.basename(rel) == "index.html" else None
+    if folder is None:
+        return rel
+    return folder + "/" if folder else "./"
+
+
+def colours(css: str | None = None) -> dict[str, str]:
+    """The book's primary colour and the colour set on it, from the site's stylesheet (its :root)."""
+    text = css if css is not None else STYLESHEET.read_text(encoding="utf-8")
+    root = re.search(r":root\s*\{([^}]*)\}", text)
+    found = dict(re.findall(r"--md-(primary-(?:fg|bg)-color)\s*:\s*(#[0-9a-fA-F]{3,8})\s*;", root[1] if root else ""))
+    return {"theme": found.get("primary-fg-color", "#000000"), "on_theme": found.get("primary-bg-color", "#ffffff")}
+
+
+def manifest(name: str) -> str:
+    """The web app manifest of an edition titled ``name``: it installs at, and opens, the edition's home page."""
+    theme = colours()
+    icons = [{"src": path, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+             for size, path in sorted(ICONS.items()) for purpose in ("any", "maskable")]
+    return json.dumps({"name": name, "start_url": "./", "scope": "./", "display": "standalone",
+                       "theme_color": theme["theme"], "background_color": theme["on_theme"], "icons": icons},
+                      indent=1, ensure_ascii=False) + "\n"
+
+
+def icon(size: int) -> bytes:
+    """The book's icon, ``size`` pixels square, as PNG: a spade in the colour set on the book's green, small enough to
+    stay whole inside the circle a phone may cut a maskable icon to (the same bytes on every build)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    theme = colours()
+    fonts = Path(__file__).resolve().parents[2] / "templates" / "print" / "fonts"
+    picture = Image.new("RGB", (size, size), theme["theme"])
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.truetype(str(fonts / "DejaVuSans.ttf"), round(size * 0.55))
+    draw.text((size / 2, size / 2), "\u2660", font=font, fill=theme["on_theme"], anchor="mm")
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    return out.getvalue()
+
+
+def worker_script(edition: str, kept: Iterable[str], version: str) -> str:
+    """The edition's service worker: it keeps ``kept`` (addresses relative to the edition's root) when installed,
+    in a cache named by ``edition`` and ``version`` (a digest of what it keeps)."""
     from .markup import environment  # here: the site check's process imports this module for WORKER alone
 
-    template = environment().get_template("site/keeper-sw.js.j2")  # values only through |tojson
-    # Paths as the worker's own folder sees them (it resolves them against its URL, whatever the version folder).
-    precache = sorted(posixpath.relpath(path, KEEP.rstrip("/")) for path in set(loads))
-    return template.render(edition=edition, precache=precache, fallback=posixpath.relpath(FALLBACK, KEEP) + "/")
+    template = environment().get_template("site/sw.js.j2")  # values only through |tojson
+    return template.render(edition=edition, version=version, precache=sorted(set(kept)), fallback=FALLBACK)
 
 
-def write_worker(site: Path, edition: str, loads: Iterable[str]) -> None:
-    """Write the keeper's service worker into the built ``site``: it caches what the keeper pages load that the
-    site has (a file that failed to be written would make the worker fail to install, and nothing work offline)."""
-    (site / WORKER).write_text(worker_script(edition, [path for path in loads if (site / path).is_file()]),
-                               encoding="utf-8")
+def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[str], loads: Iterable[str]) -> None:
+    """Write into the built ``site`` the manifest, its icons and (for an edition) the service worker, which keeps
+    ``pages`` (built pages, by path in the site) and ``loads`` (what they load) that the site has: a file missing
+    would make the worker fail to install, and nothing work offline."""
+    for size, path in ICONS.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_bytes(icon(size))
+    (site / MANIFEST).write_text(manifest(name), encoding="utf-8")
+    if edition is None:
+        return
+    files = sorted({rel for rel in pages if kept_page(rel)} | {rel for rel in loads if (site / rel).is_file()}
+                   | set(ICONS.values()) | {MANIFEST, posixpath.join(FALLBACK, "index.html")})
+    digest = hashlib.sha256()
+    for rel in files:
+        digest.update(rel.encode() + b"\0" + (site / rel).read_bytes() + b"\0")
+    kept = [page_address(rel) if rel.endswith(".html") else rel for rel in files]
+    (site / WORKER).write_text(worker_script(edition, kept, digest.hexdigest()[:16]), encoding="utf-8")

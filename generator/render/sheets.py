@@ -249,6 +249,7 @@ class SheetColumn:
     player: int | None
     summed: bool  # the block's total adds this column
     group: str | None = None  # the heading over it and its neighbours ('Guys'), if the sheet draws one
+    part: str | None = None  # of a block with several columns a player, which of them this is: 'Bid', 'Score'
 
     @property
     def title(self) -> str:
@@ -295,6 +296,7 @@ class Sheet:
     lose_at: int | None
     negative: bool  # an entry can be below zero (``can_be_negative``): the keeper offers a minus key
     to_win: str | None  # the goal in the words of the book's box ("To win", ``describe.goal``); none if unstated
+    back_to: int | None = None  # the score played back down to after the target (``goal.then_back_to``: Dice's 0)
 
 
 def _coins(body: Any) -> str | None:
@@ -307,8 +309,9 @@ SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tal
 
 def can_be_negative(body: Any) -> bool:
     """Whether a score the sheet records can be below zero, by what the data states: a score item below zero
-    ('deducts 25 points') or counted against the player, cards in hand counted against the table, or a goal
-    (a target, a losing score) below zero. A sheet of counts never is."""
+    ('deducts 25 points') or counted against the player, cards in hand counted against the table, a goal
+    (a target, a losing score) below zero, or a goal that comes back down from its target (Dice: "at least
+    10,000 and then back down to zero or less", each turn then taken off). A sheet of counts never is."""
     if (body.keeps or "points") not in SIGNED:
         return False
     tables = list(body.scoring.values())
@@ -316,7 +319,9 @@ def can_be_negative(body: Any) -> bool:
     goal = body.goal
     return (any(i.against or (isinstance(i.points, int | float) and i.points < 0) for i in items)
             or any(t.held_against for t in tables)
-            or any(n is not None and n < 0 for n in ((goal.target, goal.lose_at) if goal else ())))
+            or any(n is not None and n < 0 for n in ((goal.target, goal.lose_at) if goal else ()))
+            or bool(goal and goal.target is not None and goal.then_back_to is not None
+                    and goal.then_back_to < goal.target))
 
 
 def is_running(view: Any, block: SheetBlock) -> bool:
@@ -350,7 +355,8 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
     if block.player_columns:
         per = names[0] if names else 1
         columns = tuple(SheetColumn(label, i // per + 1,
-                                    _summed(block, block.columns[i % per] if per > 1 else block.columns[0]))
+                                    _summed(block, block.columns[i % per] if per > 1 else block.columns[0]),
+                                    part=block.columns[i % per] if per > 1 else None)
                         for i, label in enumerate(labels))
     else:
         columns = tuple(SheetColumn(label, None, _summed(block, label), view.text(group) if group else None)
@@ -390,7 +396,7 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
                  _coins(body),
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
-                 can_be_negative(body), goal_words(goal))
+                 can_be_negative(body), goal_words(goal), goal.then_back_to if goal else None)
 
 
 @dataclass(frozen=True)

@@ -173,9 +173,8 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         pages[game_path(page.id)] = functools.partial(game, page)
     for page in kept:
         pages[keeper_path(page.id)] = functools.partial(keeper, page)
-    # Shown offline in place of a keeper never opened on the device (offline.py: the keeper's service worker).
-    pages[offline.FALLBACK_DOC] = lambda: env.get_template("site/keeper-offline.md.j2").render(
-        keepers=[{"id": p.id, "heading": p.heading()} for p in kept])
+    # Shown offline in place of a page never kept on the device (offline.py: the book's service worker).
+    pages[offline.FALLBACK_DOC] = lambda: env.get_template("site/offline.md.j2").render()
 
     def prose(page_id: str, title: str, note: str | None) -> str:
         text = expand(lib.pages[page_id].text, lib.scope())

@@ -32,7 +32,7 @@ URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "poster")
 # The theme's own inline scripts (Material for MkDocs); any other inline script is an injection.
 THEME_SCRIPTS = ("__md_scope=", "var palette=__md_get(", "var target=document.getElementById(location.hash")
 THEME_SCRIPTS_DIR = "assets/javascripts"  # where a MkDocs theme keeps its scripts (Material: its bundle and search)
-SCRIPT_FILES = (".js", ".mjs")  # a script a page or a worker can load: only those the site ships, and the keeper's worker
+SCRIPT_FILES = (".js", ".mjs")  # a script a page or a worker loads: only those the site ships, and its service worker
 
 _ATTRS = r"""(?P<attrs>(?:"[^"]*"|'[^']*'|[^'">])*)"""  # up to the tag's '>', quoted values whole
 TOKEN = re.compile(
@@ -172,7 +172,7 @@ def verify_site(site: Path, read: dict[str, Page] | None = None, scripts: frozen
     read = read or {}
     pages = {rel: read[rel] if rel in read else read_page((site / rel).read_text(encoding="utf-8"))
              for rel in sorted(files) if rel.endswith(".html")}
-    problems = [f"{rel}: script file that the site does not ship (nor the score keeper's worker, {WORKER})"
+    problems = [f"{rel}: script file that the site does not ship (nor the book's service worker, {WORKER})"
                 for rel in sorted(files) if rel.endswith(SCRIPT_FILES) and rel not in scripts and rel != WORKER]
     for rel, page in pages.items():
         problems += [f"{rel}: {p}" for p in page.problems] + _script_problems(rel, page, scripts)

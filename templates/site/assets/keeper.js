@@ -2,9 +2,6 @@
 // Everything it knows of the game comes from the page's data attributes; it writes only text.
 (function () {
   "use strict";
-  // The keeper's service worker (generator/render/offline.py WORKER), found from this script's own address: it
-  // is the build's, never a page's to name.
-  var worker = document.currentScript ? new URL("../keep/sw.js", document.currentScript.src) : null;
 
   function num(value) {
     var n = parseInt(String(value).replace(/\s/g, ""), 10);
@@ -51,6 +48,13 @@
       var add = root.querySelector("[data-act=add]"), remove = root.querySelector("[data-act=remove]");
       if (add) { add.disabled = n >= counts[counts.length - 1]; }
       if (remove) { remove.disabled = n <= counts[0]; }
+      // The columns shown share the width; beyond what a phone holds the table keeps a least width and scrolls in
+      // its frame (rulebook.css reads the number of columns shown).
+      root.querySelectorAll("table.keeper-table").forEach(function (table) {
+        var heads = table.querySelectorAll("thead tr:last-child th");  // each column's heading (not the corner's cells)
+        var shown = Array.prototype.filter.call(heads, function (th) { return !th.hidden; }).length;
+        table.style.setProperty("--keeper-columns", String(shown));
+      });
     }
 
     function fill() {
@@ -66,7 +70,7 @@
     // Each table's summed columns (those with a total, or a running total in each row) added down; a running
     // total shows the sum so far in each row up to the last row anyone has written in.
     function totals() {
-      var n = players(), grand = {}, entered = {}, tableSums = {};
+      var n = players(), grand = {}, entered = {}, tableSums = {}, peak = {};
       root.querySelectorAll("table.keeper-table").forEach(function (table) {
         var summed = {}, sums = {}, last = -1;
         tableSums[table.dataset.table] = sums;
@@ -93,6 +97,16 @@
           tr.querySelectorAll("output.keeper-run").forEach(function (out) {
             out.textContent = i <= last ? String(sums[out.dataset.col] || 0) : "";
           });
+          // Each player's highest total so far (a game played up to a target and back down: has it been reached?).
+          var now = {};
+          Object.keys(summed).forEach(function (c) {
+            var p = summed[c];
+            if (p) { now[p] = (now[p] || 0) + (sums[c] || 0); }
+          });
+          Object.keys(now).forEach(function (p) {
+            var total = (grand[p] || 0) + now[p];
+            peak[p] = peak[p] === undefined ? total : Math.max(peak[p], total);
+          });
         });
         table.querySelectorAll(".keeper-total output[data-col]").forEach(function (out) {
           out.textContent = String(sums[out.dataset.col] || 0);
@@ -102,11 +116,11 @@
           if (p && Number(p) <= n) { grand[p] = (grand[p] || 0) + (sums[c] || 0); }
         });
       });
-      status(grand, entered);
+      status(grand, entered, peak);
     }
 
     // Who leads, by the game's stated winner rule, once every player at the table has a score.
-    function status(grand, entered) {
+    function status(grand, entered, peak) {
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
@@ -139,7 +153,17 @@
       var reached = function (at) {
         return ps.filter(function (p) { return Number(at) < 0 ? grand[p] <= Number(at) : grand[p] >= Number(at); });
       };
-      if (target !== undefined && !low && reached(target).length) {
+      var backTo = root.dataset.backTo;
+      // A game played to a target and then back down (Dice: "at least 10,000 and then back down to zero or less"):
+      // who has reached the target is working down from it; who then reaches the lower score has done both.
+      var up = target !== undefined && backTo !== undefined ?
+        ps.filter(function (p) { return peak[p] >= Number(target); }) : [];
+      var down = up.filter(function (p) { return grand[p] <= Number(backTo); });
+      if (down.length) {
+        text = names(down) + " reached " + target + " and then " + backTo + ".";
+      } else if (up.length) {
+        text = "Working down from " + target + ": " + up.map(function (p) { return nameOf(p) + " " + grand[p]; }).join(", ") + ".";
+      } else if (target !== undefined && !low && reached(target).length) {
         var first = best(reached(target));
         text = names(first) + " reached " + target + " with " + grand[first[0]] + ".";
       } else if (end !== undefined && reached(end).length) {
@@ -213,27 +237,8 @@
     totals();
   }
 
-  // A keeper page is kept for use without a network once it has been opened with one (keep/sw.js).
-  function offline() {
-    var scope = worker && new URL("./", worker).href;
-    if (!scope || !("serviceWorker" in navigator) || location.href.indexOf(scope) !== 0) { return; }
-    if (document.querySelector(".keeper")) {
-      navigator.serviceWorker.register(worker.href, {scope: scope}).catch(function () { /* no worker: online only */ });
-    }
-    // The page shown for a keeper never opened here lists the ones that were (those the worker has kept).
-    var list = document.querySelector(".keeper-offline");
-    if (list && window.caches) {
-      list.querySelectorAll("li[data-game]").forEach(function (item) {
-        window.caches.match(item.querySelector("a").href).then(function (kept) {
-          if (kept) { item.hidden = false; list.hidden = false; }
-        });
-      });
-    }
-  }
-
   function start() {
     document.querySelectorAll(".keeper").forEach(setUp);
-    offline();
   }
   if (window.document$) { window.document$.subscribe(start); } else { document.addEventListener("DOMContentLoaded", start); }
 })();
