@@ -80,7 +80,7 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
 
     renders: list[tuple[str, str, bool]] = []
 
-    def render(lib, pdf_dir, paper, duplex, keep):  # stands in for WeasyPrint: the cache is what is tested
+    def render(lib, pdf_dir, paper, duplex, keep, progress=None):  # stands in for WeasyPrint: the cache is what is tested
         renders.append((lib.edition.id, paper, duplex))
         (pdf_dir / "score-sheets").mkdir(parents=True)
         (pdf_dir / "book.pdf").write_bytes(f"{len(renders)} {paper}".encode())

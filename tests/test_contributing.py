@@ -146,7 +146,7 @@ def test_the_guide_opens_the_next_edition_with_the_command_it_names(guide, tmp_p
     """'make edition ID=… LABEL=… DATE=…' runs `rulebook edition new`, which opens that edition in a copy."""
     shown = guide[12][1].strip()
     assert shown.startswith("make edition ")
-    recipe = subprocess.run(["make", "-n", *shlex.split(shown)[1:]], cwd=ROOT,
+    recipe = subprocess.run(["make", "-s", "-n", "--no-print-directory", *shlex.split(shown)[1:]], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
     args = shlex.split(recipe.removeprefix(".venv/bin/rulebook "))
     assert args[:2] == ["edition", "new"], recipe

@@ -379,7 +379,7 @@ def test_a_reader_sees_the_old_build_or_the_new_one_whole(tmp_path, monkeypatch)
         (pdf_dir / "marker.txt").write_text(f"build {number}", encoding="utf-8")
         return {}
 
-    def render_site(lib, site_dir, staging, downloads, anchors):
+    def render_site(lib, site_dir, staging, downloads, anchors, progress=None):
         site_dir.mkdir(parents=True)
         (site_dir / "marker.txt").write_text(f"build {number}", encoding="utf-8")
 
@@ -413,7 +413,7 @@ def test_a_build_of_one_half_keeps_the_other_as_it_was(tmp_path, monkeypatch):
     out.mkdir()
     before = _last_good(out)
 
-    def render_site(lib, site_dir, staging, downloads, anchors):
+    def render_site(lib, site_dir, staging, downloads, anchors, progress=None):
         site_dir.mkdir(parents=True)
         (site_dir / "marker.txt").write_text("new site", encoding="utf-8")
 

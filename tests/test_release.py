@@ -91,6 +91,11 @@ def _release(root: Path, edition: tuple[str, str, str]) -> str:
     ed, label, date = edition
     run = rulebook(root, "edition", "new", ed, "--label", label, "--date", date)
     assert run.returncode == 0, run.stderr
+    # Not a terminal: one line a stage, with its time (progress.py), on the error stream.
+    stages = [re.sub(r" \(\d+\.\d s\)$", "", s) for s in run.stderr.splitlines()]
+    assert [s.split(":")[0] for s in stages] == [f"validate {'2026.2' if ed == '2026.3' else '2026.3'}",
+                                                f"freeze {'2026.2' if ed == '2026.3' else '2026.3'} as published",
+                                                f"validate {ed}"], run.stderr
     return run.stdout
 
 
@@ -267,8 +272,17 @@ def new_builds(lifecycle, tmp_path_factory):
     """2026.3 and 2027.1, each built as `make` builds it: site and PDF."""
     from generator.build import build
 
+    import io
+
+    from generator.progress import Progress
+
     root, out = lifecycle["root"], tmp_path_factory.mktemp("builds")
-    return {ed: build(root, edition_id=ed, out=out / ed) for ed in (FIRST[0], SECOND[0])}
+    built = {}
+    for ed in (FIRST[0], SECOND[0]):
+        log = io.StringIO()
+        built[ed] = build(root, edition_id=ed, out=out / ed, progress=Progress(log, tty=False))
+        built[f"{ed} stages"] = log.getvalue()
+    return built
 
 
 def _article(path: Path) -> str:
@@ -300,6 +314,9 @@ PAGES = {
 @pytest.mark.parametrize("edition", sorted(PAGES))
 def test_each_new_edition_builds_and_says_what_changed_and_what_was_corrected(new_builds, edition):
     out, want = new_builds[edition], PAGES[edition]
+    # The build said what it was doing, stage by stage, as it went (progress.py).
+    stages = [re.sub(r":.*", "", s) for s in new_builds[f"{edition} stages"].splitlines()]
+    assert {"validate", "book pages laid out", "site pages written and checked"} <= set(stages), stages
     changes = _article(out / "site" / "changes" / "index.html")
     errata = _article(out / "site" / "errata" / "index.html")
     book = _pdf_text(out / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")

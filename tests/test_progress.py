@@ -1,0 +1,62 @@
+"""Long commands show their stages as they run (progress.py): bars on a terminal, a timed line each elsewhere."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from generator.progress import Progress, line, parse
+
+# (reports in the order they come, the plain lines expected, in order, as patterns)
+STAGES = [
+    ([("validate",), ("validate", 0, None, True)], [r"validate: \(\d+\.\d s\)"]),
+    # the book and the sheets are laid out side by side: their reports interleave, each ends on its own
+    ([("book pages laid out", 1), ("score sheets", 1, 3), ("book pages laid out", 2), ("score sheets", 3, 3, True),
+      ("book pages laid out", 2, 2, True)],
+     [r"score sheets: 3 of 3 \(\d+\.\d s\)", r"book pages laid out: 2 of 2 \(\d+\.\d s\)"]),
+]
+
+
+@pytest.mark.parametrize("reports,expected", STAGES, ids=["one stage", "two at once"])
+def test_a_log_gets_one_line_a_stage_when_it_ends(reports, expected):
+    out = io.StringIO()
+    shown = Progress(out, tty=False)
+    for report in reports:
+        shown(*report)
+    shown.close()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(expected) and all(re.fullmatch(p, got) for p, got in zip(expected, lines, strict=True)), lines
+
+
+def test_a_failed_command_prints_no_time_for_what_did_not_finish():
+    out = io.StringIO()
+    shown = Progress(out, tty=False)
+    shown("book pages laid out", 3)
+    shown.close(quietly=True)
+    assert out.getvalue() == ""
+
+
+def test_a_terminal_gets_a_bar_that_fills():
+    out = io.StringIO()
+    shown = Progress(out, tty=True)
+    for n in range(1, 4):
+        shown("score sheets", n, 3)
+    shown("score sheets", 3, 3, final=True)
+    shown("book pages laid out", 5)
+    shown.close()
+    text = out.getvalue()
+    assert "score sheets: 100%" in text and "3/3" in text and "book pages laid out: 5" in text
+
+
+@pytest.mark.parametrize("report", [("score sheets", 2, 34, False), ("book pages laid out", 7, None, False),
+                                    ("booklet: book pages laid out", 40, 40, True)])
+def test_a_render_process_reports_in_lines_the_build_reads_back(report):
+    assert parse(line(*report)) == report
+    assert line(*report).count("\n") == 1
+
+
+@pytest.mark.parametrize("text", ["warning: Court Whist runs over its printed pages", "error: no", "progress\tx\ty\t\t0\n"])
+def test_other_lines_are_not_reports(text):
+    assert parse(text) is None
