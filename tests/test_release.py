@@ -270,10 +270,9 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
 @pytest.fixture(scope="module")
 def new_builds(lifecycle, tmp_path_factory):
     """2026.3 and 2027.1, each built as `make` builds it: site and PDF."""
-    from generator.build import build
-
     import io
 
+    from generator.build import build
     from generator.progress import Progress
 
     root, out = lifecycle["root"], tmp_path_factory.mktemp("builds")
