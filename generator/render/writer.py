@@ -40,6 +40,9 @@ What differs from WeasyPrint's writer, and why:
 
 Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
 code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
+What this reaches into (WeasyPrint's internal functions, pydyf's object list) is in the register,
+patches.py (``page-writer``, ``form-fields``, ``page-box``), with the pydyf PDF it writes into
+(``page-references``) and how it deflates large streams once (``deflate-once``).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..errors import BuildError
+from .patches import new_pdf, stream_data
 
 PDF_VARIANT = "pdf/ua-1"
 
@@ -66,9 +70,9 @@ class _Serialised:
 
     __slots__ = ("number", "offset", "generation", "free", "data", "compressible")
 
-    def __init__(self, obj: Any) -> None:
+    def __init__(self, obj: Any, stream: bool) -> None:
         self.number, self.offset, self.generation, self.free = obj.number, obj.offset, obj.generation, obj.free
-        self.data, self.compressible = obj.data, obj.compressible
+        self.data, self.compressible = stream_data(obj) if stream else obj.data, obj.compressible
 
     @property
     def indirect(self) -> bytes:
@@ -126,7 +130,7 @@ class PdfWriter:
         self.options.update({key: value for key, value in properties.items() if self.options.get(key) is None})
         self.compress = not self.options["uncompressed_pdf"]
         self.font_config = font_config
-        self.pdf = pdf = pydyf.PDF()
+        self.pdf = pdf = new_pdf()  # pydyf's PDF, its page references read once per page (patches.py)
         self.fonts: dict[str, Any] = {}
         self.images: dict[str, Any] = {}
         self.color_profiles: dict[str, Any] = {}
@@ -238,7 +242,8 @@ class PdfWriter:
 
         # Every object this page made is final now (the form dictionary, which grows, is the catalog's own).
         for number in range(first_object, len(pdf.objects)):
-            pdf.objects[number] = _Serialised(pdf.objects[number])
+            obj = pdf.objects[number]
+            pdf.objects[number] = _Serialised(obj, isinstance(obj, pydyf.Stream))
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
     def _give_appearances(self, objects: list[Any], sums: dict[str, tuple[list[str], list[str]]]) -> None:
@@ -306,7 +311,7 @@ class PdfWriter:
         order = sorted(range(self.pages), key=lambda i: self.outline[i][0])
         kids = pdf.pages["Kids"]
         kids[:] = [item for i in order for item in kids[3 * i:3 * i + 3]]
-        pdf.__dict__.pop("_rulebook_page_references", None)  # weasy.py's cache of the page list
+        pdf.reordered()
         self.structure_document["K"].extend(reference for i in order for reference in self.elements[i])
 
         # The outline, as Document.make_bookmark_tree and generate_pdf make it, from the pages in order.
@@ -359,5 +364,8 @@ class PdfWriter:
             pdf.catalog["Lang"] = pydyf.String()
         variant_function, _ = VARIANTS[PDF_VARIANT]
         variant_function(pdf, SimpleNamespace(metadata=metadata), [], [], self.compress)  # PDF/UA's XMP metadata
+        for number, obj in enumerate(pdf.objects):  # the fonts and the like, a large one deflated once (patches.py)
+            if isinstance(obj, pydyf.Stream):
+                pdf.objects[number] = _Serialised(obj, True)
         with open(target, "wb") as output:
             pdf.write(output, self.options["pdf_version"], self.options["pdf_identifier"], self.compress)
