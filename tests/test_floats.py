@@ -1,4 +1,4 @@
-"""WeasyPrint keeps an unbreakable float whole (the patch in generator/render/weasy.py).
+"""WeasyPrint keeps an unbreakable float whole (the register's patch, generator/render/patches.py).
 
 WeasyPrint 70 split a floated box with `break-inside: avoid` at the foot of a page, and left a heading
 with `break-after: avoid` above a float it had pushed to the next page. Each case below puts a game's

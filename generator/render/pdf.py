@@ -10,7 +10,7 @@ out first with placeholders, to know where the parts after it start, and again l
 numbers; the index once, with the games' real numbers (``write_book``). Nothing is typed by hand.
 
 Copy-fitting: a game's heading, its floated summary box and its first line stay on one page by CSS
-(``break-after: avoid``, ``break-inside: avoid``, which weasy.py makes WeasyPrint honour for floats);
+(``break-after: avoid``, ``break-inside: avoid``, which patches.py makes WeasyPrint honour for floats);
 a game they would still part starts a page instead. A part whose last page would be less than a
 quarter full has its last pages set again with tighter leading until it takes a page less
 (``copyfit.py``), or, failing that, the whole part (``Layout._fitted``).
