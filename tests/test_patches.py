@@ -236,6 +236,25 @@ def test_remembered_deflate_gives_pydyfs_bytes(sizes):
         assert patches.stream_data(plain) == plain.data, n
 
 
+@pytest.mark.parametrize("operations", [10, 3_000])  # a small page, and one past LARGE_STREAM
+def test_remembered_deflate_of_a_drawn_stream_gives_pydyfs_bytes(operations):
+    """A content stream of many items of every kind (names, numbers, strings, a property list) as a page's is."""
+    import pydyf
+
+    for attempt in range(2):
+        stream = pydyf.Stream(compress=True)
+        for i in range(operations):
+            stream.begin_marked_content("P", pydyf.Dictionary({"MCID": i}))
+            stream.begin_text()
+            stream.set_font_size("F1", 9.5 + i % 3)
+            stream.move_text_to(72, 700 - i / 7)
+            stream.show_text(pydyf.String(f"Line {i} of the rules").data)
+            stream.end_text()
+            stream.end_marked_content()
+        assert patches.stream_data(stream) == stream.data, (operations, attempt)
+    assert (len(pydyf.Stream(stream.stream).data) >= patches.LARGE_STREAM) == (operations > 10)
+
+
 def test_a_large_payload_is_deflated_once_per_process():
     import pydyf
 

@@ -14,7 +14,6 @@ pydyf patches it once had. It imports nothing of this project.
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -181,7 +180,7 @@ def new_pdf() -> Any:
 # Payloads between these sizes (bytes: whole fonts, a score sheet's page) are deflated once per process; a larger one
 # (a long book's page of index) is not kept.
 LARGE_STREAM, HUGE_STREAM = 64 * 1024, 4 * 1024 * 1024
-_DEFLATED: dict[bytes, bytes] = {}  # a stream's serialisation undeflated -> deflated
+_DEFLATED: dict[tuple[bytes, bytes], bytes] = {}  # (a stream's dictionary, its payload) -> what pydyf writes
 
 
 def stream_data(stream: Any) -> bytes:
@@ -189,20 +188,26 @@ def stream_data(stream: Any) -> bytes:
 
     pydyf deflates every stream at level 9 each time its bytes are asked for, and every score sheet embeds the same
     whole font for its form fields (about 380 KB: a fillable field must show any letter typed), which was a fifth of
-    writing a sheet; the score pad repeats each sheet's pages. The key is the stream undeflated, its dictionary
-    included: everything its deflated bytes depend on, so they are the bytes pydyf gives (tests/test_patches.py).
+    writing a sheet; the score pad repeats each sheet's pages. The payload is joined once, as pydyf joins it, read
+    from the stream written undeflated (PDF's syntax: the dictionary, "stream", the bytes, "endstream", each on its
+    own line), and deflated by pydyf as a stream of that one payload with the same dictionary: the same bytes
+    (tests/test_patches.py compares them), kept by the dictionary and the payload.
     """
+    import pydyf
+
     if not stream.compress:
         return stream.data
-    plain = copy.copy(stream)
-    plain.compress = False
-    key = plain.data
-    if not LARGE_STREAM <= len(key) < HUGE_STREAM:
-        return stream.data
+    plain = pydyf.Stream(stream.stream).data
+    start = plain.index(b">>\nstream\n") + len(b">>\nstream\n")
+    payload = plain[start:len(plain) - len(b"\nendstream")]
+    deflated = pydyf.Stream([payload], stream.extra, compress=True)
+    if not LARGE_STREAM <= len(payload) < HUGE_STREAM:
+        return deflated.data
+    key = (pydyf.Dictionary(stream.extra).data, payload)
     if key not in _DEFLATED:
         if len(_DEFLATED) >= 16:  # a few fonts and pages at most; never grows with the book
             _DEFLATED.clear()
-        _DEFLATED[key] = stream.data
+        _DEFLATED[key] = deflated.data
     return _DEFLATED[key]
 
 
