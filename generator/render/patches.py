@@ -177,8 +177,8 @@ def new_pdf() -> Any:
 
 # --- deflate-once: pydyf deflates every stream again each time a file is written ---------------------------------
 
-# Payloads between these sizes (bytes: whole fonts, a score sheet's page) are deflated once per process; a larger one
-# (a long book's page of index) is not kept.
+# Payloads between these sizes (bytes: whole fonts, a score sheet's page) are deflated once per process; a smaller one
+# is cheap to deflate again, a larger one too big to keep.
 LARGE_STREAM, HUGE_STREAM = 64 * 1024, 4 * 1024 * 1024
 _DEFLATED: dict[tuple[bytes, bytes], bytes] = {}  # (a stream's dictionary, its payload) -> what pydyf writes
 
@@ -256,9 +256,9 @@ REGISTER: tuple[Entry, ...] = (
                  "once however often its data is read (or WeasyPrint to reuse a font's deflated file between "
                  "documents that share a FontConfiguration).",
         unavoidable="Every score sheet must embed the whole form font (a field shows any letter typed) and every file "
-                    "is written by pydyf, which deflates at level 9 each time. Caching by the undeflated stream needs "
-                    "no upstream internals; it was a replacement of pydyf's zlib for the whole process until the "
-                    "writer serialised the streams itself.",
+                    "is written by pydyf, which deflates at level 9 each time. Keeping the bytes by the stream's "
+                    "dictionary and payload needs only pydyf's public API; it was a replacement of pydyf's zlib for "
+                    "the whole process until the writer serialised the streams itself.",
     ),
     Entry(
         name="page-writer", kind="copy", reaches=WEASYPRINT_WRITER,
@@ -278,9 +278,9 @@ REGISTER: tuple[Entry, ...] = (
         name="form-fields", kind="around", reaches=("weasyprint.pdf.anchors.add_forms",), where=("render/writer.py",),
         does="The writer gives each empty text field that add_forms made an appearance of its own and sets "
              "NeedAppearances false, and gives a sheet's totals a calculate action and a place in /CO.",
-        upstream="none asks for either. Nearest: Kozea/WeasyPrint#1903 (closed; filled fields printed blank). An issue "
-                 "would ask add_forms to give text fields an appearance stream (and not set NeedAppearances) and to "
-                 "support calculated fields.",
+        upstream="none found in Kozea/WeasyPrint (searched: appearance streams, NeedAppearances, calculated fields). "
+                 "An issue would ask add_forms to give each text field an appearance stream (and leave NeedAppearances "
+                 "false), and for a way to make a field the sum of others.",
         unavoidable="Fields are made inside WeasyPrint's add_forms with no option for either; without appearances "
                     "poppler took 3.0 s to read the score pad's text (0.36 s with them), and a total that adds itself "
                     "up is the score sheet's promise. The writer post-processes the dictionaries add_forms returns.",
