@@ -88,6 +88,24 @@ def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name
     return target.resolve()
 
 
+# Debian's Chromium, driven by Playwright (tests/test_browser.py, tests/test_pdfjs_calc.py).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium, launched once per worker for every test file that drives it: Playwright's synchronous API runs one
+    event loop a thread, so a second one started in the same worker (a file's own) failed while the first ran."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
 @pytest.fixture(scope="session")
 def small_built(tmp_path_factory) -> tuple[Path, Path]:
     """The small project (``small_project``) and its current edition built once per session, site and PDF:
@@ -174,8 +192,8 @@ def edit_one_word(project: Path, undo: bool = False) -> Path:
 # The test files that take longest (most lay the book out for real), run first. Each pytest-xdist worker
 # takes the next file when it is done, so a long file taken last kept the other CPU idle to the end (the
 # preview test's 19 s). From `make test PYTEST_ARGS="-n auto --dist loadfile --durations=0"`, longest first.
-SLOW_FIRST = ("test_sheets.py", "test_pdf.py", "test_copyfit.py", "test_hostile.py", "test_browser.py",
-              "test_pdfjs_calc.py", "test_source_words.py", "test_preview.py", "test_structure.py",
+SLOW_FIRST = ("test_sheets.py", "test_pdf.py", "test_copyfit.py", "test_browser.py", "test_bench.py", "test_hostile.py",
+              "test_pdfjs_calc.py", "test_forms.py", "test_source_words.py", "test_preview.py", "test_structure.py",
               "test_published_edition.py", "test_build.py", "test_writer.py")
 
 
