@@ -1,6 +1,6 @@
 """Hostile and broken input: nothing gets through, nothing leaks, nothing half-written is published.
 
-One copy of the project (a small one: Hearts among a few games, tests/conftest.py ``small_project``) is
+One copy of the project (a small one: Hearts and Dice 10,000, tests/conftest.py ``small_project``) is
 loaded with every payload below (in prose and in YAML strings), then built whole, site and PDF, while a server on 127.0.0.1 counts requests and a canary file sits
 outside the project. Each payload is counted for the summary `make test` prints.
 """
@@ -96,7 +96,7 @@ def hostile_build(tmp_path_factory, trap):
     (base / "outside").mkdir()
     canary = base / "outside" / "canary.txt"
     canary.write_text(CANARY, encoding="utf-8")
-    project = small_project(base / "project")
+    project = small_project(base / "project", ("hearts", "dice-10000"))
     payloads = [p.format(host=host, canary=canary) for p in MARKDOWN]
     prose = project / "content" / "hearts.md"
     prose.write_text(prose.read_text(encoding="utf-8") + "\n## Hostile\n\n" + "\n\n".join(payloads) + "\n",

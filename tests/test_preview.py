@@ -13,7 +13,7 @@ from tests.conftest import EDITED_GAME, edit_one_word, small_project
 def test_preview_relays_out_only_the_changed_game_as_a_fresh_render_would_and_keeps_the_last_good_pdf(tmp_path):
     """On a small book (tests/conftest.py ``small_project``): what a preview lays out again does not depend on
     how many other games the book has, and a fresh render of the whole book to compare with costs a fifth."""
-    project = small_project(tmp_path / "project")
+    project = small_project(tmp_path / "project", (EDITED_GAME, "hearts", "dice-10000"))  # two sections
     target = tmp_path / "out" / "book.pdf"
     preview = Preview(project, target)
     lines: list[str] = []
