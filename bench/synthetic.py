@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -34,8 +35,8 @@ def make_book(dest: Path, games: int) -> Path:
         source = originals[i % len(originals)]
         new_id = f"{source.stem}-{i:04d}"
         text = source.read_text(encoding="utf-8").replace(f"id: {source.stem}", f"id: {new_id}", 1)
-        text = re.sub(r"^title: (.*)$", lambda m, i=i: f"title: {m.group(1).strip(chr(39))} {i}"
-                      if not m.group(1).startswith(("'", '"')) else m.group(0), text, count=1, flags=re.M)
+        title = re.search(r"^title: (.*)$", text, re.M)  # as YAML reads it, quoted or not; written quoted
+        text = text[:title.start(1)] + json.dumps(f"{yaml.safe_load(title.group(1))} {i}") + text[title.end(1):]
         (dest / "rules_data" / f"{new_id}.yaml").write_text(text, encoding="utf-8")
         for prose in (ROOT / "content").glob(f"{source.stem}*.md"):
             suffix = prose.name[len(source.stem):]

@@ -29,7 +29,7 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
     dry_run = subprocess.run(["make", "-n"], cwd=root, capture_output=True, text=True).stdout
     assert "pip install" not in dry_run, "the virtual environment is out of date: run `make` first"
     scale = Scale(root=root, project=lambda dest: small_project(dest, (EDITED_GAME,)), repeat=1, loop_repeat=1,
-                  loop_builds=1, validation_games=(2,), pdf_games=(2,), site_games=(2,), site_pairs=(1, 1),
+                  loop_builds=1, validation_games=(40,), pdf_games=(2,), site_games=(2,), site_pairs=(1, 1),
                   copyfit=(("2026.2", "letter", 1),),
                   suite_args=(f"PYTEST_ARGS=tests/test_numwords.py -n 0 -q -p no:cacheprovider --basetemp={tmp_path / 'suite'}",))
     # A render of inputs rendered before in this run is copied (the loop builds the same book from nothing twice).
@@ -42,5 +42,6 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
     assert all(math.isfinite(ratio) and ratio > 0 for ratio in ratios), lines
     assert results["loop_one_game_identical_to_full"], results["loop_one_game_differing_files"]
     assert results["pdf_one_game_change_parts"] == 1  # the edited game's section, laid out again alone
-    assert results["validate_2_ms_per_game"] > 0 and results["copyfit_2026.2_letter_pages"] > 0
+    # Forty games: every game of the book copied once or twice, under a name and a title of its own.
+    assert results["validate_40_ms_per_game"] > 0 and results["copyfit_2026.2_letter_pages"] > 0
     assert results["loop_make_test_cpu_by_file"].keys() == {"test_numwords.py"}
