@@ -122,11 +122,11 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
-# The games of a small project: a game in each section (cards, equipment, tournament), Basic Rummy (the one-word edit,
-# EDITED_GAME), Hearts (the hostile payloads), score sheets of every kind (Golf's variants have their own, Oh Hell!'s
-# has two parts, Skull and Roses' is landscape, Dice 10,000's fills its page, the Gin tournament's has a sample and
-# is printed in the book) and errata (the tournament's, Golf's, Dice 10,000's).
-SMALL_GAMES = ("basic-rummy", "golf", "hearts", "oh-hell", "skull-and-roses", "dice-10000", "gin-rummy-tournament")
+# The games of a small project: a game in each section (cards, equipment, tournament), score sheets of every kind
+# (Golf's variants have their own, Oh Hell!'s has two parts, one landscape, Hearts' is landscape with blank rows to
+# the foot, the Gin tournament's has a page of samples and is printed in the book), and errata (the tournament's,
+# Golf's, Dice 10,000's).
+SMALL_GAMES = ("golf", "hearts", "oh-hell", "dice-10000", "gin-rummy-tournament")
 
 
 def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES) -> Path:
