@@ -66,10 +66,10 @@ def sharing_pdfs(tmp_path_factory):
 
 
 def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name: str | None = None,
-                  project: Callable[[Path], Path] | None = None) -> Path | None:
+                  project: Callable[[Path], Path] | None = None, site: bool = True) -> Path | None:
     """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait
     (or, with ``wait`` false, get None while another worker is building it). With ``project`` (which writes a
-    project into the folder it is given), that project's, made once too, under ``name``."""
+    project into the folder it is given), that project's, made once too, under ``name``; ``site`` false: its PDFs."""
     import fcntl
 
     base = _session_folder(tmp_path_factory)
@@ -83,7 +83,7 @@ def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name
         if not done.exists():
             root = ROOT if project is None else project(base / f"project-{name}")
             with sharing_pdfs(tmp_path_factory):
-                build(root, edition_id=edition, out=target)
+                build(root, edition_id=edition, out=target, site=site)
             done.touch()
     return target.resolve()
 
@@ -108,9 +108,9 @@ def browser():
 
 @pytest.fixture(scope="session")
 def small_built(tmp_path_factory) -> tuple[Path, Path]:
-    """The small project (``small_project``) and its current edition built once per session, site and PDF:
-    (project, output folder)."""
-    out = _shared_build(tmp_path_factory, None, name="small", project=small_project)
+    """The small project (``small_project``) and its current edition's PDFs, built once per session (no test reads
+    its site): (project, output folder)."""
+    out = _shared_build(tmp_path_factory, None, name="small", project=small_project, site=False)
     return out.parent / "project-small", out
 
 
