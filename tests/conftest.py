@@ -129,11 +129,12 @@ def copy_project(dest: Path) -> Path:
 SMALL_GAMES = ("golf", "hearts", "oh-hell", "dice-10000", "gin-rummy-tournament")
 
 
-def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES) -> Path:
+def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: bool = False) -> Path:
     """A copy of the project whose book has only ``games`` (their data and prose, the book's prose pages), for tests
     of the machinery (determinism, preview, two-sided printing, the booklet, hostile input) that need a real book but
     not the whole of it: it builds in a third of the time. It has both editions and the errata of the files it keeps;
-    not the printed index (it lists every game), nor the errata of its rows. 2026.1 is recorded as published."""
+    not the printed index (it lists every game), nor the errata of its rows; with ``as_printed``, its rows of
+    ``games``, and 2026.1 laid out as printed. 2026.1 is recorded as published."""
     import yaml
 
     copy_project(dest)
@@ -145,9 +146,14 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES) -> Path:
         (data / f"{game}.yaml").unlink()
         for prose in [*content.glob(f"{game}.md"), *content.glob(f"{game}.*.md")]:
             prose.unlink()
-    book.pop("printed_index", None)
-    for edition in book["editions"]:
-        edition.pop("pages_as_printed", None)  # laid out as printed needs the printed index
+    if as_printed:
+        index = book["printed_index"]["sections"]
+        for section in index:
+            index[section] = [row for row in index[section] if row.get("game") in games]
+    else:
+        book.pop("printed_index", None)
+        for edition in book["editions"]:
+            edition.pop("pages_as_printed", None)  # laid out as printed needs the printed index
     for section in book["sections"]:
         section["games"] = [game for game in section["games"] if game in games]
     (data / "book.yaml").write_text(yaml.safe_dump(book, sort_keys=False, allow_unicode=True), encoding="utf-8")

@@ -30,7 +30,10 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
     assert "pip install" not in dry_run, "the virtual environment is out of date: run `make` first"
     scale = Scale(root=root, project=lambda dest: small_project(dest, (EDITED_GAME,)), repeat=1, loop_repeat=1,
                   loop_builds=1, validation_games=(40,), pdf_games=(2,), site_games=(2,), site_pairs=(1, 1),
-                  copyfit=(("2026.2", "letter", 1),),
+                  copyfit=(("2026.1", "letter", 1),),
+                  # 2026.1 laid out as printed, a game too long for its printed pages (its extra page numbered 32a):
+                  # fitting turned off once ended this part in a traceback (no tightest step to set it at).
+                  copyfit_root=small_project(tmp_path / "printed", ("gin-rummy-tournament",), as_printed=True),
                   suite_args=(f"PYTEST_ARGS=tests/test_numwords.py -n 0 -q -p no:cacheprovider --basetemp={tmp_path / 'suite'}",))
     # A render of inputs rendered before in this run is copied (the loop builds the same book from nothing twice).
     monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "pdf-renders"))
@@ -43,5 +46,6 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
     assert results["loop_one_game_identical_to_full"], results["loop_one_game_differing_files"]
     assert results["pdf_one_game_change_parts"] == 1  # the edited game's section, laid out again alone
     # Forty games: every game of the book copied once or twice, under a name and a title of its own.
-    assert results["validate_40_ms_per_game"] > 0 and results["copyfit_2026.2_letter_pages"] > 0
+    assert results["validate_40_ms_per_game"] > 0
+    assert results["copyfit_2026.1_letter_pages"] == results["copyfit_2026.1_letter_pages_unfitted"]  # as printed
     assert results["loop_make_test_cpu_by_file"].keys() == {"test_numwords.py"}
