@@ -15,7 +15,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -32,12 +34,12 @@ def _run(cmd: list[str], cwd: Path = ROOT) -> float:
     return time.perf_counter() - start
 
 
-def _best(*cmds: list[str], repeat: int = 5) -> list[float]:
+def _best(*cmds: list[str], repeat: int = 5, cwd: Path = ROOT) -> list[float]:
     """Best of ``repeat`` for each command, the commands interleaved."""
     best = [float("inf")] * len(cmds)
     for _ in range(repeat):
         for i, cmd in enumerate(cmds):
-            best[i] = min(best[i], _run(cmd))
+            best[i] = min(best[i], _run(cmd, cwd))
     return best
 
 
@@ -57,30 +59,33 @@ def _differences(a: Path, b: Path) -> list[str]:
     return out
 
 
-def validate(results: dict) -> None:
-    """`rulebook validate` of the book, against Python starting and importing what validation needs."""
+def validate(results: dict, repeat: int = 5, cwd: Path = ROOT) -> None:
+    """`rulebook validate` of the book in ``cwd``, against Python starting and importing what validation needs."""
     py = str(BIN / "python")
     validate_s, imports_s, bare_s = _best([str(BIN / "rulebook"), "validate"],
-                                          [py, "-c", "import generator.checks, generator.report"], [py, "-c", "pass"])
+                                          [py, "-c", "import generator.checks, generator.report"], [py, "-c", "pass"],
+                                          repeat=repeat, cwd=cwd)
     results.update(loop_validate_s=validate_s, loop_validate_imports_s=imports_s, loop_python_bare_s=bare_s,
                    loop_validate_target_s=0.3, loop_validate_vs_target=validate_s / 0.3)
 
 
-def make_noop(results: dict) -> None:
-    """`make` with nothing changed, against `make -n` of a target that does nothing (make's own start-up)."""
-    subprocess.run(["make"], cwd=ROOT, check=True, capture_output=True)  # bring build/ up to date first
-    noop_s, help_s = _best(["make"], ["make", "help"])
+def make_noop(results: dict, repeat: int = 5, cwd: Path = ROOT) -> None:
+    """`make` with nothing changed in ``cwd``, against `make help`, a target that does nothing (make's own start-up)."""
+    subprocess.run(["make"], cwd=cwd, check=True, capture_output=True)  # bring build/ up to date first
+    noop_s, help_s = _best(["make"], ["make", "help"], repeat=repeat, cwd=cwd)
     results.update(loop_make_noop_s=noop_s, loop_make_help_s=help_s, loop_make_noop_vs_1s=noop_s / 1.0)
 
 
-def one_game(results: dict, tmp: Path) -> None:
+def one_game(results: dict, tmp: Path, project_copy: Callable[[Path], Path] | None = None, builds: int = 2) -> None:
     """A full build, then a one-word edit to one game built over it, against a full build of the edited sources.
 
-    The command is `make`'s recipe (`rulebook build`, which validates and reports), run on a copy of the sources.
+    The command is `make`'s recipe (`rulebook build`, which validates and reports), run on a copy of the sources
+    (``project_copy`` writes it; the project's own by default). The game is one the current edition introduced
+    (tests/conftest.py ``edit_one_word``): the words of a published game are frozen, and a build refuses an edit to them.
     """
     from tests.conftest import copy_project, edit_one_word
 
-    project = copy_project(tmp / "loop-project")
+    project = (project_copy or copy_project)(tmp / "loop-project")
     rulebook = [str(BIN / "rulebook"), "--root", str(project)]
 
     def make(out: Path) -> float:
@@ -89,10 +94,9 @@ def one_game(results: dict, tmp: Path) -> None:
     first = make(project / "build")
     edit_one_word(project)
     again, full, differ = float("inf"), first, []
-    for n in range(2):  # interleaved: the edited build over the last one, then from nothing
+    for n in range(builds):  # interleaved: the edited build over the last one, then from nothing
         if n:
-            prose = project / "content" / "euchre.md"
-            prose.write_text(prose.read_text(encoding="utf-8").replace(" person ", " player ", 1), encoding="utf-8")
+            edit_one_word(project, undo=True)
             make(project / "build")
             edit_one_word(project)
         again = min(again, make(project / "build"))
@@ -110,15 +114,16 @@ def _cpu_of_children() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def suite(results: dict) -> None:
-    """`make test` once, and the CPU time it took: that time shared by every CPU is as fast as it can go."""
+def suite(results: dict, args: tuple[str, ...] = ()) -> None:
+    """`make test` once (``args`` added to its command line), and the CPU time it took: that time shared by every
+    CPU is as fast as it can go."""
     from bench.suite_cpu import OUT, by_file
 
     per_test = Path(tempfile.mkdtemp()) / "suite-cpu.jsonl"  # each test's CPU time (bench/suite_cpu.py)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update({OUT: str(per_test), "PYTEST_ADDOPTS": f"{env.get('PYTEST_ADDOPTS', '')} -p bench.suite_cpu".strip()})
     start, cpu = time.perf_counter(), _cpu_of_children()  # the README's command as CI runs it (RULEBOOK_PDF_JOBS unset)
-    subprocess.run(["make", "test"], cwd=ROOT, check=True, capture_output=True, env=env)
+    subprocess.run(["make", "test", *args], cwd=ROOT, check=True, capture_output=True, env=env)
     results.update(loop_make_test_s=time.perf_counter() - start, loop_make_test_target_s=90.0,
                    loop_make_test_cpu_s=_cpu_of_children() - cpu, loop_cpus=len(os.sched_getaffinity(0)))
     results["loop_make_test_floor_s"] = results["loop_make_test_cpu_s"] / results["loop_cpus"]
@@ -127,8 +132,8 @@ def suite(results: dict) -> None:
     shutil.rmtree(per_test.parent, ignore_errors=True)
 
 
-def loop(results: dict, tmp: Path) -> None:
-    """Validate, make with nothing changed, make after a one-game edit."""
-    validate(results)
-    make_noop(results)
-    one_game(results, tmp)
+def loop(results: dict, tmp: Path, scale: Any) -> None:
+    """Validate, make with nothing changed, make after a one-game edit (``scale``: bench/run.py's Scale)."""
+    validate(results, scale.loop_repeat, scale.root)
+    make_noop(results, scale.loop_repeat, scale.root)
+    one_game(results, tmp, scale.project, scale.loop_builds)

@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import Location, SourceError
 from .library import DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
@@ -102,6 +100,8 @@ def write(lib: Library) -> list[Path]:
     partial = out.with_name(f".{out.name}.partial")  # written whole, then put in place: never half a record
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
+    import yaml  # only to write a record: validate reads them through the cache of parsed files (loader.read_yaml)
+
     for name, content in fingerprint(lib).items():
         what = name.replace("page-", "the page ") if name != "book" else "the book's title and printed index"
         text = HEADER.format(edition=lib.edition.id, what=what) + yaml.safe_dump(

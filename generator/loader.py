@@ -21,10 +21,9 @@ import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from . import hints
 from .errors import Location, SourceError, echo
@@ -35,13 +34,23 @@ MAX_YAML_DEPTH = 32  # mappings and lists inside each other: a game's data goes 
 
 Loc = tuple[str | int, ...]
 
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    import yaml
 
 
-class _NoImplicitLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """libyaml composer with no implicit typing: every plain scalar is tagged str."""
+@functools.cache
+def _yaml() -> tuple[Any, type]:
+    """PyYAML and the composer, imported when the first file is parsed: a file read from the cache of parsed files
+    (``read_yaml``) needs neither, and `rulebook validate` after a save parses one file or none (PyYAML's import is
+    10 ms of the 0.3 s it may take)."""
+    import yaml
 
-    yaml_implicit_resolvers: dict = {}
+    class NoImplicitLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        """libyaml composer with no implicit typing: every plain scalar is tagged str."""
+
+        yaml_implicit_resolvers: dict = {}
+
+    return yaml, NoImplicitLoader
 
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
@@ -166,6 +175,7 @@ class _Builder:
         return SourceError(Location(self.path, line, col), problem)
 
     def build(self, node: yaml.Node, loc: Loc) -> Any:
+        yaml = _yaml()[0]
         self.marks[loc] = _mark(node)
         if isinstance(node, yaml.MappingNode):
             if node.tag != "tag:yaml.org,2002:map":
@@ -225,11 +235,12 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         col = text.index("\t") - (text.rfind("\n", 0, text.index("\t")) + 1) + 1
         raise SourceError(Location(path, line, col),
                           "a tab character; YAML is indented with spaces only: write spaces instead of the tab")
+    yaml, no_implicit_loader = _yaml()
     try:
         # Refuse anchors and aliases before composing, so an alias bomb is never expanded; and nesting deeper
         # than any game's, which would exhaust the composer's stack (a RecursionError, not a line).
         depth = 0
-        for event in yaml.parse(text, Loader=_NoImplicitLoader):
+        for event in yaml.parse(text, Loader=no_implicit_loader):
             anchor = getattr(event, "anchor", None)
             if isinstance(event, yaml.AliasEvent) or anchor:
                 m = event.start_mark
@@ -244,7 +255,7 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
                                       "check the indentation and the brackets of this line instead")
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-        node = yaml.compose(text, Loader=_NoImplicitLoader)
+        node = yaml.compose(text, Loader=no_implicit_loader)
     except yaml.MarkedYAMLError as exc:
         mark, context = exc.problem_mark or exc.context_mark, exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -297,9 +308,10 @@ def write_whole(path: Path, text: str) -> None:
 _PARSED: dict[tuple[str, str], YamlDoc] = {}
 _PARSED_MAX = 4096  # files; the oldest is let go first (a preview session sees every saved version)
 # And between runs, in the user's cache: `rulebook validate` on a save parses only the file saved.
-# JSON (reading it runs no code), named by a digest of this reader's code, PyYAML's version and the
-# file's name and text, so that a change to any of them is parsed anew.
-_READER = hashlib.sha256(Path(__file__).read_bytes() + yaml.__version__.encode()).digest()
+# JSON (reading it runs no code), named by a digest of this reader's code, PyYAML's (its package's first file,
+# which states its version: found, not imported) and the file's name and text, so that a change to any of them
+# is parsed anew.
+_READER = hashlib.sha256(Path(__file__).read_bytes() + Path(find_spec("yaml").origin).read_bytes()).digest()
 _STORED_MAX = 2048  # files in the folder; the least recently written go first, checked now and then
 _STORED_WRITES = 0  # files this process has written
 

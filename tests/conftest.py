@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,23 +65,53 @@ def sharing_pdfs(tmp_path_factory):
         yield
 
 
-def _shared_build(tmp_path_factory, edition: str, wait: bool = True) -> Path | None:
+def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name: str | None = None,
+                  project: Callable[[Path], Path] | None = None, site: bool = True) -> Path | None:
     """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait
-    (or, with ``wait`` false, get None while another worker is building it)."""
+    (or, with ``wait`` false, get None while another worker is building it). With ``project`` (which writes a
+    project into the folder it is given), that project's, made once too, under ``name``; ``site`` false: its PDFs."""
     import fcntl
 
     base = _session_folder(tmp_path_factory)
-    target, done = base / f"build-{edition}", base / f"build-{edition}.done"
-    with open(base / f"build-{edition}.lock", "w") as lock:
+    name = name or edition
+    target, done = base / f"build-{name}", base / f"build-{name}.done"
+    with open(base / f"build-{name}.lock", "w") as lock:
         try:  # released when the file closes, or if the worker dies
             fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             return None
         if not done.exists():
+            root = ROOT if project is None else project(base / f"project-{name}")
             with sharing_pdfs(tmp_path_factory):
-                build(ROOT, edition_id=edition, out=target)
+                build(root, edition_id=edition, out=target, site=site)
             done.touch()
     return target.resolve()
+
+
+# Debian's Chromium, driven by Playwright (tests/test_browser.py, tests/test_pdfjs_calc.py).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium, launched once per worker for every test file that drives it: Playwright's synchronous API runs one
+    event loop a thread, so a second one started in the same worker (a file's own) failed while the first ran."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def small_built(tmp_path_factory) -> tuple[Path, Path]:
+    """The small project (``small_project``) and its current edition's PDFs, built once per session (no test reads
+    its site): (project, output folder)."""
+    out = _shared_build(tmp_path_factory, None, name="small", project=small_project, site=False)
+    return out.parent / "project-small", out
 
 
 def copy_project(dest: Path) -> Path:
@@ -89,6 +120,54 @@ def copy_project(dest: Path) -> Path:
         shutil.copytree(ROOT / name, dest / name)
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     return dest
+
+
+# The games of a small project: a game in each section (cards, equipment, tournament), score sheets of every kind
+# (Golf's variants have their own, Oh Hell!'s has two parts, one landscape, Hearts' is landscape with blank rows to
+# the foot, the Gin tournament's has a page of samples and is printed in the book), and errata (the tournament's,
+# Golf's, Dice 10,000's).
+SMALL_GAMES = ("golf", "hearts", "oh-hell", "dice-10000", "gin-rummy-tournament")
+
+
+def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: bool = False) -> Path:
+    """A copy of the project whose book has only ``games`` (their data and prose, the book's prose pages), for tests
+    of the machinery (determinism, preview, two-sided printing, the booklet, hostile input) that need a real book but
+    not the whole of it: it builds in a third of the time. It has both editions and the errata of the files it keeps;
+    not the printed index (it lists every game), nor the errata of its rows; with ``as_printed``, its rows of
+    ``games``, and 2026.1 laid out as printed. 2026.1 is recorded as published."""
+    import yaml
+
+    copy_project(dest)
+    data, content = dest / "rules_data", dest / "content"
+    book = yaml.safe_load((data / "book.yaml").read_text(encoding="utf-8"))
+    listed = {game for section in book["sections"] for game in section["games"]}
+    assert set(games) <= listed, f"not in the book: {set(games) - listed}"
+    for game in listed - set(games):
+        (data / f"{game}.yaml").unlink()
+        for prose in [*content.glob(f"{game}.md"), *content.glob(f"{game}.*.md")]:
+            prose.unlink()
+    if as_printed:
+        index = book["printed_index"]["sections"]
+        for section in index:
+            index[section] = [row for row in index[section] if row.get("game") in games]
+    else:
+        book.pop("printed_index", None)
+        for edition in book["editions"]:
+            edition.pop("pages_as_printed", None)  # laid out as printed needs the printed index
+    for section in book["sections"]:
+        section["games"] = [game for game in section["games"] if game in games]
+    (data / "book.yaml").write_text(yaml.safe_dump(book, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    def kept(erratum: dict) -> bool:
+        page = erratum.get("evidence", {}).get("page")
+        return ((dest / erratum["file"]).exists() and not str(erratum.get("path", "")).startswith("printed_index")
+                and (page is None or (content / f"{page}.md").exists()))
+
+    errata = yaml.safe_load((data / "errata.yaml").read_text(encoding="utf-8"))
+    errata["errata"] = [erratum for erratum in errata["errata"] if kept(erratum)]
+    (data / "errata.yaml").write_text(yaml.safe_dump(errata, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    shutil.rmtree(data / "frozen", ignore_errors=True)
+    return as_published(dest)
 
 
 def as_published(project: Path) -> Path:
@@ -100,23 +179,29 @@ def as_published(project: Path) -> Path:
     return project
 
 
-def edit_one_word(project: Path) -> Path:
-    """Swap one word of Euchre's prose for another as wide ('player' -> 'person'), so no page moves
-    (recorded as published: the edit is a test of layout, not a correction of the printed book)."""
-    prose = project / "content" / "euchre.md"
+# A game the current edition introduced: its words may change (those of a game of the published edition are frozen:
+# changing them is an erratum, which the frozen check asks for).
+EDITED_GAME = "basic-rummy"
+
+
+def edit_one_word(project: Path, undo: bool = False) -> Path:
+    """Swap one word of EDITED_GAME's prose for another as wide ('player' -> 'person'), so no page moves; with
+    ``undo``, swap it back. Return the prose file."""
+    prose = project / "content" / f"{EDITED_GAME}.md"
+    old, new = (" person ", " player ") if undo else (" player ", " person ")
     text = prose.read_text(encoding="utf-8")
-    assert " player " in text
-    prose.write_text(text.replace(" player ", " person ", 1), encoding="utf-8")
-    as_published(project)
+    assert old in text
+    prose.write_text(text.replace(old, new, 1), encoding="utf-8")
     return prose
 
 
 # The test files that take longest (most lay the book out for real), run first. Each pytest-xdist worker
 # takes the next file when it is done, so a long file taken last kept the other CPU idle to the end (the
 # preview test's 19 s). From `make test PYTEST_ARGS="-n auto --dist loadfile --durations=0"`, longest first.
-SLOW_FIRST = ("test_sheets.py", "test_pdf.py", "test_copyfit.py", "test_hostile.py", "test_browser.py",
-              "test_pdfjs_calc.py", "test_source_words.py", "test_preview.py", "test_structure.py",
-              "test_published_edition.py", "test_build.py", "test_writer.py")
+SLOW_FIRST = ("test_sheets.py", "test_pdf.py", "test_release.py", "test_copyfit.py", "test_browser.py", "test_bench.py",
+              "test_forms.py", "test_hostile.py", "test_mutation.py", "test_pdfjs_calc.py", "test_build.py",
+              "test_source_words.py", "test_preview.py", "test_structure.py", "test_published_edition.py",
+              "test_writer.py")
 
 
 def pytest_collection_modifyitems(session, config, items):

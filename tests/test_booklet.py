@@ -101,13 +101,16 @@ def test_a4_pages_fill_a5_halves_exactly(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def booklet_build(tmp_path_factory) -> Path:
+def booklet_build(small_built, tmp_path_factory) -> tuple[Path, Path]:
+    """The small book (tests/conftest.py ``small_project``) built with its booklet: (the project, its PDF folder).
+    Imposing and folding do not depend on how many games the book has."""
+    project, _ = small_built
     out = tmp_path_factory.mktemp("booklet")
     with sharing_pdfs(tmp_path_factory):  # the book itself is the shared build's: the booklet is made here
-        result = subprocess.run([sys.executable, "-m", "generator", "build", "--pdf-only", "--booklet", "--out", str(out)],
-                                cwd=ROOT, capture_output=True, text=True)
+        result = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), "build", "--pdf-only",
+                                 "--booklet", "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    return out / "pdf"
+    return project, out / "pdf"
 
 
 _WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')
@@ -160,8 +163,9 @@ def misplaced(read: list[tuple[str | None, str | None]], pages: int) -> list[str
 def test_the_booklet_is_laid_out_at_its_own_size_and_folds_in_order(booklet_build):
     """The booklet is the book set again at half-letter (not its pages shrunk): its running text is at least
     85 % the book's size, and folded, each side holds the right pages, folios upright on the outer edges."""
-    lib = load_library(ROOT)
-    book, booklet = booklet_build / pdf_name(lib), booklet_build / booklet_name(lib)
+    project, pdfs = booklet_build
+    lib = load_library(project)
+    book, booklet = pdfs / pdf_name(lib), pdfs / booklet_name(lib)
     assert _median_height(booklet) >= 0.85 * _median_height(book)
     reader = pypdf.PdfReader(booklet)
     short, long = PAPER["letter"]

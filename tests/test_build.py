@@ -110,46 +110,57 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
     assert not half_written
 
 
-def test_a_build_keeps_its_score_sheets_while_no_sheet_changes(tmp_path, monkeypatch):
-    """The sheets are kept beside the build under a digest of what they print: a prose edit reuses
-    them, an edit to a sheet or another paper lays them out again, and only the newest set is kept."""
+def test_a_build_keeps_its_score_sheets_one_by_one(tmp_path, monkeypatch):
+    """The sheets are kept beside the build one by one, each under a digest of what it prints, the score pad under
+    a digest of all of them: a prose edit lays no sheet out; an edit to one sheet lays that one out, and the others
+    once each, as they were laid out before, for the pad; another paper lays them all out; only the newest entries
+    of each edition and paper stay. What is copied or laid out as before is, byte for byte, a render from nothing.
+    On two games' sheets: two parts, one of them landscape (Oh Hell!), and blank rows to the foot with a page of
+    samples after them (the Gin tournament)."""
     from generator.library import load_library
     from generator.render import pdf_worker, scorepad
     from generator.render.pdf import game_pages
-    from tests.conftest import copy_project
+    from tests.conftest import small_project
 
-    project = copy_project(tmp_path / "project")
-    renders: list[str] = []
+    project = small_project(tmp_path / "project", ("oh-hell", "gin-rummy-tournament"))
+    laid_out: list[tuple[str, str]] = []  # (how, sheet): "whole" (with its trials) or "as before"
 
-    def render_score_pad(lib, pages, out_dir, engine):  # stands in for WeasyPrint: the keeping is tested
-        renders.append(lib.edition.id)
-        (out_dir / "score-sheets" / "oh-hell.pdf").write_bytes(f"sheet {len(renders)}".encode())
-        (out_dir / "score-pad.pdf").write_bytes(f"pad {len(renders)}".encode())
+    def counting(how: str, real):
+        def counted(lib, page, file, *args):
+            laid_out.append((how, file.key))
+            return real(lib, page, file, *args)
+        return counted
 
-    monkeypatch.setattr(scorepad, "render_score_pad", render_score_pad)
+    monkeypatch.setattr(scorepad, "render_sheet_documents", counting("whole", scorepad.render_sheet_documents))
+    monkeypatch.setattr(scorepad, "lay_out_as_before", counting("as before", scorepad.lay_out_as_before))
     keep = tmp_path / "build" / ".cache"
 
-    def sheets(name: str, paper: str = "letter") -> tuple[str, dict[str, bytes]]:
+    def sheets(name: str, paper: str = "letter", keeping: bool = True) -> dict[str, bytes]:
+        laid_out.clear()
         lib = load_library(project)
         out = tmp_path / name
         (out / "score-sheets").mkdir(parents=True)
-        pdf_worker._sheets(lib, game_pages(lib), out, paper, keep)
-        return scorepad.sheets_digest(lib, game_pages(lib), paper), {
-            p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        pdf_worker._sheets(lib, game_pages(lib), out, paper, keep if keeping else None)
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
-    first_digest, first = sheets("first")
-    assert first == {"score-sheets/oh-hell.pdf": b"sheet 1", "score-pad.pdf": b"pad 1"}
+    first = sheets("first")
+    pad, oh_hell = "score-pad-2026.2.pdf", "score-sheets/oh-hell.pdf"
+    assert len(first) == 3 and pad in first and oh_hell in first
+    assert sorted(laid_out) == [("whole", key) for key in ("gin-rummy-tournament", "oh-hell")]
     prose = project / "content" / "oh-hell.md"
     assert " player" in prose.read_text(encoding="utf-8")
     prose.write_text(prose.read_text(encoding="utf-8").replace(" player", " person", 1), encoding="utf-8")
-    assert sheets("prose-edited") == (first_digest, first) and len(renders) == 1
+    assert sheets("prose-edited") == first and laid_out == []
     data = project / "rules_data" / "oh-hell.yaml"
     data.write_text(data.read_text(encoding="utf-8").replace("total: Total", "total: Sum", 1), encoding="utf-8")
-    edited_digest, edited = sheets("sheet-edited")
-    assert edited_digest != first_digest and edited["score-pad.pdf"] == b"pad 2"
-    assert sheets("a4", "a4")[1]["score-pad.pdf"] == b"pad 3"
+    edited = sheets("sheet-edited")
+    assert sorted(laid_out) == [("as before", "gin-rummy-tournament"), ("whole", "oh-hell")]
+    assert [name for name in first if edited[name] != first[name]] == [pad, oh_hell]
+    assert sheets("from-nothing", keeping=False) == edited  # what was kept and laid out as before is a fresh render
+    assert sheets("a4", "a4")[pad] != edited[pad] and len(laid_out) == 2 and {how for how, _ in laid_out} == {"whole"}
     kept = sorted(p.name.rsplit("-", 1)[0] for p in keep.iterdir() if not p.name.startswith("."))
-    assert kept == ["sheets-2026.2-a4", "sheets-2026.2-letter"]  # the letter set before the edit is gone
+    assert kept == ["pad-2026.2-a4", "pad-2026.2-letter"] + ["sheet-2026.2-a4"] * 2 + ["sheet-2026.2-letter"] * 2
+    assert len(list(keep.iterdir())) == 6  # the letter sheet and pad before the edit are gone
 
 
 # The site's pages are generated by a worker forked when MkDocs makes the plugin (render/site_worker.py). A fork

@@ -1,7 +1,7 @@
 """Hostile and broken input: nothing gets through, nothing leaks, nothing half-written is published.
 
-One copy of the project is loaded with every payload below (in prose and in YAML strings), then
-built whole, site and PDF, while a server on 127.0.0.1 counts requests and a canary file sits
+One copy of the project (a small one: Hearts and Dice 10,000, tests/conftest.py ``small_project``) is
+loaded with every payload below (in prose and in YAML strings), then built whole, site and PDF, while a server on 127.0.0.1 counts requests and a canary file sits
 outside the project. Each payload is counted for the summary `make test` prints.
 """
 
@@ -34,7 +34,7 @@ from generator.loader import parse_yaml
 from generator.render.pdf import book_html
 from tests import hostile
 from tests.checkfix import make_project
-from tests.conftest import ROOT, as_published, copy_project, sharing_pdfs
+from tests.conftest import ROOT, as_published, copy_project, sharing_pdfs, small_project
 
 CANARY = "CANARY-7f3a9c51-do-not-publish"
 MARKDOWN = [
@@ -96,7 +96,7 @@ def hostile_build(tmp_path_factory, trap):
     (base / "outside").mkdir()
     canary = base / "outside" / "canary.txt"
     canary.write_text(CANARY, encoding="utf-8")
-    project = copy_project(base / "project")
+    project = small_project(base / "project", ("hearts", "dice-10000"))
     payloads = [p.format(host=host, canary=canary) for p in MARKDOWN]
     prose = project / "content" / "hearts.md"
     prose.write_text(prose.read_text(encoding="utf-8") + "\n## Hostile\n\n" + "\n\n".join(payloads) + "\n",

@@ -11,6 +11,7 @@ import pypdf
 import pytest
 
 from generator.build import render_pdfs
+from generator.library import load_library
 from generator.render.pdf import game_pages, render_book
 from generator.render.scorepad import render_sheet
 from generator.render.site import pdf_name
@@ -147,11 +148,15 @@ def test_court_whist_score_card_from_data(built, library):
     assert "total possible 13 to 39" in text and "grand total" in text
 
 
-def test_pdfs_are_byte_identical_across_builds(library, built, tmp_path, monkeypatch):
+def test_pdfs_are_byte_identical_across_builds(small_built, tmp_path, monkeypatch):
+    """The small book's PDFs (tests/conftest.py ``small_project``: its parts, errata, and sheets of every kind:
+    a variant's, a landscape one, one of two parts, one with a sample) rendered again in another folder, time
+    zone and hash seed are the same bytes as its session build's."""
+    project, out = small_built
     monkeypatch.setenv("TZ", "Pacific/Auckland")
     monkeypatch.setenv("PYTHONHASHSEED", "12345")
-    render_pdfs(library, tmp_path / "again")
-    first = built[CURRENT] / "pdf"
+    render_pdfs(load_library(project), tmp_path / "again")
+    first = out / "pdf"
     for path in sorted(first.rglob("*.pdf")):
         again = tmp_path / "again" / path.relative_to(first)
         assert again.read_bytes() == path.read_bytes(), path.name
@@ -201,14 +206,19 @@ def test_contents_and_index_entries_link_to_the_game(reader, library):
 
 
 @pytest.fixture(scope="module")
-def duplex(library, tmp_path_factory) -> tuple[pypdf.PdfReader, dict[str, int]]:
+def duplex(small_built, tmp_path_factory):
+    """The small book (tests/conftest.py ``small_project``: every kind of part, three sections) printed two-sided:
+    (its reader, its anchors, the one-sided book's reader, the library). Where blank pages go depends on the parts,
+    not on how many games the book has."""
+    project, out = small_built
+    library = load_library(project)
     target = tmp_path_factory.mktemp("duplex") / "book.pdf"
     anchors = render_book(library, target, duplex=True)
-    return pypdf.PdfReader(target), anchors
+    return pypdf.PdfReader(target), anchors, pypdf.PdfReader(out / "pdf" / pdf_name(library)), library
 
 
-def test_duplex_opens_every_section_on_a_right_hand_page(duplex, reader, library):
-    book, anchors = duplex
+def test_duplex_opens_every_section_on_a_right_hand_page(duplex):
+    book, anchors, reader, library = duplex
     opens = [anchors[f"section-{s.id}"] for s in library.book.sections] + [anchors["book-index"]]
     assert all(page % 2 == 1 for page in opens), opens
     # The pages added so that a part opens on the right carry nothing, not even a page number.

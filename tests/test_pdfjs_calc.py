@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CURRENT
+from tests.conftest import CHROMIUM, CURRENT
 from tests.pagetext import pdf_reader
-from tests.test_browser import ARGS, CHROMIUM, _Quiet
+from tests.test_browser import _Quiet
 from tests.test_forms import awaited, summed, widgets
 from tests.test_writer import form_pdf
 
@@ -131,36 +131,33 @@ class _Served(_Quiet):
 
 
 @pytest.fixture(scope="module")
-def viewer(built, tmp_path_factory):
+def viewer(built, tmp_path_factory, request):
     """The folder served on 127.0.0.1 (viewer.html, PDF.js, the current edition's sheets) and a browser page
     opener: ``open(pdf)`` loads ``pdf`` (a path in that folder) in the viewer, its scripting sandbox ready."""
     if (reason := _missing()) is not None:
         if os.environ.get("CI"):  # CI installs both (.ci/run): there the test must run, not skip
             pytest.fail(reason)
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
+    browser = request.getfixturevalue("browser")  # the worker's Chromium (tests/conftest.py), once it is there
     folder = tmp_path_factory.mktemp("pdfjs")
     (folder / "pdfjs").symlink_to(PDFJS)
     (folder / "viewer.html").symlink_to(JS / "viewer.html")
     (folder / "pdf").symlink_to(built[CURRENT] / "pdf")
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Served, directory=str(folder)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        context = browser.new_context(viewport={"width": 700, "height": 900})
-        errors: list[str] = []
+    context = browser.new_context(viewport={"width": 700, "height": 900})
+    errors: list[str] = []
 
-        def open_pdf(pdf: str):
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file={pdf}")
-            page.wait_for_function("window.scriptingManager?.ready === true", timeout=30_000)
-            assert not errors, errors
-            return page
+    def open_pdf(pdf: str):
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file={pdf}")
+        page.wait_for_function("window.scriptingManager?.ready === true", timeout=30_000)
+        assert not errors, errors
+        return page
 
-        yield folder, open_pdf
-        browser.close()
+    yield folder, open_pdf
+    context.close()
     httpd.shutdown()
 
 

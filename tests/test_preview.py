@@ -7,11 +7,13 @@ import pypdf
 from generator.library import load_library
 from generator.preview import Preview, sources_stamp, watch
 from generator.render.pdf import BookParts, render_book
-from tests.conftest import copy_project, edit_one_word
+from tests.conftest import EDITED_GAME, edit_one_word, small_project
 
 
 def test_preview_relays_out_only_the_changed_game_as_a_fresh_render_would_and_keeps_the_last_good_pdf(tmp_path):
-    project = copy_project(tmp_path / "project")
+    """On a small book (tests/conftest.py ``small_project``): what a preview lays out again does not depend on
+    how many other games the book has, and a fresh render of the whole book to compare with costs a fifth."""
+    project = small_project(tmp_path / "project", (EDITED_GAME, "hearts", "dice-10000"))  # two sections
     target = tmp_path / "out" / "book.pdf"
     preview = Preview(project, target)
     lines: list[str] = []
@@ -23,20 +25,20 @@ def test_preview_relays_out_only_the_changed_game_as_a_fresh_render_would_and_ke
     stamp = sources_stamp(project)
     edit_one_word(project)
     assert sources_stamp(project) != stamp  # the watcher sees the edit
-    assert preview.rebuild() == 1  # Euchre's section alone; the contents and index did not change
-    assert len(preview.layout.cache) == len(preview.layout.used)  # the old Euchre is forgotten
+    assert preview.rebuild() == 1  # the edited game's section alone; the contents and index did not change
+    assert len(preview.layout.cache) == len(preview.layout.used)  # the section as it was is forgotten
     good = target.read_bytes()
-    # Games run on within a section: Euchre's text is on the pages from its heading to its end mark.
+    # Games run on within a section: the game's text is on the pages from its heading to its end mark.
     anchors = preview.layout.pages
-    pages = pypdf.PdfReader(target).pages[anchors["game-euchre"] - 1:anchors["end-euchre"]]
-    assert "allows person to the left" in " ".join(" ".join(page.extract_text() for page in pages).split())
+    pages = pypdf.PdfReader(target).pages[anchors[f"game-{EDITED_GAME}"] - 1:anchors[f"end-{EDITED_GAME}"]]
+    assert "the next person doesn’t want" in " ".join(" ".join(page.extract_text() for page in pages).split())
     # The section laid out again among the kept ones is the book a build lays out from nothing.
     render_book(load_library(project), tmp_path / "fresh.pdf")
     assert (tmp_path / "fresh.pdf").read_bytes() == good
 
-    game = project / "rules_data" / "euchre.yaml"
+    game = project / "rules_data" / f"{EDITED_GAME}.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "\nplayers: [\n", encoding="utf-8")  # broken YAML
     watch(preview, report=lines.append, interval=0, rounds=1)
-    assert lines[-1].startswith("error: ") and "euchre.yaml" in lines[-1]
+    assert lines[-1].startswith("error: ") and f"{EDITED_GAME}.yaml" in lines[-1]
     assert target.read_bytes() == good
     assert not list(target.parent.glob(".*partial"))

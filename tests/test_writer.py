@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from generator.errors import BuildError
+from generator.library import load_library
 from generator.render.pdf import BookParts, document_maker
 from generator.render.weasy import Engine, without_cycle_collector
 from generator.render.writer import PdfWriter
+from tests.conftest import PUBLISHED
 from tests.pdffacts import differences, pdf_facts
 
 
@@ -30,11 +32,14 @@ def _weasyprint(documents: list, target: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def book_parts(published_library):
-    """The published book's parts (contents, prose pages, sections, index), each laid out on its own."""
-    engine, make = Engine(), document_maker(published_library, False)
+def book_parts(small_built):
+    """The parts of the small book's published edition (tests/conftest.py ``small_project``: contents, prose pages,
+    three sections, index and errata), each laid out on its own: the writers are compared on the same pages, and
+    what they write does not depend on how many games there are."""
+    library = load_library(small_built[0], PUBLISHED)
+    engine, make = Engine(), document_maker(library, False)
     with without_cycle_collector():
-        return [engine.document(make(part.body)) for part in BookParts(published_library).numbered(None)]
+        return [engine.document(make(part.body)) for part in BookParts(library).numbered(None)]
 
 
 @pytest.fixture(scope="module")

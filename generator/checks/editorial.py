@@ -102,9 +102,16 @@ def _texts(lib: Library) -> Iterator[tuple[Location, str]]:
     proses = list(lib.pages.values()) + [p for gs in lib.ordered_games() for p in [gs.prose, *gs.variant_prose.values()] if p]
     for prose in proses:
         for n, line in enumerate(prose.text.splitlines(), 1):
-            line = _REFERENCE.sub(" ", line)  # data references are not words
-            line = _ADDRESS.sub(" ", line)
+            if "{" in line:  # (each pattern is tried only on a line that can hold it: most lines hold neither)
+                line = _REFERENCE.sub(" ", line)  # data references are not words
+            if "@" in line or "://" in line:
+                line = _ADDRESS.sub(" ", line)
             yield Location(prose.path, n), line
+
+
+def _suit_word_cards(text: str) -> bool:
+    """Whether ``text`` may hold a card written with its suit's name ('club4', SUIT_WORD_CARD): it names a suit."""
+    return "club" in text or "diamond" in text or "heart" in text or "spade" in text
 
 
 def _unknown(english: tuple[frozenset[str], int], words: list[str]) -> list[str]:
@@ -127,8 +134,8 @@ def _lookup(written: str, house: set[str]) -> str | None:
 def unknown_word(lib: Library) -> Iterator[Finding]:
     """A word is in neither the English word list nor the house dictionary of game terms."""
     house = house_words(lib.root)
-    lines = [(where, set(WORD.findall(SUIT_WORD_CARD.sub(" ", text))))  # 'club4' is a card (notation.card)
-             for where, text in texts(lib)]
+    lines = [(where, set(WORD.findall(SUIT_WORD_CARD.sub(" ", text) if _suit_word_cards(text) else text)))
+             for where, text in texts(lib)]  # 'club4' is a card (notation.card), not a word
     # Each word as written -> the word looked up (or None: too short, a house word), decided once.
     looked_up = {w: _lookup(w, house) for w in set().union(*(written for _, written in lines))}
     unknown = unknown_words({w for w in looked_up.values() if w})
@@ -151,5 +158,5 @@ def card_notation(lib: Library) -> Iterator[Finding]:
         for m in APOSTROPHE_PLURAL.finditer(text) if ("'s" in text or "’s" in text or ",s" in text) else ():
             fixed = m.group(0).replace("'s", "s").replace("’s", "s").replace(",s", "s")
             yield where, f"'{m.group(0)}': the house notation is '{fixed}'", None
-        for m in SUIT_WORD_CARD.finditer(text):
+        for m in SUIT_WORD_CARD.finditer(text) if _suit_word_cards(text) else ():
             yield where, f"'{m.group(0)}': the house notation is '{m.group(2)}{SUIT_SYMBOL[m.group(1)]}'", None

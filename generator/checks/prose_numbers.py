@@ -38,16 +38,16 @@ PHRASES: list[tuple[str, tuple[tuple[str, ...], ...], re.Pattern[str]]] = [
     ("decks", (("deck", "pack"),),
      re.compile(rf"(?:^\s*(?:[-*]|\d+\.)?\s*|[.:;(]\s*|\b(?:use|uses|using|with|needs?|requires?)\s+)"
                 rf"{N}\s+(?:decks?|packs?)\b", re.I)),
-    ("players", (("for", "with"), ("player", "people")),
+    ("players", (("for", "with"), ("players", "people")),
      re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),
     ("players", (("player",), ("game",)), re.compile(rf"\b{N}[- ]player\s+game\b", re.I)),
-    ("players", (("player", "people"), ("can", "may")),
+    ("players", (("players", "people"), ("can", "may")),
      re.compile(rf"\b{N}\s+(?:or\s+more\s+)?(?:players|people)\s+(?:can|may)\s+play\b", re.I)),
     ("deck size", (("card",), ("deck", "pack")), re.compile(rf"\b{N}[- ]card\s+(?:deck|pack)\b", re.I)),
     ("target", (("to",), ("play", "first", "race")),
      re.compile(rf"\b(?:play(?:ed|s)?|first(?:\s+player)?|race)\s+to\s+{N}(?:\s+points)?\b", re.I)),
-    ("target", (("reach",), ("point",)), re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
-    ("rounds", (("round",),), re.compile(rf"\b{N}\s+rounds\b", re.I)),
+    ("target", (("reach",), ("points",)), re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
+    ("rounds", (("rounds",),), re.compile(rf"\b{N}\s+rounds\b", re.I)),
 ]
 
 

@@ -86,8 +86,8 @@ def unknown_reference(lib: Library):
                     yield Location(prose.path, ref.line, ref.col), problem, gs.id
         for loc, text, parent in _text_fields(data):
             # A table's line format ({label}, {value}), a double's label ({n}) and a sheet's row label ({n}, {nth})
-            # fill their own slots.
-            if loc[-1] in ("line", "row_label") or loc[-2:] == ("doubles", "label"):
+            # fill their own slots; a text without a brace has no reference (most have none).
+            if loc[-1] in ("line", "row_label") or loc[-2:] == ("doubles", "label") or "{" not in text:
                 continue
             local = lookup(data, ".".join(str(p) for p in parent)) if parent else data
             scopes = [local, data]

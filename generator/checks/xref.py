@@ -38,6 +38,8 @@ def unknown_alternate_rule(lib: Library) -> Iterator[Finding]:
         numbers = _numbers(gs, lib)
         has_any = bool(gs.game.alternate_rules and gs.game.alternate_rules.rules)
         for where, line in _texts(lib, gs):
+            if "alternate rule" not in line.lower():  # what both patterns start from (most lines do not say it)
+                continue
             for m in SEE_RULE.finditer(line):
                 if int(m.group(1)) not in numbers:
                     have = ", ".join(map(str, sorted(numbers))) or "none"

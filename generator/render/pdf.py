@@ -325,7 +325,7 @@ class Layout:
             sheets.append(self.engine.css(" ".join(
                 f'@page :nth({pages + n + 1}) {{ @bottom-right {{ content: "{folio}"; }} }}'
                 for n, folio in enumerate(folios))))
-            sheets.append(self._tighter(*FIT_STEPS[-1]))
+            sheets += [self._tighter(*step) for step in FIT_STEPS[-1:]]  # none when fitting is off (the bench)
             steps = ()
         document = self._unsplit(html, sheets)
         self.laid_out += 1

@@ -91,25 +91,23 @@ def report(stage: str, done: int = 0, total: int | None = None, final: bool = Fa
 
 
 def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | None) -> None:
-    """Every score sheet and the score pad into ``out_dir``; with ``keep``, the last build's are copied
-    while no sheet's inputs changed (``scorepad.sheets_digest``): a prose edit changes no sheet."""
-    from .cache import copy_into, kept
-    from .scorepad import render_score_pad, sheets_digest
+    """Every score sheet and the score pad into ``out_dir``. With ``keep`` (the build's own folder of kept
+    renders), the sheets are kept there one by one, each under a digest of its inputs, and the pad under a
+    digest of all of them (``scorepad.SheetKeeper``): a prose edit changes no sheet and lays none out; an
+    edit to one sheet lays that one out, and each other one once for the pad. With RULEBOOK_PDF_CACHE set,
+    they are kept there instead, for every render of the same sheets."""
+    from .scorepad import SheetKeeper, render_score_pad
     from .weasy import Engine
 
-    if keep is None:
-        render_score_pad(lib, pages, out_dir, Engine(paper))
-        return
-
-    def render(staged: Path) -> None:
-        (staged / "score-sheets").mkdir()
-        render_score_pad(lib, pages, staged, Engine(paper))
-
-    prefix = f"sheets-{lib.edition.id}-{paper}-"
-    # Made in the build's staging folder (out_dir's parent), which the build removes even if this process is
-    # killed: a stopped render leaves nothing in the kept sheets.
-    entry = kept(keep, prefix + sheets_digest(lib, pages, paper), render, keep_prefix=prefix, staging=out_dir.parent)
-    copy_into(entry, out_dir)
+    shared = os.environ.get("RULEBOOK_PDF_CACHE")
+    keeper = None
+    if shared:  # not the cache folder itself: a whole render holds its lock while this one runs
+        keeper = SheetKeeper(Path(shared) / "sheets", lib.edition.id, paper, evict=False)
+    elif keep is not None:
+        # Made in the build's staging folder (out_dir's parent), which the build removes even if this process
+        # is killed: a stopped render leaves nothing in the kept sheets.
+        keeper = SheetKeeper(keep, lib.edition.id, paper, staging=out_dir.parent)
+    render_score_pad(lib, pages, out_dir, Engine(paper), keeper)
 
 
 def _fork(task: str, answer: Path) -> int:

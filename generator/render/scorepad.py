@@ -41,9 +41,17 @@ class SheetRender:
     rows: int  # blank hand rows of a page-filling block (0 if the data lists every row)
     landscape: tuple[bool, ...]  # per part
     pages: int = 0  # how many pages it printed (the score pad lets its documents go once they are written)
+    blank_rows: int | None = None  # what its blank pages were laid out with (sheet_html): the layout chosen
+    style: str = ""
 
     def __post_init__(self) -> None:
         self.pages = self.pages or sum(len(d.pages) for d in self.documents)
+
+    @property
+    def chosen(self) -> dict:
+        """What its layout chose, as kept beside its PDF (``lay_out_as_before``)."""
+        return {"blank_rows": self.blank_rows, "landscape": list(self.landscape), "style": self.style,
+                "rows": self.rows, "pages": self.pages}
 
 
 def sheet_view(page: GamePage, variant_id: str | None) -> tuple[str, BodyView]:
@@ -131,6 +139,7 @@ def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine
     if narrow:
         landscape = tuple(i in narrow for i in range(len(parts)))
         document = engine.document(sheet_html(lib, file, heading, view, rows, landscape))
+    style = STYLES[0]
     if fills:
         # If even the trial rows push something to another page, try as few as will do.
         rows = rows_that_fit(document) if len(document.pages) <= len(parts) else TRIAL_ROWS - 1
@@ -140,15 +149,32 @@ def render_sheet_documents(lib: Library, page: GamePage, file: SheetFile, engine
                 break
             rows -= 1
     else:
-        for style in STYLES[1:]:
+        for tighter in STYLES[1:]:
             if len(document.pages) <= len(parts):
                 break
+            style = tighter
             document = engine.document(sheet_html(lib, file, heading, view, rows, landscape, style))
-    documents = [document]
+    return SheetRender(file, _with_sample(lib, heading, view, file, engine, document), rows or 0, landscape,
+                       blank_rows=rows, style=style)
+
+
+def _with_sample(lib: Library, heading: str, view: BodyView, file: SheetFile, engine: Engine, blank: Any) -> list[Any]:
+    """The sheet's documents: its blank pages, then its page of samples if it has one."""
     sample = samples_html(lib, heading, view, file.number)
-    if sample is not None:
-        documents.append(engine.document(sample))
-    return SheetRender(file, documents, rows or 0, landscape)
+    return [blank] if sample is None else [blank, engine.document(sample)]
+
+
+def lay_out_as_before(lib: Library, page: GamePage, file: SheetFile, engine: Engine, chosen: dict) -> SheetRender:
+    """Lay one sheet out once more as a layout before chose (``SheetRender.chosen``): its final layout alone, the
+    same pages, without the trials that chose it."""
+    heading, view = sheet_view(page, file.variant_id)
+    landscape = tuple(chosen["landscape"])
+    blank = engine.document(sheet_html(lib, file, heading, view, chosen["blank_rows"], landscape, chosen["style"]))
+    result = SheetRender(file, _with_sample(lib, heading, view, file, engine, blank), chosen["rows"], landscape,
+                         blank_rows=chosen["blank_rows"], style=chosen["style"])
+    if result.pages != chosen["pages"]:
+        raise BuildError(f"{file.filename}: laid out again as before, it took {result.pages} pages, not {chosen['pages']}")
+    return result
 
 
 def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None,
@@ -164,62 +190,153 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
     return result
 
 
-def sheets_digest(lib: Library, pages: list[GamePage], paper: str) -> str:
-    """A digest of everything the score sheets and the score pad are made from (``render/cache.py``).
+def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict[str, str], str]:
+    """A digest of everything each score sheet is made from, by its key, and one of the score pad's
+    (``render/cache.py``).
 
     Each sheet is laid out from its HTML, which the template makes from the sheet's data and a few
-    settings the layout chooses (blank rows, orientation, tighter rows). The digest takes each
-    sheet's data, its HTML in both orientations and both styles, its sample page, the book's and
-    the edition's data, the paper, and the code and templates, so that an edit to a game's prose
-    or to any part of a game no sheet prints leaves it unchanged.
+    settings the layout chooses (blank rows, orientation, tighter rows). A sheet's digest takes its
+    data, its HTML in both orientations and both styles, its sample page, the paper, and the code and
+    templates, so that an edit to a game's prose or to any part of a game no sheet prints leaves it
+    unchanged, and an edit to one sheet changes that sheet's alone. The pad's takes every sheet's
+    and the book's and the edition's data, which its contents page prints.
     """
     from .cache import new_digest
     from .sheets import sheet_files
 
-    digest = new_digest("score sheets", paper, lib.edition.model_dump_json(), lib.book.model_dump_json())
-    by_id = {p.id: p for p in pages}
+    base = new_digest("score sheet", paper)  # the code's files are read once, not once a sheet
+    pad = base.copy()
+    pad.update(f"\0score pad\0{lib.edition.model_dump_json()}\0{lib.book.model_dump_json()}".encode())
+    by_id, digests = {p.id: p for p in pages}, {}
     for file in sheet_files(pages):
         heading, view = sheet_view(by_id[file.game_id], file.variant_id)
         parts = len(sheet_parts(view))
+        digest = base.copy()
         digest.update(f"\0{file!r}\0{heading}\0{view.body.model_dump_json()}\0{view.prefix}".encode())
         for landscape, style in ((False, ""), (True, ""), (False, STYLES[-1])):
             digest.update(sheet_html(lib, file, heading, view, TRIAL_ROWS, (landscape,) * parts, style).encode())
         digest.update((samples_html(lib, heading, view, file.number) or "").encode())
-    return digest.hexdigest()[:32]
+        digests[file.key] = digest.hexdigest()[:32]
+        pad.update(f"\0{file.filename}\0{digests[file.key]}".encode())
+    return digests, pad.hexdigest()[:32]
 
 
-def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine: Engine) -> list[SheetRender]:
+@dataclass
+class SheetKeeper:
+    """Where score sheets are kept one by one (``render/cache.py``): each sheet's PDF and what its layout chose,
+    under its digest, and the score pad under a digest of all of them. A build keeps its own beside it (``evict``:
+    only the entries of its last render of each edition and paper stay); RULEBOOK_PDF_CACHE keeps every one."""
+
+    folder: Path
+    edition: str
+    paper: str
+    evict: bool = True
+    staging: Path | None = None  # where an entry is made before it is renamed into place (the build's own)
+
+    def name(self, kind: str, digest: str) -> str:
+        return f"{kind}-{self.edition}-{self.paper}-{digest}"
+
+    def get(self, name: str) -> Path | None:
+        """The entry, if it is kept (an entry is renamed into place whole)."""
+        entry = self.folder / name
+        return entry if entry.is_dir() else None
+
+    def put(self, name: str, files: list[Path], chosen: dict | None = None) -> None:
+        """Keep copies of ``files`` (and what the layout chose) as the entry ``name``."""
+        import json
+        import shutil
+
+        from .cache import kept
+
+        def make(staged: Path) -> None:
+            for path in files:
+                shutil.copy(path, staged / path.name)
+            if chosen is not None:
+                (staged / "layout.json").write_text(json.dumps(chosen, sort_keys=True), encoding="utf-8")
+
+        kept(self.folder, name, make, staging=self.staging)
+
+    def keep_only(self, names: set[str]) -> None:
+        """With ``evict``, remove this edition's and paper's other entries (an older set of whole sheets too)."""
+        import shutil
+
+        if not self.evict or not self.folder.is_dir():
+            return
+        ours = tuple(f"{kind}-{self.edition}-{self.paper}-" for kind in ("sheet", "pad", "sheets"))
+        for entry in self.folder.iterdir():
+            if entry.name.startswith(ours) and entry.name not in names:
+                shutil.rmtree(entry, ignore_errors=True)
+
+
+def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine: Engine,
+                     keeper: SheetKeeper | None = None) -> list[SheetRender]:
     """Write every sheet on its own into ``out_dir/score-sheets`` and all of them, after a contents
     page, into the score pad; return how each was laid out.
 
     Each sheet is written to its own file and to the score pad as soon as it is laid out, and let go
     (``writer.py``); the contents, which lists the page each sheet starts on, is laid out last and
-    put first. Sheets print no page numbers, so their pages do not depend on the contents' length."""
+    put first. Sheets print no page numbers, so their pages do not depend on the contents' length.
+
+    With ``keeper``, a sheet whose digest is kept is copied, and laid out only for the score pad, once, as
+    its layout chose before; the pad, if it is kept, is copied and no sheet kept is laid out at all."""
+    import json
+    import shutil
+
     from .sheets import score_pad_name, sheet_files
     from .writer import PdfWriter
 
     by_id = {p.id: p for p in pages}
     results: list[SheetRender] = []
-    pad = PdfWriter(engine.fonts)
+    digests, pad_digest = sheet_digests(lib, pages, engine.paper) if keeper else ({}, "")
+    kept_pad = keeper.get(keeper.name("pad", pad_digest)) if keeper else None
+    names = {keeper.name("pad", pad_digest)} if keeper else set()
+    pad = None if kept_pad else PdfWriter(engine.fonts)
     template = _env(lib).get_template("print/score-pad.html.j2")
     with without_cycle_collector():
         for file in sheet_files(pages):
-            result = render_sheet_documents(lib, by_id[file.game_id], file, engine)
-            engine.write(result.documents, out_dir / "score-sheets" / file.filename)
-            for document in result.documents:
-                for page in document.pages:
-                    pad.add(page)
-            results.append(SheetRender(result.file, [], result.rows, result.landscape, result.pages))
-        length = 1  # the contents' pages: each sheet's page number counts them
-        for _ in range(4):
-            starts = list(accumulate([length + 1] + [r.pages for r in results[:-1]]))
-            contents = engine.document(template.render(sheets=list(zip([r.file for r in results], starts, strict=True))))
-            if len(contents.pages) == length:
-                break
-            length = len(contents.pages)
+            target = out_dir / "score-sheets" / file.filename
+            name = keeper.name("sheet", digests[file.key]) if keeper else ""
+            names.add(name)
+            entry = keeper.get(name) if keeper else None
+            chosen = json.loads((entry / "layout.json").read_text(encoding="utf-8")) if entry else None
+            if entry and pad is None:  # copied, and the pad too: nothing to lay out
+                shutil.copy(entry / file.filename, target)
+                results.append(SheetRender(file, [], chosen["rows"], tuple(chosen["landscape"]), chosen["pages"],
+                                           chosen["blank_rows"], chosen["style"]))
+                continue
+            if entry:
+                result = lay_out_as_before(lib, by_id[file.game_id], file, engine, chosen)
+                shutil.copy(entry / file.filename, target)
+            else:
+                result = render_sheet_documents(lib, by_id[file.game_id], file, engine)
+                engine.write(result.documents, target)
+                if keeper:
+                    keeper.put(name, [target], result.chosen)
+            if pad is not None:
+                for document in result.documents:
+                    for page in document.pages:
+                        pad.add(page)
+            results.append(SheetRender(result.file, [], result.rows, result.landscape, result.pages,
+                                       result.blank_rows, result.style))
+        target = out_dir / score_pad_name(lib.edition.id)
+        if pad is None:
+            shutil.copy(kept_pad / target.name, target)
         else:
-            raise BuildError("the score pad's contents did not settle on a length")
-        for page in contents.pages:
-            pad.add(page, first=True)
-        pad.write(out_dir / score_pad_name(lib.edition.id), contents.metadata)
+            length = 1  # the contents' pages: each sheet's page number counts them
+            for _ in range(4):
+                starts = list(accumulate([length + 1] + [r.pages for r in results[:-1]]))
+                contents = engine.document(template.render(sheets=list(zip([r.file for r in results], starts,
+                                                                           strict=True))))
+                if len(contents.pages) == length:
+                    break
+                length = len(contents.pages)
+            else:
+                raise BuildError("the score pad's contents did not settle on a length")
+            for page in contents.pages:
+                pad.add(page, first=True)
+            pad.write(target, contents.metadata)
+            if keeper:
+                keeper.put(keeper.name("pad", pad_digest), [target])
+    if keeper:
+        keeper.keep_only(names)
     return results
