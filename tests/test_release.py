@@ -315,7 +315,7 @@ def test_each_new_edition_builds_and_says_what_changed_and_what_was_corrected(ne
     out, want = new_builds[edition], PAGES[edition]
     # The build said what it was doing, stage by stage, as it went (progress.py).
     stages = [re.sub(r":.*", "", s) for s in new_builds[f"{edition} stages"].splitlines()]
-    assert {"validate", "book pages laid out", "site pages written and checked"} <= set(stages), stages
+    assert {"validate", "book pages laid out", "score sheets", "site pages written and checked"} <= set(stages), stages
     changes = _article(out / "site" / "changes" / "index.html")
     errata = _article(out / "site" / "errata" / "index.html")
     book = _pdf_text(out / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import BuildError
 from ..library import Library
+from ..progress import Report, quiet
 from .pages import BodyView, GamePage
 from .pdf import _env
 from .sheets import SheetFile, fills_page, generic_sheet, sheet_parts
@@ -268,8 +269,11 @@ class SheetKeeper:
                 shutil.rmtree(entry, ignore_errors=True)
 
 
+SHEETS = "score sheets"  # the stage the score pad reports (progress.py)
+
+
 def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine: Engine,
-                     keeper: SheetKeeper | None = None) -> list[SheetRender]:
+                     keeper: SheetKeeper | None = None, progress: Report = quiet) -> list[SheetRender]:
     """Write every sheet on its own into ``out_dir/score-sheets`` and all of them, after a contents
     page, into the score pad; return how each was laid out.
 
@@ -278,7 +282,8 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
     put first. Sheets print no page numbers, so their pages do not depend on the contents' length.
 
     With ``keeper``, a sheet whose digest is kept is copied, and laid out only for the score pad, once, as
-    its layout chose before; the pad, if it is kept, is copied and no sheet kept is laid out at all."""
+    its layout chose before; the pad, if it is kept, is copied and no sheet kept is laid out at all.
+    ``progress`` is told each sheet as it is done, of how many (``progress.py``)."""
     import json
     import shutil
 
@@ -292,8 +297,10 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
     names = {keeper.name("pad", pad_digest)} if keeper else set()
     pad = None if kept_pad else PdfWriter(engine.fonts)
     template = _env(lib).get_template("print/score-pad.html.j2")
+    files = sheet_files(pages)
+    progress(SHEETS, 0, len(files))
     with without_cycle_collector():
-        for file in sheet_files(pages):
+        for file in files:
             target = out_dir / "score-sheets" / file.filename
             name = keeper.name("sheet", digests[file.key]) if keeper else ""
             names.add(name)
@@ -303,6 +310,7 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
                 shutil.copy(entry / file.filename, target)
                 results.append(SheetRender(file, [], chosen["rows"], tuple(chosen["landscape"]), chosen["pages"],
                                            chosen["blank_rows"], chosen["style"]))
+                progress(SHEETS, len(results), len(files))
                 continue
             if entry:
                 result = lay_out_as_before(lib, by_id[file.game_id], file, engine, chosen)
@@ -318,6 +326,7 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
                         pad.add(page)
             results.append(SheetRender(result.file, [], result.rows, result.landscape, result.pages,
                                        result.blank_rows, result.style))
+            progress(SHEETS, len(results), len(files))
         target = out_dir / score_pad_name(lib.edition.id)
         if pad is None:
             shutil.copy(kept_pad / target.name, target)
@@ -339,4 +348,5 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
                 keeper.put(keeper.name("pad", pad_digest), [target])
     if keeper:
         keeper.keep_only(names)
+    progress(SHEETS, len(results), len(files), final=True)
     return results
