@@ -95,8 +95,8 @@ PDF_BOOK = """
 import json, resource, sys, time
 from pathlib import Path
 from generator.library import load_library
-from generator.render.pdf import Layout, render_book
-from generator.render.weasy import Engine
+from generator.render.pdf.book import Layout, render_book
+from generator.render.pdf.weasy import Engine
 lib = load_library(Path({root!r}))
 layout = Layout(Engine(), keep=False)  # as a build lays it out: each part let go once written
 t = time.perf_counter(); anchors = render_book(lib, Path({out!r}), layout=layout); t = time.perf_counter() - t
@@ -123,8 +123,8 @@ PDF_SAME_PAGES = """
 import json, time
 from pathlib import Path
 from generator.library import load_library
-from generator.render.pdf import book_html
-from generator.render.fetcher import ASSET_ROOT, ProjectFetcher
+from generator.render.pdf.book import book_html
+from generator.render.pdf.fetcher import ASSET_ROOT, ProjectFetcher
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 html = book_html(load_library(Path({root!r})))
@@ -144,8 +144,8 @@ PDF_ONE_GAME = """
 import json, time
 from pathlib import Path
 from generator.library import load_library
-from generator.render.pdf import Layout, render_book
-from generator.render.weasy import Engine
+from generator.render.pdf.book import Layout, render_book
+from generator.render.pdf.weasy import Engine
 from tests.conftest import edit_one_word
 project = Path({project!r})
 layout = Layout(Engine())
@@ -162,9 +162,9 @@ print(json.dumps({{"full_s": full, "again_s": again, "parts_again": layout.laid_
 PDF_FIT = """
 import json, time
 from pathlib import Path
-import generator.render.pdf as pdf
+import generator.render.pdf.book as pdf
 from generator.library import load_library
-from generator.render.weasy import Engine
+from generator.render.pdf.weasy import Engine
 if not {fit}:
     pdf.FIT_STEPS, pdf.MAX_REBALANCE = (), 0
 import pypdf
@@ -241,7 +241,7 @@ def _bare_config(docs: Path, nav: list, prune: bool, target: Path) -> Path:
 
 
 def site(results: dict, tmp: Path, scale: Scale = FULL) -> None:
-    from generator.render.site import write_docs
+    from generator.render.site.docs import write_docs
 
     docs = tmp / "docs"
     nav = write_docs(load_library(scale.root), docs)["nav"]

@@ -33,7 +33,8 @@ from .checks import Finding, run_checks
 from .errors import DISK_FULL, BuildError, OutputError, os_problem
 from .library import Library, load_library
 from .progress import Report, parse, quiet
-from .render import pdf_worker
+from .render.pdf import worker as pdf_worker
+from .render.process import die_with_parent
 
 log = logging.getLogger("rulebook")
 
@@ -61,14 +62,13 @@ def _limit_memory(megabytes: int):
     def apply() -> None:
         import resource
 
-        pdf_worker.die_with_parent(parent)  # a build stopped any way at all takes its render with it
+        die_with_parent(parent)  # a build stopped any way at all takes its render with it
         limit = megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return apply
 
 
-WORKER = "generator.render.pdf_worker"
-WARNING = "warning: "  # pdf_worker.WARNING (not imported: the worker module loads WeasyPrint's stack)  # the module that renders, in a process of its own
+WORKER = "generator.render.pdf.worker"  # the module that renders, in a process of its own
 
 
 def _stop_group(pid: int) -> None:
@@ -83,12 +83,12 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
 
     The render runs in a child process under a time and memory limit. The score sheets are kept in
     ``keep`` (a build's .cache folder) and reused while no sheet changes. With RULEBOOK_PDF_CACHE set
-    to a folder, a render of exactly the same inputs is copied from there (``render/cache.py``).
+    to a folder, a render of exactly the same inputs is copied from there (``render/pdf/cache.py``).
     """
     folder = os.environ.get("RULEBOOK_PDF_CACHE")
     if not folder:
         return _render_pdfs(lib, pdf_dir, paper, duplex, keep, progress)
-    from .render import cache
+    from .render.pdf import cache
 
     digest = cache.new_digest(lib.edition.id, paper, duplex)
     cache.add_files(digest, lib.root, ("rules_data", "content"))
@@ -166,8 +166,8 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from .render.mkdocs_plugin import SITE_PAGES
-    from .render.verify import check_site, shipped_scripts
+    from .render.site.plugin import SITE_PAGES
+    from .render.site.verify import check_site, shipped_scripts
 
     config = load_config(config_file=str(lib.root / "mkdocs.yml"), site_dir=str(site_dir), strict=True)
     plugin = config.plugins["rulebook"]
@@ -299,7 +299,7 @@ def _switch(out: Path, staged: Path) -> None:
 
 def booklet_name(lib: Library) -> str:
     """The booklet PDF's file name, beside the book's."""
-    from .render.site import pdf_name
+    from .render.views.describe import pdf_name
 
     return pdf_name(lib).removesuffix(".pdf") + "-booklet.pdf"
 
@@ -335,9 +335,9 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
                               progress=progress) if pdf else None
         if pdf and booklet:
-            from .render.booklet import impose
-            from .render.pdf import render_book
-            from .render.weasy import BOOKLET_PAGE
+            from .render.pdf.book import render_book
+            from .render.pdf.booklet import impose
+            from .render.pdf.weasy import BOOKLET_PAGE
 
             # The booklet's pages are the book laid out again at half the paper, not its pages shrunk.
             pages = staging / "booklet-pages.pdf"

@@ -1,6 +1,6 @@
 """``rulebook preview``: rebuild the book PDF whenever a source changes, for proof-reading in print.
 
-The laid-out book is kept between rebuilds (``render.pdf.Layout``), so an edit to one game lays
+The laid-out book is kept between rebuilds (``render.pdf.book.Layout``), so an edit to one game lays
 out that game's section again, and the parts after it only if its page count changed. The PDF is written
 beside the target and moved over it, so a PDF viewer never opens a half-written file, and a
 source with errors leaves the last good preview in place.
@@ -36,8 +36,8 @@ class Preview:
 
     def __init__(self, root: Path, target: Path, edition: str | None = None, paper: str = "letter",
                  duplex: bool = False) -> None:
-        from .render.pdf import Layout
-        from .render.weasy import Engine
+        from .render.pdf.book import Layout
+        from .render.pdf.weasy import Engine
 
         self.root, self.target, self.edition = root, target, edition
         self.layout = Layout(Engine(paper), duplex)
@@ -47,7 +47,7 @@ class Preview:
         from . import report
         from .checks import run_checks
         from .library import load_library
-        from .render.pdf import render_book
+        from .render.pdf.book import render_book
 
         lib = load_library(self.root, self.edition)
         errors = [f for f in run_checks(lib) if f.severity == "error"]

@@ -22,7 +22,7 @@ from .checks import run_checks
 from .errors import BuildError, Location, SourceError, SourceErrors
 from .library import edition_key, load_library
 from .progress import Report, quiet
-from .render.pdf_worker import die_with_parent
+from .render.process import die_with_parent
 
 ALIAS = "latest"
 

@@ -58,7 +58,7 @@ def _session_folder(tmp_path_factory) -> Path:
 @contextlib.contextmanager
 def sharing_pdfs(tmp_path_factory):
     """Within this block, a PDF render whose inputs were rendered before in this session is copied
-    (RULEBOOK_PDF_CACHE, ``generator/render/cache.py``). For fixtures that build the book as it is
+    (RULEBOOK_PDF_CACHE, ``generator/render/pdf/cache.py``). For fixtures that build the book as it is
     (several do, in several workers); tests of the render itself run without it."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("RULEBOOK_PDF_CACHE", str(_session_folder(tmp_path_factory) / "pdf-renders"))

@@ -305,7 +305,7 @@ def split_rows(pdf: Path, book_html: str) -> str | None:
 
 def split_openings(pdf: Path) -> list[str]:
     """Games and variants whose heading (the anchor of their id) and first line of text (the anchor
-    `opened-<id>` that generator/render/pdf.py puts there) are printed on different pages."""
+    `opened-<id>` that generator/render/pdf/book.py puts there) are printed on different pages."""
     page_of = anchor_pages(pdf)
     return [f"{name[7:]}: heading on page {page_of.get(name[7:])}, text from page {n}"
             for name, n in sorted(page_of.items()) if name.startswith("opened-") and page_of.get(name[7:]) != n]

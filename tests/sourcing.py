@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from generator.library import Library
-from generator.render.pages import game_page
-from generator.render.site import finder_record
+from generator.render.site.docs import finder_record
+from generator.render.views.pages import game_page
 
 # Kinds of statement. A box row's kind is its label; a new label the generator prints is a new kind, and the
 # test fails until the table names its sentences (test_every_kind_of_statement_is_in_the_table).

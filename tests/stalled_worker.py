@@ -1,10 +1,10 @@
-"""A stand-in PDF render for tests/test_faults.py: the real worker (``pdf_worker.main``: the library loaded, the
+"""A stand-in PDF render for tests/test_faults.py: the real worker (``pdf.worker.main``: the library loaded, the
 sheets forked off as they are for real), but each render waits for ever instead of laying out a page."""
 
 import sys
 import time
 
-from generator.render import pdf_worker
+from generator.render.pdf import worker as pdf_worker
 
 
 def _stalled(task: str):

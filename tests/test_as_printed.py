@@ -12,7 +12,7 @@ import pytest
 
 from generator.errors import BuildError
 from generator.library import load_library
-from generator.render.pdf import render_book
+from generator.render.pdf.book import render_book
 from tests.checkfix import make_project
 from tests.pagetext import pdf_reader
 from tests.test_published_edition import poppler

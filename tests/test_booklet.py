@@ -14,8 +14,8 @@ import pytest
 
 from generator.build import booklet_name
 from generator.library import load_library
-from generator.render.booklet import PAPER, impose, sides
-from generator.render.site import pdf_name
+from generator.render.pdf.booklet import PAPER, impose, sides
+from generator.render.views.describe import pdf_name
 from tests.conftest import ROOT, sharing_pdfs
 from tests.pagetext import once_per_file
 

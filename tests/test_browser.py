@@ -239,9 +239,9 @@ KEEPERS = [
 
 
 def _negative(library, game: str) -> bool:
-    from generator.render.pdf import game_pages
-    from generator.render.scorepad import sheet_view
-    from generator.render.sheets import keepers
+    from generator.render.pdf.book import game_pages
+    from generator.render.pdf.scorepad import sheet_view
+    from generator.render.views.sheets import keepers
 
     heading, view = sheet_view(next(p for p in game_pages(library) if p.id == game), None)
     return keepers(view, heading, game)[0].sheet.negative

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.render.pdf import book_html, render_book
-from generator.render.site import pdf_name
-from generator.render.weasy import Engine, page_fill
+from generator.render.pdf.book import book_html, render_book
+from generator.render.pdf.weasy import Engine, page_fill
+from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
 from tests.pagetext import (
     early_ends,
@@ -214,10 +214,10 @@ def test_each_rule_catches_a_broken_page(engine, tmp_path, fixture, rule, expect
 
 
 def test_copy_fitting_starts_from_the_stylesheets_leading():
-    """pdf.BASE_LEADING (which fit steps can save a page) is print.css's leading for the body text."""
+    """pdf/book.BASE_LEADING (which fit steps can save a page) is print.css's leading for the body text."""
     import re
 
-    from generator.render import pdf
+    from generator.render.pdf import book as pdf
 
     css = (Path(__file__).parent.parent / "templates" / "print" / "print.css").read_text(encoding="utf-8")
     leadings = re.findall(r"(?m)^html\s*\{[^}]*?line-height:\s*([\d.]+)", css)
@@ -225,7 +225,7 @@ def test_copy_fitting_starts_from_the_stylesheets_leading():
     assert all(leading < pdf.BASE_LEADING for leading, _ in pdf.FIT_STEPS)
 
 
-# ---- Setting a part's last pages again (generator/render/copyfit.py) ---------------------------------
+# ---- Setting a part's last pages again (generator/render/pdf/copyfit.py) ---------------------------------
 
 def _tail_fixture() -> str:
     """A section of games whose pages open in every way a page can: a game, a paragraph, a numbered
@@ -259,7 +259,7 @@ def _printed(document, pages: list, pdf: Path) -> list[str]:
 def test_the_last_pages_set_again_from_any_page_read_as_the_first_layout(engine, tmp_path):
     """With no tighter leading, a part's tail from each page that opens with a whole element prints
     what the first layout printed on those pages: header, page numbers, list numbers, line places."""
-    from generator.render import copyfit
+    from generator.render.pdf import copyfit
 
     html = _tail_fixture()
     document = engine.document(html, [engine.css("@page :first { counter-reset: page 5; }")])
@@ -275,7 +275,7 @@ def test_the_last_pages_set_again_from_any_page_read_as_the_first_layout(engine,
 
 
 def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
-    from generator.render import copyfit
+    from generator.render.pdf import copyfit
 
     html = "<html><body><p>" + "Words that run on across the page break. " * 400 + "</p></body></html>"
     document = engine.document(html)
@@ -287,10 +287,10 @@ def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
 @pytest.mark.parametrize(("edition", "paper", "run_html"), [(CURRENT, "a4", 8000)])
 def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, library, published_library, edition, paper,
                                                                  run_html, tmp_path, monkeypatch):
-    """A build lays a long section out a run of games at a time (pdf.Layout.runs, for a 1000-game book). With
+    """A build lays a long section out a run of games at a time (book.Layout.runs, for a 1000-game book). With
     runs of one or two games, every page is as the one layout of the whole section gives it: drawn the same,
     tagged the same, linked the same (tests/pdffacts.py), copy-fitted tails included (A4)."""
-    import generator.render.pdf as pdf
+    import generator.render.pdf.book as pdf
     from tests.pdffacts import differences, pdf_facts
 
     lib = library if edition == CURRENT else published_library

@@ -15,9 +15,9 @@ import pytest
 
 from generator.library import load_library
 from generator.model import CardEquipment, Deal, GameBody, Goal, ScoreItem, ScoreTable
-from generator.render import describe
-from generator.render.markup import Markup
-from generator.render.pages import game_page
+from generator.render.views import describe
+from generator.render.views.markup import Markup
+from generator.render.views.pages import game_page
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 
 # Countable nouns the describer prints after a number: singular, plural.

@@ -141,7 +141,7 @@ def test_every_field_of_every_game_is_compared(before):
 
 
 def test_what_changed_page_uses_the_same_lines():
-    from generator.render.site import changes_page
+    from generator.render.site.docs import changes_page
 
     page = changes_page(load_library(ROOT))
     assert "- Variant Four-Card Golf: added" in page
@@ -163,7 +163,7 @@ def test_what_changed_page_uses_the_same_lines():
 
 
 def test_the_site_writes_the_what_changed_page_changes_page_makes(tmp_path):
-    from generator.render.site import changes_page, write_docs
+    from generator.render.site.docs import changes_page, write_docs
 
     lib = load_library(ROOT)
     write_docs(lib, tmp_path / "docs")

@@ -11,7 +11,7 @@ import subprocess
 
 from generator.library import load_library
 from generator.prose import expand
-from generator.render.site import pdf_name
+from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, ROOT
 
 

@@ -190,7 +190,7 @@ def test_a_folder_in_place_of_a_file_is_one_line_from_every_command(project, tmp
     """build, preview, serve, publish, check-pr and diff say what validate says (they crashed with IsADirectoryError)."""
     from generator.prcheck import check_pr
     from generator.preview import Preview, watch
-    from generator.render.mkdocs_plugin import RulebookPlugin
+    from generator.render.site.plugin import RulebookPlugin
 
     file = "rules_data/euchre.yaml"
     _folder(project / file)
@@ -351,7 +351,7 @@ def test_kill_9_during_a_build_leaves_no_process_and_the_next_build_no_staging_f
 
 
 def test_a_site_worker_ends_with_the_build_that_forked_it(tmp_path):
-    code = ("import os, time; from generator.render.site_worker import SiteWorker; w = SiteWorker(); "
+    code = ("import os, time; from generator.render.site.worker import SiteWorker; w = SiteWorker(); "
             "print(w.pid, flush=True); time.sleep(60)")
     parent = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     worker = int(parent.stdout.readline())

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from generator.library import load_library
-from generator.render.site import pdf_name
+from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity import Failure, check, errata_groups
 from tests.fidelity_output import margin_band, pdf_pages, pdf_ranges, pdf_text, site_page, site_text

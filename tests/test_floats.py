@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.weasy import Engine
+from generator.render.pdf.weasy import Engine
 
 STYLE = """<style>@page { size: 150mm 120mm; margin: 10mm; @top-left { content: none; } @bottom-left { content: none; }
   @bottom-right { content: none; } @top-right { content: none; } }

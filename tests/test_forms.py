@@ -154,9 +154,9 @@ def test_a_row_that_carries_a_total_is_calculated_from_it(forms, library):
     says it carries (sheets.carried_blocks), column by column, shown once that Total shows, and after it in the
     form's calculation order; the Grand Total adds the rows (test_every_total_adds_up...) after them
     (test_every_running_total...)."""
-    from generator.render.pdf import game_pages
-    from generator.render.scorepad import sheet_view
-    from generator.render.sheets import carried_blocks, sheet_files
+    from generator.render.pdf.book import game_pages
+    from generator.render.pdf.scorepad import sheet_view
+    from generator.render.views.sheets import carried_blocks, sheet_files
 
     pages = {p.id: p for p in game_pages(library)}
     carried = {}  # a carried row's field name, less its column: the Total field it carries, less its column

@@ -31,7 +31,7 @@ from generator.checks import run_checks
 from generator.errors import BuildError, RulebookError
 from generator.library import load_library
 from generator.loader import parse_yaml
-from generator.render.pdf import book_html
+from generator.render.pdf.book import book_html
 from tests import hostile
 from tests.checkfix import make_project
 from tests.conftest import ROOT, as_published, copy_project, sharing_pdfs, small_project
@@ -221,7 +221,7 @@ def test_nothing_outside_the_project_is_read_or_fetched(hostile_build):
 
 
 def test_the_fetcher_refuses_what_is_not_a_print_asset(tmp_path, trap):
-    from generator.render.fetcher import ProjectFetcher, RefusedResource
+    from generator.render.pdf.fetcher import ProjectFetcher, RefusedResource
 
     host, hits = trap
     outside = tmp_path / "secret.txt"
@@ -239,8 +239,8 @@ def test_the_fetcher_refuses_what_is_not_a_print_asset(tmp_path, trap):
 
 
 def test_a_refused_resource_fails_the_render_clearly():
-    from generator.render.fetcher import RefusedResource
-    from generator.render.weasy import document
+    from generator.render.pdf.fetcher import RefusedResource
+    from generator.render.pdf.weasy import document
 
     with pytest.raises(RefusedResource, match="refused"):
         document('<html><body><img src="http://127.0.0.1:9/x.png"></body></html>', "letter")
@@ -339,7 +339,7 @@ def test_broken_link_leaves_the_last_build(good_build):
 
 def test_refused_resource_leaves_the_last_build(good_build, monkeypatch):
     from generator import build as build_module
-    from generator.render.fetcher import RefusedResource
+    from generator.render.pdf.fetcher import RefusedResource
 
     project, out, before = good_build
 
@@ -354,7 +354,7 @@ def test_refused_resource_leaves_the_last_build(good_build, monkeypatch):
     hostile.tried("failed builds")
 
 
-def _render_processes(project: Path, worker: str = "generator.render.pdf_worker") -> list[str]:
+def _render_processes(project: Path, worker: str = "generator.render.pdf.worker") -> list[str]:
     """The PDF render processes still running for ``project`` (their command lines), after a moment to go."""
     for _ in range(50):
         found = []

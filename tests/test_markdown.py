@@ -7,7 +7,7 @@ import re
 import markdown
 import pytest
 
-from generator.render.markup import PROSE_EXTENSIONS, inline_markdown, prose_html
+from generator.render.views.markup import PROSE_EXTENSIONS, inline_markdown, prose_html
 
 # (Markdown, the list structure it must give: each item's text, nested items indented two spaces a level)
 NESTING = {
@@ -129,10 +129,10 @@ def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
     """No data block prints YAML's ** as asterisks: glance, score tables, rounds, score-sheet fields and columns."""
     from generator.library import load_library
     from generator.prose import format_value
-    from generator.render import describe
-    from generator.render.markup import environment
-    from generator.render.pages import game_page
-    from generator.render.sheets import template_globals
+    from generator.render.views import describe
+    from generator.render.views.markup import environment
+    from generator.render.views.pages import game_page
+    from generator.render.views.sheets import template_globals
     from tests.conftest import copy_project
 
     name, old, new, phrases = BOLD_IN_DATA[case]
@@ -157,7 +157,7 @@ def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
 def _env(cache, source: str):
     import jinja2
 
-    from generator.render.markup import _OPTIONS
+    from generator.render.views.markup import _OPTIONS
 
     return jinja2.Environment(loader=jinja2.DictLoader({"t.html": source}), bytecode_cache=cache, **_OPTIONS)
 
@@ -170,7 +170,7 @@ def _no_compiling(env) -> None:
 
 
 def test_a_compiled_template_is_loaded_by_the_next_process(tmp_path):
-    from generator.render.markup import _CompiledTemplates
+    from generator.render.views.markup import _CompiledTemplates
 
     source = "{% for x in xs %}<b>{{ x }}</b>{% endfor %}"
     first = _env(_CompiledTemplates("options", tmp_path), source)
@@ -182,7 +182,7 @@ def test_a_compiled_template_is_loaded_by_the_next_process(tmp_path):
 
 
 def test_other_options_or_an_edited_template_compile_anew(tmp_path):
-    from generator.render.markup import _CompiledTemplates
+    from generator.render.views.markup import _CompiledTemplates
 
     _env(_CompiledTemplates("options", tmp_path), "{{ x }}").get_template("t.html").render(x=1)
     other = _env(_CompiledTemplates("other options", tmp_path), "{{ x }}")
@@ -197,7 +197,7 @@ def test_other_options_or_an_edited_template_compile_anew(tmp_path):
 
 @pytest.mark.parametrize("damage", [lambda b: b"", lambda b: b[: len(b) // 2], lambda b: b[:40] + b"garbage" * 9])
 def test_a_damaged_or_unwritable_cache_costs_only_time(tmp_path, damage):
-    from generator.render.markup import _CompiledTemplates
+    from generator.render.views.markup import _CompiledTemplates
 
     _env(_CompiledTemplates("options", tmp_path), "{{ x }}!").get_template("t.html").render(x=1)
     for f in tmp_path.iterdir():

@@ -34,8 +34,8 @@ from generator.loader import TextDoc, YamlDoc
 from generator.model import Game
 from generator.numwords import score, to_words
 from generator.prose import REF, format_value
-from generator.render.pages import game_page
-from generator.render.site import game_markdown, site_environment
+from generator.render.site.docs import game_markdown, site_environment
+from generator.render.views.pages import game_page
 from tests.conftest import ROOT
 
 ERROR_CHECKS = sorted(name for name, chk in load_all().items() if chk.severity == "error")

@@ -1,4 +1,4 @@
-"""The book's service worker and web app manifest (generator/render/offline.py): the worker keeps every page of the
+"""The book's service worker and web app manifest (generator/render/site/offline.py): the worker keeps every page of the
 edition and what the pages load, no PDF, under a version that changes with any file it keeps.
 
 The worker at work in a browser, offline, and the manifest as Chromium reads it, are tested in test_browser.py."""
@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from generator.render.offline import MANIFEST, WORKER, kept_page, page_loads, write_offline
+from generator.render.site.offline import MANIFEST, WORKER, kept_page, page_loads, write_offline
 
 CONFIG = '<script id="__config" type="application/json">{}</script>'
 # Each case: a page at keep/hearts/index.html (its head and scripts) and the site's files it loads.

@@ -165,7 +165,7 @@ def file_identifier_only_at_random() -> None:
 def mkdocs_lists_a_folder_in_our_order() -> None:
     from mkdocs.structure.files import _file_sort_key
 
-    from generator.render.site import _file_sort_key as ours
+    from generator.render.site.docs import _file_sort_key as ours
 
     names = ["rules.md", "index.md", "README.md", "Zebra.md", "a.md", "index.html", "readme.md", "z/index.md"]
     assert sorted(names, key=_file_sort_key) == sorted(names, key=ours)

@@ -12,9 +12,9 @@ import pytest
 
 from generator.build import render_pdfs
 from generator.library import load_library
-from generator.render.pdf import game_pages, render_book
-from generator.render.scorepad import render_sheet
-from generator.render.site import pdf_name
+from generator.render.pdf.book import game_pages, render_book
+from generator.render.pdf.scorepad import render_sheet
+from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
 from tests.pagetext import pdf_reader
 from tests.textmatch import normalise
@@ -124,7 +124,7 @@ def test_no_text_runs_off_a_page(book, tmp_path):
 def test_score_sheets_are_one_page_each(built, library, published_library):
     """A blank sheet is one page (one per part, for Oh Hell!'s two sequences); a sample adds one. A sheet whose
     boxes are at the 7 mm handwriting minimum may run on: test_sheets checks that it runs on only then."""
-    from generator.render.sheets import sheet_files
+    from generator.render.views.sheets import sheet_files
     from tests.pagetext import page_count
     from tests.test_sheets import expected_rows
 

@@ -1,7 +1,7 @@
 """The score sheets add up in Firefox's own PDF viewer: PDF.js (pdfjs-dist from npm, tests/js) opens a game's
 sheet, or the score pad, from the built edition with its scripting sandbox on, in Debian's Chromium; numbers are
 typed into a player's boxes with the keyboard (click, type, Tab), as a family at the table would, and the totals
-show what the writer's sum (generator/render/writer.py SUM_SCRIPT), run by PDF.js along the form's calculation
+show what the writer's sum (generator/render/pdf/writer.py SUM_SCRIPT), run by PDF.js along the form's calculation
 order (/CO), made of them: a total shows nothing until a box it waits for is written (a running total: its own
 hand), so the hands nobody played stay blank.
 

@@ -6,7 +6,7 @@ import pypdf
 
 from generator.library import load_library
 from generator.preview import Preview, sources_stamp, watch
-from generator.render.pdf import BookParts, render_book
+from generator.render.pdf.book import BookParts, render_book
 from tests.conftest import EDITED_GAME, edit_one_word, small_project
 
 

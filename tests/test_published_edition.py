@@ -24,9 +24,9 @@ from generator.library import load_library
 from generator.loader import read_yaml
 from generator.model import Errata
 from generator.prose import expand, format_value
-from generator.render import describe
-from generator.render.pages import game_page
-from generator.render.site import pdf_name
+from generator.render.views import describe
+from generator.render.views.describe import pdf_name
+from generator.render.views.pages import game_page
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.pagetext import pdf_reader
 

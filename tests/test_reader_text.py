@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.checks import load_all
-from generator.render.site import pdf_name
+from generator.render.views.describe import pdf_name
 from tests.conftest import ROOT
 from tests.test_structure import LITERAL, poppler
 from tests.textmatch import page_text
@@ -110,7 +110,7 @@ def test_the_paper_scan_knows_a_file_name_or_address(text, expected):
 def test_the_book_and_the_score_pad_name_no_file_and_only_the_addresses_the_sources_print(built, library, published_library):
     allowed = source_addresses()
     assert allowed, "the sources print the family's e-mail; the scan must find it"
-    from generator.render.sheets import score_pad_name
+    from generator.render.views.sheets import score_pad_name
 
     # the book, and the score pad, whose contents once gave each sheet's file (score-sheets/….pdf)
     for pdf in [built[lib.edition.id] / "pdf" / name for lib in (library, published_library)

@@ -52,10 +52,10 @@ def _append(root: Path, file: str, text: str) -> None:
 def prints(root: Path, edition: str, scratch: Path) -> dict[str, str]:
     """What an edition prints, as the renderers are given it: the book's HTML, each score sheet's HTML, the
     pages laid out as printed, and the site's pages and navigation."""
-    from generator.render.pdf import book_html, game_pages
-    from generator.render.scorepad import TRIAL_ROWS, sheet_html, sheet_parts, sheet_view
-    from generator.render.sheets import sheet_files
-    from generator.render.site import write_docs
+    from generator.render.pdf.book import book_html, game_pages
+    from generator.render.pdf.scorepad import TRIAL_ROWS, sheet_html, sheet_parts, sheet_view
+    from generator.render.site.docs import write_docs
+    from generator.render.views.sheets import sheet_files
 
     lib = load_library(root, edition)
     out = {"book.html": book_html(lib), "as printed": json.dumps(lib.printed_pages(), sort_keys=True)}

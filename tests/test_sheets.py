@@ -17,9 +17,9 @@ import pytest
 
 from generator.checks.rounds import sequence_length
 from generator.library import load_library
-from generator.render.sheets import has_own_sheet
-from generator.render.site import pdf_name
-from generator.render.writer import SUM_SCRIPT
+from generator.render.pdf.writer import SUM_SCRIPT
+from generator.render.views.describe import pdf_name
+from generator.render.views.sheets import has_own_sheet
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.pagetext import pdf_reader
 
@@ -120,7 +120,7 @@ def _words(pdf: Path, tmp_path: Path) -> list[list[tuple[float, float, float, fl
 
 
 NAMES = r'"[\w-]+"(?:, "[\w-]+")*'  # quoted field names, as the writer checks them: letters, digits, _ and -
-# The one script a PDF may carry, a total's sum: the writer's template (generator/render/writer.py SUM_SCRIPT) written
+# The one script a PDF may carry, a total's sum: the writer's template (generator/render/pdf/writer.py SUM_SCRIPT) written
 # out here, so that changing what the book's PDFs run changes this test too. Group 1: the fields it adds; 2: the fields
 # it waits for. A plain loop over getField(name).value: no getArray, no AFSimple_Calculate (tests/test_pdfjs_calc.py)
 SUM_ACTION = re.compile(re.escape(
@@ -270,7 +270,7 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
 
 def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bool, script: str = "",
                   footers: int = 0, field_script: bool = False, cell_height: str = "") -> Path:
-    from generator.render.weasy import Engine
+    from generator.render.pdf.weasy import Engine
 
     style = f" style='height: {cell_height}'" if cell_height else ""
     cell = f"<td><input type='text' name='bad_s1_b1_{{r}}_p{{c}}'{style}></td>"  # the sheets' own style: print.css
@@ -342,8 +342,8 @@ def _fill_sheet(rows: int, after_mm: int, landscape: bool) -> str:
 @pytest.mark.parametrize("after_mm", [0, 17, 60, 120])
 def test_blank_rows_worked_out_from_the_trial_are_the_most_that_fit(after_mm, landscape):
     """The trial layout's two rows give the count (scorepad.rows_that_fit): that many fit one page, one more does not."""
-    from generator.render.scorepad import TRIAL_ROWS, rows_that_fit
-    from generator.render.weasy import Engine
+    from generator.render.pdf.scorepad import TRIAL_ROWS, rows_that_fit
+    from generator.render.pdf.weasy import Engine
 
     engine = Engine()
     rows = rows_that_fit(engine.document(_fill_sheet(TRIAL_ROWS, after_mm, landscape)))
@@ -357,10 +357,10 @@ def test_blank_rows_worked_out_from_the_trial_are_the_most_that_fit(after_mm, la
 def test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit(library, game_id, variant_id):
     """A real sheet (portrait; turned landscape for 12 players; with more blocks under its rows): one row more
     than it was given would push it onto a second page."""
-    from generator.render.pdf import game_pages
-    from generator.render.scorepad import render_sheet_documents, samples_html, sheet_html, sheet_view
-    from generator.render.sheets import sheet_files, sheet_parts
-    from generator.render.weasy import Engine
+    from generator.render.pdf.book import game_pages
+    from generator.render.pdf.scorepad import render_sheet_documents, samples_html, sheet_html, sheet_view
+    from generator.render.pdf.weasy import Engine
+    from generator.render.views.sheets import sheet_files, sheet_parts
 
     engine, page = Engine(), next(p for p in game_pages(library) if p.id == game_id)
     file = next(f for f in sheet_files([page]) if f.variant_id == variant_id)
@@ -376,7 +376,7 @@ def test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit(library, game
 
 
 def test_score_pad_has_every_sheet(built, library, published_library):
-    from generator.render.sheets import score_pad_name
+    from generator.render.views.sheets import score_pad_name
 
     for edition, lib in ((CURRENT, library), (PUBLISHED, published_library)):
         pdf_dir = built[edition] / "pdf"
@@ -425,7 +425,7 @@ def test_every_form_field_is_flat_unique_and_owns_its_appearance(built):
 def test_book_and_site_name_each_sheet(built, library):
     """The book names each sheet by its number in the printed score pad (a file name means nothing on
     paper), in book order, and the pad's contents gives that number to that sheet; the site links the files."""
-    from generator.render.sheets import score_pad_name
+    from generator.render.views.sheets import score_pad_name
 
     # pdftotext reads the book in 0.1 s (pypdf's extract_text took 3.5 s)
     pdf = built[CURRENT] / "pdf" / pdf_name(library)
@@ -454,9 +454,9 @@ def test_book_and_site_name_each_sheet(built, library):
 
 
 def _definitions(library):
-    from generator.render.pdf import game_pages
-    from generator.render.scorepad import sheet_view
-    from generator.render.sheets import sheet_files
+    from generator.render.pdf.book import game_pages
+    from generator.render.pdf.scorepad import sheet_view
+    from generator.render.views.sheets import sheet_files
 
     pages = {p.id: p for p in game_pages(library)}
     for file in sheet_files(list(pages.values())):
@@ -467,8 +467,8 @@ def test_sheet_definition_is_the_sheet_printed(library):
     """The definition the form layer and the score keeper read has the printed sheet's cells: per block as many
     rows and columns as the fillable HTML has fields, and a total field (or, for a running total, one beside each
     hand) in exactly the columns the total adds."""
-    from generator.render.scorepad import sheet_html
-    from generator.render.sheets import sheet_definition, sheet_parts
+    from generator.render.pdf.scorepad import sheet_html
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     field = re.compile(r'name="[^"]+_s(\d+)_b(\d+)_(r\d+(?:_total)?|total)_p(\d+)"')
     for file, heading, view in _definitions(library):
@@ -498,7 +498,7 @@ def test_sheet_definition_is_the_sheet_printed(library):
 ])
 def test_sheet_definition_says_which_columns_a_total_adds(library, game_id, summed):
     """A total adds the columns the data names in ``sums`` (all if none), each player's own."""
-    from generator.render.sheets import sheet_definition, sheet_parts
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     file, heading, view = next(d for d in _definitions(library) if d[0].key == game_id)
     sheet = sheet_definition(view, heading, sheet_parts(view)[0])
@@ -522,7 +522,7 @@ NAMED_HANDS = [
 @pytest.mark.parametrize(("game_id", "labels"), NAMED_HANDS, ids=[g for g, _ in NAMED_HANDS])
 def test_named_hands_are_the_rows_of_the_sheet_and_the_keeper(built, library, game_id, labels):
     """The printed sheet's row labels (read from its PDF) and the keeper's are the hands as the rules name them."""
-    from generator.render.sheets import keepers
+    from generator.render.views.sheets import keepers
 
     pdf = built[CURRENT] / "pdf" / "score-sheets" / f"{game_id}.pdf"
     lines = pdf_reader(pdf).pages[0].extract_text().splitlines()
@@ -569,7 +569,7 @@ def _stated_below_zero(data) -> bool:
 def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(library):
     """Every sheet: the definition's ``negative`` is whether any score its data states is below zero (or counted
     against the player), on a sheet of scores; lives, tallies, games won and melds are never negative."""
-    from generator.render.sheets import sheet_definition, sheet_parts
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     flags = {}
     for file, heading, view in _definitions(library):
@@ -649,7 +649,7 @@ def test_every_game_says_what_its_sheet_keeps(library):
 def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, rule):
     """Each game's data says what its sheet keeps, the words of its rules say so, and its sheet is drawn for it:
     points and bids add up to a Total (a bid is not added), lives, a tally and wins count marks, melds have no total."""
-    from generator.render.sheets import sheet_definition, sheet_parts
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     body = _body(library, game_id, variant_id)
     assert body.keeps == keeps
@@ -698,7 +698,7 @@ def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, librar
     target is "typically 100"), and a game whose goal the rules do not state has none."""
     import html
 
-    from generator.render.describe import glance
+    from generator.render.views.describe import glance
 
     site = built[CURRENT] / "site"
     stated = 0
@@ -751,7 +751,7 @@ def test_a_sheet_that_does_not_fit_its_game_is_reported(tmp_path, keeps, block, 
 def test_a_blank_sheet_is_the_game_s_not_its_worked_example_s(library):
     """A sheet is titled for its game, not after a worked example, and a block whose rows are the example's hands
     (example_rows) is printed blank with hand rows to fill the page, its labels kept for the sample."""
-    from generator.render.sheets import fills_page, sheet_definition, sheet_parts, sheet_rows
+    from generator.render.views.sheets import fills_page, sheet_definition, sheet_parts, sheet_rows
 
     for file, heading, view in _definitions(library):
         sheet = view.body.score_sheet
@@ -777,7 +777,7 @@ RUNNING = {"hearts": True, "five-hundreds": True, "euchre": True, "hand-and-foot
 @pytest.mark.parametrize(("key", "running"), RUNNING.items())
 def test_which_sheets_keep_a_running_total(library, key, running):
     """The sheet definition's running flag, for a game of each kind (read from its rules data)."""
-    from generator.render.sheets import sheet_definition, sheet_parts
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     file, heading, view = next(d for d in _definitions(library) if d[0].key == key)
     tables = sheet_definition(view, heading, sheet_parts(view)[0]).tables
@@ -801,7 +801,7 @@ def test_running_total_rule(body, block, running):
     from types import SimpleNamespace
 
     from generator.model import SheetBlock
-    from generator.render.sheets import is_running
+    from generator.render.views.sheets import is_running
 
     view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body}))
     assert is_running(view, SheetBlock(**block)) is running
@@ -809,9 +809,9 @@ def test_running_total_rule(body, block, running):
 
 def _keeper_pages(lib):
     """(game id, the keeper page's HTML) for every game of an edition, rendered as the site renders it."""
-    from generator.render.pages import game_page
-    from generator.render.sheets import keepers
-    from generator.render.site import site_environment
+    from generator.render.site.docs import site_environment
+    from generator.render.views.pages import game_page
+    from generator.render.views.sheets import keepers
 
     template = site_environment(lib).get_template("site/keeper.md.j2")
     for gs in lib.ordered_games():
@@ -826,8 +826,8 @@ def test_every_box_of_a_keeper_and_a_sheet_has_a_name_of_its_own(library, publis
     """A box's name (a keeper's aria-label, a PDF form field's title) says which row and which column it is, and no
     two boxes of a table share one: Gin Rummy (Tournament Rules) has Game 1-3 under Guys and again under Girls, so
     its boxes are 'Guys – Game 1' and 'Girls – Game 1', and its rows are each time a team scores, not hands."""
-    from generator.render.scorepad import sheet_html
-    from generator.render.sheets import sheet_parts
+    from generator.render.pdf.scorepad import sheet_html
+    from generator.render.views.sheets import sheet_parts
 
     groups_seen = 0
     for lib in (library, published_library):
@@ -861,7 +861,7 @@ def test_a_row_label_must_say_where_the_row_s_number_goes():
     from pydantic import ValidationError
 
     from generator.model import SheetBlock
-    from generator.render.sheets import row_name
+    from generator.render.views.sheets import row_name
 
     with pytest.raises(ValidationError, match="write {n} or {nth}"):
         SheetBlock(row_label="Time a team scores")

@@ -14,8 +14,8 @@ import subprocess
 import pytest
 
 from generator.library import load_library
-from generator.render.pages import game_page
-from generator.render.site import pdf_name
+from generator.render.views.describe import pdf_name
+from generator.render.views.pages import game_page
 from tests.conftest import CURRENT, ROOT
 from tests.test_fidelity import SEEDS, needs_seeds
 

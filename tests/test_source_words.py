@@ -20,7 +20,7 @@ import pytest
 from generator.arith import ArithmeticError_, worked
 from generator.library import load_library
 from generator.model import CardEquipment, Example, GameBody
-from generator.render.site import pdf_name
+from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity_output import pdf_ranges
 from tests.textmatch import page_text

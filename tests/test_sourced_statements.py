@@ -20,7 +20,7 @@ import pytest
 
 from generator.library import load_library
 from generator.model import GameBody
-from generator.render import describe
+from generator.render.views import describe
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity_source import heading_text, seed_sentences, unmark, words
 from tests.sourced_statements import SOURCED

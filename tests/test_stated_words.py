@@ -9,9 +9,9 @@ import re
 import pytest
 
 from generator.phrases import parse_players
-from generator.render import describe
-from generator.render.pages import game_page
-from generator.render.site import finder_record
+from generator.render.site.docs import finder_record
+from generator.render.views import describe
+from generator.render.views.pages import game_page
 
 NUMBER = re.compile(r"\d+")
 
@@ -122,7 +122,7 @@ def test_a_goal_the_source_does_not_state_is_not_printed(library):
 
 def test_every_variant_says_where_it_comes_from_in_the_books_words(library):
     """A variant's introduction names each document it cites as book.yaml describes it, and claims nothing more."""
-    from generator.render.site import game_markdown, site_environment
+    from generator.render.site.docs import game_markdown, site_environment
     env = site_environment(library)
     checked = 0
     for gs in library.ordered_games():

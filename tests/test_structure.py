@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from generator.prose import expand
-from generator.render.pages import game_page
-from generator.render.sheets import sheet_round, sheet_rows
-from generator.render.site import pdf_name
+from generator.render.views.describe import pdf_name
+from generator.render.views.pages import game_page
+from generator.render.views.sheets import sheet_round, sheet_rows
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.test_published_edition import pdf_pages
 from tests.textmatch import normalise, page_text, source_line

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.verify import verify_site
+from generator.render.site.verify import verify_site
 
 PAGE = '<html><body><article class="md-content__inner">{}</article></body></html>'
 # Each case: the site's pages (path -> content) and the problem expected, or None for a clean site.
@@ -111,7 +111,7 @@ def test_the_scripts_the_site_ships_are_the_projects_and_the_themes(root):
     """mkdocs.yml's own scripts and the theme's bundle, found from the config; nothing else."""
     from mkdocs.config import load_config
 
-    from generator.render.verify import shipped_scripts
+    from generator.render.site.verify import shipped_scripts
 
     config = load_config(config_file=str(root / "mkdocs.yml"))
     shipped = shipped_scripts(config)
@@ -124,7 +124,7 @@ def test_the_scripts_the_site_ships_are_the_projects_and_the_themes(root):
 def test_the_built_site_loads_only_the_scripts_it_ships(built, root):
     from mkdocs.config import load_config
 
-    from generator.render.verify import shipped_scripts
+    from generator.render.site.verify import shipped_scripts
     from tests.conftest import CURRENT
 
     config = load_config(config_file=str(root / "mkdocs.yml"))
@@ -170,7 +170,7 @@ def test_links(tmp_path, case, frame):
 @pytest.mark.parametrize("told", ["every page", "no page", "half the pages"])
 @pytest.mark.parametrize("case", ["missing anchor", "id given twice", "up and down again", "missing page"])
 def test_the_check_beside_the_build_finds_what_the_whole_check_finds(tmp_path, case, told):
-    from generator.render.verify import SiteCheck
+    from generator.render.site.verify import SiteCheck
 
     pages, expected = CASES[case]
     site = _site(tmp_path, {**pages, "b.html": "<script>steal()</script>"})
@@ -185,7 +185,7 @@ def test_the_check_beside_the_build_finds_what_the_whole_check_finds(tmp_path, c
 
 def test_a_check_that_cannot_read_a_page_stops_the_build_with_the_reason(tmp_path):
     from generator.errors import BuildError
-    from generator.render.verify import SiteCheck
+    from generator.render.site.verify import SiteCheck
 
     site = _site(tmp_path, {"index.html": "<p>x</p>"})
     (site / "bad.html").write_bytes(b"\xff\xfe not text")
@@ -196,7 +196,7 @@ def test_a_check_that_cannot_read_a_page_stops_the_build_with_the_reason(tmp_pat
 
 
 def test_a_stopped_check_leaves_no_process(tmp_path):
-    from generator.render.verify import SiteCheck
+    from generator.render.site.verify import SiteCheck
 
     check = SiteCheck(_site(tmp_path, {"index.html": "<p>x</p>"}))
     check.stop()
@@ -209,7 +209,7 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
 
     from mkdocs.exceptions import PluginError
 
-    from generator.render.mkdocs_plugin import RulebookPlugin
+    from generator.render.site.plugin import RulebookPlugin
 
     site = tmp_path / "site"
     pages = {"index.html": '<a href="a/">A</a>', "a/index.html": '<a href="../index.html#gone">G</a>'}
@@ -229,7 +229,7 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
 
 def test_a_check_that_died_is_reported_not_a_broken_pipe(tmp_path):
     from generator.errors import BuildError
-    from generator.render.verify import SiteCheck
+    from generator.render.site.verify import SiteCheck
 
     check = SiteCheck(_site(tmp_path, {"index.html": "<p>x</p>"}))
     check.process.kill()

@@ -1,4 +1,4 @@
-"""The page-at-a-time PDF writer (render/writer.py) against WeasyPrint's own: the same file for a reader.
+"""The page-at-a-time PDF writer (render/pdf/writer.py) against WeasyPrint's own: the same file for a reader.
 
 Both writers are given the same laid-out pages; the files are compared as a reader and a screen
 reader meet them (tests/pdffacts.py): pages and what is drawn on them, links, form fields, named
@@ -17,9 +17,9 @@ import pytest
 
 from generator.errors import BuildError
 from generator.library import load_library
-from generator.render.pdf import BookParts, document_maker
-from generator.render.weasy import Engine, without_cycle_collector
-from generator.render.writer import PdfWriter
+from generator.render.pdf.book import BookParts, document_maker
+from generator.render.pdf.weasy import Engine, without_cycle_collector
+from generator.render.pdf.writer import PdfWriter
 from tests.conftest import PUBLISHED
 from tests.pdffacts import differences, pdf_facts
 
@@ -72,9 +72,9 @@ def test_pages_added_first_are_put_first(book_parts, weasyprints_book, tmp_path)
 
 def test_a_score_sheet_reads_as_weasyprints_file(library, tmp_path):
     """Form fields: every cell a text field, its widget in the structure tree."""
-    from generator.render.pdf import game_pages
-    from generator.render.scorepad import render_sheet_documents
-    from generator.render.sheets import sheet_files
+    from generator.render.pdf.book import game_pages
+    from generator.render.pdf.scorepad import render_sheet_documents
+    from generator.render.views.sheets import sheet_files
 
     page = next(p for p in game_pages(library) if p.id == "gin-rummy-tournament")
     with without_cycle_collector():

@@ -1,0 +1,10 @@
+"""Stage 4, rendering: the library made into what readers get.
+
+- ``views/``: what both outputs say, worked out once (a game page, the words for data, the score sheets' layout,
+  the 'What changed' lines, the Markdown and HTML of prose).
+- ``site/``: the web site (pages generated for MkDocs, the plugin, the offline service worker, the site check).
+- ``pdf/``: print (the book laid out by WeasyPrint a part at a time, the score sheets and pad, the booklet).
+
+``site`` and ``pdf`` use ``views``, never each other. Beside them: ``process.py`` (a render's processes end with
+the process that started them) and ``patches.py`` (the register of every reach into another project's internals).
+"""

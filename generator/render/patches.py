@@ -262,7 +262,7 @@ REGISTER: tuple[Entry, ...] = (
     ),
     Entry(
         name="page-writer", kind="copy", reaches=WEASYPRINT_WRITER,
-        where=("render/writer.py",),
+        where=("render/pdf/writer.py",),
         does="writer.py re-does WeasyPrint's generate_pdf and add_tags a page at a time, calling the same internal "
              "functions, and replaces each finished page's pydyf objects with their final bytes.",
         upstream="Kozea/WeasyPrint#1824 (closed: 'the last steps of the PDF generation require the whole document to "
@@ -275,7 +275,7 @@ REGISTER: tuple[Entry, ...] = (
                     "(tests/test_writer.py compares them).",
     ),
     Entry(
-        name="form-fields", kind="around", reaches=("weasyprint.pdf.anchors.add_forms",), where=("render/writer.py",),
+        name="form-fields", kind="around", reaches=("weasyprint.pdf.anchors.add_forms",), where=("render/pdf/writer.py",),
         does="The writer gives each empty text field that add_forms made an appearance of its own and sets "
              "NeedAppearances false, and gives a sheet's totals a calculate action and a place in /CO.",
         upstream="none found in Kozea/WeasyPrint (searched: appearance streams, NeedAppearances, calculated fields). "
@@ -288,7 +288,7 @@ REGISTER: tuple[Entry, ...] = (
     Entry(
         name="page-box", kind="private",
         reaches=("weasyprint.document.Page._page_box", "weasyprint.formatting_structure.boxes"),
-        where=("render/weasy.py", "render/copyfit.py", "render/scorepad.py", "render/writer.py"),
+        where=("render/pdf/weasy.py", "render/pdf/copyfit.py", "render/pdf/scorepad.py", "render/pdf/writer.py"),
         does="Reads a laid-out page's box tree: how full a page is (copyfit), which rows fit (scorepad), and the "
              "tree WeasyPrint's own tagging walks (writer).",
         upstream="Kozea/WeasyPrint#265 (closed; the maintainer: page._page_box 'is an implementation detail that is "
@@ -299,7 +299,7 @@ REGISTER: tuple[Entry, ...] = (
                     "Copyfitting the published pages needs the measure.",
     ),
     Entry(
-        name="pango-version", kind="private", reaches=("weasyprint.text.ffi.pango",), where=("render/cache.py",),
+        name="pango-version", kind="private", reaches=("weasyprint.text.ffi.pango",), where=("render/pdf/cache.py",),
         does="The render cache's digest includes Pango's version, read through WeasyPrint's binding.",
         upstream="none. An issue would ask WeasyPrint to expose the versions of the text libraries it loaded "
                  "(its --info option prints them, its Python API does not).",
@@ -307,7 +307,7 @@ REGISTER: tuple[Entry, ...] = (
                     "loads Pango itself, and its binding is the one that says which Pango it loaded.",
     ),
     Entry(
-        name="pypdf-add-object", kind="private", reaches=("pypdf.PdfWriter._add_object",), where=("render/booklet.py",),
+        name="pypdf-add-object", kind="private", reaches=("pypdf.PdfWriter._add_object",), where=("render/pdf/booklet.py",),
         does="The booklet adds each page as a form XObject, and each sheet's content stream, as indirect objects.",
         upstream="none found in py-pdf/pypdf. An issue would ask for a public PdfWriter method that adds an "
                  "indirect object (pypdf's own code and docs use _add_object).",
@@ -316,7 +316,7 @@ REGISTER: tuple[Entry, ...] = (
                     "and changes the booklet's bytes.",
     ),
     Entry(
-        name="pypdf-file-id", kind="private", reaches=("pypdf.PdfWriter._ID",), where=("render/booklet.py",),
+        name="pypdf-file-id", kind="private", reaches=("pypdf.PdfWriter._ID",), where=("render/pdf/booklet.py",),
         does="The booklet's file identifier is the book's digest, set on the writer.",
         upstream="none found in py-pdf/pypdf. An issue would ask generate_file_identifiers to take the identifier "
                  "(it draws random bytes) or for a public setter.",
@@ -325,8 +325,8 @@ REGISTER: tuple[Entry, ...] = (
     ),
     Entry(
         name="mkdocs-file-order", kind="copy", reaches=("mkdocs.structure.files._file_sort_key",),
-        where=("render/site.py",),
-        does="site.reading_order lists the generated pages as MkDocs lists a docs folder (an index first).",
+        where=("render/site/docs.py",),
+        does="site/docs.py's reading_order lists the generated pages as MkDocs lists a docs folder (an index first).",
         upstream="none: the order is MkDocs's own (get_files); an issue would ask for it as public API.",
         unavoidable="The pages are handed to MkDocs while they are still being written, so MkDocs cannot list the "
                     "folder itself; importing MkDocs's private function into the site worker would be a private "

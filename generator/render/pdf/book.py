@@ -37,15 +37,16 @@ from typing import Any
 
 from markupsafe import escape
 
-from ..errors import BuildError
-from ..library import Library
-from ..progress import Report, quiet
-from ..prose import expand, format_value
-from . import booklet, copyfit, describe
-from .changes import edition_changes, line_html
-from .markup import Markup, demote_headings, environment, prose_html
-from .pages import BodyView, GamePage, game_page
-from .sheets import SheetFile, sheet_files, template_globals
+from ...errors import BuildError
+from ...library import Library
+from ...progress import Report, quiet
+from ...prose import expand, format_value
+from ..views import describe
+from ..views.changes import edition_changes, line_html
+from ..views.markup import Markup, demote_headings, environment, prose_html
+from ..views.pages import BodyView, GamePage, game_page
+from ..views.sheets import SheetFile, sheet_files, template_globals
+from . import booklet, copyfit
 from .weasy import BOOKLET_PAGE, Engine, page_fill, without_cycle_collector
 from .writer import PdfWriter
 

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-CODE = Path(__file__).resolve().parents[2]  # the project: generator/, templates/, the lock file
+CODE = Path(__file__).resolve().parents[3]  # the project: generator/, templates/, the lock file
 CODE_FILES = ("generator", "templates", "requirements.lock", "pyproject.toml")
 
 

@@ -12,7 +12,7 @@ the cut (the game and section named at the top of the page), and is dropped; the
 opens inside (the section, the game, a list) lose their top margin, their ids (the anchors are on
 the earlier pages) and, for a numbered list, the numbers already used.
 
-The same cut lays out a long section a run of games at a time (``Layout.runs`` in pdf.py): a run's
+The same cut lays out a long section a run of games at a time (``Layout.runs`` in book.py): a run's
 pages are kept up to a page, well before the run's last, that opens with a whole element of a later
 game, and the next run starts from that element, as a tail would (``next_run``).
 """

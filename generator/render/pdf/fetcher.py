@@ -13,9 +13,9 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from ..errors import BuildError
+from ...errors import BuildError
 
-ASSET_ROOT = Path(__file__).resolve().parents[2] / "templates" / "print"
+ASSET_ROOT = Path(__file__).resolve().parents[3] / "templates" / "print"
 
 
 class RefusedResource(BuildError):

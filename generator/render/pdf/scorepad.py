@@ -16,12 +16,12 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from ..errors import BuildError
-from ..library import Library
-from ..progress import Report, quiet
-from .pages import BodyView, GamePage
-from .pdf import _env
-from .sheets import SheetFile, fills_page, generic_sheet, sheet_parts
+from ...errors import BuildError
+from ...library import Library
+from ...progress import Report, quiet
+from ..views.pages import BodyView, GamePage
+from ..views.sheets import SheetFile, fills_page, generic_sheet, sheet_parts
+from .book import _env
 from .weasy import Engine, without_cycle_collector
 
 # The first layout of a page-filling sheet has two blank rows: where they start, how far apart they
@@ -181,7 +181,7 @@ def lay_out_as_before(lib: Library, page: GamePage, file: SheetFile, engine: Eng
 def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "letter", variant: Any = None,
                  engine: Engine | None = None) -> SheetRender:
     """Write one score sheet PDF (the game's, or a variant's); return how it was laid out."""
-    from .sheets import sheet_files
+    from ..views.sheets import sheet_files
 
     engine = engine or Engine(paper)
     file = next(f for f in sheet_files([page]) if f.variant_id == (variant.id if variant is not None else None))
@@ -193,7 +193,7 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
 
 def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict[str, str], str]:
     """A digest of everything each score sheet is made from, by its key, and one of the score pad's
-    (``render/cache.py``).
+    (``render/pdf/cache.py``).
 
     Each sheet is laid out from its HTML, which the template makes from the sheet's data and a few
     settings the layout chooses (blank rows, orientation, tighter rows). A sheet's digest takes its
@@ -202,8 +202,8 @@ def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict
     unchanged, and an edit to one sheet changes that sheet's alone. The pad's takes every sheet's
     and the book's and the edition's data, which its contents page prints.
     """
+    from ..views.sheets import sheet_files
     from .cache import new_digest
-    from .sheets import sheet_files
 
     base = new_digest("score sheet", paper)  # the code's files are read once, not once a sheet
     pad = base.copy()
@@ -224,7 +224,7 @@ def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict
 
 @dataclass
 class SheetKeeper:
-    """Where score sheets are kept one by one (``render/cache.py``): each sheet's PDF and what its layout chose,
+    """Where score sheets are kept one by one (``render/pdf/cache.py``): each sheet's PDF and what its layout chose,
     under its digest, and the score pad under a digest of all of them. A build keeps its own beside it (``evict``:
     only the entries of its last render of each edition and paper stay); RULEBOOK_PDF_CACHE keeps every one."""
 
@@ -287,7 +287,7 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
     import json
     import shutil
 
-    from .sheets import score_pad_name, sheet_files
+    from ..views.sheets import score_pad_name, sheet_files
     from .writer import PdfWriter
 
     by_id = {p.id: p for p in pages}

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from . import patches
+from .. import patches
 from .fetcher import ASSET_ROOT, ProjectFetcher, RefusedResource
 
 PAPER = {"letter": "letter", "a4": "A4", "half-letter": "5.5in 8.5in", "a5": "A5"}  # name -> CSS page size

@@ -22,34 +22,9 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from ..process import die_with_parent
+
 WARNING = "warning: "  # a line of the render's output the build passes on to the user
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def _prctl() -> Any:
-    """libc's prctl, looked up before any fork (a forked child should call, not load); None off Linux."""
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _prctl()
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process (SIGKILL) when its parent ``parent`` ends, however it ends, even by kill -9.
-
-    Called in a child just after the fork. A render once ran on for 20 to 40 s after its build was killed,
-    in a session of its own, holding the build's folder. Linux's parent-death signal outlives exec; a
-    parent that ended before it was asked for is seen at once (this process then has another parent).
-    """
-    if _PRCTL is not None:
-        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
 
 # What every task needs, set before the fork so that no process loads the library twice.
 _STATE: dict[str, Any] = {}
@@ -57,9 +32,9 @@ _STATE: dict[str, Any] = {}
 
 def _task(task: str) -> tuple[str, Any]:
     """Render one PDF: "book", or "sheets" (every sheet on its own, and the score pad)."""
-    from ..errors import RulebookError
-    from .pdf import render_book
-    from .site import pdf_name
+    from ...errors import RulebookError
+    from ..views.describe import pdf_name
+    from .book import render_book
 
     lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
     try:
@@ -71,7 +46,7 @@ def _task(task: str) -> tuple[str, Any]:
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
         return "error", str(exc)
     except OSError as exc:  # a full disk, a folder gone: one line naming it (build.py tells a full disk apart)
-        from ..errors import os_problem
+        from ...errors import os_problem
 
         return "error", os_problem(exc, out_dir)
 
@@ -84,7 +59,7 @@ def _warn(message: str) -> None:
 def report(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
     """Tell the build how far a stage has come (build.py shows it: ``progress.py``); one write, so that the
     book's and the sheets' processes never mix their lines."""
-    from ..progress import line
+    from ...progress import line
 
     sys.stderr.write(line(stage, done, total, final))
     sys.stderr.flush()
@@ -134,11 +109,11 @@ def _jobs() -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m generator.render.pdf_worker ROOT EDITION OUT PAPER DUPLEX KEEP`` (KEEP may be empty)"""
+    """``python -m generator.render.pdf.worker ROOT EDITION OUT PAPER DUPLEX KEEP`` (KEEP may be empty)"""
     root, edition, out, paper, duplex, keep = argv
-    from ..errors import RulebookError
-    from ..library import load_library
-    from .pdf import game_pages
+    from ...errors import RulebookError
+    from ...library import load_library
+    from .book import game_pages
 
     try:
         lib = load_library(Path(root), edition)

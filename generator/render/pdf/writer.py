@@ -51,8 +51,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from ..errors import BuildError
-from .patches import new_pdf, stream_data
+from ...errors import BuildError
+from ..patches import new_pdf, stream_data
 
 PDF_VARIANT = "pdf/ua-1"
 

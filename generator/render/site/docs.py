@@ -1,4 +1,4 @@
-"""Stage 4a, the site: generate MkDocs pages from the library, then let MkDocs build them."""
+"""Stage 4a, the site: the Markdown pages generated from the library, for MkDocs to build (``engine.py``)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..library import Library
-from ..phrases import parse_players
-from ..prose import expand, format_value
-from . import describe, offline
-from .markup import TEMPLATES, demote_headings, environment, prose_markdown
-from .pages import GamePage, game_page
-from .sheets import keepers, score_pad_name, template_globals
+from ...library import Library
+from ...phrases import parse_players
+from ...prose import expand, format_value
+from ..views import describe
+from ..views.markup import TEMPLATES, demote_headings, environment, prose_markdown
+from ..views.pages import GamePage, game_page
+from ..views.sheets import keepers, score_pad_name, template_globals
+from . import offline
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -152,13 +153,13 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     game_tpl = env.get_template("site/game.md.j2")
     pad = score_pad_name(lib.edition.id)
     has_pad = downloads is not None and (downloads / pad).exists()
-    has_book = downloads is not None and (downloads / pdf_name(lib)).exists()
+    has_book = downloads is not None and (downloads / describe.pdf_name(lib)).exists()
 
     def game(page: GamePage) -> str:
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
                           for v, _ in page.variants}
-        return game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book, book_pdf=pdf_name(lib),
+        return game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book, book_pdf=describe.pdf_name(lib),
                                variant_sheets=variant_sheets, pad=pad if has_pad else None,
                                keeper=page.main.body.keeps_score())
 
@@ -186,9 +187,9 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     # An edition with a printed index tells readers its player counts; home and finder repeat them.
     stated = {p.id: lib.stated_players(p.game) for p in game_pages}
     pages["index.md"] = lambda: env.get_template("site/index.md.j2").render(
-        sections=lib.book.sections, by_section=by_section, pdf_name=pdf_name(lib),
+        sections=lib.book.sections, by_section=by_section, pdf_name=describe.pdf_name(lib),
         players={k: describe.player_count(v) for k, v in stated.items()},
-        has_pdf=downloads is not None and (downloads / pdf_name(lib)).exists())
+        has_pdf=downloads is not None and (downloads / describe.pdf_name(lib)).exists())
     printed, index_note = lib.index_rows(), describe.printed_index_note(lib)
     anchors = book_pages or {}
 
@@ -254,13 +255,8 @@ def section_nav(pages: list[GamePage]) -> list[Any]:
 
 
 def changes_page(lib: Library) -> str:
-    """The 'What changed' page: this edition against the one before (``render/changes.py``)."""
-    from .changes import edition_changes, line_markdown, text_markdown
+    """The 'What changed' page: this edition against the one before (``render/views/changes.py``)."""
+    from ..views.changes import edition_changes, line_markdown, text_markdown
 
     return site_environment(lib).get_template("site/changes.md.j2").render(
         changes=edition_changes(lib), line=line_markdown, md=text_markdown)
-
-
-def pdf_name(lib: Library) -> str:
-    """The book PDF's file name, with the edition."""
-    return f"metzker-book-of-card-game-rules-{lib.edition.id}.pdf"

@@ -26,8 +26,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-KEEP = "keep/"  # the folder of the keeper pages (site.keeper_path)
-WORKER = "sw.js"  # the worker, by path in the site: at the edition's root, its scope is the whole edition
+from ..views.markup import environment
+from .verify import WORKER, attributes
+
+KEEP = "keep/"  # the folder of the keeper pages (docs.keeper_path)
 MANIFEST = "manifest.webmanifest"  # the web app manifest, beside the worker
 ICONS = {192: "assets/icons/icon-192.png", 512: "assets/icons/icon-512.png"}  # the sizes a phone installs from
 FALLBACK = "_offline/"  # the page shown offline for a page never kept (a PDF never opened); no page id starts with '_'
@@ -41,13 +43,11 @@ LOADS = {"stylesheet", "icon", "shortcut", "manifest", "apple-touch-icon"}  # <l
 THEME_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
 SEARCH_INDEX = "search/search_index.json"
 # The book's colours, as the site's stylesheet sets them (their one home): the manifest's theme colour and the icon.
-STYLESHEET = Path(__file__).resolve().parents[2] / "templates" / "site" / "assets" / "rulebook.css"
+STYLESHEET = Path(__file__).resolve().parents[3] / "templates" / "site" / "assets" / "rulebook.css"
 
 
 def page_loads(rel: str, page_html: str) -> set[str]:
     """The site's own files a built page loads as it opens (scripts, stylesheets, icon), by path in the site."""
-    from .verify import attributes
-
     here, found = posixpath.dirname(rel), set()
     for tag in TAGS.findall(page_html):
         attrs = attributes(tag[tag.index(" "):-1] if " " in tag else "")
@@ -110,7 +110,7 @@ def icon(size: int) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
     theme = colours()
-    fonts = Path(__file__).resolve().parents[2] / "templates" / "print" / "fonts"
+    fonts = Path(__file__).resolve().parents[3] / "templates" / "print" / "fonts"
     picture = Image.new("RGB", (size, size), theme["theme"])
     draw = ImageDraw.Draw(picture)
     font = ImageFont.truetype(str(fonts / "DejaVuSans.ttf"), round(size * 0.55))
@@ -123,8 +123,6 @@ def icon(size: int) -> bytes:
 def worker_script(edition: str, kept: Iterable[str], version: str) -> str:
     """The edition's service worker: it keeps ``kept`` (addresses relative to the edition's root) when installed,
     in a cache named by ``edition`` and ``version`` (a digest of what it keeps)."""
-    from .markup import environment  # here: the site check's process imports this module for WORKER alone
-
     template = environment().get_template("site/sw.js.j2")  # values only through |tojson
     return template.render(edition=edition, version=version, precache=sorted(set(kept)), fallback=FALLBACK)
 

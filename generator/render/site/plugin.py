@@ -17,9 +17,9 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from ..errors import RulebookError
+from ...errors import RulebookError
+from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
-from .markup import PROSE_EXTENSIONS, sanitize
 
 SITE_PAGES = "site pages written and checked"  # the stage a build's site reports (progress.py)
 
@@ -38,16 +38,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     verified: str | None = None  # the site folder whose every page passed verify_site after the last build
     check: Any = None  # the running site check (verify.SiteCheck) during a build
     last_page: str | None = None  # the page MkDocs is writing: told to the check once the next page begins
-    worker: Any = None  # the process generating the pages (site_worker.SiteWorker) until MkDocs lists the files
+    worker: Any = None  # the process generating the pages (worker.SiteWorker) until MkDocs lists the files
     progress: Any = None  # told how many pages are written of how many (progress.py), set by build.render_site
     pages_written, pages_listed = 0, 0
 
     def __init__(self) -> None:
         super().__init__()
-        from .site_worker import SiteWorker
+        from .worker import SiteWorker
 
         # Started now, so that its imports and the pages are made while MkDocs reads the rest of its
-        # configuration and lists the theme's files (site_worker.py). Asked once, at the first on_config.
+        # configuration and lists the theme's files (worker.py). Asked once, at the first on_config.
         try:
             self.worker = SiteWorker() if SiteWorker.available() else None
         except OSError:  # no process to be had: the pages are generated here
@@ -62,7 +62,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.loads: set[str] = set()  # (offline.py)
 
     def _request(self, config: Any) -> dict[str, Any]:
-        """What to generate: ``site_worker.generate``'s arguments, from the plugin's options or the environment."""
+        """What to generate: ``worker.generate``'s arguments, from the plugin's options or the environment."""
         return {"root": str(Path(config["config_file_path"]).resolve().parent),
                 "edition": self.config.edition or os.environ.get("RULEBOOK_EDITION") or None,
                 "generated": os.environ.get("RULEBOOK_GENERATED") or self.config.generated,
@@ -75,7 +75,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.edition = answer.get("edition")
 
     def _generate(self, config: Any) -> None:
-        from .site_worker import generate
+        from .worker import generate
 
         request = self._request(config)
         try:
@@ -136,7 +136,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 self._without_worker(config)
             else:
                 self._use(listing, config)
-        # The generated files as MkDocs lists a docs folder (site.reading_order), then the theme's files they do not
+        # The generated files as MkDocs lists a docs folder (docs.reading_order), then the theme's files they do not
         # replace: listed from the worker's answer, as some pages are still being written.
         docs = [File(rel, config["docs_dir"], config["site_dir"], config["use_directory_urls"])
                 for rel in self.generated_files]
@@ -227,8 +227,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
 def _errors(root: str, edition: str | None) -> list[str]:
     """The errors `rulebook validate` reports, one line each (the preview shows them)."""
-    from ..checks import run_checks
-    from ..library import load_library
+    from ...checks import run_checks
+    from ...library import load_library
 
     lib = load_library(Path(root), edition)
     return [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]
@@ -248,7 +248,7 @@ def _error_site(generated: Path, problem: str) -> dict[str, Any]:
     """A one-page site saying why the book cannot be built (the preview while a file has a slip)."""
     import shutil
 
-    from .site import SITE_ASSETS
+    from .docs import SITE_ASSETS
 
     docs = generated / "cannot-build" / "docs"
     shutil.rmtree(docs, ignore_errors=True)

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse, urlsplit
 
-from ..errors import BuildError
-from .offline import WORKER
+from ...errors import BuildError
 
 # The theme draws its icons as inline <svg> inside the article, so svg itself is allowed; scripts are not.
 UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "link", "meta", "base", "frame", "frameset", "foreignobject"}
@@ -32,6 +31,9 @@ URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "poster")
 # The theme's own inline scripts (Material for MkDocs); any other inline script is an injection.
 THEME_SCRIPTS = ("__md_scope=", "var palette=__md_get(", "var target=document.getElementById(location.hash")
 THEME_SCRIPTS_DIR = "assets/javascripts"  # where a MkDocs theme keeps its scripts (Material: its bundle and search)
+# The book's service worker (offline.py writes it), by path in the site: at the edition's root, its scope is the whole
+# edition. Named here, where the check allows it, and not in offline.py, which reads pages with this module's parser.
+WORKER = "sw.js"
 SCRIPT_FILES = (".js", ".mjs")  # a script a page or a worker loads: only those the site ships, and its service worker
 
 _ATTRS = r"""(?P<attrs>(?:"[^"]*"|'[^']*'|[^'">])*)"""  # up to the tag's '>', quoted values whole
@@ -209,7 +211,7 @@ class SiteCheck:
         self.site = Path(os.path.abspath(site))
         self.process = subprocess.Popen([sys.executable, "-m", __name__, str(self.site), json.dumps(sorted(scripts))], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                                        cwd=Path(__file__).resolve().parents[2])
+                                        cwd=Path(__file__).resolve().parents[3])
 
     def written(self, rel: str) -> None:
         """The page at ``rel`` (its path in the site) is written: read it now."""

@@ -7,7 +7,7 @@ files). Importing the data model, loading the library and writing the pages take
 then) and tells it what to generate once the configuration is read. The worker answers with the
 list of files once the library is loaded, then writes the pages in the order MkDocs reads them,
 telling each as it is written; MkDocs starts on the first while the others are written
-(``mkdocs_plugin.py``). The same ``generate`` runs in the build's own process when no worker can.
+(``plugin.py``). The same ``generate`` runs in the build's own process when no worker can.
 """
 
 from __future__ import annotations
@@ -24,16 +24,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..errors import RulebookError
+from ...errors import RulebookError
+from ..process import die_with_parent
 
 
 def generate(root: str, edition: str | None, generated: str, downloads: str | None, pages: str | None,
              repo: str, listed: Callable[[dict[str, Any]], None] | None = None,
              written: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Load the edition and write its site's pages (``site.write_docs``, which ``listed`` and ``written`` are
+    """Load the edition and write its site's pages (``docs.write_docs``, which ``listed`` and ``written`` are
     given to); return where they are, the nav, the edit sources, the files in reading order and the title."""
-    from ..library import load_library
-    from .site import write_docs
+    from ...library import load_library
+    from .docs import write_docs
 
     lib = load_library(Path(root), edition)
     docs = Path(root) / generated / lib.edition.id / "docs"
@@ -71,8 +72,6 @@ class SiteWorker:
                 os.close(fd)
             raise
         if self.pid == 0:  # the child: never returns
-            from .pdf_worker import die_with_parent
-
             die_with_parent(parent)  # a build killed mid-page takes it (and the build folder it holds) with it
             os.close(request_write)
             os.close(answer_read)
@@ -158,7 +157,7 @@ def _worker(request_read: int, answer_write: int) -> NoReturn:
     # parent 0.59-0.71 -> 0.47-0.58 s after it asked; the worker's peak memory 138 -> 141 MB).
     gc.disable()
     try:
-        from . import site  # noqa: F401 - imported before the request comes: the time this process saves
+        from . import docs  # noqa: F401 - imported before the request comes: the time this process saves
 
         with os.fdopen(request_read, "r", encoding="utf-8") as pipe:
             line = pipe.read()

@@ -16,11 +16,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..diff import BOOK, Change, compare
-from ..library import Library, load_library
-from ..model import Revision
-from ..prose import expand
-from ..textdiff import escape
+from ...diff import BOOK, Change, compare
+from ...library import Library, load_library
+from ...model import Revision
+from ...prose import expand
+from ...textdiff import escape
 from .describe import edition_name
 
 WHAT = {"rule": "rule changed", "alternate_rule": "alternate rule", "target": "target changed",

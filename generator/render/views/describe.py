@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..cards import JOKER, CardSet, PredicateError, parse_cards
-from ..library import Library, edition_key
-from ..model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable
-from ..phrases import parse_players
-from ..prose import expand, format_value
+from ...cards import JOKER, CardSet, PredicateError, parse_cards
+from ...library import Library, edition_key
+from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable
+from ...phrases import parse_players
+from ...prose import expand, format_value
 
 COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
          "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
@@ -390,6 +390,11 @@ class ErratumRow:
 def edition_name(edition: Edition) -> str:
     """'2026.2 – Revision 2 (Nov/2026)': an edition as readers see it named (the label has its own brackets)."""
     return f"{edition.id} – {edition.label}"
+
+
+def pdf_name(lib: Library) -> str:
+    """The book PDF's file name, with the edition (the PDF is written by it, and the site links it)."""
+    return f"metzker-book-of-card-game-rules-{lib.edition.id}.pdf"
 
 
 def errata_rows(lib: Library) -> list[ErratumRow]:

@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
            "sanitize"]
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "details", "div",
@@ -84,7 +84,7 @@ def demote_headings(text: str, levels: int) -> str:
 # The Markdown of prose, the one list for the site (the MkDocs plugin adds it to mkdocs.yml's) and the print
 # book alike: lists nest as the sources indent them, fenced diagrams stay preformatted, admonitions and
 # tables as written. The site adds only `toc` for heading anchors; print has none (ids would clash book-wide).
-PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.listindent"]
+PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.views.listindent"]
 
 
 @functools.cache
@@ -126,8 +126,8 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     def _disk(self) -> jinja2.FileSystemBytecodeCache | None:
         if self.disk is None:
             # Imported here, not above: the loader brings in the data model (pydantic), which the MkDocs plugin's
-            # own process does not otherwise need (render/site_worker.py makes the pages).
-            from ..loader import user_cache
+            # own process does not otherwise need (render/site/worker.py makes the pages).
+            from ...loader import user_cache
 
             try:
                 folder = self.directory or user_cache() / "templates"
