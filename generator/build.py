@@ -35,6 +35,7 @@ from .library import Library, load_library
 from .progress import Report, parse, quiet
 from .render.pdf import worker as pdf_worker
 from .render.process import die_with_parent
+from .render.site.engine import render_site
 
 log = logging.getLogger("rulebook")
 
@@ -157,35 +158,6 @@ def _read_reports(stream: Any, kept: list[str], progress: Report) -> None:
             kept.append(text)
         else:
             progress(found[0], found[1], found[2], final=found[3])
-
-
-def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None,
-                book_pages: dict[str, int] | None = None, progress: Report = quiet) -> None:
-    """Build the MkDocs site (strict) for the library's edition into ``site_dir``."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
-
-    from .render.site.plugin import SITE_PAGES
-    from .render.site.verify import check_site, shipped_scripts
-
-    config = load_config(config_file=str(lib.root / "mkdocs.yml"), site_dir=str(site_dir), strict=True)
-    plugin = config.plugins["rulebook"]
-    plugin.config.edition = lib.edition.id
-    plugin.config.generated = str(staging / "generated")
-    plugin.config.downloads = str(downloads) if downloads else None
-    plugin.progress = progress
-    progress(SITE_PAGES)  # from MkDocs's start: the pages are counted as they are written
-    if book_pages is not None:
-        pages_file = staging / "book-pages.json"
-        pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
-        plugin.config.pages = str(pages_file)
-    try:
-        mkdocs_build(config)
-    except (MkDocsException, SystemExit) as exc:
-        raise BuildError(f"mkdocs build failed: {exc}") from exc
-    if plugin.verified != str(site_dir):  # the plugin checks every page after building
-        check_site(site_dir, shipped_scripts(config))
 
 
 STAGING = ".staging-"  # a build being made; held (locked) by the process making it

@@ -67,13 +67,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import os
+    from .render.site.engine import serve
 
-    from mkdocs.commands.serve import serve
-
-    if args.edition:
-        os.environ["RULEBOOK_EDITION"] = args.edition
-    serve(config_file=str(_root(args) / "mkdocs.yml"), dev_addr=args.addr, livereload=True)
+    serve(_root(args), args.addr, args.edition)
     return 0
 
 

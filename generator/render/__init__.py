@@ -2,7 +2,8 @@
 
 - ``views/``: what both outputs say, worked out once (a game page, the words for data, the score sheets' layout,
   the 'What changed' lines, the Markdown and HTML of prose).
-- ``site/``: the web site (pages generated for MkDocs, the plugin, the offline service worker, the site check).
+- ``site/``: the web site (pages generated for MkDocs, the plugin, the offline service worker, the site check,
+  and ``engine.py``, the one module that runs MkDocs and mike).
 - ``pdf/``: print (the book laid out by WeasyPrint a part at a time, the score sheets and pad, the booklet).
 
 ``site`` and ``pdf`` use ``views``, never each other. Beside them: ``process.py`` (a render's processes end with

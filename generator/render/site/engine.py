@@ -1,0 +1,97 @@
+"""The site engine, run: MkDocs builds and serves the site, mike deploys it as one version per edition.
+
+The rest of the project asks for a site by these functions and never names the engine: ``build.py`` calls
+``render_site``, ``cli.py`` ``serve``, ``publish.py`` ``deploy`` and ``set_default``. What MkDocs calls back while
+it builds (the pages generated, sanitized and checked) is the plugin's (``plugin.py``). docs/site-engine.md says
+what a port to another engine would touch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...errors import BuildError
+from ...progress import Report, quiet
+from ..process import die_with_parent
+
+if TYPE_CHECKING:
+    from ...library import Library
+
+CONFIG = "mkdocs.yml"  # the site's configuration, at the project's root
+
+
+def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None,
+                book_pages: dict[str, int] | None = None, progress: Report = quiet) -> None:
+    """Build the MkDocs site (strict) for the library's edition into ``site_dir``."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from .plugin import SITE_PAGES
+    from .verify import check_site, shipped_scripts
+
+    config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
+    plugin = config.plugins["rulebook"]
+    plugin.config.edition = lib.edition.id
+    plugin.config.generated = str(staging / "generated")
+    plugin.config.downloads = str(downloads) if downloads else None
+    plugin.progress = progress
+    progress(SITE_PAGES)  # from MkDocs's start: the pages are counted as they are written
+    if book_pages is not None:
+        pages_file = staging / "book-pages.json"
+        pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
+        plugin.config.pages = str(pages_file)
+    try:
+        mkdocs_build(config)
+    except (MkDocsException, SystemExit) as exc:
+        raise BuildError(f"mkdocs build failed: {exc}") from exc
+    if plugin.verified != str(site_dir):  # the plugin checks every page after building
+        check_site(site_dir, shipped_scripts(config))
+
+
+def serve(root: Path, addr: str, edition: str | None = None) -> None:
+    """Serve the site of ``edition`` (the current one if None) at ``addr``, built again when a source changes."""
+    from mkdocs.commands.serve import serve as mkdocs_serve
+
+    if edition:
+        os.environ["RULEBOOK_EDITION"] = edition  # read by the plugin, as mike's builds give it
+    mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True)
+
+
+def versioned(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for deploying versions: this environment's commands first on PATH (mike runs ``mkdocs`` from PATH),
+    and the site told it is one version among several (the theme's version selector)."""
+    return {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+            "RULEBOOK_VERSIONED": "1"}
+
+
+def deploy(root: Path, env: dict[str, str], branch: str, edition: str, title: str, aliases: tuple[str, ...],
+           downloads: Path, pages: Path, generated: Path) -> None:
+    """Build the site of ``edition`` (its PDFs in ``downloads``, their pages in ``pages``, its generated pages in
+    ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with ``aliases``.
+    Nothing is committed unless the build succeeds and its check passes (the plugin checks every build)."""
+    given = {"RULEBOOK_EDITION": edition, "RULEBOOK_DOWNLOADS": str(downloads), "RULEBOOK_PAGES": str(pages),
+             "RULEBOOK_GENERATED": str(generated)}
+    args = ["deploy", "--branch", branch, "--title", title, edition]
+    if aliases:
+        args += [*aliases, "--update-aliases"]
+    _mike(args, root, {**env, **given})
+
+
+def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> None:
+    """Make ``version`` (a version or an alias) the one the site's root address opens."""
+    _mike(["set-default", "--branch", branch, version], root, env)
+
+
+def _mike(args: list[str], root: Path, env: dict[str, str]) -> None:
+    mike = Path(sys.executable).with_name("mike")
+    parent = os.getpid()
+    result = subprocess.run([str(mike), *args, "--config-file", str(root / CONFIG)], cwd=root, env=env,
+                            capture_output=True, text=True, preexec_fn=lambda: die_with_parent(parent))
+    if result.returncode != 0:
+        raise BuildError(f"mike {' '.join(args)} failed:\n{result.stderr.strip()[-3000:]}")
