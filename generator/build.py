@@ -1,5 +1,10 @@
 """The build: validate, render into a staging folder, check the result, then switch to it.
 
+The pipeline: load (``library.py``), check (``checks/``), then each output made from the views both share
+(``render/views/``): print (``render/pdf/``, in a child process under limits: ``render_pdfs``) and the site
+(``render/site/``, built by the site engine: ``render_site``). Print comes first: the site prints the book's
+page numbers.
+
 A failed build (bad data, a refused resource, a broken link, a full disk, a crash, a kill) leaves
 the last good ``build/site`` and ``build/pdf`` exactly as they were: nothing is written in place.
 
@@ -283,9 +288,9 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     findings and its number of games before anything is built (``rulebook build`` prints them, as validate does);
     ``progress`` each stage as it goes (``progress.py``)."""
     progress("validate")
-    lib = load_library(root, edition_id)
+    lib = load_library(root, edition_id)  # load
     if lib.is_current:  # an earlier edition is built as it was published, not checked
-        findings = run_checks(lib)
+        findings = run_checks(lib)  # check
     progress("validate", final=True)
     if lib.is_current:
         if report is not None:
@@ -304,20 +309,13 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
     try:
         keep = out / ".cache"  # the score sheets of the last build, reused while none changes
+        # Each output makes the views it prints in its own process; print first, for the pages the site names.
         anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
                               progress=progress) if pdf else None
         if pdf and booklet:
-            from .render.pdf.book import render_book
-            from .render.pdf.booklet import impose
-            from .render.pdf.weasy import BOOKLET_PAGE
+            from .render.pdf.book import render_booklet  # in this process: only a booklet build needs it
 
-            # The booklet's pages are the book laid out again at half the paper, not its pages shrunk.
-            pages = staging / "booklet-pages.pdf"
-            render_book(lib, pages, paper=BOOKLET_PAGE[paper],
-                        progress=lambda stage, *args, **kw: progress(f"booklet: {stage}", *args, **kw))
-            progress("booklet imposed")
-            impose(pages, staging / "pdf" / booklet_name(lib), paper)
-            progress("booklet imposed", final=True)
+            render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
         if site:
             render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
         for made in staging.iterdir():  # what the render needed on the way: not part of the build

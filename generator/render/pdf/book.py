@@ -580,6 +580,17 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
     return found
 
 
+def render_booklet(lib: Library, target: Path, paper: str, scratch: Path, progress: Report = quiet) -> None:
+    """Write the book imposed as a booklet to ``target`` (``booklet.py``), its pages laid out in ``scratch``."""
+    # The booklet's pages are the book laid out again at half the paper, not its pages shrunk.
+    pages = scratch / "booklet-pages.pdf"
+    render_book(lib, pages, paper=BOOKLET_PAGE[paper],
+                progress=lambda stage, *args, **kw: progress(f"booklet: {stage}", *args, **kw))
+    progress("booklet imposed")
+    booklet.impose(pages, target, paper)
+    progress("booklet imposed", final=True)
+
+
 def game_pages(lib: Library) -> list[GamePage]:
     """Every game page of the edition, in book order."""
     return [game_page(lib, gs) for gs in lib.ordered_games()]
