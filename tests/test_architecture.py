@@ -1,0 +1,319 @@
+"""The house in order, read off the code's own imports (ast; nothing is imported, built or run).
+
+- No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
+  count: they are the same tie, made later).
+- render/ is split by what it makes: ``views`` (what both outputs say), ``site`` and ``pdf``. The site and print
+  use the views, never each other; the views use neither; render/ keeps at most four modules of its own.
+- Only the site package knows the site engine: no other module imports MkDocs, Material or mike, or names the
+  engine's commands or its configuration file (docs/site-engine.md).
+- Every import of ours names a module that exists (a relative import counts its dots from the module's package).
+- Every module named by a string (a worker run with -m, a Markdown extension, the MkDocs entry point) exists, and
+  every package is in pyproject.toml's list (a package missing there is not installed).
+
+Each rule is a function of the modules' sources, so that the broken trees in ``BROKEN`` prove it finds what it is
+for; the last tests apply them to generator/ as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATOR = ROOT / "generator"
+RENDER = "generator.render"
+PARTS = ("views", "site", "pdf")  # render/'s packages
+MAY_USE = {"views": set(), "site": {"views"}, "pdf": {"views"}}  # which of the others each may import
+OWN_MODULES = 4  # render/'s own modules besides its packages, __init__.py counted
+ENGINE = ("mkdocs", "material", "mike")  # the site engine's packages
+ENGINE_WORDS = {"mkdocs", "mike", "mkdocs.yml"}  # a string naming its commands or its configuration
+ENGINE_HOME = f"{RENDER}.site"
+DOTTED = re.compile(r"^generator(?:\.\w+)+(?::\w+)?$")  # a module of ours named by a string ("a.b" or "a.b:Name")
+
+Sources = dict[str, str]  # module name -> source; a package is its __init__, by the package's name
+
+
+def _modules(folder: Path = GENERATOR) -> Sources:
+    """Every module of ``folder`` (generator/ itself), by dotted name."""
+    found = {}
+    for path in sorted(folder.rglob("*.py")):
+        parts = path.relative_to(folder.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path.read_text(encoding="utf-8")
+    return found
+
+
+@functools.cache
+def _parsed(source: str) -> ast.Module:
+    return ast.parse(source)
+
+
+@functools.cache
+def _nodes(source: str) -> tuple[ast.AST, ...]:
+    """Every node of a module, walked once (each rule reads them all)."""
+    return tuple(ast.walk(_parsed(source)))
+
+
+def _packages(sources: Sources) -> set[str]:
+    return {name.rpartition(".")[0] for name in sources if "." in name}
+
+
+def imports(name: str, sources: Sources) -> set[str]:
+    """The modules of ``sources`` that module ``name`` imports (``from pkg import mod`` is mod; a package's own
+    name only where a name defined in it is taken)."""
+    package = name if name in _packages(sources) else name.rpartition(".")[0]
+    found = set()
+    for node in _nodes(sources[name]):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in sources else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in sources:  # `import generator.render.pdf.book as pdf`: the module itself
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def unresolved(sources: Sources) -> list[str]:
+    """Imports of ours that name no module or package of ``sources`` (a relative import a level short, say)."""
+    found = []
+    for name in sorted(sources):
+        package = name if name in _packages(sources) else name.rpartition(".")[0]
+        for node in _nodes(sources[name]):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, node.module] if node.module else up)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "generator":
+                base = node.module
+            elif isinstance(node, ast.Import):
+                base = next((a.name for a in node.names if a.name.split(".")[0] == "generator"), None)
+            else:
+                continue
+            if base is not None and base not in sources:
+                found.append(f"{name}:{node.lineno}: {base} is no module of ours")
+    return found
+
+
+def cycles(sources: Sources) -> list[list[str]]:
+    """Every loop of imports: each strongly connected set of two modules or more, sorted (Tarjan's algorithm)."""
+    graph = {name: sorted(imports(name, sources)) for name in sources}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def _part(name: str) -> str | None:
+    """The render package ``name`` is in ("views", "site", "pdf"), "render" for render's own modules, else None."""
+    if not name.startswith(RENDER + ".") and name != RENDER:
+        return None
+    rest = name.removeprefix(RENDER).lstrip(".").split(".")[0]
+    return rest if rest in PARTS else "render"
+
+
+def crossings(sources: Sources) -> list[str]:
+    """Imports between render's packages that ``MAY_USE`` does not allow (render's own modules use none of them)."""
+    found = []
+    for name in sorted(sources):
+        mine = _part(name)
+        if mine is None:
+            continue
+        for target in sorted(imports(name, sources)):
+            theirs = _part(target)
+            if theirs in PARTS and theirs != mine and theirs not in MAY_USE.get(mine, set()):
+                found.append(f"{name} imports {target} ({mine} may not use {theirs})")
+    return found
+
+
+def _constants(source: str) -> list[str]:
+    return [node.value for node in _nodes(source) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def engine_uses(sources: Sources) -> list[tuple[str, str]]:
+    """Each module that imports the site engine, loads it by name or names its commands: (module, what it does)."""
+    found = []
+    for name in sorted(sources):
+        for node in _nodes(sources[name]):
+            named = []
+            if isinstance(node, ast.Import):
+                named = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                named = [node.module or ""]
+            elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+                func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if func in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                    named = [node.args[0].value]
+            found += [(name, f"imports {module}") for module in named if module.split(".")[0] in ENGINE]
+        found += [(name, f"names {word!r}") for word in _constants(sources[name]) if word in ENGINE_WORDS]
+    return found
+
+
+def engine_outside(sources: Sources) -> list[str]:
+    """``engine_uses`` outside the site package."""
+    return [f"{name} {what}" for name, what in engine_uses(sources)
+            if name != ENGINE_HOME and not name.startswith(ENGINE_HOME + ".")]
+
+
+def own_modules(sources: Sources) -> list[str]:
+    """render/'s modules that are not in one of its packages (its __init__ counted)."""
+    return sorted(name for name in sources if _part(name) == "render")
+
+
+def missing_modules(sources: Sources, named: list[tuple[str, str]]) -> list[str]:
+    """Of ``named`` (where, the string), the ones that name no module of ``sources`` (or a name it does not define)."""
+    found = []
+    for where, text in named:
+        module, _, attribute = text.partition(":")
+        if module not in sources:
+            found.append(f"{where}: {text}: no such module")
+        elif attribute and not any(isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == attribute
+                                   for node in _parsed(sources[module]).body):
+            found.append(f"{where}: {text}: {module} defines no {attribute}")
+    return found
+
+
+def _named_modules(sources: Sources) -> list[tuple[str, str]]:
+    """The modules of ours that strings name: in generator/'s code, and pyproject.toml's entry points."""
+    named = [(name, word) for name in sorted(sources) for word in _constants(sources[name])
+             if DOTTED.match(word)]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for group, points in {**project.get("entry-points", {}), "scripts": project.get("scripts", {})}.items():
+        named += [(f"pyproject.toml [{group}] {key}", value) for key, value in points.items()]
+    return named
+
+
+# ---- the rules find what they are for: a broken tree per case ---------------------------------------------------
+
+def _tree(**modules: str) -> Sources:
+    """A small tree: keyword ``render__site__docs`` is module generator.render.site.docs (the packages are there)."""
+    sources = {"generator": "", RENDER: "", f"{RENDER}.views": "", f"{RENDER}.site": "", f"{RENDER}.pdf": ""}
+    for key, source in modules.items():
+        sources[".".join(["generator", *key.split("__")])] = source
+    return sources
+
+
+BROKEN = {
+    "a relative import a level short": (unresolved, _tree(render__pdf__weasy="def f():\n    from ..errors import E")),
+    "an import of a module moved away": (unresolved, _tree(build="from .render.pdf_worker import WARNING")),
+    "two modules import each other": (
+        cycles, _tree(render__site__offline="from .verify import WORKER",
+                      render__site__verify="def f():\n    from .offline import attributes")),
+    "a loop of three, through a package": (
+        cycles, _tree(a="from .render.views import pages", render__views__pages="from ...b import x",
+                      b="import generator.a")),
+    "print reaches into the site": (
+        crossings, _tree(render__pdf__worker="def task():\n    from ..site.docs import pdf_name",
+                         render__site__docs="")),
+    "the site uses print": (crossings, _tree(render__site__worker="from ..pdf import worker", render__pdf__worker="")),
+    "a view uses an output": (crossings, _tree(render__views__pages="from ..site import docs", render__site__docs="")),
+    "a module of render/ uses a package": (
+        crossings, _tree(render__process="from .pdf.worker import WARNING", render__pdf__worker="")),
+    "the build imports MkDocs": (engine_outside, _tree(build="def f():\n    from mkdocs.commands.build import build")),
+    "a view imports Material": (engine_outside, _tree(render__views__markup="import material.extensions.emoji")),
+    "the command loads MkDocs by name": (
+        engine_outside, _tree(cli="import importlib\nserve = importlib.import_module('mkdocs.commands.serve')")),
+    "publish runs mike": (engine_outside, _tree(publish="import subprocess\nsubprocess.run(['mike', 'deploy'])")),
+    "the build reads mkdocs.yml": (engine_outside, _tree(build="CONFIG = 'mkdocs.yml'")),
+    "render/ holds five modules of its own": (
+        lambda s: own_modules(s)[OWN_MODULES:], _tree(render__a="", render__b="", render__c="", render__d="")),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN)
+def test_each_rule_finds_its_broken_tree(case):
+    rule, sources = BROKEN[case]
+    assert rule(sources), case
+
+
+def test_a_sound_tree_passes_every_rule():
+    sources = _tree(render__site__offline="from .verify import WORKER\nfrom ..views.markup import environment",
+                    render__site__verify="WORKER = 'sw.js'", render__views__markup="from ...loader import x",
+                    render__site__engine="import mkdocs\nCONFIG = 'mkdocs.yml'", loader="x = 1",
+                    render__pdf__worker="from ..process import die_with_parent\nfrom ..views.describe import pdf_name",
+                    render__process="", render__views__describe="", build="from .render.site.engine import render")
+    assert not cycles(sources) and not crossings(sources) and not engine_outside(sources) and not unresolved(sources)
+    assert len(own_modules(sources)) <= OWN_MODULES
+
+
+def test_a_missing_module_named_by_a_string_is_found():
+    sources = _tree(render__pdf__worker="", render__site__plugin="class RulebookPlugin: pass")
+    named = [("build", "generator.render.pdf.worker"), ("markup", "generator.render.listindent"),
+             ("entry", "generator.render.site.plugin:RulebookPlugin"), ("old", "generator.render.site.plugin:Gone")]
+    assert missing_modules(sources, named) == ["markup: generator.render.listindent: no such module",
+                                               "old: generator.render.site.plugin:Gone: "
+                                               "generator.render.site.plugin defines no Gone"]
+
+
+# ---- the house as it is ------------------------------------------------------------------------------------------
+
+def test_every_import_of_ours_names_a_module():
+    assert unresolved(_modules()) == []
+
+
+def test_no_import_cycle():
+    assert cycles(_modules()) == []
+
+
+def test_site_and_print_use_the_views_and_never_each_other():
+    sources = _modules()
+    assert {_part(name) for name in sources} >= {*PARTS, "render"}  # the packages this test speaks of exist
+    assert crossings(sources) == []
+
+
+def test_only_the_site_package_knows_the_site_engine():
+    sources = _modules()
+    assert {what for _, what in engine_uses(sources)} >= {"imports mkdocs.plugins", "names 'mike'"}  # it is read
+    assert engine_outside(sources) == []
+
+
+def test_render_keeps_at_most_four_modules_of_its_own():
+    assert len(own_modules(_modules())) <= OWN_MODULES, own_modules(_modules())
+
+
+def test_every_module_named_by_a_string_exists():
+    sources = _modules()
+    named = _named_modules(sources)
+    assert {text for _, text in named} >= {"generator.render.pdf.worker", "generator.render.views.listindent",
+                                            "generator.render.site.plugin:RulebookPlugin"}
+    assert missing_modules(sources, named) == []
+
+
+def test_every_package_is_installed():
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    assert sorted(listed) == sorted(_packages(_modules()) | {"generator"})
