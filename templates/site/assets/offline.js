@@ -1,4 +1,4 @@
-// The book offline (generator/render/offline.py): every page registers the edition's service worker (sw.js at the
+// The book offline (generator/render/site/offline.py): every page registers the edition's service worker (sw.js at the
 // edition's root), which keeps the whole edition on this device once one page has been opened with a network.
 (function () {
   "use strict";
