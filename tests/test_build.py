@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 from generator.prose import expand
 from generator.render.views.describe import pdf_name
-from tests.conftest import CURRENT, PUBLISHED
+from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.pagetext import page_count
 from tests.textmatch import normalise, page_text
 
@@ -108,6 +109,19 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
     assert pdfs("edited-data")[0] == {"game-golf": 5}
     half_written = [p for p in (tmp_path / "cache").iterdir() if p.name.startswith(".") and p.suffix != ".lock"]
     assert not half_written
+
+
+def test_the_cache_key_is_the_same_whatever_the_process_did_before():
+    """The key counts the system's text libraries WeasyPrint uses, not a copy another package brings: once the site
+    drew its icons with Pillow (which loads its own HarfBuzz and FreeType), publish laid out again a book it had kept.
+    In a Python of its own, where nothing else has loaded Pillow."""
+    script = ("from generator.render.pdf.cache import new_digest\n"
+              "before = new_digest('x').hexdigest()\n"
+              "from generator.render.site.offline import icon\n"
+              "icon(48)\n"
+              "print(before == new_digest('x').hexdigest())")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout.split() == ["True"]
 
 
 def test_a_build_keeps_its_score_sheets_one_by_one(tmp_path, monkeypatch):

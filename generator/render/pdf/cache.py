@@ -50,6 +50,11 @@ def text_libraries() -> list[str]:
     for line in maps.splitlines():
         fields = line.split(maxsplit=5)  # address, perms, offset, device, inode, path (if a file)
         path = fields[5] if len(fields) == 6 else ""
+        # A copy bundled in a Python package (Pillow's, loaded when the site draws its icons) is not the one
+        # WeasyPrint uses, and its version is the lock file's: counted, it made the key depend on what the
+        # process had done before (a publish laid out a book it had kept).
+        if any(part in ("site-packages", "dist-packages") for part in Path(path).parts):
+            continue
         if any(name in path for name in ("libpango", "libharfbuzz", "libfontconfig", "libfreetype")):
             stat = Path(path).stat()
             found.add(f"{path} {stat.st_size} {stat.st_mtime_ns}")
