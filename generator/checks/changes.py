@@ -54,10 +54,15 @@ def _known(tokens: set[str], lib: Library) -> dict[str, bool]:
     return {t: w is None or (w != "\0" and w not in unknown) for t, w in looked.items()}
 
 
-def _spelling(e: Erratum, lib: Library) -> str | None:
-    """Why a spelling erratum's evidence is false, if it is."""
-    removed, added = _tokens(e.published) - _tokens(e.corrected), _tokens(e.corrected) - _tokens(e.published)
-    known = _known(set(removed) | set(added), lib)
+def _swapped(e: Erratum) -> tuple[Counter[str], Counter[str]]:
+    """The words an erratum removes and the words it adds."""
+    return _tokens(e.published) - _tokens(e.corrected), _tokens(e.corrected) - _tokens(e.published)
+
+
+def _spelling(e: Erratum, lib: Library, known: dict[str, bool] | None = None) -> str | None:
+    """Why a spelling erratum's evidence is false, if it is (``known``: the dictionary's verdicts, asked already)."""
+    removed, added = _swapped(e)
+    known = known if known is not None else _known(set(removed) | set(added), lib)
     wrong = sorted(t for t in removed if not known[t])
     if not wrong:
         what = ", ".join(f"'{t}'" for t in sorted(removed)) or "no word"
@@ -149,10 +154,13 @@ EVIDENCE = {"spelling": _spelling, "arithmetic": _arithmetic, "contradiction": _
 def false_evidence(lib: Library) -> Iterator[Finding]:
     """An erratum's evidence does not prove the mistake: a spelling fix that fixes no misspelt word, arithmetic
     its check does not find wrong, or a contradiction quoting words its page does not print."""
-    for i, e in enumerate(lib.errata):
-        if e.edition != lib.edition.id:
-            continue
-        problem = EVIDENCE[e.evidence.kind](e, lib)
+    mine = [(i, e) for i, e in enumerate(lib.errata) if e.edition == lib.edition.id]
+    # The dictionary is asked once for every spelling erratum's words: each ask reads its remembered verdicts.
+    words = {t for _, e in mine if e.evidence.kind == "spelling" for swapped in _swapped(e) for t in swapped}
+    known = _known(words, lib) if words else {}
+    for i, e in mine:
+        kind = e.evidence.kind
+        problem = _spelling(e, lib, known) if kind == "spelling" else EVIDENCE[kind](e, lib)
         if problem:
             yield lib.errata_doc.where(("errata", i, "evidence", "kind")), f"erratum '{e.id}': {problem}", None
 
