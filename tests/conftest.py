@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -129,17 +130,23 @@ def copy_project(dest: Path) -> Path:
 SMALL_GAMES = ("golf", "hearts", "oh-hell", "dice-10000", "gin-rummy-tournament")
 
 
-def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: bool = False) -> Path:
+def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: bool = False,
+                  index_errata: bool = False) -> Path:
     """A copy of the project whose book has only ``games`` (their data and prose, the book's prose pages), for tests
     of the machinery (determinism, preview, two-sided printing, the booklet, hostile input) that need a real book but
     not the whole of it: it builds in a third of the time. It has both editions and the errata of the files it keeps;
     not the printed index (it lists every game), nor the errata of its rows; with ``as_printed``, its rows of
-    ``games``, and 2026.1 laid out as printed. 2026.1 is recorded as published."""
+    ``games``, and 2026.1 laid out as printed; with ``index_errata`` too, the errata of those rows (renumbered to the
+    rows kept), and book.yaml and errata.yaml as the maintainer wrote them, less the lines of what is left out (for
+    tests that edit them as text, as ``rulebook edition new`` does). 2026.1 is recorded as published."""
     import yaml
 
+    assert as_printed or not index_errata, "index_errata keeps errata of the printed index, which only as_printed keeps"
     copy_project(dest)
     data, content = dest / "rules_data", dest / "content"
-    book = yaml.safe_load((data / "book.yaml").read_text(encoding="utf-8"))
+    book_text = (data / "book.yaml").read_text(encoding="utf-8")
+    book = yaml.safe_load(book_text)
+    typed_rows = {section: list(rows) for section, rows in book.get("printed_index", {}).get("sections", {}).items()}
     listed = {game for section in book["sections"] for game in section["games"]}
     assert set(games) <= listed, f"not in the book: {set(games) - listed}"
     for game in listed - set(games):
@@ -156,16 +163,50 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
             edition.pop("pages_as_printed", None)  # laid out as printed needs the printed index
     for section in book["sections"]:
         section["games"] = [game for game in section["games"] if game in games]
-    (data / "book.yaml").write_text(yaml.safe_dump(book, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    if index_errata:
+        # The lines that list another game (in a section, or as a row of the printed index) taken out; the rest as
+        # written (comments, flow lists), and the same book as the one read and cut above.
+        other = "|".join(re.escape(game) for game in listed - set(games)) or "(?!)"
+        lines = [line for line in book_text.splitlines()
+                 if not re.fullmatch(rf"\s*- ({other}|\{{.*\bgame: ({other})[,}}].*)\s*", line)]
+        for n, line in enumerate(lines):  # a list left with no item (a section none of ``games`` is in): []
+            key = re.fullmatch(r"(\s*)[\w-]+:\s*", line)
+            below = next((after for after in lines[n + 1:] if after.strip()), "")
+            indent = len(below) - len(below.lstrip())
+            if key and not (indent > len(key[1]) or indent == len(key[1]) and below.lstrip().startswith("- ")):
+                lines[n] = f"{line.rstrip()} []"
+        text = "\n".join(lines) + "\n"
+        assert yaml.safe_load(text) == book, "book.yaml is laid out otherwise than small_project reads it"
+    else:
+        text = yaml.safe_dump(book, sort_keys=False, allow_unicode=True)
+    (data / "book.yaml").write_text(text, encoding="utf-8")
 
-    def kept(erratum: dict) -> bool:
+    def kept(erratum: dict) -> dict | None:
+        """The erratum as the small book has it (an index row's renumbered), or None where its place is gone."""
         page = erratum.get("evidence", {}).get("page")
-        return ((dest / erratum["file"]).exists() and not str(erratum.get("path", "")).startswith("printed_index")
-                and (page is None or (content / f"{page}.md").exists()))
+        if not (dest / erratum["file"]).exists() or not (page is None or (content / f"{page}.md").exists()):
+            return None
+        path = str(erratum.get("path", "")).split(".")
+        if path[0] != "printed_index":
+            return erratum
+        typed = typed_rows[path[2]][int(path[3])]
+        rows = book["printed_index"]["sections"][path[2]] if index_errata else []
+        at = next((n for n, row in enumerate(rows) if row is typed), None)
+        return None if at is None else {**erratum, "path": ".".join([*path[:3], str(at), *path[4:]])}
 
-    errata = yaml.safe_load((data / "errata.yaml").read_text(encoding="utf-8"))
-    errata["errata"] = [erratum for erratum in errata["errata"] if kept(erratum)]
-    (data / "errata.yaml").write_text(yaml.safe_dump(errata, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    errata_text = (data / "errata.yaml").read_text(encoding="utf-8")
+    errata = yaml.safe_load(errata_text)
+    errata["errata"] = [small for erratum in errata["errata"] if (small := kept(erratum)) is not None]
+    if index_errata:
+        # As written too, less the entries taken out, each kept one's path as kept() renumbered it.
+        head, *entries = re.split(r"(?m)^(?=  - id: )", errata_text)
+        paths = {erratum["id"]: erratum.get("path") for erratum in errata["errata"]}
+        text = head + "".join(re.sub(r"(?m)^(    path: )printed_index\..*$", lambda m, i=entry_id: m[1] + paths[i], entry)
+                              for entry in entries if (entry_id := re.match(r"  - id: (\S+)", entry)[1]) in paths)
+        assert yaml.safe_load(text) == errata, "errata.yaml is laid out otherwise than small_project reads it"
+    else:
+        text = yaml.safe_dump(errata, sort_keys=False, allow_unicode=True)
+    (data / "errata.yaml").write_text(text, encoding="utf-8")
     shutil.rmtree(data / "frozen", ignore_errors=True)
     return as_published(dest)
 
