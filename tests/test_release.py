@@ -276,6 +276,12 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
     assert load_library(root, "2026.2").index_entry("sticks") is not None
 
 
+# The book and its score sheets rendered in one process, not side by side in two (render/pdf/worker.py): the same
+# files, without a second process loading the fonts again (about 0.4 CPU-s a render); the suite's workers keep both
+# CPUs busy already. Every other build in the suite renders them side by side, as `make` does.
+ONE_RENDER_PROCESS = ("RULEBOOK_PDF_JOBS", "1")
+
+
 @pytest.fixture(scope="module")
 def new_builds(lifecycle, tmp_path_factory):
     """2026.3 and 2027.1, each built as `make` builds it: site and PDF."""
@@ -286,10 +292,12 @@ def new_builds(lifecycle, tmp_path_factory):
 
     root, out = lifecycle["root"], tmp_path_factory.mktemp("builds")
     built = {}
-    for ed in (FIRST[0], SECOND[0]):
-        log = io.StringIO()
-        built[ed] = build(root, edition_id=ed, out=out / ed, progress=Progress(log, tty=False))
-        built[f"{ed} stages"] = log.getvalue()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(*ONE_RENDER_PROCESS)
+        for ed in (FIRST[0], SECOND[0]):
+            log = io.StringIO()
+            built[ed] = build(root, edition_id=ed, out=out / ed, progress=Progress(log, tty=False))
+            built[f"{ed} stages"] = log.getvalue()
     return built
 
 
@@ -468,7 +476,7 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     assert sorted(p.name for p in (root / "rules_data").iterdir() if p.name.startswith(".")) == []
 
 
-def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path):
+def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path, monkeypatch):
     """A small book through a release: every edition is a version on gh-pages, `latest` the one just opened."""
     import shutil
 
@@ -487,6 +495,7 @@ def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path):
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "the book")
     assert rulebook(root, "edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)").returncode == 0
+    monkeypatch.setenv(*ONE_RENDER_PROCESS)
     run = rulebook(root, "publish")
     assert run.returncode == 0, run.stderr
     versions = json.loads(_git(root, "show", "gh-pages:versions.json"))
