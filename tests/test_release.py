@@ -284,7 +284,7 @@ ONE_RENDER_PROCESS = ("RULEBOOK_PDF_JOBS", "1")
 
 @pytest.fixture(scope="module")
 def new_builds(lifecycle, tmp_path_factory):
-    """2026.3 and 2027.1, each built as `make` builds it: site and PDF."""
+    """2026.3 and 2027.1, each built as `make` builds it: site and PDF (the PDFs in one process: ONE_RENDER_PROCESS)."""
     import io
 
     from generator.build import build
