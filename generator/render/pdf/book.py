@@ -432,7 +432,8 @@ def write_book(lib: Library, layout: Layout, target: Path, progress: Report = qu
     Only the contents (the first part) and the index (the last) print page numbers. The contents is
     laid out first with the numbers of the last layout, or placeholders as wide, to know where the
     parts after it start; each part after it is laid out and written in turn; the index is laid out
-    with the games' real numbers; then the contents with every real number, and put first. Should
+    with the games' real numbers (again, until the pages it prints of its own, the errata's, are
+    those it has); then the contents with every real number, and put first. Should
     the real numbers move anything the contents' first layout decided (its length, its own
     anchors), the book is laid out again from them. Returns the page of every anchor.
     """
@@ -454,10 +455,18 @@ def write_book(lib: Library, layout: Layout, target: Path, progress: Report = qu
                     add(page)
                 next_page += len(pages)
                 del pages  # written: the run's layout can go (Layout.runs collects it)
-        # The index prints the games' pages, which are known now; the contents prints every page.
-        index = parts.numbered({**(printed or {}), **found})[-1]
-        end = layout.part(make_document, index, next_page)
-        _anchors(end.pages, next_page, found)
+        # The index prints the games' pages, which are known now, and the end's own (the errata's page, what
+        # changed's): the end alone is laid out again until it prints the pages it has. Only it moves with them;
+        # laying the whole book out again for them doubled every build.
+        known = {**(printed or {}), **found}
+        for _ in range(MAX_LAYOUTS):
+            index = parts.numbered(known)[-1]
+            end = layout.part(make_document, index, next_page)
+            with_end = _anchors(end.pages, next_page, dict(found))
+            if parts.numbered(with_end)[-1].body == index.body:
+                break
+            known = {**known, **with_end}
+        found = with_end
         for page in end.pages:
             add(page)
         final = parts.numbered(found)
