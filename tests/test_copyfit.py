@@ -284,18 +284,23 @@ def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
         copyfit.tail_edit(document, 1)
 
 
-@pytest.mark.parametrize(("edition", "paper", "run_html"), [(CURRENT, "a4", 8000)])
+@pytest.mark.parametrize(("edition", "paper", "run_html"), [(CURRENT, "letter", 8000)])
 def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, library, published_library, edition, paper,
                                                                  run_html, tmp_path, monkeypatch):
     """A build lays a long section out a run of games at a time (book.Layout.runs, for a 1000-game book). With
     runs of one or two games, every page is as the one layout of the whole section gives it: drawn the same,
-    tagged the same, linked the same (tests/pdffacts.py), copy-fitted tails included (A4)."""
+    tagged the same, linked the same (tests/pdffacts.py), copy-fitted tails included: on letter the cards
+    section's last run (one that resumes) has its last pages set tighter (on A4 no part of the book has). The
+    one layout is the build's."""
     import generator.render.pdf.book as pdf
     from tests.pdffacts import differences, pdf_facts
 
     lib = library if edition == CURRENT else published_library
     monkeypatch.setattr(pdf, "RUN_HTML", run_html)
+    tails, then = [], pdf.copyfit.then  # the edits each copy-fitted tail is set with: a resumed run's first
+    monkeypatch.setattr(pdf.copyfit, "then", lambda first, second: tails.append(first) or then(first, second))
     layout = pdf.Layout(Engine(paper), keep=False)
     pdf.render_book(lib, tmp_path / "runs.pdf", paper=paper, layout=layout)
     assert layout.laid_out > 2 * len(pdf.BookParts(lib).numbered(None))  # the sections were laid out in runs
+    assert any(first is not None for first in tails), "no run that resumes had its tail copy-fitted"
     assert differences(pdf_facts(printed(edition, paper)[0]), pdf_facts(tmp_path / "runs.pdf")) == []
