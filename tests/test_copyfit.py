@@ -304,3 +304,20 @@ def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, libra
     assert layout.laid_out > 2 * len(pdf.BookParts(lib).numbered(None))  # the sections were laid out in runs
     assert any(first is not None for first in tails), "no run that resumes had its tail copy-fitted"
     assert differences(pdf_facts(printed(edition, paper)[0]), pdf_facts(tmp_path / "runs.pdf")) == []
+
+
+def test_a_page_of_no_games_longer_than_a_run_is_laid_out_whole(small_built, tmp_path, monkeypatch):
+    """With runs shorter than a prose page (the General Rules), the page is laid out whole, as one layout gives it:
+    it has no games to cut it at, and was once laid out empty (its anchor then linked to from the contents missing)."""
+    import generator.render.pdf.book as pdf
+    from generator.library import load_library
+    from tests.pdffacts import differences, pdf_facts
+
+    project, out = small_built
+    lib = load_library(project)
+    parts = pdf.BookParts(lib).numbered(None)
+    run_html = 3000
+    assert any(not part.pieces and len(part.body) > run_html for part in parts)  # the case is there
+    monkeypatch.setattr(pdf, "RUN_HTML", run_html)
+    pdf.render_book(lib, tmp_path / "runs.pdf", layout=pdf.Layout(Engine(), keep=False))
+    assert differences(pdf_facts(out / "pdf" / pdf_name(lib)), pdf_facts(tmp_path / "runs.pdf")) == []

@@ -275,7 +275,8 @@ class Layout:
         """The part's laid-out pages, first page numbered ``first_page``: all at once, or, for a section of more
         than RUN_HTML characters when the layout is not kept, a run of its games at a time, so that the layout
         of no more than a run is held in memory (``copyfit.next_run``: the runs give the pages one layout would)."""
-        if self.keep or len(part.body) <= RUN_HTML:
+        # A part of no games (a prose page) has no runs to cut it into, however long: laid out whole, not empty.
+        if self.keep or len(part.body) <= RUN_HTML or not part.pieces:
             yield self.part(make_document, part, first_page).pages
             self.let_go()
             return
