@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,15 +31,16 @@ def _edit(root: Path, file: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def ten_editions(dest: Path) -> Path:
-    """A copy of the project released eight times, each new edition with a decision of its own."""
+def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, releases: int = RELEASES) -> Path:
+    """A copy of the project (``project`` writes it; it must hold Euchre) released ``releases`` times, each new
+    edition with a decision of its own."""
     from generator.release import new_edition
     from tests.conftest import copy_project
 
-    root = copy_project(dest)
+    root = (project or copy_project)(dest)
     revisions = ["revisions:"]
     target = 10  # Euchre's, moved up one point an edition: a decision (a revision) each time
-    for n in range(RELEASES):
+    for n in range(releases):
         year, revision, month = (2026, 3, 12) if n == 0 else (2027, n, n)  # 2026.3, then 2027.1 to 2027.7
         ed = f"{year}.{revision}"
         name = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
@@ -58,19 +60,25 @@ def _timed(cmd: list[str], cwd: Path) -> float:
     return time.perf_counter() - start
 
 
-def editions(results: dict, tmp: Path, builds: int = 2, validates: int = 7) -> None:
-    """Validate and build with ten editions against two, interleaved pair by pair; ratios of the medians."""
-    many = ten_editions(tmp / "ten-editions")
-    for name in ("templates", "mkdocs.yml"):  # the copy builds with the project's own templates
-        if not (many / name).exists():
-            (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, many / name)
+def editions(results: dict, tmp: Path, builds: int = 2, validates: int = 7, releases: int = RELEASES,
+             project: Callable[[Path], Path] | None = None) -> None:
+    """Validate and build with ten editions (``releases`` + 2) against two, interleaved pair by pair; ratios of the
+    medians. ``project`` writes the book measured (default: a copy of the project's)."""
+    from tests.conftest import copy_project
+
+    few = (project or copy_project)(tmp / "two-editions")
+    many = ten_editions(tmp / "ten-editions", project, releases)
+    for root in (few, many):
+        for name in ("templates", "mkdocs.yml"):  # the copy builds with the project's own templates
+            if not (root / name).exists():
+                (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, root / name)
     rulebook = [sys.executable, "-m", "generator"]
-    pairs = [(_timed([*rulebook, "--root", str(ROOT), "validate"], ROOT),
+    pairs = [(_timed([*rulebook, "--root", str(few), "validate"], ROOT),
               _timed([*rulebook, "--root", str(many), "validate"], ROOT)) for _ in range(validates)]
     two, ten = statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
     results.update(editions_validate_two_s=round(two, 3), editions_validate_ten_s=round(ten, 3),
                    editions_validate_ratio=round(ten / two, 2))
-    pairs = [(_timed([*rulebook, "--root", str(ROOT), "build", "--out", str(tmp / "two-build")], ROOT),
+    pairs = [(_timed([*rulebook, "--root", str(few), "build", "--out", str(tmp / "two-build")], ROOT),
               _timed([*rulebook, "--root", str(many), "build", "--out", str(tmp / "ten-build")], ROOT))
              for _ in range(builds)]
     two, ten = min(p[0] for p in pairs), min(p[1] for p in pairs)

@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.editions import editions  # noqa: E402
 from bench.loop import loop, suite  # noqa: E402
 from bench.synthetic import make_book  # noqa: E402
 from generator.checks import run_checks  # noqa: E402
@@ -58,6 +59,10 @@ class Scale:
                                                       for edition in ("2026.1", "2026.2") for paper in ("letter", "a4"))
     suite_args: tuple[str, ...] = ()  # added to `make test`
     copyfit_root: Path | None = None  # the project copy-fitting is timed on, if not ``root``
+    # The book after many releases (bench/editions.py): releases made, build pairs, validate pairs, and the book
+    # released (it must hold Euchre, whose target each release's decision moves; None: a copy of the project's).
+    editions: tuple[int, int, int] = (8, 2, 7)
+    editions_project: Callable[[Path], Path] | None = None
 
 
 FULL = Scale()
@@ -294,6 +299,11 @@ TARGETS = [
     ("PDF, the book: <= WeasyPrint alone, same pages (per page)", "pdf_ms_per_page",
      "weasyprint_same_pages_ms_per_page", "pdf_vs_weasyprint_same_pages", 1.0),
     ("PDF, {n} games: <= 0.5 MB a page at peak", "pdf_{n}_games_rss_mb", None, "pdf_{n}_mb_per_page_vs_target", 1.0),
+    # Issue 36: the book after eight more releases against today's two editions.
+    ("validate, ten editions: <= 2 x two", "editions_validate_ten_s", "editions_validate_two_s",
+     "editions_validate_ratio", 2.0),
+    ("build, ten editions: no slower than two (<= 1.1 x)", "editions_build_ten_s", "editions_build_two_s",
+     "editions_build_ratio", 1.1),
 ]
 
 
@@ -320,7 +330,10 @@ def targets(results: dict, scale: Scale = FULL) -> list[str]:
 
 PARTS: dict[str, Callable[[dict, Path, Scale], None]] = {
     "loop": loop, "validation": validation, "pdf": pdf, "copyfit": copyfit, "site": site,
-    "suite": lambda results, _, scale: suite(results, scale.suite_args)}
+    "suite": lambda results, _, scale: suite(results, scale.suite_args),
+    "editions": lambda results, tmp, scale: editions(results, tmp, builds=scale.editions[1],
+                                                     validates=scale.editions[2], releases=scale.editions[0],
+                                                     project=scale.editions_project)}
 
 
 def run(names: list[str], results: dict, tmp: Path, scale: Scale = FULL, out: Path | None = None) -> dict:
