@@ -93,6 +93,10 @@ def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+# Chromium's features the tests switch off, besides those Playwright does: the address bar's list of suggestions, a
+# page of the browser's own (chrome://omnibox-popup.top-chrome/) that Chromium 156 loads, headless, in a renderer of
+# its own for every page Playwright opens: 0.6 CPU-seconds a page, for an address bar no test has.
+CHROMIUM_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
 
 
 @pytest.fixture(scope="session")
@@ -102,9 +106,35 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        b = _launch_chromium(p)
         yield b
         b.close()
+
+
+def _launch_chromium(p):
+    """Chromium with CHROMIUM_ARGS and Playwright's switches, CHROMIUM_OFF among the features it switches off.
+
+    Chromium reads only the last --disable-features it is given: one given after Playwright's would switch Playwright's
+    features back on. So Playwright's are read off the command line of a first Chromium, closed at once (0.2 CPU-s),
+    and the second is given them and ours in one switch, in place of Playwright's."""
+    first = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    theirs = [arg for arg in _command_line(first) if arg.startswith("--disable-features=")][-1:]
+    first.close()
+    off = [feature for arg in theirs for feature in arg.partition("=")[2].split(",") if feature]
+    ours = "--disable-features=" + ",".join([*off, *CHROMIUM_OFF])
+    b = p.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, ours], ignore_default_args=theirs)
+    assert [arg for arg in _command_line(b) if arg.startswith("--disable-features=")] == [ours], \
+        "Playwright's --disable-features is to be replaced by ours, not followed by it"
+    return b
+
+
+def _command_line(browser) -> list[str]:
+    """The arguments the browser's process was started with (Linux: /proc)."""
+    session = browser.new_browser_cdp_session()
+    processes = session.send("SystemInfo.getProcessInfo")["processInfo"]
+    session.detach()
+    pid = next(process["id"] for process in processes if process["type"] == "browser")
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
 
 
 @pytest.fixture(scope="session")
