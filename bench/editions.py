@@ -12,7 +12,6 @@ today's two-edition book:
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import subprocess
 import sys
@@ -68,10 +67,6 @@ def editions(results: dict, tmp: Path, builds: int = 2, validates: int = 7, rele
 
     few = (project or copy_project)(tmp / "two-editions")
     many = ten_editions(tmp / "ten-editions", project, releases)
-    for root in (few, many):
-        for name in ("templates", "mkdocs.yml"):  # the copy builds with the project's own templates
-            if not (root / name).exists():
-                (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, root / name)
     rulebook = [sys.executable, "-m", "generator"]
     pairs = [(_timed([*rulebook, "--root", str(few), "validate"], ROOT),
               _timed([*rulebook, "--root", str(many), "validate"], ROOT)) for _ in range(validates)]

@@ -59,10 +59,9 @@ def _swapped(e: Erratum) -> tuple[Counter[str], Counter[str]]:
     return _tokens(e.published) - _tokens(e.corrected), _tokens(e.corrected) - _tokens(e.published)
 
 
-def _spelling(e: Erratum, lib: Library, known: dict[str, bool] | None = None) -> str | None:
-    """Why a spelling erratum's evidence is false, if it is (``known``: the dictionary's verdicts, asked already)."""
+def _spelling(e: Erratum, known: dict[str, bool]) -> str | None:
+    """Why a spelling erratum's evidence is false, if it is (``known``: the dictionary's verdict on each word)."""
     removed, added = _swapped(e)
-    known = known if known is not None else _known(set(removed) | set(added), lib)
     wrong = sorted(t for t in removed if not known[t])
     if not wrong:
         what = ", ".join(f"'{t}'" for t in sorted(removed)) or "no word"
@@ -147,7 +146,7 @@ def _arithmetic(e: Erratum, lib: Library) -> str | None:
     return None
 
 
-EVIDENCE = {"spelling": _spelling, "arithmetic": _arithmetic, "contradiction": _contradiction}
+EVIDENCE = {"arithmetic": _arithmetic, "contradiction": _contradiction}  # and spelling (_spelling: the words asked at once)
 
 
 @check("erratum.false_evidence")
@@ -160,7 +159,7 @@ def false_evidence(lib: Library) -> Iterator[Finding]:
     known = _known(words, lib) if words else {}
     for i, e in mine:
         kind = e.evidence.kind
-        problem = _spelling(e, lib, known) if kind == "spelling" else EVIDENCE[kind](e, lib)
+        problem = _spelling(e, known) if kind == "spelling" else EVIDENCE[kind](e, lib)
         if problem:
             yield lib.errata_doc.where(("errata", i, "evidence", "kind")), f"erratum '{e.id}': {problem}", None
 
