@@ -715,9 +715,10 @@ class Book(Strict):
 
 
 class Evidence(Strict):
-    """What makes the published text wrong: a spelling, the arithmetic, or the book's own words elsewhere."""
+    """What makes the published text wrong: a spelling, a real word slipped for another (usage), the arithmetic,
+    or the book's own words elsewhere."""
 
-    kind: Literal["spelling", "arithmetic", "contradiction"]
+    kind: Literal["spelling", "usage", "arithmetic", "contradiction"]
     why: str = Field(min_length=1, description="one sentence for the reader, printed on the errata page")
     page: Slug | None = Field(None, description="contradiction: the game or page whose words disagree")
     words: str | None = Field(None, description="contradiction: those words, as the book prints them")

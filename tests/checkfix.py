@@ -49,6 +49,8 @@ def make_project(root: Path, fixture: dict) -> Path:
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
     if "accepted" in fixture:
         (data / "accepted.yaml").write_text(fixture["accepted"], encoding="utf-8")
+    if "confusables" in fixture:
+        (data / "confusables.txt").write_text(fixture["confusables"], encoding="utf-8")
     if "dictionary" in fixture:
         (data / "dictionary.txt").write_text(fixture["dictionary"], encoding="utf-8")
     if "freeze" in fixture:  # publish an edition as the files are now, then edit them: {freeze: ID, then: [[file, old, new]]}

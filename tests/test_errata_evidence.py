@@ -6,7 +6,7 @@ import pytest
 
 from generator.errors import SourceErrors
 from generator.library import load_library
-from tests.conftest import copy_project
+from tests.conftest import ROOT, copy_project
 
 RUMMOLI = """    evidence:
       kind: contradiction
@@ -41,8 +41,8 @@ def test_an_erratum_without_evidence_is_refused_at_its_line(tmp_path, evidence, 
 
 
 # Evidence is checked, not just labelled: each kind proven true and false on a tiny book printed in 2026.1
-# (its fingerprint written), then corrected in 2026.2. (the change made to the files, the erratum's fields,
-# words of the one erratum.false_evidence finding, or None when the evidence holds).
+# (its fingerprint written), then corrected in 2026.2: (the edits made to the files, the errata's fields, words
+# every erratum.false_evidence finding holds, or None when the evidence holds, and how many findings).
 TWO_EDITIONS = ('{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}\n'
                 '  - {id: "2026.2", year: 2026, revision: 2, label: Revision 2 (Nov/2026), date: "2026-11-01"}')
 DEMO = ("id: demo\ntitle: Demo Rummy\ncategory: cards\nintroduced: \"2026.1\"\n"
@@ -50,52 +50,161 @@ DEMO = ("id: demo\ntitle: Demo Rummy\ncategory: cards\nintroduced: \"2026.1\"\n"
         "equipment: {cards: [{decks: 1}]}\ndeal: {each: 7, upcard: 1}\ngoal: {winner: high, target: 500}\n"
         "examples:\n  hand:\n    title: A hand\n    values:\n      melds: {stated: 30, label: Melds}\n"
         "      left: {stated: 5, label: Left in hand}\n      total: {expr: melds - left, stated: STATED, label: Score}\n")
-PROSE = "## Rules\n\nThe dealer shufles the cards. Hearts may not be led first. Play to 500 points.\n"
+PROSE = ("## Rules\n\nThe dealer shufles the cards. Hearts may not be led first. Play to 500 points.\n\n"
+         "A run is 3+ cards, as heartJ heartQ heartK. When its your turn, take from the opponents pile. "
+         "Do not loose your turn.\n")
+ABOUT = ("A family book. In this family, Demo Rummy is played to 400 points. Some people play to exactly "
+         "four hundred. Hearts may be led first.\n")
+DEMO_MD, DEMO_YAML = "content/demo.md", "rules_data/demo.yaml"
+TOTAL = "examples.hand.values.total.stated"
+
+
+def text(published: str, corrected: str, kind: str, check: str = "spelling.unknown_word") -> tuple:
+    """An edit of the demo page's prose and the erratum that records it with evidence ``kind``."""
+    fields = (f"file: {DEMO_MD}\n    published: \"{published}\"\n    corrected: \"{corrected}\"\n    check: {check}\n"
+              f"    evidence: {{kind: {kind}, why: A slip.}}")
+    return [(DEMO_MD, published, corrected)], [fields]
+
+
+def value(path: str, old: str, new: str, published: object, corrected: object, kind: str, check: str,
+          extra: str = "") -> tuple:
+    """An edit of the demo game's data and the erratum that records it."""
+    fields = (f"file: {DEMO_YAML}\n    path: {path}\n    published: {published}\n    corrected: {corrected}\n"
+              f"    check: {check}\n    evidence: {{kind: {kind}, why: It was wrong.{extra}}}")
+    return [(DEMO_YAML, old, new)], [fields]
+
+
+def both(*changes: tuple) -> tuple:
+    return [e for c in changes for e in c[0]], [f for c in changes for f in c[1]]
+
+
+SCORE = "stated: {}, label: Score"
+TARGET = ("goal.target", "target: 500", "target: 400", 500, 400, "contradiction", "prose.number_mismatch")
 EVIDENCE = [
-    ("spelling, true", ("content/demo.md", "shufles", "shuffles"),
-     "file: content/demo.md\n    published: shufles\n    corrected: shuffles\n    check: spelling.unknown_word\n"
-     "    evidence: {kind: spelling, why: Misspelt.}", None),
-    ("spelling, a rule changed", ("content/demo.md", "may not be led", "may never be led"),
-     "file: content/demo.md\n    published: may not be led\n    corrected: may never be led\n    check: spelling.unknown_word\n"
-     "    evidence: {kind: spelling, why: Misspelt.}", "replaces a word the dictionary does not know"),
-    ("spelling, still misspelt", ("content/demo.md", "shufles", "shuffels"),
-     "file: content/demo.md\n    published: shufles\n    corrected: shuffels\n    check: spelling.unknown_word\n"
-     "    evidence: {kind: spelling, why: Misspelt.}", "'shuffels' are not in the dictionary"),
-    ("arithmetic, true", ("rules_data/demo.yaml", "stated: 35, label: Score", "stated: 25, label: Score"),
-     "file: rules_data/demo.yaml\n    path: examples.hand.values.total.stated\n    published: 35\n    corrected: 25\n"
-     "    check: example.arithmetic\n    evidence: {kind: arithmetic, why: 30 less 5 is 25.}", None),
-    ("arithmetic, the published sum was right", ("rules_data/demo.yaml", "target: 500", "target: 400"),
-     "file: rules_data/demo.yaml\n    path: goal.target\n    published: 500\n    corrected: 400\n"
-     "    check: example.arithmetic\n    evidence: {kind: arithmetic, why: It adds up to 400.}",
-     "example.arithmetic finds nothing wrong with the published 500"),
-    ("arithmetic, the corrected sum is wrong too", ("rules_data/demo.yaml", "stated: 35, label: Score", "stated: 24, label: Score"),
-     "file: rules_data/demo.yaml\n    path: examples.hand.values.total.stated\n    published: 35\n    corrected: 24\n"
-     "    check: example.arithmetic\n    evidence: {kind: arithmetic, why: 30 less 5 is 24.}", "finds the corrected 24 wrong too"),
-    ("arithmetic, no such check", ("rules_data/demo.yaml", "stated: 35, label: Score", "stated: 25, label: Score"),
-     "file: rules_data/demo.yaml\n    path: examples.hand.values.total.stated\n    published: 35\n    corrected: 25\n"
-     "    check: example.sums\n    evidence: {kind: arithmetic, why: 30 less 5 is 25.}", "'example.sums' is not a check"),
-    ("contradiction, true", ("rules_data/demo.yaml", "target: 500", "target: 400"),
-     "file: rules_data/demo.yaml\n    path: goal.target\n    published: 500\n    corrected: 400\n    check: prose.number_mismatch\n"
-     "    evidence: {kind: contradiction, why: The rules say otherwise., page: demo, words: Hearts may not be led first}", None),
-    ("contradiction, words the page does not print", ("rules_data/demo.yaml", "target: 500", "target: 400"),
-     "file: rules_data/demo.yaml\n    path: goal.target\n    published: 500\n    corrected: 400\n    check: prose.number_mismatch\n"
-     "    evidence: {kind: contradiction, why: The rules say otherwise., page: demo, words: Play to 400 points}",
-     "does not print “Play to 400 points”"),
+    # spelling: only misspelt words change, each to a near spelling of itself
+    ("spelling, true", text("shufles", "shuffles", "spelling"), None, 0),
+    ("spelling, a rule changed", text("may not be led", "may never be led", "spelling"),
+     "'not' -> 'never', and 'not' is not misspelt", 1),
+    ("spelling, a word added", text("may not be led", "may not ever be led", "spelling"), "adds 'ever'", 1),
+    ("spelling, a word removed", text("shufles the cards", "shuffles cards", "spelling"), "removes 'the'", 1),
+    ("spelling, still misspelt", text("shufles", "shuffels", "spelling"), "'shuffels' are not in the dictionary", 1),
+    ("spelling, the run and its cards changed (issue 44)",
+     text("3+ cards, as heartJ", "five cards, as heart jack", "spelling"), "'3+' -> 'five'", 1),
+    ("spelling, card notation is no misspelling", text("as heartJ heartQ", "as heart jack heartQ", "spelling"),
+     "'heartJ' -> 'heart', and 'heartJ' is not misspelt; adds 'jack'", 1),
+    ("spelling, a misspelt word made another word", text("shufles", "deals", "spelling"),
+     "which is not a near spelling of 'shufles'", 1),
+    ("spelling, a number changed beside it", text("shufles the cards. Hearts may not be led first. Play to 500",
+                                                  "shuffles the cards. Hearts may not be led first. Play to 400",
+                                                  "spelling"), "'500' -> '400', and '500' is not misspelt", 1),
+    ("spelling, punctuation changed beside it", text("shufles the cards.", "shuffles the cards;", "spelling"),
+     "'cards.' -> 'cards;'", 1),
+    ("spelling, a capital changed beside it", text("The dealer shufles", "the dealer shuffles", "spelling"),
+     "'The' -> 'the'", 1),
+    ("spelling, nothing changed", ([], [f"file: {DEMO_MD}\n    published: shufles\n    corrected: shufles\n"
+                                        "    check: spelling.unknown_word\n    evidence: {kind: spelling, why: x}"]),
+     "is the published text", 1),
+    ("spelling, a number in the data", value(*TARGET[:5], "spelling", "spelling.unknown_word"),
+     "'500' -> '400', and '500' is not misspelt", 1),
+    # usage: a real word slipped for another, changed to a form of itself
+    ("usage, an apostrophe added", text("its your turn", "it's your turn", "usage", "proofread"), None, 0),
+    ("usage, a possessive", text("the opponents pile", "the opponent’s pile", "usage", "proofread"), None, 0),
+    ("usage, a confusable pair", text("Do not loose", "Do not lose", "usage", "proofread"), None, 0),
+    ("usage, a misspelt word", text("shufles", "shuffles", "usage", "proofread"),
+     "'shufles' is misspelt (evidence kind: spelling)", 1),
+    ("usage, another word", text("its your turn", "now your turn", "usage", "proofread"),
+     "which is not a form of 'its'", 1),
+    ("usage, a letter that makes another word", text("may not be led", "may note be led", "usage", "proofread"),
+     "which is not a form of 'not'", 1),
+    ("usage, the slip and another word", text("its your turn", "it's my turn", "usage", "proofread"),
+     "'your' -> 'my'", 1),
+    ("usage, a word added", text("its your turn", "it's your own turn", "usage", "proofread"), "adds 'own'", 1),
+    ("usage, a word removed", text("Do not loose your turn", "Do loose your turn", "usage", "proofread"),
+     "removes 'not'", 1),
+    # arithmetic: proven on the edition as published, this erratum alone applied
+    ("arithmetic, true", value(TOTAL, SCORE.format(35), SCORE.format(25), 35, 25, "arithmetic", "example.arithmetic"),
+     None, 0),
+    ("arithmetic, the published sum was right", value(*TARGET[:5], "arithmetic", "example.arithmetic"),
+     "example.arithmetic finds nothing wrong with the published 500", 1),
+    ("arithmetic, the corrected sum is wrong too",
+     value(TOTAL, SCORE.format(35), SCORE.format(24), 35, 24, "arithmetic", "example.arithmetic"),
+     "finds the corrected 24 wrong too", 1),
+    ("arithmetic, no such check", value(TOTAL, SCORE.format(35), SCORE.format(25), 35, 25, "arithmetic",
+                                        "example.sums"), "'example.sums' is not a check", 1),
+    # Oh Hell's correct example (bid 1 -> 11) made bid 2 -> 12 by two errata: each judged alone, neither holds
+    ("arithmetic, two errata prove each other (issue 44)", both(
+        value(TOTAL, SCORE.format(25), SCORE.format(26), 25, 26, "arithmetic", "example.arithmetic"),
+        value("examples.hand.values.melds.stated", "stated: 30, label: Melds", "stated: 31, label: Melds", 30, 31,
+              "arithmetic", "example.arithmetic")), "finds nothing wrong with the published", 2),
+    # a wrong sum 'corrected' to another wrong sum, made right only by a second erratum
+    ("arithmetic, right only with another erratum", both(
+        value(TOTAL, SCORE.format(35), SCORE.format(26), 35, 26, "arithmetic", "example.arithmetic"),
+        value("examples.hand.values.melds.stated", "stated: 30, label: Melds", "stated: 31, label: Melds", 30, 31,
+              "arithmetic", "example.arithmetic")), "wrong too, applied alone to 2026.1 as published", 2),
+    ("arithmetic, in prose the check does not read", text("Play to 500", "Play to 400", "arithmetic",
+                                                          "example.arithmetic"), "finds nothing wrong", 1),
+    # contradiction: another page of the edition says what the correction says
+    ("contradiction, true", value(*TARGET, ", page: about, words: Demo Rummy is played to 400 points"), None, 0),
+    ("contradiction, in number words", value(*TARGET, ", page: about, words: play to exactly four hundred"), None, 0),
+    ("contradiction, words removed", text("Hearts may not be led", "Hearts may be led", "contradiction",
+                                          "prose.number_mismatch")[0:1] + ([
+        f"file: {DEMO_MD}\n    published: Hearts may not be led\n    corrected: Hearts may be led\n"
+        "    check: proofread\n    evidence: {kind: contradiction, why: x, page: about, words: Hearts may be led first}"],),
+     None, 0),
+    ("contradiction, words the page does not print", value(*TARGET, ", page: about, words: Play to 300 points"),
+     "does not print “Play to 300 points”", 1),
+    ("contradiction, its own page", value(*TARGET, ", page: demo, words: Play to 500 points"),
+     "quotes the page 'demo', which this erratum itself changes", 1),
+    ("contradiction, words that say something else", value(*TARGET, ", page: about, words: A family book"),
+     "do not state what the correction makes the book say, '400'", 1),
+    ("contradiction, any words for a slip (issue 44)", (text("its your turn", "it's your turn", "x")[0], [
+        f"file: {DEMO_MD}\n    published: its your turn\n    corrected: it's your turn\n    check: proofread\n"
+        "    evidence: {kind: contradiction, why: x, page: about, words: Some people play to exactly}"]),
+     "do not state what the correction makes the book say, 'it's'", 1),
 ]
 
 
-@pytest.mark.parametrize("edit,fields,words", [e[1:] for e in EVIDENCE], ids=[e[0] for e in EVIDENCE])
-def test_evidence_is_checked_not_just_labelled(tmp_path, edit, fields, words):
+@pytest.mark.parametrize("change,words,count", [e[1:] for e in EVIDENCE], ids=[e[0] for e in EVIDENCE])
+def test_evidence_is_checked_not_just_labelled(tmp_path, change, words, count):
     from generator.checks import run_checks
     from tests.checkfix import make_project
 
-    erratum = f"errata:\n  - id: demo-fix\n    edition: \"2026.2\"\n    {fields}\n    note: x\n"
-    fixture = {"games": [DEMO.replace("STATED", "35")], "prose": {"demo": PROSE}, "edition": TWO_EDITIONS,
-               "current": "2026.2", "freeze": "2026.1", "then": [list(edit), ["rules_data/errata.yaml", "", erratum]]}
+    edits, fields = change
+    errata = "errata:\n" + "".join(f"  - id: demo-fix-{n}\n    edition: \"2026.2\"\n    {f}\n    note: x\n"
+                                   for n, f in enumerate(fields))
+    fixture = {"games": [DEMO.replace("STATED", "35" if "35" in str(edits) else "25")], "prose": {"demo": PROSE},
+               "about": ABOUT, "confusables": (ROOT / "rules_data" / "confusables.txt").read_text(encoding="utf-8"),
+               "edition": TWO_EDITIONS, "current": "2026.2", "freeze": "2026.1",
+               "then": [*map(list, edits), ["rules_data/errata.yaml", "", errata]]}
     lib = load_library(make_project(tmp_path / "book", fixture))
     found = [f for f in run_checks(lib) if f.check == "erratum.false_evidence"]
-    if words is None:
-        assert found == [], [f.message for f in found]
-    else:
-        [finding] = found
+    assert len(found) == count, [f.message for f in found]
+    for finding in found:
         assert words in finding.message and finding.path == "rules_data/errata.yaml" and finding.line, finding
+
+
+# A word's forms, and near spellings: (published, corrected, whether the second is a form of the first).
+FORMS = [("its", "it's", True), ("opponents", "opponent's", True), ("players'", "player's", True),
+         ("there", "their", True), ("loose", "lose", True), ("your", "you're", True), ("then", "than", True),
+         ("play", "played", True), ("score", "scoring", True), ("card", "cards", True), ("every day", "everyday", True),
+         ("not", "note", False), ("hat", "hate", False), ("win", "won", False), ("is", "it", False),
+         ("led", "lead", True), ("lead", "lend", False), ("five", "four", False), ("to", "two", False)]
+
+
+@pytest.mark.parametrize("old,new,expected", FORMS, ids=[f"{f[0]}->{f[1]}" for f in FORMS])
+def test_a_usage_correction_is_a_form_of_the_word(old, new, expected):
+    from generator.checks.evidence import confusables, form_of
+
+    assert form_of(old, new, confusables(ROOT)) is expected
+
+
+NEAR = [("oponent", "opponent", True), ("familys", "families", True), ("rnd", "round", True),
+        ("4,s", "4's", True), ("heartJ", "heart J", True), ("dramitically", "dramatically", True),
+        ("3+", "five", False), ("heartJ", "heart jack", False), ("shufles", "deals", False), ("teh", "the", True)]
+
+
+@pytest.mark.parametrize("old,new,expected", NEAR, ids=[f"{n[0]}->{n[1]}" for n in NEAR])
+def test_a_spelling_correction_is_a_near_spelling(old, new, expected):
+    from generator.checks.evidence import near
+
+    assert near(old, new) is expected

@@ -1,0 +1,377 @@
+"""An erratum's evidence, proven: the correction is the mistake it names and nothing else.
+
+A correction is not a decision (revisions.yaml), so its evidence must hold whatever else changes in the same
+edition:
+
+- ``spelling``: the corrected text is the published text with only its misspelt words (unknown to the
+  dictionary) replaced, each by a near spelling of itself; every other change is named and refused.
+- ``usage``: a real word slipped for another ("its" for "it's", "loose" for "lose"): only the slipped words
+  change, each to a form of itself (an apostrophe, an ending, or a pair of ``rules_data/confusables.txt``).
+- ``arithmetic``: proven against the edition as it was published, with no other erratum applied: the check it
+  names finds the published values wrong, and finds nothing new wrong once this erratum alone is applied.
+- ``contradiction``: the quoted words state what the correction makes the book say, and are printed by a page
+  of the same edition that the erratum does not itself change.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from collections.abc import Iterator
+from difflib import SequenceMatcher
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..errors import Location
+from ..library import DATA_DIR, GameSource, Library, load_library
+from ..loader import TextDoc, YamlDoc, leaves
+from ..model import Erratum, Game
+from ..numwords import WORD_PATTERN, from_words
+from ..prose import MISSING, expand, lookup
+from . import REGISTRY, check
+from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, house_words, unknown_words
+
+Finding = tuple[Location, str, str | None]
+CONFUSABLES = f"{DATA_DIR}/confusables.txt"
+LIST_MARK = re.compile(r"^\s*(?:[-*+]|[0-9]+\.|#+)\s+")  # a list item's or heading's mark opens no words
+PUNCTUATION = "\"'“”‘’.,;:!?()[]*_"
+POSSESSIVE = re.compile(r"['’]s$")
+CARD_PLURAL = re.compile(r"(?:[0-9]+|[AKQJ])['’]?s")  # 2's, 10s, K's: the book's two ways to write a card's plural
+NUMBER = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?|[0-9]+")  # 95, 1,000, 2.5
+# Endings a word takes as another form of itself ("play", "plays", "played", "playing"); a final "e" is
+# dropped before an ending that opens with a vowel ("score", "scoring"), never traded alone ("hat", "hate").
+ENDINGS = {"", "s", "es", "d", "ed", "ing", "er", "ers", "est", "ly"}
+E_DROPPED = {"ing", "ed", "er", "ers", "est"}
+CONNECTIVES = {"to", "or", "and", "-", "–", "—"}  # '2 to 8', '2 or 4': a count states its numbers
+
+
+# --- the words of a text, and which of them the dictionary knows -----------------------------------------------
+
+def _bare(token: str) -> str:
+    return token.strip(PUNCTUATION)
+
+
+def _known(tokens: set[str], lib: Library) -> dict[str, bool]:
+    """Whether the dictionary knows each written word: the English list, the house words, the book's notation
+    (numbers, card plurals, 'heartJ'); a placeholder ({examples.x.stated}) is the data's, not a word to spell."""
+    house = house_words(lib.root)
+    looked: dict[str, str | None] = {}
+    for raw in tokens:
+        token = _bare(raw)
+        if not token or "{" in raw or CARD_PLURAL.fullmatch(token) or NUMBER.fullmatch(token) \
+                or SUIT_WORD_CARD.fullmatch(token):
+            looked[raw] = None
+            continue
+        word = POSSESSIVE.sub("", token).lower()
+        looked[raw] = word if WORD.fullmatch(word) else "\0"  # a comma or digit inside a word: no word at all
+    unknown = unknown_words({w for w in looked.values() if w and w != "\0" and w not in house and len(w) > 1})
+    return {t: w is None or (w != "\0" and w not in unknown) for t, w in looked.items()}
+
+
+def word_changes(published: object, corrected: object) -> list[tuple[str, str]]:
+    """The words a correction changes, as (published, corrected) pairs, '' for a word added or removed; a word
+    split or joined is one pair ('heartJ' -> 'heart J', 'every day' -> 'everyday')."""
+    a, b = str(published).split(), str(corrected).split()
+    pairs: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        old, new = a[i1:i2], b[j1:j2]
+        if op == "equal":
+            continue
+        if op == "replace" and len(old) == len(new):
+            pairs += [(x, y) for x, y in zip(old, new, strict=True) if x != y]
+        elif op == "replace" and min(len(old), len(new)) == 1 and near(" ".join(old), " ".join(new)):
+            pairs.append((" ".join(old), " ".join(new)))
+        else:
+            pairs += _aligned(old, new)
+    return pairs
+
+
+def _aligned(old: list[str], new: list[str]) -> list[tuple[str, str]]:
+    """Two runs of words paired where a word is a near spelling of another, the rest added or removed."""
+    n, m = len(old), len(new)
+    cost = [[i + j if not i or not j else 0 for j in range(m + 1)] for i in range(n + 1)]
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            swap = cost[i - 1][j - 1] + (1 if near(old[i - 1], new[j - 1]) else 2)
+            cost[i][j] = min(swap, cost[i - 1][j] + 1, cost[i][j - 1] + 1)
+    pairs: list[tuple[str, str]] = []
+    i, j = n, m
+    while i or j:
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + (1 if near(old[i - 1], new[j - 1]) else 2):
+            pairs.append((old[i - 1], new[j - 1]))
+            i, j = i - 1, j - 1
+        elif i and cost[i][j] == cost[i - 1][j] + 1:
+            pairs.append((old[i - 1], ""))
+            i -= 1
+        else:
+            pairs.append(("", new[j - 1]))
+            j -= 1
+    return pairs[::-1]
+
+
+def distance(a: str, b: str) -> int:
+    """Edits (a letter added, removed, changed, or two swapped) that turn ``a`` into ``b``."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, prev2[j - 2] + 1)
+            row.append(cost)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def near(word: str, other: str) -> bool:
+    """Whether ``other`` is a near spelling of ``word``: a letter or two (a few in a long word) apart."""
+    return distance(word, other) <= (1 if len(word) < 3 else max(2, len(word) // 4))
+
+
+def _pair(old: str, new: str) -> str:
+    return f"'{old}' -> '{new}'" if old and new else (f"adds '{new}'" if new else f"removes '{old}'")
+
+
+def _refusal(kind: str, wrong: list[str]) -> str:
+    """One line naming every change a spelling or usage correction may not make."""
+    shown = "; ".join(wrong[:4]) + (f"; and {len(wrong) - 4} more" if len(wrong) > 4 else "")
+    rule = ("misspelt words, each to a near spelling of itself" if kind == "spelling"
+            else "slipped words, each to a form of itself")
+    return (f"a {kind} correction changes only {rule}, but it {shown}: correct only those words, and record the "
+            "rest as what it is (an erratum of another evidence kind, or a decision in revisions.yaml)")
+
+
+def _spelling(e: Erratum, known: dict[str, bool]) -> str | None:
+    """Why a spelling erratum's evidence is false, if it is (``known``: the dictionary's verdict on each word)."""
+    pairs = word_changes(e.published, e.corrected)
+    if not pairs:
+        return "the corrected text is the published text: a spelling correction changes a misspelt word"
+    wrong = []
+    for old, new in pairs:
+        if not old or not new or " " in old:
+            wrong.append(_pair(old, new))
+        elif known[old]:
+            wrong.append(f"changes {_pair(old, new)}, and '{_bare(old)}' is not misspelt")
+        elif not near(_bare(old), _bare(new)):
+            wrong.append(f"changes {_pair(old, new)}, which is not a near spelling of '{_bare(old)}'")
+    if wrong:
+        return _refusal("spelling", [_with_verb(w) for w in wrong])
+    still = sorted({_bare(t) for _, new in pairs for t in new.split() if not known[t]})
+    if still:
+        return (f"the corrected words {', '.join(repr(t) for t in still)} are not in the dictionary either: "
+                f"correct the spelling, or add the word to {DATA_DIR}/dictionary.txt if it is right")
+    return None
+
+
+def _with_verb(pair: str) -> str:
+    return pair if pair.startswith(("adds", "removes", "changes")) else f"changes {pair}"
+
+
+# --- a real-word slip ---------------------------------------------------------------------------------------
+
+def confusables(root: Path) -> list[set[str]]:
+    """The words the family's book mixes up though each is a word (there / their), one group a line."""
+    path = root / CONFUSABLES
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [{w.lower().replace("’", "'") for w in line.split()} for line in lines
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def form_of(old: str, new: str, groups: list[set[str]]) -> bool:
+    """Whether ``new`` is a form of ``old``: an apostrophe or a space added, moved or removed (its, it's), an
+    ending (play, played; score, scoring), or a listed pair of words often confused (loose, lose)."""
+    a, b = (_bare(w).lower().replace("’", "'") for w in (old, new))
+    if a.replace("'", "").replace(" ", "") == b.replace("'", "").replace(" ", ""):
+        return True
+    if any({a, b} <= group for group in groups):
+        return True
+    x, y = a.replace("'", ""), b.replace("'", "")
+    stem = 0
+    while stem < min(len(x), len(y)) and x[stem] == y[stem]:
+        stem += 1
+    tails = {x[stem:], y[stem:]}
+    return stem >= 3 and (tails <= ENDINGS or (len(tails) == 2 and "e" in tails and bool(tails & E_DROPPED)))
+
+
+def _usage(e: Erratum, known: dict[str, bool], groups: list[set[str]]) -> str | None:
+    """Why a real-word slip's evidence is false: a word it changes is misspelt (that is spelling), or becomes a
+    word that is not a form of itself, or it changes anything else."""
+    pairs = word_changes(e.published, e.corrected)
+    if not pairs:
+        return "the corrected text is the published text: a usage correction changes a slipped word"
+    wrong = []
+    for old, new in pairs:
+        if not old or not new:
+            wrong.append(_pair(old, new))
+        elif not all(known[t] for t in old.split()):
+            wrong.append(f"changes {_pair(old, new)}, and '{_bare(old)}' is misspelt (evidence kind: spelling)")
+        elif not form_of(old, new, groups):
+            wrong.append(f"changes {_pair(old, new)}, which is not a form of '{_bare(old)}' (an apostrophe, an "
+                         f"ending, or a pair in {CONFUSABLES})")
+    if wrong:
+        return _refusal("usage", [_with_verb(w) for w in wrong])
+    still = sorted({_bare(t) for _, new in pairs for t in new.split() if not known[t]})
+    if still:
+        return (f"the corrected words {', '.join(repr(t) for t in still)} are not in the dictionary: a slipped "
+                "word is corrected to a word")
+    return None
+
+
+# --- contradiction ------------------------------------------------------------------------------------------
+
+def _printed(lib: Library, page: str) -> str:
+    """Every word the edition prints on a game's or page's page, as one line: prose with its references filled
+    in, the data's text and its player count, its list and emphasis marks dropped."""
+    gs = lib.games.get(page)
+    if gs is not None:
+        scopes = [gs.doc.data, lib.scope()]
+        texts = [p.text for p in [gs.prose, *gs.variant_prose.values()] if p] + [
+            v for _, v in leaves(gs.doc.data, SKIP_KEYS) if isinstance(v, str)] + [f"{gs.game.players} players"]
+    elif page in lib.pages:
+        scopes, texts = [lib.scope()], [lib.pages[page].text]
+    else:
+        return ""
+    lines = (LIST_MARK.sub("", expand(line, *scopes)) for text in texts for line in str(text).splitlines())
+    return " ".join(" ".join(lines).replace("*", "").replace("`", "").split())
+
+
+def _words(text: str) -> list[str]:
+    """A text's words for comparing what two texts state: case, outer punctuation and number words folded."""
+    out = []
+    text = WORD_PATTERN.sub(lambda m: str(from_words(m.group()) if from_words(m.group()) is not None else m.group()),
+                            text)
+    for token in text.replace("’", "'").lower().split():
+        bare = _bare(token)
+        number = from_words(bare) if bare else None
+        out.append(str(number) if number is not None else bare.replace(",", "") if NUMBER.fullmatch(bare) else bare)
+    return [w for w in out if w]
+
+
+def _has(seq: list[str], run: list[str]) -> bool:
+    return any(seq[i:i + len(run)] == run for i in range(len(seq) - len(run) + 1))
+
+
+def _pages_changed(lib: Library, e: Erratum) -> set[str]:
+    """The game or page whose page prints the file an erratum changes (none for the book's own data)."""
+    stem = e.file.rsplit("/", 1)[-1].split(".")[0]
+    return {stem} if stem in lib.games or stem in lib.pages else set()
+
+
+def _states(e: Erratum, lib: Library, quote: str) -> str | None:
+    """What the quote must state and does not: the corrected value, or the words the correction makes the book
+    print (a count: its numbers)."""
+    if isinstance(e.corrected, bool) or e.corrected is None:
+        return None
+    gs = lib.games.get(e.file.rsplit("/", 1)[-1].split(".")[0])
+    scopes = [gs.doc.data, lib.scope()] if gs else [lib.scope()]
+    before, after = _words(expand(str(e.published), *scopes)), _words(expand(str(e.corrected), *scopes))
+    said = _words(quote)
+    if all(NUMBER.fullmatch(w) or w in CONNECTIVES for w in after):
+        missing = [w for w in after if NUMBER.fullmatch(w) and w not in said]
+        return f"'{' '.join(after)}' (its numbers {', '.join(missing)})" if missing else None
+    runs = [after[j1:j2] for op, _, _, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
+            if op != "equal" and j2 > j1] or [after]
+    missing_runs = [run for run in runs if not _has(said, run)]
+    return " … ".join(f"'{' '.join(run)}'" for run in missing_runs) if missing_runs else None
+
+
+def _contradiction(e: Erratum, lib: Library) -> str | None:
+    """Why a contradiction's evidence is false: it quotes the page the erratum changes, the page does not print
+    the words, or the words do not say what the correction makes the book say."""
+    page = e.evidence.page or ""
+    if page in _pages_changed(lib, e):
+        return (f"it quotes the page '{page}', which this erratum itself changes: quote another page of "
+                f"{lib.edition.id} that says what the correction says")
+    printed = _printed(lib, page)
+    quote = " ".join((e.evidence.words or "").split())
+    missing = [part for part in (p.strip() for p in quote.split("; ")) if part not in printed]
+    if missing:
+        return (f"the {lib.edition.id} page '{page}' does not print “{missing[0]}”: quote the words "
+                "as the page prints them (passages joined by '; ')")
+    unstated = _states(e, lib, quote)
+    if unstated:
+        return (f"the quoted words do not state what the correction makes the book say, {unstated}: quote the "
+                f"words of '{page}' that say it")
+    return None
+
+
+# --- arithmetic ---------------------------------------------------------------------------------------------
+
+def _with_value(lib: Library, e: Erratum, was: object, value: object) -> Library | None:
+    """``lib`` with the erratum's file holding ``value`` where it holds ``was`` (a data path, or a text)."""
+    stem = e.file.rsplit("/", 1)[-1].split(".")[0]
+    gs = lib.games.get(stem)
+    if gs is None:
+        return None
+    if e.path is not None:
+        data = copy.deepcopy(gs.doc.data)
+        parts = e.path.split(".")
+        node = lookup(data, ".".join(parts[:-1])) if len(parts) > 1 else data
+        if node is MISSING:
+            return None
+        node[int(parts[-1]) if isinstance(node, list) else parts[-1]] = value
+        try:
+            game = Game.model_validate(data)
+        except ValidationError:
+            return None
+        changed = GameSource(game, YamlDoc(gs.doc.path, data, gs.doc.marks), gs.prose, gs.variant_prose)
+    else:
+        def swap(doc: TextDoc | None) -> TextDoc | None:
+            if doc is None or doc.path != e.file:
+                return doc
+            return dataclasses.replace(doc, text=doc.text.replace(str(was), str(value)))
+        changed = GameSource(gs.game, gs.doc, swap(gs.prose), {k: swap(v) for k, v in gs.variant_prose.items()})
+    return dataclasses.replace(lib, games={**lib.games, gs.id: changed})
+
+
+def _arithmetic(e: Erratum, lib: Library, published: Library | None) -> str | None:
+    """Why an arithmetic erratum's evidence is false: on the edition as published (no other erratum applied) its
+    check finds nothing wrong, or still finds something new wrong with this erratum alone applied."""
+    chk = REGISTRY.get(e.check)
+    if chk is None:
+        return f"'{e.check}' is not a check: name the check that finds the arithmetic wrong"
+    fixed = _with_value(published, e, e.published, e.corrected) if published is not None else None
+    if published is None or fixed is None:
+        return f"the arithmetic can be checked only in a game's data or prose, not in {e.file}: give another kind"
+    before = {(w.path, m) for w, m, _ in chk.func(published)}
+    after = {(w.path, m) for w, m, _ in chk.func(fixed)}
+    ed = published.edition.id
+    if not before - after:
+        return (f"{e.check} finds nothing wrong with the published {e.published!r} in {ed} as published (no other "
+                "erratum applied): the arithmetic evidence must be a sum the check proves wrong there; give the "
+                "kind that says why the book was wrong")
+    if after - before:
+        return (f"{e.check} finds the corrected {e.corrected!r} wrong too, applied alone to {ed} as published: "
+                f"{sorted(after - before)[0][1]}")
+    return None
+
+
+def _as_published(lib: Library) -> Library | None:
+    """The edition before ``lib``'s as it was published: every later erratum and revision undone."""
+    before = lib.previous()
+    return load_library(lib.root, before.id, allow_missing=True) if before is not None else None
+
+
+@check("erratum.false_evidence")
+def false_evidence(lib: Library) -> Iterator[Finding]:
+    """An erratum's evidence does not prove the mistake: a spelling or usage fix that changes more than the
+    slipped words, arithmetic its check does not find wrong as published, or a contradiction that quotes its
+    own page or words that do not say what the correction says."""
+    mine = [(i, e) for i, e in enumerate(lib.errata) if e.edition == lib.edition.id]
+    # The dictionary is asked once for every word the errata change: each ask reads its remembered verdicts.
+    words = {t for _, e in mine if e.evidence.kind in ("spelling", "usage")
+             for pair in word_changes(e.published, e.corrected) for side in pair for t in side.split()}
+    known = _known(words, lib) if words else {}
+    groups = confusables(lib.root) if any(e.evidence.kind == "usage" for _, e in mine) else []
+    published = _as_published(lib) if any(e.evidence.kind == "arithmetic" for _, e in mine) else None
+    for i, e in mine:
+        kind = e.evidence.kind
+        problem = (_spelling(e, known) if kind == "spelling" else _usage(e, known, groups) if kind == "usage"
+                   else _arithmetic(e, lib, published) if kind == "arithmetic" else _contradiction(e, lib))
+        if problem:
+            yield lib.errata_doc.where(("errata", i, "evidence", "kind")), f"erratum '{e.id}': {problem}", None
