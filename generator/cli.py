@@ -123,10 +123,10 @@ def cmd_check_pr(args: argparse.Namespace) -> int:
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    from .freeze import write
+    from .freeze import freeze_unsealed
     from .library import load_library
 
-    written = write(load_library(_root(args), args.edition))
+    written = freeze_unsealed(load_library(_root(args), args.edition))
     print(f"wrote {len(written)} files under {written[0].parent.relative_to(_root(args))}: commit them; "
           "the diff shows a reviewer what changes in the published edition")
     return 0

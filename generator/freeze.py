@@ -1,4 +1,4 @@
-"""What an earlier edition prints, kept as it was published: its fingerprint, and the comparison.
+"""What an earlier edition prints, kept as it was published: its fingerprint, its seal, and the comparison.
 
 An edition that is not the current one is frozen. ``rulebook freeze 2026.1`` writes, once, what that
 edition states, one file per game or page under ``rules_data/frozen/2026.1/``: the prose line by line
@@ -8,11 +8,18 @@ or removed line or value, or a value added to a game of that edition, is ``editi
 sentences and layout are not in the fingerprint: they may improve; the family's words and values may
 not change without an erratum. Keys that describe the data rather than state a rule (``FREE``) are
 left out, so annotating a source (a qualifier, ``implied``) needs no new fingerprint.
+
+The record is sealed when it is written: ``SHA256SUMS`` beside its files lists each file's digest (as
+``sha256sum`` writes it, so ``sha256sum -c`` checks it too), and ``book.yaml`` keeps that list's own digest
+under the edition (``record: sha256:…``). ``rulebook validate`` recomputes both (``frozen.changed``), with or
+without the repository's history: an edited, added or removed file of a published record is an error at that
+file, and today's files are never compared with a record that is not as it was written.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import shutil
 from collections.abc import Iterator
@@ -20,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, SourceError
-from .library import DATA_DIR, GameSource, Library
+from .errors import Location, RulebookError, SourceError
+from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
 from .prose import expand, lookup
 
@@ -92,7 +99,8 @@ def fingerprint(lib: Library) -> dict[str, dict[str, Any]]:
 
 
 def write(lib: Library) -> list[Path]:
-    """Write the fingerprint of ``lib``'s edition (replacing the old one); return the files written."""
+    """Write the fingerprint of ``lib``'s edition (replacing the old one) and seal it (its digests, and the digest
+    of those in book.yaml); return the files written."""
     if lib.is_current:
         raise SourceError(Location(f"{DATA_DIR}/book.yaml"),
                           f"{lib.edition.id} is the current edition: only an edition already published is frozen")
@@ -107,9 +115,123 @@ def write(lib: Library) -> list[Path]:
         text = HEADER.format(edition=lib.edition.id, what=what) + yaml.safe_dump(
             content, allow_unicode=True, sort_keys=False, width=100_000)
         (partial / f"{name}.yaml").write_text(text, encoding="utf-8")
+    (partial / MANIFEST).write_text(_manifest(partial), encoding="utf-8")
+    book = lib.root / DATA_DIR / BOOK_FILE
+    sealed = sealed_book(book.read_text(encoding="utf-8"), lib.edition.id, record_digest(partial))
     shutil.rmtree(out, ignore_errors=True)
     partial.rename(out)
+    part = book.with_name(f".{book.name}.seal")
+    part.write_text(sealed, encoding="utf-8")
+    part.replace(book)
     return sorted(out.glob("*.yaml"))
+
+
+def freeze_unsealed(lib: Library) -> list[Path]:
+    """`rulebook freeze ID`: write and seal the record of a published edition that has none sealed (one made before
+    records were sealed); refuse, in one line, an edition whose record is sealed."""
+    if lib.edition.record is not None:  # sealed when it was published: a rewrite would pass a change off as printed
+        at = [e.id for e in lib.book.editions].index(lib.edition.id)
+        raise SourceError(lib.book_doc.where(("editions", at, "record")), (
+            f"{lib.edition.id}'s record is sealed: what a published edition printed is written once, by `rulebook "
+            f"edition new`, and never again; a correction goes in {DATA_DIR}/errata.yaml, a decision in "
+            f"{DATA_DIR}/revisions.yaml"))
+    return write(lib)
+
+
+MANIFEST = "SHA256SUMS"  # each file of a record and its digest, as `sha256sum` writes them
+
+
+def _sha256(path: Path) -> str:
+    """A file's digest, its line ends as written on any system (a checkout that writes CRLF changes nothing)."""
+    return hashlib.sha256(path.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
+
+
+def _manifest(base: Path) -> str:
+    return "".join(f"{_sha256(p)}  {p.name}\n" for p in sorted(base.glob("*.yaml")))
+
+
+def record_digest(base: Path) -> str:
+    """The digest book.yaml keeps of a record: that of its list of digests."""
+    return f"sha256:{_sha256(base / MANIFEST)}"
+
+
+def sealed_book(text: str, edition: str, digest: str) -> str:
+    """book.yaml's text with ``record: DIGEST`` set under the edition ``edition`` (a flow or a block mapping);
+    comments and layout kept."""
+    lines = text.split("\n")
+    item = re.compile(rf"""(\s*)- (\{{\s*)?id:\s*["']?{re.escape(edition)}["']?\s*(,|}}|$|#)""")
+    at = next((i for i, line in enumerate(lines) if item.match(line)), -1)
+    if at < 0:
+        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} lists no edition {edition} to keep the digest of its record under")
+    dash = len(item.match(lines[at])[1])
+    if item.match(lines[at])[2] is not None:  # - {id: "2026.1", ..., record: "sha256:..."}
+        line = re.sub(r",\s*record:\s*[^,}]*", "", lines[at])
+        close = line.rfind("}")
+        lines[at] = f'{line[:close].rstrip()}, record: "{digest}"{line[close:]}'
+    else:
+        end = at + 1
+        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > dash) \
+                and not (lines[end].strip() and lines[end].lstrip().startswith("- ")
+                         and len(lines[end]) - len(lines[end].lstrip()) <= dash):
+            end += 1
+        while end > at + 1 and not lines[end - 1].strip():
+            end -= 1
+        keys = [i for i in range(at + 1, end) if re.match(r"\s*record\s*:", lines[i])]
+        pad = " " * (dash + 2)
+        if keys:
+            lines[keys[0]] = f'{pad}record: "{digest}"'
+        else:
+            lines.insert(end, f'{pad}record: "{digest}"')
+    return "\n".join(lines)
+
+
+@dataclass
+class Seal:
+    """What is not as sealed in a published edition's record: (file, problem) each, and the files of the record
+    not to be believed (None: none of it)."""
+
+    problems: list[tuple[str, str]]
+    untrusted: set[str] | None
+
+
+def check_seal(root: Path, edition: str, recorded: str) -> Seal:
+    """Compare a published edition's record with the digests sealed when it was written."""
+    base = folder(root, edition)
+    where = f"{FROZEN_DIR}/{edition}"
+    def how(path: str) -> str:
+        return (f"put it back as `rulebook edition new` wrote it when {edition} was published (git checkout <that "
+                f"commit> -- {path}): what a published edition printed never changes; a correction goes in "
+                f"{DATA_DIR}/errata.yaml, a decision of the family in {DATA_DIR}/revisions.yaml")
+
+    if not base.is_dir():
+        return Seal([(where, f"{where}/, the record of {edition} as published, is missing: {how(where)}")], None)
+    manifest = f"{where}/{MANIFEST}"
+    if not (base / MANIFEST).is_file():
+        return Seal([(manifest, f"{manifest}, the digests of {edition}'s record, is missing: {how(manifest)}")], None)
+    if record_digest(base) != recorded:  # the list itself is not as sealed: no file can be judged by it
+        return Seal([(manifest, f"{manifest} was changed after {edition} was published (its digest is not the "
+                                f"one {DATA_DIR}/{BOOK_FILE} keeps under {edition}): {how(manifest)}")], None)
+    problems: list[tuple[str, str]] = []
+    listed: dict[str, str] = {}
+    for line in (base / MANIFEST).read_text(encoding="utf-8", errors="replace").splitlines():
+        digest, _, name = line.partition("  ")
+        if re.fullmatch(r"[0-9a-f]{64}", digest) and name:  # a line not as written: the list's own digest says it
+            listed[name] = digest
+    present = {p.name for p in base.iterdir() if p.name != MANIFEST}
+    untrusted: set[str] = set()
+    for name in sorted(present | set(listed)):
+        path = f"{where}/{name}"
+        if name not in present:
+            problems.append((path, f"{path} was removed from {edition}'s record as published: {how(path)}"))
+        elif name not in listed:
+            problems.append((path, f"{path} was added to {edition}'s record after it was published: remove it"))
+        elif not (base / name).is_file() or _sha256(base / name) != listed[name]:
+            problems.append((path, f"{path} was changed after {edition} was published (its digest is not the one "
+                                   f"`rulebook edition new` recorded): {how(path)}"))
+        else:
+            continue
+        untrusted.add(Path(name).stem)
+    return Seal(problems, untrusted)
 
 
 @dataclass
@@ -123,12 +245,13 @@ class Difference:
     game: str | None
 
 
-def stored(root: Path, edition: str) -> dict[str, dict[str, Any]] | None:
-    """The committed fingerprint of an edition, or None if it has none."""
+def stored(root: Path, edition: str, skip: set[str] | frozenset[str] = frozenset()) -> dict[str, dict[str, Any]] | None:
+    """The committed fingerprint of an edition (less the files ``skip`` names), or None if it has none."""
     base = folder(root, edition)
     if not base.is_dir():
         return None
-    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}")) for p in sorted(base.glob("*.yaml"))}
+    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}")) for p in sorted(base.glob("*.yaml"))
+            if p.stem not in skip}
 
 
 RECORDED_PROSE = re.compile(r"content/[a-z0-9-]+(\.[a-z0-9-]+)?\.md")  # a prose file's lines, by its name
@@ -149,11 +272,13 @@ def _record(doc: YamlDoc) -> dict[str, Any]:
     return data
 
 
-def differences(lib: Library, frozen: dict[str, dict[str, Any]]) -> list[Difference]:
-    """Every line and value of ``lib``'s edition that is not as its fingerprint records it."""
+def differences(lib: Library, frozen: dict[str, dict[str, Any]],
+                skip: set[str] | frozenset[str] = frozenset()) -> list[Difference]:
+    """Every line and value of ``lib``'s edition that is not as its fingerprint records it (less the files
+    ``skip`` names: a record not as it was sealed is no measure)."""
     now = fingerprint(lib)
     out: list[Difference] = []
-    for name in sorted(set(frozen) | set(now)):
+    for name in sorted((set(frozen) | set(now)) - skip):
         game = None if name == "book" or name.startswith("page-") else name
         old, new = frozen.get(name, {}), now.get(name, {})
         for key in sorted(set(old) | set(new)):
@@ -184,3 +309,25 @@ class _Gone:
 
 
 _GONE = _Gone()
+
+
+def rewritten(base: Path, head: Path, published: list[str]) -> list[tuple[str, str]]:
+    """(file, problem) for every file of a record published at ``base`` (a checkout of the base of a change) that
+    the change at ``head`` edits, adds or removes: a rewrite with a new seal shows here, where history is."""
+    out = []
+    for edition in published:
+        old, new = folder(base, edition), folder(head, edition)
+        if not old.is_dir():
+            continue
+        names = {p.name for p in old.iterdir()} | ({p.name for p in new.iterdir()} if new.is_dir() else set())
+        for name in sorted(names):
+            a, b = old / name, new / name
+            if a.is_file() and b.is_file() and a.read_bytes() == b.read_bytes():
+                continue
+            path = f"{FROZEN_DIR}/{edition}/{name}"
+            what = "adds" if not a.exists() else "removes" if not b.exists() else "changes"
+            out.append((path, f"this change {what} {path}, part of {edition}'s record as published: what a "
+                              "published edition printed is written once, by `rulebook edition new`; leave it as it "
+                              f"is, and record a correction in {DATA_DIR}/errata.yaml, a decision in "
+                              f"{DATA_DIR}/revisions.yaml"))
+    return out

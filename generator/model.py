@@ -648,6 +648,9 @@ class Edition(Strict):
     edition_number: Bounded(1, 999, "") | None = None
     pages_as_printed: bool = Field(False, description="the PDF is laid out as the book was printed: front matter, "
                                    "then each game on the page its printed index names (printed_index)")
+    record: Annotated[str, Field(pattern=r"^sha256:[0-9a-f]{64}$")] | None = Field(
+        None, description="the digest of rules_data/frozen/<id>/SHA256SUMS, the seal of what this edition printed, "
+        "written by `rulebook edition new` when it was published: never edited by hand")
 
 
 class IndexEntry(Strict):

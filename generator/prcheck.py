@@ -18,6 +18,7 @@ from pathlib import Path
 from .checks import Finding, run_checks
 from .diff import checkout, compare, markdown
 from .errors import RulebookError, SourceErrors
+from .freeze import rewritten
 from .library import Library, load_library
 from .progress import Report, quiet
 from .report import annotation
@@ -40,6 +41,17 @@ def _side(root: Path) -> Side:
     return Side(lib, run_checks(lib))
 
 
+def _record_rewritten(base_root: Path, root: Path, old: Side, findings: list[Finding]) -> list[Finding]:
+    """The findings with an error at each file of a record published at the base that the change touches, where
+    validate did not name it already (a record rewritten with a new seal is seen only against the base)."""
+    if old.lib is None:
+        return findings
+    published = [e.id for e in old.lib.book.editions if e.id != old.lib.book.current]
+    named = {f.path for f in findings if f.check == "frozen.changed"}
+    return sorted(findings + [Finding(path, 1, "frozen.changed", problem)
+                              for path, problem in rewritten(base_root, root, published) if path not in named])
+
+
 def _key(f: Finding) -> tuple[str, str, str]:
     return f.check, f.path, f.message
 
@@ -53,12 +65,14 @@ def check_pr(root: Path, base: str, progress: Report = quiet) -> tuple[int, list
     with tempfile.TemporaryDirectory() as tmp:
         progress(f"validate {base}")
         try:
-            old = _side(checkout(base, root, Path(tmp) / "base"))
+            base_root = checkout(base, root, Path(tmp) / "base")
+            old = _side(base_root)
         except RulebookError as exc:
             old = Side(None, [])
             base_problem = str(exc)
         else:
             base_problem = "" if old.lib is not None else "the base does not load"
+            head.findings = _record_rewritten(base_root, root, old, head.findings)
         progress(f"validate {base}", final=True)
         before = {_key(f) for f in old.findings}
         errors = [f for f in head.findings if f.severity == "error"]

@@ -5,6 +5,9 @@ None of this needs the sources (../shared/seeds): the fingerprint is committed, 
 
 from __future__ import annotations
 
+import pytest
+import yaml
+
 from generator.checks import run_checks
 from generator.cli import main
 from generator.freeze import FROZEN_DIR, fingerprint, stored, write
@@ -36,3 +39,73 @@ def test_freeze_refuses_the_current_edition_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "only an edition already published is frozen" in err and "Traceback" not in err
     assert not (project / FROZEN_DIR / "2026.2").exists()
+
+
+# The published record is sealed: each way of changing it, and the one line validate gives, at the record's file.
+# (what is done to the copy, the file the one error names, words it holds)
+def _replace(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+RECORD = f"{FROZEN_DIR}/{PUBLISHED}"
+TAMPER = [
+    ("a value edited", lambda p: _replace(p / RECORD / "euchre.yaml", "goal.target: 10", "goal.target: 11"),
+     f"{RECORD}/euchre.yaml", "was changed after 2026.1 was published"),
+    ("a value and the game edited together", lambda p: (
+        _replace(p / RECORD / "euchre.yaml", "goal.target: 10", "goal.target: 11"),
+        _replace(p / "rules_data" / "euchre.yaml", "target: 10", "target: 11")),
+     f"{RECORD}/euchre.yaml", "was changed after 2026.1 was published"),
+    ("a prose line edited", lambda p: _replace(p / RECORD / "hearts.yaml", "may not be led", "may never be led"),
+     f"{RECORD}/hearts.yaml", "was changed after 2026.1 was published"),
+    ("line ends written as CRLF", lambda p: (p / RECORD / "hearts.yaml").write_bytes(
+        (p / RECORD / "hearts.yaml").read_bytes().replace(b"\n", b"\r\n")), None, None),
+    ("a file removed", lambda p: (p / RECORD / "sweep.yaml").unlink(), f"{RECORD}/sweep.yaml",
+     "was removed from 2026.1's record"),
+    ("a file added", lambda p: (p / RECORD / "spoons.yaml").write_text("data: {}\n", encoding="utf-8"),
+     f"{RECORD}/spoons.yaml", "was added to 2026.1's record"),
+    ("the digests edited", lambda p: (p / RECORD / "SHA256SUMS").write_text(
+        (p / RECORD / "SHA256SUMS").read_text(encoding="utf-8") + "0" * 64 + "  spoons.yaml\n", encoding="utf-8"),
+     f"{RECORD}/SHA256SUMS", "keeps under 2026.1"),
+    ("the digests removed", lambda p: (p / RECORD / "SHA256SUMS").unlink(), f"{RECORD}/SHA256SUMS", "is missing"),
+    ("the seal removed from book.yaml", lambda p: _replace(p / "rules_data" / "book.yaml", "    record: ", "    # "),
+     "rules_data/book.yaml", "keeps no digest of its record"),
+]
+
+
+@pytest.mark.parametrize("tamper,where,words", [t[1:] for t in TAMPER], ids=[t[0] for t in TAMPER])
+def test_a_change_to_the_published_record_is_one_error_at_the_record(tmp_path, tamper, where, words):
+    from generator.library import load_library
+
+    project = copy_project(tmp_path)
+    tamper(project)
+    found = [f for f in run_checks(load_library(project)) if f.severity == "error"]
+    if where is None:
+        assert found == [], found
+        return
+    [finding] = found
+    assert finding.check == "frozen.changed" and finding.path == where and finding.line and words in finding.message, found
+
+
+def test_freeze_refuses_a_sealed_record_in_one_line(tmp_path, capsys):
+    project = copy_project(tmp_path)
+    before = {p.name: p.read_bytes() for p in (project / RECORD).iterdir()}
+    assert main(["--root", str(project), "freeze", PUBLISHED]) == 1
+    err = capsys.readouterr().err
+    assert "2026.1's record is sealed" in err and "rules_data/book.yaml:" in err and "Traceback" not in err, err
+    assert {p.name: p.read_bytes() for p in (project / RECORD).iterdir()} == before
+
+
+def test_the_seal_is_set_in_a_flow_or_a_block_mapping():
+    from generator.freeze import sealed_book
+
+    digest = "sha256:" + "a" * 64
+    flow = 'editions:\n  - {id: "2026.1", year: 2026, date: "2026-01-01"}\n  - {id: "2026.2", year: 2026}\ncurrent: "2026.2"\n'
+    assert yaml.safe_load(sealed_book(flow, "2026.1", digest))["editions"][0]["record"] == digest
+    block = ('editions:\n  - id: "2026.1"\n    year: 2026\n    # a comment\n    pages_as_printed: true\n\n'
+             '  - id: "2026.2"\n    year: 2026\ncurrent: "2026.2"\n')
+    sealed = yaml.safe_load(sealed_book(block, "2026.1", digest))
+    assert sealed["editions"][0]["record"] == digest and "record" not in sealed["editions"][1]
+    again = yaml.safe_load(sealed_book(sealed_book(block, "2026.1", digest), "2026.1", "sha256:" + "b" * 64))
+    assert again["editions"][0]["record"] == "sha256:" + "b" * 64

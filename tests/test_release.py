@@ -276,6 +276,50 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
     assert load_library(root, "2026.2").index_entry("sticks") is not None
 
 
+# A published record is sealed (rules_data/frozen/<id>/SHA256SUMS, its digest in book.yaml): a game first printed in
+# 2026.3, changed in its data and in 2026.3's record together, is an error at the record's file, from validate and
+# from check-pr; so is a record rewritten with its seal, which only the base of the change shows.
+def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str], str]:
+    import shutil
+
+    from generator.freeze import MANIFEST, folder, record_digest, sealed_book
+
+    copy = shutil.copytree(root, tmp / "book")
+    _git(copy, "add", "-A")
+    _git(copy, "commit", "-qm", "2027.1 as it stands")
+    _edit(copy, "rules_data/crazy-eights.yaml", "target: 500", "target: 600")
+    _edit(copy, "rules_data/frozen/2026.3/crazy-eights.yaml", "goal.target: 500", "goal.target: 600")
+    if also_seal:  # the digests and the seal written again, as if the record had been published so
+        record = folder(copy, "2026.3")
+        (record / MANIFEST).unlink()
+        from generator.freeze import _manifest
+        (record / MANIFEST).write_text(_manifest(record), encoding="utf-8")
+        book = copy / "rules_data" / "book.yaml"
+        book.write_text(sealed_book(book.read_text(encoding="utf-8"), "2026.3", record_digest(record)), encoding="utf-8")
+    errors = [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(load_library(copy))
+              if f.severity == "error"]
+    run = rulebook(copy, "check-pr", "--base", "HEAD")
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    return copy, errors, run.stdout
+
+
+def test_a_game_and_its_published_record_changed_together_is_an_error_at_the_record(lifecycle, tmp_path):
+    _, errors, summary = _seal_broken(lifecycle["root"], tmp_path, also_seal=False)
+    frozen = "rules_data/frozen/2026.3/crazy-eights.yaml"
+    assert len(errors) == 1 and errors[0].startswith(f"{frozen}:1: frozen.changed: {frozen} was changed after 2026.3 "
+                                                     "was published"), errors
+    assert "put it back" in errors[0] and "errata.yaml" in errors[0]
+    assert "rules_data/crazy-eights.yaml" not in errors[0]  # not the game file the maintainer meant to change
+    assert f"`{frozen}:1` frozen.changed" in summary and "No errors" not in summary, summary
+
+
+def test_a_record_rewritten_with_its_seal_is_named_by_check_pr(lifecycle, tmp_path):
+    _, errors, summary = _seal_broken(lifecycle["root"], tmp_path, also_seal=True)
+    assert not [e for e in errors if "frozen.changed" in e]  # the clone alone cannot tell the seal was rewritten
+    for path in ("rules_data/frozen/2026.3/crazy-eights.yaml", "rules_data/frozen/2026.3/SHA256SUMS"):
+        assert f"`{path}:1` frozen.changed: this change changes {path}, part of 2026.3's record" in summary, summary
+
+
 # The book and its score sheets rendered in one process, not side by side in two (render/pdf/worker.py): the same
 # files, without a second process loading the fonts again (about 0.4 CPU-s a render); the suite's workers keep both
 # CPUs busy already. Every other build in the suite renders them side by side, as `make` does.
@@ -393,7 +437,8 @@ AFTER_OPENING = [
                                ("rules_data/errata.yaml", "errata:\n", "errata:\n  - id: hearts-never\n    edition: \"2026.3\"\n"
                                 "    file: content/hearts.md\n    published: may not be led\n    corrected: may never be led\n"
                                 "    check: spelling.unknown_word\n    note: x\n    evidence: {kind: spelling, why: Misspelt.}\n")],
-     "erratum 'hearts-never': a spelling correction replaces a word the dictionary does not know",
+     "erratum 'hearts-never': a spelling correction changes only misspelt words, each to a near spelling of itself, "
+     "but it changes 'not' -> 'never', and 'not' is not misspelt",
      "rules_data/errata.yaml"),
     ("a decision without a reason", [("content/hearts.md", "may not be led", "may never be led"),
                                      ("rules_data/revisions.yaml", "revisions: []\n", REVISION.replace("WHY", '" "'))],

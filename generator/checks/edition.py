@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Location
-from ..freeze import differences, stored
+from ..freeze import FROZEN_DIR, check_seal, differences, folder, stored
 from ..library import Library, edition_key
 from ..prose import MISSING, expand, lookup
 from . import check
@@ -92,12 +92,15 @@ def frozen(lib: Library) -> Iterator[Finding]:
 
     for old in _frozen_libraries(lib):
         ed = old.edition.id
-        kept = stored(lib.root, ed)
+        skip = _untrusted(lib, ed)
+        if skip is None:  # its record is not as it was sealed (frozen.changed): nothing to compare with
+            continue
+        kept = stored(lib.root, ed, skip)
         if kept is None:
             where = lib.book_doc.where(("editions", [e.id for e in lib.book.editions].index(ed)))
             yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
             continue
-        changed = differences(old, kept)
+        changed = differences(old, kept, skip)
         per_file: dict[str, int] = {}
         for d in changed:
             per_file[d.file] = per_file.get(d.file, 0) + 1
@@ -125,7 +128,9 @@ def frozen(lib: Library) -> Iterator[Finding]:
 def not_published(lib: Library) -> Iterator[Finding]:
     """An erratum's published: text is not what the earlier edition printed there (its fingerprint)."""
     editions = [e.id for e in lib.book.editions if e.id != lib.book.current]
-    fingerprints = {ed: stored(lib.root, ed) for ed in editions}  # read once: many errata cite one edition
+    # Read once (many errata cite one edition), and only what is as it was sealed (frozen.changed says the rest).
+    fingerprints = {ed: stored(lib.root, ed, skip) if (skip := _untrusted(lib, ed)) is not None else None
+                    for ed in editions}
     for i, e in enumerate(lib.errata):
         before = [ed for ed in editions if edition_key(ed) < edition_key(e.edition)]
         kept = fingerprints[before[-1]] if before else None
@@ -147,3 +152,28 @@ def not_published(lib: Library) -> Iterator[Finding]:
                 yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(published)} in {e.file}, "
                               "but it printed no such words: copy them from the published book"), None
 
+
+
+def _untrusted(lib: Library, edition: str) -> set[str] | None:
+    """The files of an edition's record not as they were sealed (None: the record as a whole is not)."""
+    recorded = next(e.record for e in lib.book.editions if e.id == edition)
+    return set() if recorded is None else check_seal(lib.root, edition, recorded).untrusted
+
+
+@check("frozen.changed")
+def frozen_changed(lib: Library) -> Iterator[Finding]:
+    """A published edition's record (rules_data/frozen/<id>/) is not as `rulebook edition new` wrote and sealed
+    it: a file edited, added or removed, or its seal in book.yaml gone."""
+    for n, ed in enumerate(lib.book.editions):
+        if ed.id == lib.book.current:
+            continue
+        if ed.record is None:
+            if folder(lib.root, ed.id).is_dir():
+                yield lib.book_doc.where(("editions", n)), (
+                    f"edition {ed.id} is published, but {lib.book_doc.path} keeps no digest of its record "
+                    f"({FROZEN_DIR}/{ed.id}/), so nothing shows a change to it: put back its `record:` line as "
+                    f"`rulebook edition new` wrote it (git log -p {lib.book_doc.path}); a record made before records "
+                    f"were sealed is sealed once by `rulebook freeze {ed.id}`, in a change of its own"), None
+            continue
+        for path, problem in check_seal(lib.root, ed.id, ed.record).problems:
+            yield Location(path, 1), problem, None

@@ -21,7 +21,8 @@ APOSTROPHE_PLURAL = re.compile(r"\b(?:[2-9]|10|[AKQJ]|Ace|King|Queen|Jack|Joker)
 _REFERENCE = re.compile(r"\{[a-z_.0-9-]+\}")
 _ADDRESS = re.compile(r"\S+@\S+|https?://\S+")
 SKIP_KEYS = {"id", "seed", "says", "cards", "keep", "remove", "wild", "ranks", "expr", "players", "decks", "line",
-             "date", "equalize_by_removing", "introduced", "edition", "check", "path", "file", "round"}
+             "date", "equalize_by_removing", "introduced", "edition", "check", "path", "file", "round",
+             "record"}
 
 
 def _cache(name: str) -> Path:
