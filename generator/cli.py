@@ -150,13 +150,15 @@ def cmd_edition_new(args: argparse.Namespace) -> int:
 
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .library import load_library
-    from .scaffold import new_game
+    from .scaffold import new_game, slugify
 
     book = load_library(_root(args)).book
     for path in new_game(_root(args), args.name, book.current, args.section, args.source,
                          [d.seed for d in book.sources]):
         print(f"wrote {path.relative_to(_root(args))}")
-    print("next: fill in the rules, then run `make validate`")
+    print("next: fill in the rules" + ("" if args.source else ", record the family's decision to add it in "
+          f"rules_data/revisions.yaml (kind: game_added, game: {slugify(args.name)}, edition: \"{book.current}\", "
+          "why: …)") + ", then run `make validate`")
     return 0
 
 
@@ -230,7 +232,8 @@ def parser() -> argparse.ArgumentParser:
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
     n.add_argument("--section", choices=("cards", "equipment", "tournament"), default="cards")
-    n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: the first)")
+    n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: none, "
+                                     "the family's own game: record the decision in revisions.yaml)")
     n.set_defaults(func=cmd_new_game)
 
     sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model")
@@ -283,7 +286,7 @@ def _command(args: argparse.Namespace) -> int:
     except SourceErrors as exc:
         for err in exc.errors:
             print(f"{err.where}: {err.problem}", file=sys.stderr)
-        print(f"error: {len(exc.errors)} problem(s) in the source files", file=sys.stderr)
+        print(f"error: {exc.summary}", file=sys.stderr)
         return 1
     except RulebookError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -52,8 +52,9 @@ class SourceError(RulebookError):
 class SourceErrors(RulebookError):
     """Several source problems, reported together (a run never stops at the first)."""
 
-    def __init__(self, errors: list[SourceError]) -> None:
+    def __init__(self, errors: list[SourceError], summary: str | None = None) -> None:
         self.errors = sorted(errors, key=lambda e: e.where)
+        self.summary = summary or f"{len(self.errors)} problem(s) in the source files"  # the line after them
         super().__init__("\n".join(str(e) for e in self.errors))
 
 

@@ -13,6 +13,7 @@ named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -637,6 +638,22 @@ class Game(GameBody):
         return f"{self.title} ({self.subtitle})" if self.subtitle else self.title
 
 
+def calendar_day(value: str) -> str:
+    """A day of the calendar, written YYYY-MM-DD: '2027-02-30' is refused here, not by the build that prints it."""
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        day = None
+    if day is None or day.isoformat() != value:
+        raise ValueError("not a day of the calendar written YYYY-MM-DD (the year, the month 01 to 12, a day the month "
+                         "has), such as \"2026-12-20\"")
+    return value
+
+
+Date = Annotated[str, AfterValidator(calendar_day), Field(description="a day, written YYYY-MM-DD (quoted), e.g. \"2026-12-20\"",
+                                                   json_schema_extra={"format": "date"})]
+
+
 class Edition(Strict):
     """One printing of the book."""
 
@@ -644,7 +661,7 @@ class Edition(Strict):
     year: Bounded(1900, 2999, "")
     revision: Bounded(1, 999, "")
     label: str = Field(description="as the cover prints it, e.g. 'Revision 1 (Jan/2026)'")
-    date: Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+    date: Date
     edition_number: Bounded(1, 999, "") | None = None
     pages_as_printed: bool = Field(False, description="the PDF is laid out as the book was printed: front matter, "
                                    "then each game on the page its printed index names (printed_index)")
@@ -759,7 +776,7 @@ class Errata(Strict):
 
 CHANGE_KINDS = ("rule", "alternate_rule", "target")
 LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retired")
-Date = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="YYYY-MM-DD (quoted)")]
+
 
 
 class Revision(Strict):

@@ -17,48 +17,49 @@ from pathlib import Path
 from .errors import Location, RulebookError, SourceError, SourceErrors
 from .library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from .loader import parse_yaml
-from .model import EDITION_ID
+from .model import EDITION_ID, calendar_day
 from .progress import Report, quiet
 
 REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
 
 
-def _refuse(lib: Library, problem: str) -> SourceErrors:
-    """A refusal, at the editions in book.yaml: one line, what is wrong and what to do."""
-    return SourceErrors([SourceError(lib.book_doc.where(("editions",)), problem)])
+def _refuse(argument: str, problem: str) -> RulebookError:
+    """A refusal of one of `edition new`'s own arguments, in one line that names it: '--date: ...'."""
+    return RulebookError(f"{argument}: {problem}")
 
 
 def check_new(lib: Library, edition_id: str, label: str, date: str) -> None:
-    """Refuse, in one line, an edition that cannot follow the current one: raise SourceErrors."""
+    """Refuse, in one line naming the argument, an edition that cannot follow the current one: raise RulebookError."""
     current = lib.book.current
     if not re.fullmatch(EDITION_ID.strip("^$"), edition_id):
-        raise _refuse(lib, f"'{edition_id}' is not an edition id: write the year and the revision, e.g. "
-                           f"{int(current.split('.')[0])}.{int(current.split('.')[1]) + 1}")
+        raise _refuse("ID", f"'{edition_id}' is not an edition id: write the year and the revision, e.g. "
+                            f"{int(current.split('.')[0])}.{int(current.split('.')[1]) + 1}")
     ids = [e.id for e in lib.book.editions]
     if edition_id in ids:
-        raise _refuse(lib, f"edition {edition_id} already exists: give the next edition a new id")
+        raise _refuse("ID", f"edition {edition_id} already exists: give the next edition a new id")
     latest = max(ids, key=edition_key)
     if edition_key(edition_id) <= edition_key(latest):
-        raise _refuse(lib, f"edition {edition_id} is not later than {latest}, the latest edition: "
-                           "the next edition's id comes after it")
+        raise _refuse("ID", f"edition {edition_id} is not later than {latest}, the latest edition: "
+                            "the next edition's id comes after it")
     year, revision = (int(p) for p in edition_id.split("."))
     if not label.strip():
-        raise _refuse(lib, "the label is empty: write it as the cover prints it, e.g. "
-                           f"'Revision {revision} ({datetime.date(year, 1, 1):%b}/{year})'")
+        raise _refuse("--label", "the label is empty: write it as the cover prints it, e.g. "
+                                 f"'Revision {revision} ({datetime.date(year, 1, 1):%b}/{year})'")
     years = re.findall(r"(?:19|20)\d\d", label)
     if any(int(y) != year for y in years):
-        raise _refuse(lib, f"the label '{label}' names another year than {year}, the year of {edition_id}")
+        raise _refuse("--label", f"the label '{label}' names another year than {year}, the year of {edition_id}")
     for m in REVISION.finditer(label):
         if int(m.group(1)) != revision:
-            raise _refuse(lib, f"the label '{label}' says revision {m.group(1)}, but {edition_id} is revision {revision}")
+            raise _refuse("--label", f"the label '{label}' says revision {m.group(1)}, but {edition_id} is revision "
+                                     f"{revision}")
     try:
-        day = datetime.date.fromisoformat(date)
-    except ValueError:
-        raise _refuse(lib, f"the date '{date}' is not a date: write it as YYYY-MM-DD") from None
+        calendar_day(date)
+    except ValueError as exc:
+        raise _refuse("--date", f"'{date}' is {exc}") from None
     before = max(lib.book.editions, key=lambda e: edition_key(e.id))
-    if day.isoformat() != date or day < datetime.date.fromisoformat(before.date):
-        raise _refuse(lib, f"the date {date} is before {before.id}'s ({before.date}): an edition is printed after "
-                           "the one before it")
+    if datetime.date.fromisoformat(date) < datetime.date.fromisoformat(before.date):
+        raise _refuse("--date", f"{date} is before {before.id}'s date ({before.date}): an edition is printed after "
+                                "the one before it")
 
 
 def _top_level(lines: list[str], key: str) -> int:
@@ -117,8 +118,8 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
                 progress: Report = quiet) -> Library:
     """Freeze the current edition, open ``edition_id`` as the current one, validate; return its library.
 
-    Raises SourceErrors (one line) for an edition that cannot follow, or for findings that stop the book; in
-    the second case the freeze and book.yaml are put back as they were."""
+    Raises RulebookError (one line naming the argument) for an edition that cannot follow, SourceErrors for findings
+    that stop the book; in the second case the freeze and book.yaml are put back as they were."""
     from .checks import run_checks
     from .freeze import folder, write
 
@@ -129,9 +130,9 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
     errors = [f for f in run_checks(lib) if f.severity == "error"]
     progress(f"validate {lib.edition.id}", final=True)
     if errors:
-        raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors]
-                           + [SourceError(Location(f"{DATA_DIR}/{BOOK_FILE}"), f"{lib.edition.id} has "
-                              f"{len(errors)} error(s): correct them before it is printed and {edition_id} opened")])
+        raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors],
+                           summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
+                                   f"and {edition_id} opened")
     book = root / DATA_DIR / BOOK_FILE
     old_text = book.read_text(encoding="utf-8")
     printed = lib.book.printed_index
@@ -157,7 +158,8 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         errors = [f for f in run_checks(new) if f.severity == "error"]
         progress(f"validate {edition_id}", final=True)
         if errors:
-            raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors])
+            raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors],
+                               summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
     except BaseException:
         book.write_text(old_text, encoding="utf-8")
         shutil.rmtree(frozen, ignore_errors=True)

@@ -14,10 +14,7 @@ id: {slug}
 title: {title}
 category: cards
 introduced: "{edition}"
-sources:
-  - seed: {seed}  # the document this game comes from, as book.yaml's sources list it
-    section: {title}
-players: 2-4
+{sources}players: 2-4
 equipment:
   cards:
     - decks: 1
@@ -65,11 +62,11 @@ def _title(path: Path) -> str:
 def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: str | None = None,
              sources: list[str] | None = None) -> list[Path]:
     """Create the two files and list the game in book.yaml's section, in the book's alphabetical order;
-    return the files written. ``seed``: the document it comes from, one of ``sources`` (book.yaml's)."""
+    return the files written. ``seed``: the document it comes from, one of ``sources`` (book.yaml's); none given,
+    it cites none."""
     slug = slugify(name)
     sources = sources or []
-    seed = seed or (sources[0] if sources else "")
-    if seed not in sources:
+    if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
         raise RulebookError(f"'{seed}' is not one of the documents {DATA_DIR}/{BOOK_FILE} lists under sources "
                             f"({listed}): add it there first (seed: and title:), then name it with --source")
@@ -97,8 +94,13 @@ def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: 
             insert_at = i + 1
     if insert_at is None:
         raise RulebookError(f"cannot find the games list of section '{section}' in {book.relative_to(root)}")
-    data.write_text(GAME.format(slug=slug, title=title if re.fullmatch(r"[\w !&'-]+", title) else f'"{title}"',
-                                edition=edition, seed=seed), encoding="utf-8")
+    quoted = title if re.fullmatch(r"[\w !&'-]+", title) else f'"{title}"'
+    # A game is cited to the document it was given, and to none it was not: the family's own game has no source,
+    # and its addition is their decision (revisions.yaml, kind: game_added).
+    cited = (f"sources:\n  - seed: {seed}  # the document this game comes from, as book.yaml's sources list it\n"
+             f"    section: {quoted}\n") if seed is not None else (
+        "sources: []  # none given: the family's own game (cite a document of book.yaml's sources if it has one)\n")
+    data.write_text(GAME.format(slug=slug, title=quoted, edition=edition, sources=cited), encoding="utf-8")
     prose.write_text(PROSE, encoding="utf-8")
     lines.insert(insert_at, f"{indent}- {slug}\n")
     book.write_text("".join(lines), encoding="utf-8")

@@ -84,6 +84,13 @@ def test_new_game_scaffold_validates_and_builds(tmp_path):
     assert result.returncode == 0, result.stderr
     lib = load_library(project)
     assert "crazy-eights" in lib.games
+    # The family's own game (no --source): its addition is their decision, reported until it is recorded.
+    check = rulebook("--root", str(project), "validate")
+    assert check.returncode == 1 and "revision.missing: introduced: 2026.2 with no source" in check.stdout, check.stdout
+    revisions = project / "rules_data" / "revisions.yaml"
+    revisions.write_text(revisions.read_text(encoding="utf-8").replace("revisions: []", (
+        'revisions:\n  - id: crazy-eights-added\n    edition: "2026.2"\n    date: "2026-11-20"\n    kind: game_added\n'
+        "    game: crazy-eights\n    why: The grandchildren play it every visit.")), encoding="utf-8")
     check = rulebook("--root", str(project), "validate")
     assert check.returncode == 0, check.stdout
     out = build(project, out=tmp_path / "out", pdf=False)

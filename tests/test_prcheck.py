@@ -37,6 +37,9 @@ def _edit(repo: Path, file: str, old: str, new: str) -> None:
 
 def _new_game(repo: Path) -> None:
     assert main(["--root", str(repo), "new-game", "Pub Rummy"]) == 0
+    # the family's own game: its addition is their decision, recorded
+    _edit(repo, "rules_data/revisions.yaml", "revisions: []", 'revisions:\n  - id: pub-rummy-added\n    edition: "2026.2"\n'
+          '    date: "2026-11-20"\n    kind: game_added\n    game: pub-rummy\n    why: The family plays it at the pub.')
 
 
 # name: (the change, exit code, annotations that must be there ("level file:line check"), words the summary has)

@@ -418,19 +418,22 @@ REVISION = ("revisions:\n  - id: hearts-never-led\n    edition: \"2026.3\"\n    
             "    why: WHY\n")
 BAD_STEPS = [
     ("an id that exists", ["edition", "new", "2026.2", "--label", "Revision 2 (Nov/2026)"],
-     "edition 2026.2 already exists", "rules_data/book.yaml"),
-    ("an earlier id", ["edition", "new", "2026.1", "--label", "Revision 1 (Jan/2026)"],
-     "already exists", "rules_data/book.yaml"),
+     "edition 2026.2 already exists", "ID"),
+    ("an earlier id", ["edition", "new", "2026.1", "--label", "Revision 1 (Jan/2026)"], "already exists", "ID"),
     ("an id before the current one", ["edition", "new", "2025.9", "--label", "Revision 9 (Dec/2025)"],
-     "is not later than 2026.2", "rules_data/book.yaml"),
+     "is not later than 2026.2", "ID"),
     ("not an id", ["edition", "new", "2026.3b", "--label", "Revision 3 (Dec/2026)"],
-     "'2026.3b' is not an edition id", "rules_data/book.yaml"),
+     "'2026.3b' is not an edition id", "ID"),
     ("a label of another revision", ["edition", "new", "2026.3", "--label", "Revision 4 (Dec/2026)"],
-     "says revision 4, but 2026.3 is revision 3", "rules_data/book.yaml"),
+     "says revision 4, but 2026.3 is revision 3", "--label"),
     ("a label of another year", ["edition", "new", "2027.1", "--label", "Revision 1 (Jan/2026)"],
-     "names another year than 2027", "rules_data/book.yaml"),
+     "names another year than 2027", "--label"),
+    ("an empty label", ["edition", "new", "2026.3", "--label", " "], "the label is empty", "--label"),
     ("a date before the last edition", ["edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)", "--date",
-                                        "2026-01-01"], "is before 2026.2's", "rules_data/book.yaml"),
+                                        "2026-01-01"], "2026-01-01 is before 2026.2's date (2026-11-21)", "--date"),
+    *[(f"the date {day}", ["edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)", "--date", day],
+       f"'{day}' is not a day of the calendar written YYYY-MM-DD", "--date")
+      for day in ("2027-02-30", "2026-12-32", "2026-00-10", "20261220", "2026-12-5", "2026-12-20T10:00", "Dec 20")],
 ]
 AFTER_OPENING = [
     ("a false evidence kind", [("content/hearts.md", "may not be led", "may never be led"),
@@ -448,6 +451,35 @@ AFTER_OPENING = [
     ("a game retired without a reason", [("rules_data/sticks.yaml", 'introduced: "2026.1"\n',
                                           'introduced: "2026.1"\nretired: "2026.3"\n')],
      "retired: 2026.3 with no revision saying why", "rules_data/sticks.yaml"),
+    # a decision filed under an edition already printed: which edition is open
+    ("a decision filed under a frozen edition", [("content/hearts.md", "may not be led", "may never be led"),
+                                                 ("rules_data/revisions.yaml", "revisions: []\n",
+                                                  REVISION.replace("WHY", "Stricter.").replace("2026.3", "2026.2"))],
+     "revision 'hearts-never-led' is filed under 2026.2, which is published and frozen (so it changes the 2026.2 "
+     "edition as printed): 2026.3 is the edition open for changes: write edition: \"2026.3\"",
+     "rules_data/revisions.yaml"),
+    ("a correction filed under a frozen edition", [("content/hearts.md", "may not be led", "may not bee led"),
+                                                   ("rules_data/errata.yaml", "errata:\n", "errata:\n  - id: hearts-bee\n"
+                                                    "    edition: \"2026.2\"\n    file: content/hearts.md\n"
+                                                    "    published: may not be led\n    corrected: may not bee led\n"
+                                                    "    check: proofread\n    note: x\n    evidence: {kind: usage, why: x}\n")],
+     "erratum 'hearts-bee' is filed under 2026.2, which is published", "rules_data/errata.yaml"),
+    ("a game retired under a frozen edition", [
+        ("rules_data/sticks.yaml", 'introduced: "2026.1"\n', 'introduced: "2026.1"\nretired: "2026.2"\n'),
+        ("rules_data/revisions.yaml", "revisions: []\n", "revisions:\n  - id: sticks-gone\n    edition: \"2026.2\"\n"
+         "    date: \"2026-12-01\"\n    kind: game_retired\n    game: sticks\n    why: Lost.\n")],
+     "revision 'sticks-gone' is filed under 2026.2", "rules_data/revisions.yaml"),
+    # a day the calendar does not have, in a decision and in an edition: one line, not a traceback from build
+    ("a decision on a day the calendar lacks", [("content/hearts.md", "may not be led", "may never be led"),
+                                                ("rules_data/revisions.yaml", "revisions: []\n",
+                                                 REVISION.replace("WHY", "Stricter.").replace("2026-12-01", "2027-02-30"))],
+     "date: not a day of the calendar written YYYY-MM-DD", "rules_data/revisions.yaml"),
+    ("an edition on a day the calendar lacks", [("rules_data/book.yaml", 'date: "2026-12-20"', 'date: "2026-12-32"')],
+     "date: not a day of the calendar written YYYY-MM-DD", "rules_data/book.yaml"),
+    ("a decision dated as a time", [("content/hearts.md", "may not be led", "may never be led"),
+                                    ("rules_data/revisions.yaml", "revisions: []\n",
+                                     REVISION.replace("WHY", "Stricter.").replace("2026-12-01", "2026-12-01T10:00"))],
+     "date: not a day of the calendar written YYYY-MM-DD", "rules_data/revisions.yaml"),
 ]
 
 
@@ -466,12 +498,14 @@ def _one_line(capsys) -> str:
 
 @pytest.mark.parametrize("args,words,where", [s[1:] for s in BAD_STEPS], ids=[s[0] for s in BAD_STEPS])
 def test_a_bad_release_is_refused_in_one_line_and_changes_nothing(project, capsys, args, words, where):
+    """Each of the command's own arguments refused in one line that names it (not a line of book.yaml)."""
     from generator.cli import main
 
     root, book = project
     assert main(["--root", str(root), *args]) == 1
-    line = _one_line(capsys)
-    assert line.startswith(f"{where}:") and words in line, line
+    err = capsys.readouterr().err
+    [line] = err.splitlines()
+    assert line.startswith(f"error: {where}: ") and words in line and "book.yaml" not in line, line
     assert (root / "rules_data" / "book.yaml").read_text(encoding="utf-8") == book
     assert not (root / "rules_data" / "frozen" / "2026.2").exists()
 
@@ -502,6 +536,52 @@ def test_a_bad_step_after_opening_is_one_line_at_its_place(opened, tmp_path, cap
     found = [line for line in (out.out + out.err).splitlines()
              if re.match(r"[\w./-]+:\d+(:\d+)?: ", line) and not line.endswith("(warning)")]
     assert len(found) == 1 and found[0].startswith(f"{where}:") and words in found[0], found
+
+
+def test_a_game_added_without_a_decision_is_reported_as_a_retired_one_is(opened, tmp_path, capsys):
+    """`rulebook new-game` cites no source it was not given; the game it makes is the family's own, and its
+    addition a decision: without one, validate says what to record, and with one it validates."""
+    import shutil
+
+    from generator.cli import main
+
+    root = shutil.copytree(opened, tmp_path / "book")
+    assert main(["--root", str(root), "new-game", "Crazy Eights"]) == 0
+    assert "game_added" in capsys.readouterr().out
+    data = (root / "rules_data" / "crazy-eights.yaml").read_text(encoding="utf-8")
+    assert "seed:" not in data and "sources: []" in data
+    assert main(["--root", str(root), "validate"]) == 1
+    found = [line for line in capsys.readouterr().out.splitlines() if re.match(r"[\w./-]+:\d+: ", line)]
+    assert len(found) == 1 and found[0].startswith("rules_data/crazy-eights.yaml:") and \
+        "revision.missing: introduced: 2026.3 with no source it comes from and no revision" in found[0], found
+    _append(root, "rules_data/revisions.yaml", "revisions:\n  - id: crazy-eights-added\n    edition: \"2026.3\"\n"
+            "    date: \"2026-12-01\"\n    kind: game_added\n    game: crazy-eights\n    why: Played every visit.\n")
+    assert main(["--root", str(root), "validate"]) == 0
+    # A page cites only what it was given: no source line for the family's own game; a game of the book cites it.
+    from generator.render.views.pages import game_page
+
+    lib = load_library(root)
+    assert game_page(lib, lib.games["crazy-eights"]).sources() == []
+    assert "book as published" in " ".join(game_page(lib, lib.games["hearts"]).sources())
+    # A variant the family adds to a game of the book, with no source, needs its decision too.
+    hearts = root / "rules_data" / "hearts.yaml"
+    hearts.write_text(hearts.read_text(encoding="utf-8") + 'variants:\n  - {id: house, title: House, introduced: '
+                      '"2026.3", sources: [], players: 4}\n', encoding="utf-8")
+    found = [f for f in run_checks(load_library(root)) if f.check == "revision.missing"]
+    assert [f.path for f in found] == ["rules_data/hearts.yaml"] and "kind: variant_added" in found[0].message, found
+
+
+def test_a_release_stopped_by_errors_counts_them_right(project, capsys):
+    from generator.cli import main
+
+    root, book = project
+    _edit(root, "content/hearts.md", "may not be led", "may never be led")
+    assert main(["--root", str(root), "edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    found = [line for line in err if re.match(r"[\w./-]+:\d+: ", line)]
+    assert len(found) == 1 and err[-1] == "error: 1 error(s) in 2026.2: correct them before it is printed and 2026.3 " \
+                                         "opened", err
+    assert (root / "rules_data" / "book.yaml").read_text(encoding="utf-8") == book
 
 
 def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys):

@@ -109,8 +109,9 @@ def mismatch(lib: Library) -> Iterator[Finding]:
 
 @check("revision.missing")
 def missing(lib: Library) -> Iterator[Finding]:
-    """A game or variant is retired with no revision saying why: retiring one is the family's decision, and the
-    what-changed page tells readers why."""
+    """A game or variant is retired, or added with no source it is transcribed from, with no revision saying why:
+    either is the family's decision, and the what-changed page tells readers why."""
+    yield from _added_unsaid(lib)
     said = {(r.game, r.variant, r.edition) for r in lib.revisions if r.kind.endswith("_retired")}
     for gid in sorted(lib.every_game):
         game, doc = lib.every_game[gid].game, lib.every_game[gid].doc
@@ -125,3 +126,25 @@ def missing(lib: Library) -> Iterator[Finding]:
                               f"(kind: {kind}, game: {game.id}{f', variant: {variant}' if variant else ''}, "
                               f"edition: \"{retired}\", why: …)"), game.id
 
+
+
+def _added_unsaid(lib: Library) -> Iterator[Finding]:
+    """A game or variant first printed after the first edition that cites no source (the family's own, as
+    `rulebook new-game` makes one unless told its source) and has no revision recording its addition. One that
+    cites a source is transcribed from it: "What changed" lists it among what the sources added."""
+    first = min((e.id for e in lib.book.editions), key=edition_key)
+    said = {(r.game, r.variant, r.edition) for r in lib.revisions if r.kind.endswith("_added")}
+    for gid in sorted(lib.every_game):
+        game, doc = lib.every_game[gid].game, lib.every_game[gid].doc
+        items = [(game.introduced, None, game.sources, ("introduced",))] + [
+            (v.introduced, v.id, v.sources, ("variants", n, "introduced")) for n, v in enumerate(game.variants)
+            if v.introduced is not None and v.introduced != game.introduced]
+        for introduced, variant, sources, loc in items:
+            if introduced == first or sources or edition_key(introduced) > edition_key(lib.book.current) \
+                    or (game.id, variant, introduced) in said:
+                continue
+            kind = "variant_added" if variant else "game_added"
+            yield doc.where(loc), (f"introduced: {introduced} with no source it comes from and no revision saying why "
+                                   f"the family added it: add one to {DATA_DIR}/revisions.yaml (kind: {kind}, game: "
+                                   f"{game.id}{f', variant: {variant}' if variant else ''}, edition: \"{introduced}\", "
+                                   "why: …), or cite the document it is transcribed from (sources: - seed: …)"), game.id

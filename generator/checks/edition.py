@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Location
-from ..freeze import FROZEN_DIR, check_seal, differences, folder, stored
+from ..freeze import FROZEN_DIR, Difference, check_seal, differences, folder, stored
 from ..library import Library, edition_key
 from ..prose import MISSING, expand, lookup
 from . import check
@@ -88,7 +88,9 @@ def frozen(lib: Library) -> Iterator[Finding]:
     found: dict[tuple, tuple[list[str], Location, str, str | None]] = {}
 
     def add(key: tuple, ed: str, where: Location, text: str, game: str | None) -> None:
-        found.setdefault(key, ([], where, text, game))[0].append(ed)
+        editions = found.setdefault(key, ([], where, text, game))[0]
+        if ed not in editions:
+            editions.append(ed)
 
     for old in _frozen_libraries(lib):
         ed = old.edition.id
@@ -101,6 +103,11 @@ def frozen(lib: Library) -> Iterator[Finding]:
             yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
             continue
         changed = differences(old, kept, skip)
+        late_games = _lifetimes_late(lib, ed, kept, set(old.games) - skip)
+        for game, (where, text) in late_games.items():
+            add((where, "late", game), ed, where, text, game)
+        # What a game added or retired under a frozen edition changes is that revision's, said once above.
+        changed = [d for d in changed if d.game not in late_games and not (late_games and d.where == ("sections",))]
         per_file: dict[str, int] = {}
         for d in changed:
             per_file[d.file] = per_file.get(d.file, 0) + 1
@@ -110,6 +117,10 @@ def frozen(lib: Library) -> Iterator[Finding]:
                     more = sum(1 for x in changed if x.file == d.file) - FIRST
                     add((where, "more", more), ed, where, f"and {more} more changes to what {d.file} states in "
                         "\0editions as published (a line added or removed above them moves them)", d.game)
+                continue
+            late = _filed_late(lib, d, ed)
+            if late is not None:  # recorded, but under an edition already printed: say which one is open
+                add((late[0], "late"), ed, *late, d.game)
                 continue
             printed, now = _changed(d.published, d.now)
             what = f"the \0latest book prints {_short(printed)}, this would print {_short(now)}"
@@ -122,6 +133,51 @@ def frozen(lib: Library) -> Iterator[Finding]:
                 f"decided it (revisions.yaml) ({what})", d.game)
     for editions, where, text, game in found.values():
         yield where, text.replace("\0editions", _editions(editions)).replace("\0latest", editions[-1]), game
+
+
+def _late_message(kind: str, item: object, current: str) -> str:
+    return (f"{kind} '{item.id}' is filed under {item.edition}, which is published and frozen (so it changes "
+            f"\0editions as printed): {current} is the edition open for changes: write edition: \"{current}\""
+            + (f" (and {current} as the game's or variant's introduced: or retired:)"
+               if kind == "revision" and item.file is None else ""))
+
+
+def _records(lib: Library, edition: str) -> Iterator[tuple[Location, str, object]]:
+    """(where its edition: is, 'erratum' or 'revision', the record) for each change filed under ``edition`` or an
+    earlier published one: the records that may make a change to what ``edition`` printed."""
+    records = [("errata", lib.errata_doc, lib.errata, "erratum")]
+    if lib.revisions_doc is not None:
+        records.append(("revisions", lib.revisions_doc, lib.revisions, "revision"))
+    for key, doc, items, kind in records:
+        for i, item in enumerate(items):
+            if item.edition != lib.book.current and edition_key(item.edition) <= edition_key(edition):
+                yield doc.where((key, i, "edition")), kind, item
+
+
+def _filed_late(lib: Library, d: Difference, edition: str) -> tuple[Location, str] | None:
+    """(where, what to write) for the erratum or revision that makes a change to a published edition's words or
+    values because it is filed under that edition (or an earlier one) instead of the one open for changes."""
+    for where, kind, item in _records(lib, edition):
+        new = getattr(item, "corrected", getattr(item, "after", None))
+        if item.file is None or item.file != d.file or new is None:
+            continue
+        if (d.where == tuple(item.path.split(".")) and d.now == new) if item.path else str(new) in str(d.now):
+            return where, _late_message(kind, item, lib.book.current)
+    return None
+
+
+def _lifetimes_late(lib: Library, edition: str, kept: dict, printed: set[str]) -> dict[str, tuple[Location, str]]:
+    """{game: (where, what to write)} for each game added or retired by a revision filed under a published edition
+    (``kept``: its record; ``printed``: the games it prints from today's files, less those whose record is not
+    as sealed) that it did not add or retire."""
+    out = {}
+    for where, kind, item in _records(lib, edition):
+        game = getattr(item, "game", None)
+        if kind == "revision" and item.file is None and game in printed | set(kept) and item.variant is None and (
+                (item.kind == "game_added" and game in printed and game not in kept)
+                or (item.kind == "game_retired" and game in kept and game not in printed)):
+            out[game] = (where, _late_message(kind, item, lib.book.current))
+    return out
 
 
 @check("erratum.not_published")
