@@ -111,6 +111,15 @@ class Library:
         earlier = [e for e in self.book.editions if edition_key(e.id) < edition_key(self.edition.id)]
         return max(earlier, key=lambda e: edition_key(e.id)) if earlier else None
 
+    def edition_library(self, edition_id: str) -> Library:
+        """Another edition of the same files (its later changes undone), loaded once however many checks ask."""
+        if edition_id == self.edition.id:
+            return self
+        kept = self.__dict__.setdefault("_editions", {})
+        if edition_id not in kept:
+            kept[edition_id] = load_library(self.root, edition_id, allow_missing=True)
+        return kept[edition_id]
+
     def scope(self) -> dict[str, Any]:
         """Book-wide values prose may refer to: {book.title}, {edition.year}, {edition.label}..."""
         return {"book": {"title": self.book.title, "author": self.book.author},

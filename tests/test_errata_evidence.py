@@ -157,6 +157,14 @@ EVIDENCE = [
      "quotes the page 'demo', which this erratum itself changes", 1),
     ("contradiction, words that say something else", value(*TARGET, ", page: about, words: A family book"),
      "do not state what the correction makes the book say, '400'", 1),
+    # two errata, each quoting the words the other makes the book print: the published book said neither
+    ("contradiction, two errata prove each other", ([(DEMO_MD, "Play to 500", "Play to 300"),
+                                                     ("content/about.md", "played to 400", "played to 300")], [
+        f"file: {DEMO_MD}\n    published: Play to 500\n    corrected: Play to 300\n    check: proofread\n"
+        "    evidence: {kind: contradiction, why: x, page: about, words: Demo Rummy is played to 300 points}",
+        "file: content/about.md\n    published: played to 400\n    corrected: played to 300\n    check: proofread\n"
+        "    evidence: {kind: contradiction, why: x, page: demo, words: Play to 300 points}"]),
+     "the edition it corrects (words another change of this edition made prove nothing)", 2),
     ("contradiction, any words for a slip (issue 44)", (text("its your turn", "it's your turn", "x")[0], [
         f"file: {DEMO_MD}\n    published: its your turn\n    corrected: it's your turn\n    check: proofread\n"
         "    evidence: {kind: contradiction, why: x, page: about, words: Some people play to exactly}"]),

@@ -571,6 +571,27 @@ def test_a_game_added_without_a_decision_is_reported_as_a_retired_one_is(opened,
     assert [f.path for f in found] == ["rules_data/hearts.yaml"] and "kind: variant_added" in found[0].message, found
 
 
+@pytest.mark.parametrize("file,old,new", [
+    ("rules_data/book.yaml", 'date: "2026-11-21"', 'date: "2027-02-30"'),
+    ("rules_data/revisions.yaml", "revisions: []\n",
+     REVISION.replace("WHY", "Stricter.").replace("2026-12-01", "2027-02-30").replace('"2026.3"', '"2026.2"')),
+], ids=["an edition", "a decision"])
+def test_a_day_the_calendar_lacks_is_one_line_from_validate_and_build(project, tmp_path, capsys, file, old, new):
+    """Not a pass from validate and a traceback from build: the same one line from both."""
+    from generator.cli import main
+
+    root, _ = project
+    _edit(root, file, old, new)
+    lines = []
+    for command in (["validate"], ["build", "--out", str(tmp_path / "out")]):
+        assert main(["--root", str(root), *command]) == 1
+        out = capsys.readouterr()
+        assert "Traceback" not in out.err
+        lines.append([line for line in (out.out + out.err).splitlines() if line.startswith(f"{file}:")])
+    assert lines[0] == lines[1] and len(lines[0]) == 1 and "not a day of the calendar written YYYY-MM-DD" in lines[0][0]
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_release_stopped_by_errors_counts_them_right(project, capsys):
     from generator.cli import main
 

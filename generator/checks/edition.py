@@ -35,13 +35,11 @@ def mismatch(lib: Library) -> Iterator[Finding]:
 
 def _frozen_libraries(lib: Library) -> Iterator[Library]:
     """Each earlier edition as today's files print it (this one, if it is not the current edition)."""
-    from ..library import load_library
-
     for ed in lib.book.editions:
         if ed.id == lib.book.current or edition_key(ed.id) > edition_key(lib.edition.id):
             continue
-        # An earlier edition is rebuilt from the same files (its errata undone): a second load, cached.
-        yield lib if ed.id == lib.edition.id else load_library(lib.root, ed.id, allow_missing=True)
+        # An earlier edition is rebuilt from the same files (its errata undone): a second load, kept for other checks.
+        yield lib.edition_library(ed.id)
 
 
 def _changed(old: object, new: object) -> tuple[str, str]:

@@ -10,7 +10,7 @@ edition:
 - ``arithmetic``: proven against the edition as it was published, with no other erratum applied: the check it
   names finds the published values wrong, and finds nothing new wrong once this erratum alone is applied.
 - ``contradiction``: the quoted words state what the correction makes the book say, and are printed by a page
-  of the same edition that the erratum does not itself change.
+  of the same edition that the erratum does not itself change, and by that page in the edition it corrects.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from ..errors import Location
-from ..library import DATA_DIR, GameSource, Library, load_library
+from ..library import DATA_DIR, GameSource, Library
 from ..loader import TextDoc, YamlDoc, leaves
 from ..model import Erratum, Game
 from ..numwords import WORD_PATTERN, from_words
@@ -280,19 +280,23 @@ def _states(e: Erratum, lib: Library, quote: str) -> str | None:
     return " … ".join(f"'{' '.join(run)}'" for run in missing_runs) if missing_runs else None
 
 
-def _contradiction(e: Erratum, lib: Library) -> str | None:
+def _contradiction(e: Erratum, lib: Library, published: Library | None) -> str | None:
     """Why a contradiction's evidence is false: it quotes the page the erratum changes, the page does not print
-    the words, or the words do not say what the correction makes the book say."""
+    the words (in this edition, and in the one the erratum corrects: the book contradicted itself there), or the
+    words do not say what the correction makes the book say."""
     page = e.evidence.page or ""
     if page in _pages_changed(lib, e):
         return (f"it quotes the page '{page}', which this erratum itself changes: quote another page of "
                 f"{lib.edition.id} that says what the correction says")
-    printed = _printed(lib, page)
     quote = " ".join((e.evidence.words or "").split())
-    missing = [part for part in (p.strip() for p in quote.split("; ")) if part not in printed]
-    if missing:
-        return (f"the {lib.edition.id} page '{page}' does not print “{missing[0]}”: quote the words "
-                "as the page prints them (passages joined by '; ')")
+    for edition in [lib] + ([published] if published is not None else []):
+        printed = _printed(edition, page)
+        missing = [part for part in (p.strip() for p in quote.split("; ")) if part not in printed]
+        if missing:
+            why = "" if edition is lib else (", the edition it corrects (words another change of this edition made "
+                                              "prove nothing)")
+            return (f"the {edition.edition.id} page '{page}' does not print “{missing[0]}”{why}: quote the words "
+                    "as the page prints them (passages joined by '; ')")
     unstated = _states(e, lib, quote)
     if unstated:
         return (f"the quoted words do not state what the correction makes the book say, {unstated}: quote the "
@@ -354,7 +358,7 @@ def _arithmetic(e: Erratum, lib: Library, published: Library | None) -> str | No
 def _as_published(lib: Library) -> Library | None:
     """The edition before ``lib``'s as it was published: every later erratum and revision undone."""
     before = lib.previous()
-    return load_library(lib.root, before.id, allow_missing=True) if before is not None else None
+    return lib.edition_library(before.id) if before is not None else None
 
 
 @check("erratum.false_evidence")
@@ -368,10 +372,10 @@ def false_evidence(lib: Library) -> Iterator[Finding]:
              for pair in word_changes(e.published, e.corrected) for side in pair for t in side.split()}
     known = _known(words, lib) if words else {}
     groups = confusables(lib.root) if any(e.evidence.kind == "usage" for _, e in mine) else []
-    published = _as_published(lib) if any(e.evidence.kind == "arithmetic" for _, e in mine) else None
+    published = _as_published(lib) if any(e.evidence.kind in ("arithmetic", "contradiction") for _, e in mine) else None
     for i, e in mine:
         kind = e.evidence.kind
         problem = (_spelling(e, known) if kind == "spelling" else _usage(e, known, groups) if kind == "usage"
-                   else _arithmetic(e, lib, published) if kind == "arithmetic" else _contradiction(e, lib))
+                   else _arithmetic(e, lib, published) if kind == "arithmetic" else _contradiction(e, lib, published))
         if problem:
             yield lib.errata_doc.where(("errata", i, "evidence", "kind")), f"erratum '{e.id}': {problem}", None
