@@ -592,6 +592,27 @@ def test_a_day_the_calendar_lacks_is_one_line_from_validate_and_build(project, t
     assert not (tmp_path / "out").exists()
 
 
+def test_a_game_added_under_a_frozen_edition_is_told_the_open_one(opened, tmp_path, capsys):
+    import shutil
+
+    from generator.cli import main
+
+    root = shutil.copytree(opened, tmp_path / "book")
+    assert main(["--root", str(root), "new-game", "Spoons"]) == 0
+    _edit(root, "rules_data/spoons.yaml", 'introduced: "2026.3"', 'introduced: "2026.2"')
+    _append(root, "rules_data/revisions.yaml", "revisions:\n  - id: spoons-added\n    edition: \"2026.2\"\n"
+            "    date: \"2026-11-01\"\n    kind: game_added\n    game: spoons\n    why: A hit.\n")
+    capsys.readouterr()
+    assert main(["--root", str(root), "validate"]) == 1
+    found = [line for line in capsys.readouterr().out.splitlines() if re.match(r"[\w./-]+:\d+: ", line)]
+    assert len(found) == 1 and "edition.frozen: revision 'spoons-added' is filed under 2026.2" in found[0] \
+        and "2026.3 is the edition open for changes" in found[0], found
+    file, line = found[0].split(":")[:2]
+    assert file == "rules_data/revisions.yaml"
+    assert (root / file).read_text(encoding="utf-8").splitlines()[int(line) - 1].strip() == 'edition: "2026.2"'
+
+
+
 def test_a_release_stopped_by_errors_counts_them_right(project, capsys):
     from generator.cli import main
 
