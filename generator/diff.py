@@ -140,6 +140,10 @@ def _has_models(value: Any) -> bool:
     return isinstance(value, BaseModel) or (isinstance(value, list) and any(isinstance(v, BaseModel) for v in value))
 
 
+# Fields no edition prints: an edition's seal of its record (Edition.record), written when it is published.
+BOOKKEEPING = {"record"}
+
+
 def _identity(item: Any) -> Any:
     return next((getattr(item, a) for a in IDENTITY if getattr(item, a, None) not in (None, "")), None)
 
@@ -179,6 +183,8 @@ class _Walk:
             return
         if isinstance(old, BaseModel) and type(old) is type(new):
             for f in type(new).model_fields:
+                if f in BOOKKEEPING:
+                    continue
                 self.walk(getattr(old, f), getattr(new, f), path + (f,), names + [label(f)], local)
         elif isinstance(old, dict) and isinstance(new, dict):
             for key in list(old) + [k for k in new if k not in old]:

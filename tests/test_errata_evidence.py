@@ -99,6 +99,8 @@ EVIDENCE = [
                                                   "spelling"), "'500' -> '400', and '500' is not misspelt", 1),
     ("spelling, punctuation changed beside it", text("shufles the cards.", "shuffles the cards;", "spelling"),
      "'cards.' -> 'cards;'", 1),
+    ("spelling, the punctuation around the word changed", text("shufles the cards.", "shuffles, the cards.",
+                                                              "spelling"), "the punctuation around the word too", 1),
     ("spelling, a capital changed beside it", text("The dealer shufles", "the dealer shuffles", "spelling"),
      "'The' -> 'the'", 1),
     ("spelling, nothing changed", ([], [f"file: {DEMO_MD}\n    published: shufles\n    corrected: shufles\n"
@@ -118,6 +120,9 @@ EVIDENCE = [
      "which is not a form of 'not'", 1),
     ("usage, the slip and another word", text("its your turn", "it's my turn", "usage", "proofread"),
      "'your' -> 'my'", 1),
+    ("usage, the punctuation around the word changed", text("its your turn", "it's, your turn", "usage", "proofread"),
+     "the punctuation around the word too", 1),
+    ("usage, a plural possessive", text("the opponents pile", "the opponents’ pile", "usage", "proofread"), None, 0),
     ("usage, a word added", text("its your turn", "it's your own turn", "usage", "proofread"), "adds 'own'", 1),
     ("usage, a word removed", text("Do not loose your turn", "Do loose your turn", "usage", "proofread"),
      "removes 'not'", 1),

@@ -131,6 +131,13 @@ def near(word: str, other: str) -> bool:
     return distance(word, other) <= (1 if len(word) < 3 else max(2, len(word) // 4))
 
 
+def _marks(token: str) -> tuple[str, str]:
+    """The punctuation around a word (an apostrophe aside: it is part of the word's form, players')."""
+    bare = token.strip(PUNCTUATION)
+    at = token.find(bare) if bare else len(token)
+    return tuple(part.replace("'", "").replace("’", "") for part in (token[:at], token[at + len(bare):]))
+
+
 def _pair(old: str, new: str) -> str:
     return f"'{old}' -> '{new}'" if old and new else (f"adds '{new}'" if new else f"removes '{old}'")
 
@@ -155,6 +162,8 @@ def _spelling(e: Erratum, known: dict[str, bool]) -> str | None:
             wrong.append(_pair(old, new))
         elif known[old]:
             wrong.append(f"changes {_pair(old, new)}, and '{_bare(old)}' is not misspelt")
+        elif _marks(old) != _marks(new):
+            wrong.append(f"changes {_pair(old, new)}, the punctuation around the word too")
         elif not near(_bare(old), _bare(new)):
             wrong.append(f"changes {_pair(old, new)}, which is not a near spelling of '{_bare(old)}'")
     if wrong:
@@ -210,6 +219,8 @@ def _usage(e: Erratum, known: dict[str, bool], groups: list[set[str]]) -> str | 
             wrong.append(_pair(old, new))
         elif not all(known[t] for t in old.split()):
             wrong.append(f"changes {_pair(old, new)}, and '{_bare(old)}' is misspelt (evidence kind: spelling)")
+        elif " " not in old + new and _marks(old) != _marks(new):
+            wrong.append(f"changes {_pair(old, new)}, the punctuation around the word too")
         elif not form_of(old, new, groups):
             wrong.append(f"changes {_pair(old, new)}, which is not a form of '{_bare(old)}' (an apostrophe, an "
                          f"ending, or a pair in {CONFUSABLES})")
