@@ -208,9 +208,10 @@ def check_seal(root: Path, edition: str, recorded: str) -> Seal:
     manifest = f"{where}/{MANIFEST}"
     if not (base / MANIFEST).is_file():
         return Seal([(manifest, f"{manifest}, the digests of {edition}'s record, is missing: {how(manifest)}")], None)
-    if record_digest(base) != recorded:  # the list itself is not as sealed: no file can be judged by it
-        return Seal([(manifest, f"{manifest} was changed after {edition} was published (its digest is not the "
-                                f"one {DATA_DIR}/{BOOK_FILE} keeps under {edition}): {how(manifest)}")], None)
+    if record_digest(base) != recorded:  # the list or its seal is not as written: no file can be judged by it
+        return Seal([(manifest, f"{manifest} does not match the seal {DATA_DIR}/{BOOK_FILE} keeps under {edition} "
+                                f"(record:): one of the two was changed after {edition} was published: "
+                                + how(f"{manifest} {DATA_DIR}/{BOOK_FILE}"))], None)
     problems: list[tuple[str, str]] = []
     listed: dict[str, str] = {}
     for line in (base / MANIFEST).read_text(encoding="utf-8", errors="replace").splitlines():

@@ -785,7 +785,7 @@ class Revision(Strict):
 
     id: Slug
     edition: EditionId = Field(description="the first edition with the change")
-    date: Date = Field(description="when the family decided it")
+    date: Date = Field(description="the day the family decided it, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
     kind: Literal["rule", "alternate_rule", "target", "game_added", "game_retired", "variant_added", "variant_retired"]
     why: str = Field(min_length=1, description="one sentence for readers: what changed and why")
     file: str | None = Field(None, description="the file changed: rules_data/<game>.yaml or content/<page>.md")

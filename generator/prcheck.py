@@ -41,15 +41,27 @@ def _side(root: Path) -> Side:
     return Side(lib, run_checks(lib))
 
 
-def _record_rewritten(base_root: Path, root: Path, old: Side, findings: list[Finding]) -> list[Finding]:
-    """The findings with an error at each file of a record published at the base that the change touches, where
-    validate did not name it already (a record rewritten with a new seal is seen only against the base)."""
+def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> list[Finding]:
+    """The head's findings, with an error at each file of a record published at the base that the change touches
+    and at each seal of one it changes, where validate did not say so already (a record rewritten together with
+    its seal is seen only against the base)."""
+    findings = head.findings
     if old.lib is None:
         return findings
     published = [e.id for e in old.lib.book.editions if e.id != old.lib.book.current]
     named = {f.path for f in findings if f.check == "frozen.changed"}
-    return sorted(findings + [Finding(path, 1, "frozen.changed", problem)
-                              for path, problem in rewritten(base_root, root, published) if path not in named])
+    added = [Finding(path, 1, "frozen.changed", problem)
+             for path, problem in rewritten(base_root, root, published) if path not in named]
+    if head.lib is not None:  # a seal changed in book.yaml (a first seal, of a record of before seals, aside)
+        sealed = {e.id: e.record for e in old.lib.book.editions if e.id in published and e.record is not None}
+        for n, e in enumerate(head.lib.book.editions):
+            where = head.lib.book_doc.where(("editions", n, "record") if e.record else ("editions", n))
+            if e.id in sealed and e.record != sealed[e.id] and (where.path, where.line) not in {
+                    (f.path, f.line) for f in findings if f.check == "frozen.changed"}:
+                added.append(Finding(where.path, where.line, "frozen.changed", (
+                    f"this change changes the seal of {e.id}'s record as published (record: in {where.path}): "
+                    "put it back as `rulebook edition new` wrote it; what a published edition printed never changes")))
+    return sorted(findings + added)
 
 
 def _key(f: Finding) -> tuple[str, str, str]:
@@ -72,7 +84,7 @@ def check_pr(root: Path, base: str, progress: Report = quiet) -> tuple[int, list
             base_problem = str(exc)
         else:
             base_problem = "" if old.lib is not None else "the base does not load"
-            head.findings = _record_rewritten(base_root, root, old, head.findings)
+            head.findings = _record_rewritten(base_root, root, old, head)
         progress(f"validate {base}", final=True)
         before = {_key(f) for f in old.findings}
         errors = [f for f in head.findings if f.severity == "error"]

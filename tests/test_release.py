@@ -318,6 +318,8 @@ def test_a_record_rewritten_with_its_seal_is_named_by_check_pr(lifecycle, tmp_pa
     assert not [e for e in errors if "frozen.changed" in e]  # the clone alone cannot tell the seal was rewritten
     for path in ("rules_data/frozen/2026.3/crazy-eights.yaml", "rules_data/frozen/2026.3/SHA256SUMS"):
         assert f"`{path}:1` frozen.changed: this change changes {path}, part of 2026.3's record" in summary, summary
+    assert re.search(r"`rules_data/book\.yaml:\d+` frozen\.changed: this change changes the seal of 2026\.3's record",
+                     summary), summary
 
 
 # The book and its score sheets rendered in one process, not side by side in two (render/pdf/worker.py): the same

@@ -186,7 +186,7 @@ def confusables(root: Path) -> list[set[str]]:
     path = root / CONFUSABLES
     if not path.exists():
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()  # a stray byte matches no word
     return [{w.lower().replace("’", "'") for w in line.split()} for line in lines
             if line.strip() and not line.lstrip().startswith("#")]
 
