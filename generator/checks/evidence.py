@@ -88,9 +88,14 @@ def word_changes(published: object, corrected: object) -> list[tuple[str, str]]:
     return pairs
 
 
+ALIGNED_AT_MOST = 2500  # pairs of words weighed to align two runs; a longer run rewritten is one change, refused
+
+
 def _aligned(old: list[str], new: list[str]) -> list[tuple[str, str]]:
     """Two runs of words paired where a word is a near spelling of another, the rest added or removed."""
     n, m = len(old), len(new)
+    if n * m > ALIGNED_AT_MOST:  # a contributor's file may hold any text: never a slow validate
+        return [(" ".join(old), " ".join(new))]
     cost = [[i + j if not i or not j else 0 for j in range(m + 1)] for i in range(n + 1)]
     for i in range(1, n + 1):
         for j in range(1, m + 1):
@@ -126,9 +131,15 @@ def distance(a: str, b: str) -> int:
     return prev[-1]
 
 
+LONGEST_WORD = 40  # characters: a longer 'word' is not one to spell (and its distance would be slow to weigh)
+
+
 def near(word: str, other: str) -> bool:
     """Whether ``other`` is a near spelling of ``word``: a letter or two (a few in a long word) apart."""
-    return distance(word, other) <= (1 if len(word) < 3 else max(2, len(word) // 4))
+    allowed = 1 if len(word) < 3 else max(2, len(word) // 4)
+    if abs(len(word) - len(other)) > allowed or max(len(word), len(other)) > LONGEST_WORD:
+        return False
+    return distance(word, other) <= allowed
 
 
 def _marks(token: str) -> tuple[str, str]:
