@@ -221,3 +221,15 @@ def test_a_spelling_correction_is_a_near_spelling(old, new, expected):
     from generator.checks.evidence import near
 
     assert near(old, new) is expected
+
+
+def test_a_long_rewrite_is_one_change_and_a_long_word_no_near_spelling():
+    """A contributor's erratum may hold any text: it is judged without weighing every pair of its words."""
+    from generator.checks.evidence import LONGEST_WORD, near, word_changes
+
+    old, new = " ".join(f"w{i}" for i in range(200)), " ".join(f"v{i}" for i in range(199))
+    assert word_changes(old, new) == [(old, new)]
+    assert word_changes("the dealer shufles the cards", "the dealer shuffles all cards") == [
+        ("shufles", "shuffles"), ("the", "all")]
+    long = "a" * (LONGEST_WORD + 1)
+    assert not near(long, long[:-1]) and near(long[:LONGEST_WORD], long[:LONGEST_WORD - 1])
