@@ -76,7 +76,7 @@ schema: $(STAMP) ## regenerate the JSON Schemas in schema/ from the data model
 edition: $(STAMP) ## release the current edition and open the next: make edition ID=2026.3 LABEL="Revision 3 (Dec/2026)" [DATE=2026-12-20]
 	$(BIN)/rulebook edition new "$(ID)" --label "$(LABEL)" $(if $(DATE),--date "$(DATE)")
 
-freeze: $(STAMP) ## record what a published edition prints (EDITION=2026.1); only when the record's format changes
+freeze: $(STAMP) ## seal the record of an edition published before records were sealed (EDITION=...); a sealed record is refused
 	$(BIN)/rulebook freeze $(or $(EDITION),2026.1)
 
 clean: ## remove build output (keeps .venv)

@@ -127,8 +127,8 @@ def cmd_freeze(args: argparse.Namespace) -> int:
     from .library import load_library
 
     written = freeze_unsealed(load_library(_root(args), args.edition))
-    print(f"wrote {len(written)} files under {written[0].parent.relative_to(_root(args))}: commit them; "
-          "the diff shows a reviewer what changes in the published edition")
+    print(f"wrote {len(written)} files under {written[0].parent.relative_to(_root(args))}, sealed in "
+          "rules_data/book.yaml (record:): commit them together; the diff shows a reviewer what it records")
     return 0
 
 
@@ -191,8 +191,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--summary", help="append the summary (Markdown) to this file, e.g. $GITHUB_STEP_SUMMARY")
     c.set_defaults(func=cmd_check_pr)
 
-    f = sub.add_parser("freeze", help="record what a published edition prints (rules_data/frozen/ID/): "
-                                      "only when the record's format changes; a correction is an erratum")
+    f = sub.add_parser("freeze", help="write and seal the record of an edition published before records were "
+                                      "sealed (rules_data/frozen/ID/); a sealed record is refused: `edition new` "
+                                      "writes it, once")
     f.add_argument("edition", help="the published edition, e.g. 2026.1")
     f.set_defaults(func=cmd_freeze)
 
