@@ -471,6 +471,13 @@ AFTER_OPENING = [
         ("rules_data/revisions.yaml", "revisions: []\n", "revisions:\n  - id: sticks-gone\n    edition: \"2026.2\"\n"
          "    date: \"2026-12-01\"\n    kind: game_retired\n    game: sticks\n    why: Lost.\n")],
      "revision 'sticks-gone' is filed under 2026.2", "rules_data/revisions.yaml"),
+    ("a variant added under a frozen edition", [
+        ("rules_data/hearts.yaml", "keeps: points\n", 'keeps: points\nvariants:\n  - {id: house, title: House Hearts, '
+         'introduced: "2026.2", sources: [], players: 4}\n'),
+        ("rules_data/revisions.yaml", "revisions: []\n", "revisions:\n  - id: house-added\n    edition: \"2026.2\"\n"
+         "    date: \"2026-11-01\"\n    kind: variant_added\n    game: hearts\n    variant: house\n    why: Ours.\n"),
+        ("content/hearts.house.md", "", "Pass three cards to the left before each hand.\n")],
+     "revision 'house-added' is filed under 2026.2", "rules_data/revisions.yaml"),
     # a day the calendar does not have, in a decision and in an edition: one line, not a traceback from build
     ("a decision on a day the calendar lacks", [("content/hearts.md", "may not be led", "may never be led"),
                                                 ("rules_data/revisions.yaml", "revisions: []\n",
@@ -532,7 +539,10 @@ def test_a_bad_step_after_opening_is_one_line_at_its_place(opened, tmp_path, cap
     root = shutil.copytree(opened, tmp_path / "book")
     assert load_library(root).book.current == "2026.3"
     for file, old, new in edits:
-        _edit(root, file, old, new)
+        if old:
+            _edit(root, file, old, new)
+        else:  # a new file
+            (root / file).write_text(new, encoding="utf-8")
     assert main(["--root", str(root), "validate"]) == 1
     out = capsys.readouterr()
     found = [line for line in (out.out + out.err).splitlines()

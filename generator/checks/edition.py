@@ -101,11 +101,11 @@ def frozen(lib: Library) -> Iterator[Finding]:
             yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
             continue
         changed = differences(old, kept, skip)
-        late_games = _lifetimes_late(lib, ed, kept, set(old.games) - skip)
-        for game, (where, text) in late_games.items():
-            add((where, "late", game), ed, where, text, game)
-        # What a game added or retired under a frozen edition changes is that revision's, said once above.
-        changed = [d for d in changed if d.game not in late_games and not (late_games and d.where == ("sections",))]
+        late = _lifetimes_late(lib, old, kept, skip)
+        for (game, variant), (where, text) in late.items():
+            add((where, "late", game, variant), ed, where, text, game)
+        # What a game or variant added or retired under a frozen edition changes is that revision's, said above.
+        changed = [d for d in changed if not _explained(d, late)]
         per_file: dict[str, int] = {}
         for d in changed:
             per_file[d.file] = per_file.get(d.file, 0) + 1
@@ -164,18 +164,33 @@ def _filed_late(lib: Library, d: Difference, edition: str) -> tuple[Location, st
     return None
 
 
-def _lifetimes_late(lib: Library, edition: str, kept: dict, printed: set[str]) -> dict[str, tuple[Location, str]]:
-    """{game: (where, what to write)} for each game added or retired by a revision filed under a published edition
-    (``kept``: its record; ``printed``: the games it prints from today's files, less those whose record is not
-    as sealed) that it did not add or retire."""
+def _lifetimes_late(lib: Library, old: Library, kept: dict, skip: set[str]) -> dict[tuple, tuple[Location, str]]:
+    """{(game, variant or None): (where, what to write)} for each game or variant added or retired by a revision
+    filed under the published edition ``old`` (``kept``: its record, less the files ``skip`` names) that it did
+    not add or retire there."""
     out = {}
-    for where, kind, item in _records(lib, edition):
+    for where, kind, item in _records(lib, old.edition.id):
         game = getattr(item, "game", None)
-        if kind == "revision" and item.file is None and game in printed | set(kept) and item.variant is None and (
-                (item.kind == "game_added" and game in printed and game not in kept)
-                or (item.kind == "game_retired" and game in kept and game not in printed)):
-            out[game] = (where, _late_message(kind, item, lib.book.current))
+        if kind != "revision" or item.file is not None or game is None or game in skip:
+            continue
+        if item.variant is None:
+            was, now = game in kept, game in old.games
+        else:
+            data = (kept.get(game) or {}).get("data") or {}
+            was = any(k.startswith("variants.") and k.endswith(".id") and v == item.variant for k, v in data.items())
+            gs = old.games.get(game)
+            now = gs is not None and any(v.id == item.variant and old.includes(v) for v in gs.game.variants)
+        if (item.kind.endswith("_added") and now and not was) or (item.kind.endswith("_retired") and was and not now):
+            out[(game, item.variant)] = (where, _late_message(kind, item, lib.book.current))
     return out
+
+
+def _explained(d: Difference, late: dict[tuple, tuple[Location, str]]) -> bool:
+    """Whether a difference is what a game or variant added or retired under a frozen edition changes."""
+    games = {game for game, variant in late if variant is None}
+    return d.game in games or (bool(games) and d.where == ("sections",)) or any(
+        d.game == game and (d.where[:1] == ("variants",) or d.file.endswith(f"/{game}.{variant}.md"))
+        for game, variant in late if variant is not None)
 
 
 @check("erratum.not_published")
