@@ -711,6 +711,10 @@ class SourceDocument(Strict):
 
     seed: str = Field(min_length=1, description="the file under the sources folder")
     title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a family games blog'")
+    transcribed_in: EditionId | None = Field(
+        None, description="the edition that took this document's games and variants into the book as they stand: "
+        "what it adds then is transcribed, not decided; a game taken from it in a later edition is the family's "
+        "decision (revisions.yaml)")
 
 
 class Book(Strict):

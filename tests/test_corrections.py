@@ -86,7 +86,7 @@ def test_new_game_scaffold_validates_and_builds(tmp_path):
     assert "crazy-eights" in lib.games
     # The family's own game (no --source): its addition is their decision, reported until it is recorded.
     check = rulebook("--root", str(project), "validate")
-    assert check.returncode == 1 and "revision.missing: introduced: 2026.2 with no source" in check.stdout, check.stdout
+    assert check.returncode == 1 and "revision.missing: introduced: 2026.2 with no revision saying why the family added it (it cites no source" in check.stdout, check.stdout
     revisions = project / "rules_data" / "revisions.yaml"
     revisions.write_text(revisions.read_text(encoding="utf-8").replace("revisions: []", (
         'revisions:\n  - id: crazy-eights-added\n    edition: "2026.2"\n    date: "2026-11-20"\n    kind: game_added\n'

@@ -565,7 +565,8 @@ def test_a_game_added_without_a_decision_is_reported_as_a_retired_one_is(opened,
     assert main(["--root", str(root), "validate"]) == 1
     found = [line for line in capsys.readouterr().out.splitlines() if re.match(r"[\w./-]+:\d+: ", line)]
     assert len(found) == 1 and found[0].startswith("rules_data/crazy-eights.yaml:") and \
-        "revision.missing: introduced: 2026.3 with no source it comes from and no revision" in found[0], found
+        "revision.missing: introduced: 2026.3 with no revision saying why the family added it (it cites no source" \
+        in found[0], found
     _append(root, "rules_data/revisions.yaml", "revisions:\n  - id: crazy-eights-added\n    edition: \"2026.3\"\n"
             "    date: \"2026-12-01\"\n    kind: game_added\n    game: crazy-eights\n    why: Played every visit.\n")
     assert main(["--root", str(root), "validate"]) == 0
@@ -581,6 +582,19 @@ def test_a_game_added_without_a_decision_is_reported_as_a_retired_one_is(opened,
                       '"2026.3", sources: [], players: 4}\n', encoding="utf-8")
     found = [f for f in run_checks(load_library(root)) if f.check == "revision.missing"]
     assert [f.path for f in found] == ["rules_data/hearts.yaml"] and "kind: variant_added" in found[0].message, found
+    # A game taken in 2026.3 from a document 2026.2 transcribed is a decision too; one from a document book.yaml says
+    # 2026.3 takes in (transcribed_in) is transcribed, as 2026.2's additions are.
+    hearts.write_text(hearts.read_text(encoding="utf-8").replace('sources: [], players: 4}', 'sources: [{seed: '
+                      '001_59fee6dd4a7ef7b3.txt}], players: 4}'), encoding="utf-8")
+    found = [f for f in run_checks(load_library(root)) if f.check == "revision.missing"]
+    assert [f.path for f in found] == ["rules_data/hearts.yaml"] and "it cites 001_59fee6dd4a7ef7b3.txt, which " \
+        "rules_data/book.yaml does not say 2026.3 took in" in found[0].message, found
+    _edit(root, "rules_data/book.yaml", 'title: a family games blog, transcribed_in: "2026.2"}',
+          'title: a family games blog, transcribed_in: "2026.2"}\n  - {seed: 005_new.txt, title: a new page, '
+          'transcribed_in: "2026.3"}')
+    hearts.write_text(hearts.read_text(encoding="utf-8").replace("001_59fee6dd4a7ef7b3.txt", "005_new.txt"),
+                      encoding="utf-8")
+    assert not [f for f in run_checks(load_library(root)) if f.check == "revision.missing"]
 
 
 @pytest.mark.parametrize("file,old,new", [

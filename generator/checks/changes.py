@@ -129,10 +129,13 @@ def missing(lib: Library) -> Iterator[Finding]:
 
 
 def _added_unsaid(lib: Library) -> Iterator[Finding]:
-    """A game or variant first printed after the first edition that cites no source (the family's own, as
-    `rulebook new-game` makes one unless told its source) and has no revision recording its addition. One that
-    cites a source is transcribed from it: "What changed" lists it among what the sources added."""
+    """A game or variant first printed after the first edition with no revision recording its addition, unless it
+    is transcribed from a document in the edition that took that document in (book.yaml's sources,
+    ``transcribed_in``): "What changed" lists those among what the sources added. Any other addition, the family's
+    own game (`rulebook new-game` without --source) or one more game from a document already taken in, is their
+    decision."""
     first = min((e.id for e in lib.book.editions), key=edition_key)
+    taken_in = {d.seed: d.transcribed_in for d in lib.book.sources}
     said = {(r.game, r.variant, r.edition) for r in lib.revisions if r.kind.endswith("_added")}
     for gid in sorted(lib.every_game):
         game, doc = lib.every_game[gid].game, lib.every_game[gid].doc
@@ -140,11 +143,15 @@ def _added_unsaid(lib: Library) -> Iterator[Finding]:
             (v.introduced, v.id, v.sources, ("variants", n, "introduced")) for n, v in enumerate(game.variants)
             if v.introduced is not None and v.introduced != game.introduced]
         for introduced, variant, sources, loc in items:
-            if introduced == first or sources or edition_key(introduced) > edition_key(lib.book.current) \
+            transcribed = any(taken_in.get(s.seed) == introduced for s in sources)
+            if introduced == first or transcribed or edition_key(introduced) > edition_key(lib.book.current) \
                     or (game.id, variant, introduced) in said:
                 continue
             kind = "variant_added" if variant else "game_added"
-            yield doc.where(loc), (f"introduced: {introduced} with no source it comes from and no revision saying why "
-                                   f"the family added it: add one to {DATA_DIR}/revisions.yaml (kind: {kind}, game: "
+            cited = [s.seed for s in sources]
+            because = (f"it cites {', '.join(cited)}, which {DATA_DIR}/book.yaml does not say {introduced} took in "
+                       "(sources: transcribed_in)") if cited else "it cites no source it comes from"
+            yield doc.where(loc), (f"introduced: {introduced} with no revision saying why the family added it "
+                                   f"({because}): add one to {DATA_DIR}/revisions.yaml (kind: {kind}, game: "
                                    f"{game.id}{f', variant: {variant}' if variant else ''}, edition: \"{introduced}\", "
-                                   "why: …), or cite the document it is transcribed from (sources: - seed: …)"), game.id
+                                   "why: …)"), game.id
