@@ -96,8 +96,10 @@ def cmd_publish(args: argparse.Namespace) -> int:
     from .publish import publish
 
     with _progress() as progress:
-        versions = publish(_root(args), args.branch, progress)
-    print(f"deployed {', '.join(versions)} to the local '{args.branch}' branch (push it to publish)")
+        done = publish(_root(args), args.branch, progress, allow_dirty=args.allow_dirty)
+    deployed = f"deployed {', '.join(done.deployed)}" if done.deployed else "deployed nothing"
+    kept = f"; kept {', '.join(done.kept)} as deployed (unchanged since)" if done.kept else ""
+    print(f"{deployed}{kept} to the local '{args.branch}' branch, built from commit {done.commit} (push it to publish)")
     return 0
 
 
@@ -209,6 +211,8 @@ def parser() -> argparse.ArgumentParser:
 
     pb = sub.add_parser("publish", help="deploy every edition with mike to the local gh-pages branch")
     pb.add_argument("--branch", default="gh-pages")
+    pb.add_argument("--allow-dirty", action="store_true", help="publish uncommitted changes to the book's sources "
+                                                                "too (the deploy messages say so)")
     pb.set_defaults(func=cmd_publish)
 
     d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")
