@@ -112,7 +112,11 @@ def versions(root: Path, branch: str) -> dict[str, Version]:
 
 
 def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> None:
-    """Make ``version`` (a version or an alias) the one the site's root address opens."""
+    """Make ``version`` (a version or an alias) the one the site's root address opens (unless it is already: a mike
+    run and a commit spared when a publish keeps the editions as they are)."""
+    shown = subprocess.run(["git", "-C", str(root), "show", f"{branch}:index.html"], capture_output=True, text=True)
+    if shown.returncode == 0 and f'href="{version}/"' in shown.stdout and f'url={version}/' in shown.stdout:
+        return
     _mike(["set-default", "--branch", branch, version], root, env)
 
 
