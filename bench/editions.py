@@ -44,18 +44,25 @@ def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, rele
                  slip: bool = False) -> Path:
     """A copy of the project (``project`` writes it; it must hold Euchre) released ``releases`` times, each new
     edition with a decision of its own; with ``slip``, the last edition printed with a misspelling (``SLIP``: it must
-    hold Basic Rummy, which the current edition of today adds)."""
+    hold Basic Rummy, which the current edition of today adds): a word of the edition's own, or, in a game an
+    earlier edition printed, of a decision of the edition's (a sentence it adds)."""
     from generator.release import new_edition
     from tests.conftest import copy_project
 
     root = (project or copy_project)(dest)
     revisions = ["revisions:"]
     target = 10  # Euchre's, moved up one point an edition: a decision (a revision) each time
+    current = None  # the edition the last release opened
     for n in range(releases):
         year, revision, month = (2026, 3, 12) if n == 0 else (2027, n, n)  # 2026.3, then 2027.1 to 2027.7
         ed = f"{year}.{revision}"
         if slip and n == releases - 1:
             _edit(root, *SLIP)
+            if current is not None:  # Basic Rummy is frozen in the editions before: the sentence is a decision
+                revisions.append(f"  - {{id: bench-shuffle-rule, edition: \"{current}\", date: \"2027-01-01\", "
+                                 f"kind: rule, file: {SLIP[0]}, before: {SLIP[1]}, after: {SLIP[2]}, "
+                                 "why: The family asks for a good shuffle.}")
+                (root / "rules_data" / "revisions.yaml").write_text("\n".join(revisions) + "\n", encoding="utf-8")
         name = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
         new_edition(root, ed, f"Revision {revision} ({name}/{year})", f"{year}-{month:02d}-28")
         _edit(root, "rules_data/euchre.yaml", f"target: {target}", f"target: {target + 1}")
@@ -64,6 +71,7 @@ def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, rele
                          f"why: The family plays one point longer.}}")
         (root / "rules_data" / "revisions.yaml").write_text("\n".join(revisions) + "\n", encoding="utf-8")
         target += 1
+        current = ed
     return root
 
 
