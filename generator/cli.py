@@ -114,7 +114,8 @@ def cmd_check_pr(args: argparse.Namespace) -> int:
     from .prcheck import check_pr
 
     with _progress() as progress:
-        code, annotations, summary = check_pr(_root(args), args.base, progress)
+        code, annotations, summary = check_pr(_root(args), args.base, progress,
+                                              Path(args.pictures).resolve() if args.pictures else None)
     print("\n".join(annotations), flush=True)
     if args.summary:
         with open(args.summary, "a", encoding="utf-8") as out:
@@ -189,6 +190,8 @@ def parser() -> argparse.ArgumentParser:
                                         "brings, and summarise errors then the change in words")
     c.add_argument("--base", required=True, help="git ref the change is compared with, e.g. origin/main")
     c.add_argument("--summary", help="append the summary (Markdown) to this file, e.g. $GITHUB_STEP_SUMMARY")
+    c.add_argument("--pictures", metavar="DIR", help="draw each book and site page the change alters, before and "
+                                                     "after, into DIR (replaced), with DIR/index.html")
     c.set_defaults(func=cmd_check_pr)
 
     f = sub.add_parser("freeze", help="record what a published edition prints (rules_data/frozen/ID/): "

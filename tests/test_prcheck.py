@@ -89,3 +89,143 @@ def _accepted(root: Path) -> int:
     from generator.library import load_library
 
     return sum(f.severity == "accepted" for f in run_checks(load_library(root)))
+
+
+# -- a branch with a decision, a correction and a new game: the summary sets them apart; the pictures show each page --
+
+SLIP = ("content/golf.md", "Play starts with the person to the dealer’s left", "Play starts with the persen to the dealer’s left")
+DECISION = """revisions:
+  - id: hearts-never-led
+    edition: "2026.2"
+    date: "2026-10-01"
+    kind: rule
+    file: content/hearts.md
+    before: Hearts may not be led until
+    after: Hearts may never be led until
+    why: The family made the rule stricter so that nobody opens with hearts.
+  - id: pub-rummy-added
+    edition: "2026.2"
+    date: "2026-10-02"
+    kind: game_added
+    game: pub-rummy
+    why: The family plays it at the pub.
+"""
+CORRECTION = """
+  - id: golf-person
+    edition: "2026.2"
+    file: content/golf.md
+    published: the persen to
+    corrected: the person to
+    check: spelling.unknown_word
+    note: Spelling.
+    evidence:
+      kind: spelling
+      why: "“persen” is misspelt."
+"""
+
+
+@pytest.fixture(scope="module")
+def branch(tmp_path_factory) -> tuple[Path, str]:
+    """A small book whose 2026.1 printed a slip (recorded so), committed; then a branch with the family's decision
+    (Hearts), the slip's correction (Golf), a new game, and a word added to the house dictionary."""
+    from tests.conftest import as_published, small_project
+
+    repo = small_project(tmp_path_factory.mktemp("branch") / "repo")
+    _edit(repo, *SLIP)
+    as_published(repo)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "as printed")
+    _edit(repo, SLIP[0], SLIP[2], SLIP[1])
+    with open(repo / "rules_data/errata.yaml", "a", encoding="utf-8") as errata:
+        errata.write(CORRECTION.replace("\n  ", "\n") if "\n- id:" in (repo / "rules_data/errata.yaml").read_text(
+            encoding="utf-8") else CORRECTION)
+    _edit(repo, "content/hearts.md", "Hearts may not be led until", "Hearts may never be led until")
+    (repo / "rules_data/revisions.yaml").write_text(DECISION, encoding="utf-8")
+    _new_game(repo)
+    (repo / "rules_data/dictionary.txt").write_text((repo / "rules_data/dictionary.txt").read_text(encoding="utf-8")
+                                                    + "sluffing\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a decision, a correction, a new game")
+    return repo
+
+
+def test_the_summary_sets_decisions_corrections_and_other_edits_apart(branch, tmp_path):
+    from generator.prcheck import check_pr
+
+    code, _, summary = check_pr(branch, "HEAD~1")
+    assert code == 0, summary
+    decisions, corrections = summary.index("### The family's decisions"), summary.index("### Corrections")
+    assert decisions < corrections
+    decided = summary[decisions:corrections]
+    assert "#### Hearts: Rule changed" in decided and "Decided 1 October 2026" in decided
+    assert "The family made the rule stricter" in decided and "may ~~not~~ **never** be led" in decided
+    assert "Pub Rummy" in decided and "The family plays it at the pub." in decided
+    corrected = summary[corrections:]
+    assert "`golf-person`" in corrected and "Evidence: **spelling**" in corrected and "“persen” is misspelt." in corrected
+    assert "~~persen~~ **person**" in corrected
+    assert "persen" not in decided and "Hearts" not in corrected.split("### The house dictionary")[0]
+    assert "**sluffing**" in summary and "rules_data/dictionary.txt" in summary  # the word the change adds
+    # The new game's line in its section: the game named once, never the section's games twice.
+    assert summary.count("golf") < 4 and "added (pub-rummy)" in summary, summary
+
+
+def test_a_list_is_shown_by_the_item_that_changed(branch):
+    from generator.prcheck import check_pr
+
+    _, _, summary = check_pr(branch, "HEAD~1")
+    line = next(line for line in summary.splitlines() if "pub-rummy" in line and "games" in line)
+    assert "→" not in line and "hearts" not in line, line
+
+
+def test_a_link_leaving_the_project_is_refused_and_no_picture_is_drawn(base, tmp_path, capsys):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the deploy key\n", encoding="utf-8")
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    (repo / "content" / "notes.md").symlink_to(secret)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a link")
+    summary, pictures = tmp_path / "summary.md", tmp_path / "pictures"
+    assert main(["--root", str(repo), "check-pr", "--base", "HEAD~1", "--summary", str(summary),
+                 "--pictures", str(pictures)]) == 1
+    out = capsys.readouterr()
+    assert "::error file=content/notes.md,line=1,title=source.outside_project::" in out.out
+    text = summary.read_text(encoding="utf-8")
+    assert "Not drawn: this change has errors" in text and "deploy key" not in text + out.out + out.err
+    assert not pictures.exists()
+
+
+@pytest.mark.slow
+def test_the_pictures_show_each_changed_page_before_and_after(branch, tmp_path):
+    from PIL import Image
+
+    from generator.prcheck import check_pr
+
+    folder = tmp_path / "pictures"
+    code, _, summary = check_pr(branch, "HEAD~1", pictures=folder)
+    assert code == 0, summary
+    section = summary[summary.index("### Pictures of the pages this change alters"):]
+    files = {p.name for p in folder.iterdir()}
+    assert "index.html" in files
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    for name in files - {"index.html"}:
+        assert f"`{name}`" in section and f'src="{name}"' in index, name  # the summary and the index name each
+    book = sorted(f for f in files if f.startswith("book-"))
+    site = sorted(f for f in files if f.startswith("site-"))
+    # The pages of Hearts and Golf, the new game's, before and after; the book's contents and What changed.
+    assert "(Hearts)" in section and "(Golf)" in section and "(Pub Rummy) (new)" in section, section
+    for game in ("games-hearts", "games-golf"):
+        for width in ("phone", "desktop"):
+            assert {f"site-{game}-index-{width}-before.png", f"site-{game}-index-{width}-after.png"} <= set(site), site
+    assert any(f.startswith("site-games-pub-rummy-index-phone-after") for f in site), site
+    with Image.open(folder / next(f for f in site if "games-hearts" in f and "phone" in f)) as shot:
+        assert shot.width == 390
+    with Image.open(folder / next(f for f in site if "games-hearts" in f and "desktop" in f)) as shot:
+        assert shot.width == 1280
+    # The changed words are boxed: the Hearts page after has green in it, before has red.
+    hearts = [f for f in book if f in section.split("(Hearts)")[1].split("\n")[0]]
+    assert len(hearts) == 2, (hearts, section)
+    for file, colour in zip(sorted(hearts), ((44, 160, 44), (214, 39, 40)), strict=True):  # after, before
+        with Image.open(folder / file) as page:
+            assert colour in {c for _, c in page.convert("RGB").getcolors(1 << 20)}, file
