@@ -29,8 +29,9 @@ from pathlib import Path
 from .errors import BuildError, RulebookError
 from .library import Library
 from .progress import Report, quiet
+from .render.site.engine import CONFIG, render_site
 
-SOURCES = ("rules_data", "content", "templates", "mkdocs.yml")  # what the pictures are drawn from
+SOURCES = ("rules_data", "content", "templates", CONFIG)  # what the pictures are drawn from
 WIDTHS = {"phone": 390, "desktop": 1280}  # px: the site's pictures
 RESOLUTION = 80  # dpi of a book page's picture (its words' boxes are in points: 72 a inch)
 REMOVED, ADDED = "#d62728", "#2ca02c"  # the boxes: red before, green after
@@ -299,7 +300,6 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     alters, written to ``out`` with ``index.html``; return them. Refused, before anything is read, when a source is a
     link leaving the project."""
     from .build import PDF_MEMORY_MB, PDF_MEMORY_MB_PER_GAME, PDF_TIMEOUT, PDF_TIMEOUT_PER_GAME, _limit_memory
-    from .render.site.engine import CONFIG, render_site
 
     leaving = links_leaving(root)
     if leaving:

@@ -33,7 +33,7 @@ from .render.site import engine
 ALIAS = "latest"
 # What a build of the book reads besides the installed code: a change to any of them not yet committed would be
 # published under a commit that does not hold it.
-SOURCES = ("rules_data", "content", "templates", "mkdocs.yml", "generator", "pyproject.toml", "requirements.lock")
+SOURCES = ("rules_data", "content", "templates", engine.CONFIG, "generator", "pyproject.toml", "requirements.lock")
 DIGEST = "rulebook-build"  # the property of a deployed version (mike's versions.json) holding its build's digest
 
 
