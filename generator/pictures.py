@@ -310,8 +310,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
             shutil.copytree(root / name, base / name, dirs_exist_ok=True)
         elif (root / name).is_file():
             shutil.copy(root / name, base / name)
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    _clear(out)
     scratch = base.parent / "pictures"
     scratch.mkdir(exist_ok=True)
     progress("pictures: the book before and after")
@@ -339,6 +338,24 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     pictures += site_pictures(sites["before"], sites["after"], out, progress)
     (out / "index.html").write_text(index(pictures, before, after), encoding="utf-8")
     return pictures
+
+
+DRAWN = re.compile(r"(book|site)-[a-z0-9-]+\.png|index\.html")  # the files a pictures folder holds
+
+
+def _clear(out: Path) -> None:
+    """An empty folder ``out``: the pictures of a check before are removed, but nothing else ever is (a folder
+    holding anything but pictures, the project's own say, is refused)."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise RulebookError(f"{out}: not a folder: name a new folder for the pictures")
+    if out.is_dir():
+        other = sorted(p.name for p in out.iterdir() if not DRAWN.fullmatch(p.name) or not p.is_file())
+        if other:
+            raise RulebookError(f"{out}: holds {other[0]}, which is no picture of a check: name a new folder for "
+                                "the pictures (or empty this one)")
+        for picture in out.iterdir():
+            picture.unlink()
+    out.mkdir(parents=True, exist_ok=True)
 
 
 def index(pictures: list[Picture], before: Library, after: Library) -> str:

@@ -229,3 +229,24 @@ def test_the_pictures_show_each_changed_page_before_and_after(branch, tmp_path):
     for file, colour in zip(sorted(hearts), ((44, 160, 44), (214, 39, 40)), strict=True):  # after, before
         with Image.open(folder / file) as page:
             assert colour in {c for _, c in page.convert("RGB").getcolors(1 << 20)}, file
+
+
+@pytest.mark.parametrize("inside", ["notes.txt", "rules_data"])
+def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_path, inside):
+    from generator.prcheck import check_pr
+
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    _edit(repo, "content/hearts.md", "Hearts may not be led", "Hearts may never be led")  # (an error: no revision)
+    (repo / "rules_data/revisions.yaml").write_text(
+        "revisions:\n  - {id: never, edition: \"2026.2\", date: \"2026-10-01\", kind: rule, file: content/hearts.md, "
+        "before: Hearts may not be led, after: Hearts may never be led, why: Stricter.}\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a decision")
+    folder = tmp_path / "mine"
+    (folder / inside).parent.mkdir(parents=True, exist_ok=True)
+    (folder / inside).mkdir() if inside == "rules_data" else (folder / inside).write_text("mine\n", encoding="utf-8")
+    code, _, summary = check_pr(repo, "HEAD~1", pictures=folder)
+    assert code == 0, summary
+    assert f"Not drawn: {folder}: holds {inside}, which is no picture of a check" in summary.replace("\\", "")
+    assert (folder / inside).exists() and len(list(folder.iterdir())) == 1
