@@ -139,24 +139,28 @@ def _draw_page(pdf: Path, page: _Page, marked: set[int], colour: str, target: Pa
     drawn.save(target)
 
 
-_PART = re.compile(r"(game|page|section)-(.+)|book-index|errata|changes")  # the anchors that open a part of the book
+_PART = re.compile(r"(game|page|section)-(.+)|book-index|errata|changes")  # anchors that open a part of the book
 
 
 def _page_name(number: int, anchors: dict[str, int], lib: Library) -> str:
-    """'page 14 (Hearts)': the page number and the part of the book it is in (a game, a page, the index...)."""
-    at = [(page, m[1] in ("game", "page"), anchor) for anchor, page in anchors.items()
-          if page <= number and (m := _PART.fullmatch(anchor))]
-    if not at:
-        return f"page {number}"
-    anchor = max(at)[2]
-    kind, _, rest = anchor.partition("-")
-    if kind == "game" and rest in lib.games:
-        title = lib.games[rest].game.heading()
-    elif kind in ("page", "section"):
-        title = next((p.title for p in [*lib.book.pages, *lib.book.sections] if p.id == rest), rest)
-    else:
-        title = {"book-index": lib.book.index_title, "errata": "Errata", "changes": "What changed"}.get(anchor, anchor)
-    return f"page {number} ({title})"
+    """'page 14 (Dice (10,000), Game Board Layouts)': the page number and the parts of the book on it (a game running
+    on from the page before, then each game, page, section or list that starts on it)."""
+    def title(anchor: str) -> str:
+        kind, _, rest = anchor.partition("-")
+        if kind == "game" and rest in lib.games:
+            return lib.games[rest].game.heading()
+        if kind in ("page", "section"):
+            return next((p.title for p in [*lib.book.pages, *lib.book.sections] if p.id == rest), rest)
+        return {"book-index": lib.book.index_title, "errata": "Errata", "changes": "What changed"}.get(anchor, anchor)
+
+    parts = [a for a, page in anchors.items() if page == number and _PART.fullmatch(a) and not a.startswith("section-")]
+    running = [a for a, page in anchors.items() if a.startswith("game-") and page < number
+               <= anchors.get(f"end-{a.removeprefix('game-')}", 0)]
+    if not parts and not running:  # a page of a list or page begun before it, or the front pages
+        before = [(page, a) for a, page in anchors.items() if page < number and _PART.fullmatch(a)]
+        running = [max(before)[1]] if before else []
+    names = [title(a) for a in sorted(running, key=anchors.get) + sorted(parts, key=list(anchors).index)]
+    return f"page {number} ({', '.join(names)})" if names else f"page {number} (the front pages)"
 
 
 def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Library) -> list[Picture]:
@@ -175,7 +179,9 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
             a, b = (old[i] if i is not None else None), (new[j] if j is not None else None)
             said_a, said_b = (a.said() if a else []), (b.said() if b else [])
             gone, came = changed_words([a.words[k].text for k in said_a], [b.words[k].text for k in said_b])
-            gone, came = {said_a[k] for k in gone}, {said_b[k] for k in came}
+            # A page that is new (or gone) is named so, not boxed word by word; dot leaders are no words to box.
+            gone = {said_a[k] for k in gone if b is not None and re.search(r"\w", a.words[said_a[k]].text)}
+            came = {said_b[k] for k in came if a is not None and re.search(r"\w", b.words[said_b[k]].text)}
             name = _page_name(b.number, sides[1][1], after_lib) if b else _page_name(a.number, sides[0][1], before_lib)
             shown = Picture("book", f"book {name}" + ("" if a and b and a.number == b.number else
                                                       f" (page {a.number} before)" if a and b else
