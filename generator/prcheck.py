@@ -60,10 +60,12 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
     from .pictures import links_leaving
 
     progress("validate this change")
-    head = _side(root)
-    # A source that links out of the project is refused: nothing reads it into a page or a picture.
-    head.findings += [Finding(path, 1, "source.outside_project", "a link to a file outside the project: put the "
-                                                                 "file itself in its place") for path in links_leaving(root)]
+    # A source that links out of the project is refused before anything reads it: no finding, summary line or
+    # picture may quote what it points to.
+    leaving = links_leaving(root)
+    head = Side(None, [Finding(path, 1, "source.outside_project", "a link to a file outside the project: put the "
+                                                                  "file itself in its place") for path in leaving]
+                ) if leaving else _side(root)
     progress("validate this change", final=True)
     with tempfile.TemporaryDirectory() as tmp:
         progress(f"validate {base}")
@@ -182,7 +184,7 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
         grouped = edition_changes(dataclasses.replace(new, revisions=here, errata=errata), old)
     except ValueError:  # a record validate refuses (an impossible date): its lines are shown ungrouped
         grouped = None
-    if grouped is None or not (revisions or errata):
+    if grouped is None:  # the first edition: nothing before it to set its changes apart from
         return [markdown(summary, heading)]
     out = [f"## {heading}", ""]
     if revisions:
@@ -216,6 +218,8 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
 
 
 def _words(path: Path) -> set[str]:
+    if path.is_symlink():  # (one leaving the project is an error of the check; none is read)
+        return set()
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

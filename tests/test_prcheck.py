@@ -178,19 +178,28 @@ def test_a_list_is_shown_by_the_item_that_changed(branch):
     assert "→" not in line and "hearts" not in line, line
 
 
-def test_a_link_leaving_the_project_is_refused_and_no_picture_is_drawn(base, tmp_path, capsys):
-    secret = tmp_path / "secret.txt"
-    secret.write_text("the deploy key\n", encoding="utf-8")
+@pytest.mark.parametrize("link", ["content/notes.md", "content/hearts.md", "rules_data/dictionary.txt",
+                                  "rules_data/golf.yaml", "templates/site/game.md.j2", "content"])
+def test_a_link_leaving_the_project_is_refused_and_nothing_quotes_it(base, tmp_path, capsys, link):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("the deploy key\n", encoding="utf-8")
     repo = tmp_path / "pr"
     shutil.copytree(base, repo)
-    (repo / "content" / "notes.md").symlink_to(secret)
+    path = repo / link
+    if path.is_dir():
+        shutil.rmtree(path)
+        path.symlink_to(secret)
+    else:
+        path.unlink(missing_ok=True)
+        path.symlink_to(secret / "key.txt")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "a link")
     summary, pictures = tmp_path / "summary.md", tmp_path / "pictures"
     assert main(["--root", str(repo), "check-pr", "--base", "HEAD~1", "--summary", str(summary),
                  "--pictures", str(pictures)]) == 1
     out = capsys.readouterr()
-    assert "::error file=content/notes.md,line=1,title=source.outside_project::" in out.out
+    assert f"::error file={link},line=1,title=source.outside_project::" in out.out
     text = summary.read_text(encoding="utf-8")
     assert "Not drawn: this change has errors" in text and "deploy key" not in text + out.out + out.err
     assert not pictures.exists()
