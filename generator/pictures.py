@@ -377,8 +377,10 @@ def index(pictures: list[Picture], before: Library, after: Library) -> str:
            f'<span style="color:{ADDED}">green</span>: words it adds (after).</p>']
     if not pictures:
         out.append("<p>The change alters no page of the book or the site.</p>")
-    for picture in pictures:
-        out.append(f"<section><h2>{e(picture.name)}</h2>")
+    else:
+        out.append("<ul>" + "".join(f'<li><a href="#p{n}">{e(p.name)}</a></li>' for n, p in enumerate(pictures)) + "</ul>")
+    for n, picture in enumerate(pictures):
+        out.append(f'<section id="p{n}"><h2>{e(picture.name)}</h2>')
         for n in range(max(len(picture.before), len(picture.after))):
             out.append('<div class="pair">')
             for side, files in (("before", picture.before), ("after", picture.after)):
