@@ -259,3 +259,20 @@ def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_
     assert code == 0, summary
     assert f"Not drawn: {folder}: holds {inside}, which is no picture of a check" in summary.replace("\\", "")
     assert (folder / inside).exists() and len(list(folder.iterdir())) == 1
+
+
+def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_boxed():
+    from generator.pictures import _Page, _Word, changed_words
+
+    def page(number: int, words: list[str], label: str) -> _Page:
+        body = [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)]
+        return _Page(number, 792, [_Word("Hearts", (50, 20, 90, 30)), *body, _Word(label, (560, 760, 570, 770))])
+
+    moved = page(10, ["Hearts", "may", "not", "be", "led"], "10"), page(11, ["Hearts", "may", "not", "be", "led"], "11")
+    assert moved[0].key() == moved[1].key()  # the page number in its foot is not what the page says
+    front = page(3, ["see", "page", "12"], "iii"), page(3, ["see", "page", "13"], "iii")
+    assert front[0].key() != front[1].key()  # a number in the text is
+    a, b = page(9, ["Hearts", "may", "not", "be", "led"], "9"), page(9, ["Hearts", "may", "never", "be", "led"], "9")
+    said_a, said_b = a.said(), b.said()
+    gone, came = changed_words([a.words[k].text for k in said_a], [b.words[k].text for k in said_b])
+    assert [a.words[said_a[k]].text for k in gone] == ["not"] and [b.words[said_b[k]].text for k in came] == ["never"]
