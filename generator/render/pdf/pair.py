@@ -2,8 +2,9 @@
 
 ``python -m generator.render.pdf.pair BEFORE EDITION AFTER EDITION OUT`` writes ``OUT/before.pdf`` and ``OUT/after.pdf`` (the
 book alone: no score sheet, which the pictures do not show) and each one's anchors (``before.json``, ``after.json``).
-The two share one ``Layout`` that keeps its parts, as ``rulebook preview`` does: the second book lays out again only
-the parts the change touched (and those after it whose first page moved), so the pair costs about one book.
+The two share one ``Layout`` that keeps its parts, as ``rulebook preview`` does, and more (``MovedLayout``): the second
+book lays out again only the parts the change touched, not those it only moved to another first page, so the pair costs
+about one book and the parts the change touched.
 """
 
 from __future__ import annotations
@@ -11,7 +12,29 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from .book import Layout, Part
+
+
+class MovedLayout(Layout):
+    """A kept layout that gives a part it laid out before for the same part at another first page (one-sided only).
+
+    Only the pictures may: such a part's pages print the page numbers of its first layout, and the anchors (links,
+    the contents, the index) are counted from where it is now. Its pages say what they said before, numbers aside,
+    so the pictures never draw them (``pictures._Page.key``); a part the change touched is laid out where it is."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.by_body: dict[str, Any] = {}
+
+    def part(self, make_document: Callable[[str], str], part: Part, first_page: int) -> Any:
+        """The laid-out part, from any first page it was laid out at before."""
+        if self.duplex or part.body not in self.by_body:
+            self.by_body[part.body] = super().part(make_document, part, first_page)
+        return self.by_body[part.body]
 
 
 def main(argv: list[str]) -> int:
@@ -19,10 +42,10 @@ def main(argv: list[str]) -> int:
     before, before_edition, after, after_edition, out = argv
     from ...errors import RulebookError
     from ...library import load_library
-    from .book import Layout, render_book
+    from .book import render_book
     from .weasy import Engine
 
-    layout = Layout(Engine(), keep=True)
+    layout = MovedLayout(Engine(), keep=True)
     try:
         for name, root, edition in (("before", before, before_edition), ("after", after, after_edition)):
             anchors = render_book(load_library(Path(root), edition), Path(out) / f"{name}.pdf", layout=layout)
