@@ -182,7 +182,9 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
     here = [r for r in revisions if r.edition == new.edition.id]  # (one filed under another edition: validate's)
     try:  # the lines each record explains; this change's records only (the edition's earlier ones are the base's)
         grouped = edition_changes(dataclasses.replace(new, revisions=here, errata=errata), old)
-    except ValueError:  # a record validate refuses (an impossible date): its lines are shown ungrouped
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        # A record validate refuses (an impossible date, a game it does not have): the lines are shown ungrouped, and
+        # the errors above say what is wrong; the check still reports.
         grouped = None
     if grouped is None:  # the first edition: nothing before it to set its changes apart from
         return [markdown(summary, heading)]

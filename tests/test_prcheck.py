@@ -276,3 +276,18 @@ def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_box
     said_a, said_b = a.said(), b.said()
     gone, came = changed_words([a.words[k].text for k in said_a], [b.words[k].text for k in said_b])
     assert [a.words[said_a[k]].text for k in gone] == ["not"] and [b.words[said_b[k]].text for k in came] == ["never"]
+
+
+def test_a_decision_with_an_impossible_date_still_gets_a_summary(base, tmp_path):
+    from generator.prcheck import check_pr
+
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    _edit(repo, "content/hearts.md", "Hearts may not be led", "Hearts may never be led")
+    (repo / "rules_data/revisions.yaml").write_text(
+        "revisions:\n  - {id: never, edition: \"2026.2\", date: \"2027-02-30\", kind: rule, file: content/hearts.md, "
+        "before: Hearts may not be led, after: Hearts may never be led, why: Stricter.}\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a decision on no day")
+    _, _, summary = check_pr(repo, "HEAD~1")  # whatever validate says of the date: no traceback, the change shown
+    assert "may ~~not~~ **never** be led" in summary
