@@ -233,6 +233,7 @@ _MARK = """([other, colour]) => {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const words = [];
   for (let node; (node = walker.nextNode());) {
+    if (node.parentElement.closest(".headerlink")) continue;  // a heading's permalink mark, shown on hover only
     for (const m of node.data.matchAll(/\\S+/g)) words.push({node, start: m.index, end: m.index + m[0].length, text: m[0]});
   }
   if (other === null) return 0;
