@@ -85,6 +85,10 @@ class _Page:
         return [i for i, w in enumerate(self.words) if not (
             PAGE_LABEL.fullmatch(w.text) and (w.box[1] > self.height * (1 - BAND) or w.box[3] < self.height * BAND))]
 
+    def header(self) -> str:
+        """The words of its running head."""
+        return " ".join(w.text for w in self.words if w.box[3] < self.height * BAND)
+
     def key(self) -> str:
         return " ".join(self.words[i].text for i in self.said())
 
@@ -142,9 +146,10 @@ def _draw_page(pdf: Path, page: _Page, marked: set[int], colour: str, target: Pa
 _PART = re.compile(r"(game|page|section)-(.+)|book-index|errata|changes")  # anchors that open a part of the book
 
 
-def _page_name(number: int, anchors: dict[str, int], lib: Library) -> str:
+def _page_name(number: int, anchors: dict[str, int], lib: Library, header: str = "") -> str:
     """'page 14 (Dice (10,000), Game Board Layouts)': the page number and the parts of the book on it (a game running
-    on from the page before, then each game, page, section or list that starts on it)."""
+    on from the page before, or a part its running ``header`` names, then each game, page or list that starts on
+    it)."""
     def title(anchor: str) -> str:
         kind, _, rest = anchor.partition("-")
         if kind == "game" and rest in lib.games:
@@ -156,9 +161,10 @@ def _page_name(number: int, anchors: dict[str, int], lib: Library) -> str:
     parts = [a for a, page in anchors.items() if page == number and _PART.fullmatch(a) and not a.startswith("section-")]
     running = [a for a, page in anchors.items() if a.startswith("game-") and page < number
                <= anchors.get(f"end-{a.removeprefix('game-')}", 0)]
-    if not parts and not running:  # a page of a list or page begun before it, or the front pages
-        before = [(page, a) for a, page in anchors.items() if page < number and _PART.fullmatch(a)]
-        running = [max(before)[1]] if before else []
+    before = sorted(((page, a) for a, page in anchors.items() if page < number and _PART.fullmatch(a)
+                     and not a.startswith("section-")), reverse=True)
+    if not running and before and (not parts or title(before[0][1]) in header):
+        running = [before[0][1]]  # a page or list begun before it (its running head says so), or its last pages
     names = [title(a) for a in sorted(running, key=anchors.get) + sorted(parts, key=list(anchors).index)]
     return f"page {number} ({', '.join(names)})" if names else f"page {number} (the front pages)"
 
@@ -182,7 +188,8 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
             # A page that is new (or gone) is named so, not boxed word by word; dot leaders are no words to box.
             gone = {said_a[k] for k in gone if b is not None and re.search(r"\w", a.words[said_a[k]].text)}
             came = {said_b[k] for k in came if a is not None and re.search(r"\w", b.words[said_b[k]].text)}
-            name = _page_name(b.number, sides[1][1], after_lib) if b else _page_name(a.number, sides[0][1], before_lib)
+            page, anchors, lib = (b, sides[1][1], after_lib) if b else (a, sides[0][1], before_lib)
+            name = _page_name(page.number, anchors, lib, page.header())
             shown = Picture("book", f"book {name}" + ("" if a and b and a.number == b.number else
                                                       f" (page {a.number} before)" if a and b else
                                                       " (new)" if b else " (gone)"))
