@@ -61,8 +61,8 @@ serve: $(STAMP) ## live preview of the site at http://127.0.0.1:8000
 preview: $(STAMP) ## live preview of the book PDF in preview/book.pdf (re-lays out only what changed)
 	$(BIN)/rulebook preview
 
-publish: $(STAMP) ## deploy every edition with mike to the local gh-pages branch
-	$(BIN)/rulebook publish
+publish: $(STAMP) ## deploy every edition that changed with mike to the local gh-pages branch (ALLOW_DIRTY=1: uncommitted changes too)
+	$(BIN)/rulebook publish $(if $(ALLOW_DIRTY),--allow-dirty)
 
 bench: $(STAMP) ## run the benchmarks in bench/ (ratios, not timings, are the result)
 	$(BIN)/python bench/run.py

@@ -8,6 +8,11 @@ today's two-edition book:
 - `rulebook validate` (the frozen check rebuilds and compares every earlier edition): target at most 2x;
 - `rulebook build` of the current edition (site and PDF): target about 1x (the current edition's build
   does not read the earlier ones, but for the "What changed" page's edition before).
+
+`python bench/run.py publish` (issue 44) publishes the ten editions once (not timed), corrects a slip the last
+edition printed (an erratum of the current edition, committed), and times `rulebook publish` against a build of the
+current edition from nothing (`rulebook build` into a new folder: no score sheet kept), interleaved pair by pair:
+target at most 1.3x, the nine frozen editions kept as deployed.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 RELEASES = 8  # 2026.2 is current today: eight more make ten editions
@@ -30,18 +37,32 @@ def _edit(root: Path, file: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, releases: int = RELEASES) -> Path:
+SLIP = ("content/basic-rummy.md", "The game continues with more deals", "Shufle well. The game continues with more deals")
+
+
+def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, releases: int = RELEASES,
+                 slip: bool = False) -> Path:
     """A copy of the project (``project`` writes it; it must hold Euchre) released ``releases`` times, each new
-    edition with a decision of its own."""
+    edition with a decision of its own; with ``slip``, the last edition printed with a misspelling (``SLIP``: it must
+    hold Basic Rummy, which the current edition of today adds): a word of the edition's own, or, in a game an
+    earlier edition printed, of a decision of the edition's (a sentence it adds)."""
     from generator.release import new_edition
     from tests.conftest import copy_project
 
     root = (project or copy_project)(dest)
     revisions = ["revisions:"]
     target = 10  # Euchre's, moved up one point an edition: a decision (a revision) each time
+    current = None  # the edition the last release opened
     for n in range(releases):
         year, revision, month = (2026, 3, 12) if n == 0 else (2027, n, n)  # 2026.3, then 2027.1 to 2027.7
         ed = f"{year}.{revision}"
+        if slip and n == releases - 1:
+            _edit(root, *SLIP)
+            if current is not None:  # Basic Rummy is frozen in the editions before: the sentence is a decision
+                revisions.append(f"  - {{id: bench-shuffle-rule, edition: \"{current}\", date: \"2027-01-01\", "
+                                 f"kind: rule, file: {SLIP[0]}, before: {SLIP[1]}, after: {SLIP[2]}, "
+                                 "why: The family asks for a good shuffle.}")
+                (root / "rules_data" / "revisions.yaml").write_text("\n".join(revisions) + "\n", encoding="utf-8")
         name = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][month - 1]
         new_edition(root, ed, f"Revision {revision} ({name}/{year})", f"{year}-{month:02d}-28")
         _edit(root, "rules_data/euchre.yaml", f"target: {target}", f"target: {target + 1}")
@@ -50,6 +71,7 @@ def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, rele
                          f"why: The family plays one point longer.}}")
         (root / "rules_data" / "revisions.yaml").write_text("\n".join(revisions) + "\n", encoding="utf-8")
         target += 1
+        current = ed
     return root
 
 
@@ -79,6 +101,58 @@ def editions(results: dict, tmp: Path, builds: int = 2, validates: int = 7, rele
     two, ten = min(p[0] for p in pairs), min(p[1] for p in pairs)
     results.update(editions_build_two_s=round(two, 2), editions_build_ten_s=round(ten, 2),
                    editions_build_ratio=round(ten / two, 2))
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=bench", "-c", "user.email=bench@localhost", *args],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def _correct(root: Path, edition: str, undo: bool = False) -> None:
+    """Correct SLIP as an erratum of ``edition`` (with ``undo``, put the slip and the errata back), and commit."""
+    file, _, slipped = SLIP
+    corrected = slipped.replace("Shufle", "Shuffle")
+    errata = root / "rules_data" / "errata.yaml"
+    data = yaml.safe_load(errata.read_text(encoding="utf-8"))
+    data["errata"] = [e for e in data["errata"] if e["id"] != "bench-shuffle"]
+    if undo:
+        _edit(root, file, corrected, slipped)
+    else:
+        _edit(root, file, slipped, corrected)
+        data["errata"].append({"id": "bench-shuffle", "edition": edition, "file": file, "published": "Shufle well.",
+                               "corrected": "Shuffle well.", "check": "spelling.unknown_word", "note": "Spelling.",
+                               "evidence": {"kind": "spelling", "why": "“Shufle” is misspelt."}})
+    errata.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "undo the correction" if undo else "a correction")
+
+
+def publish_correction(results: dict, tmp: Path, pairs: int = 1, releases: int = RELEASES,
+                       project: Callable[[Path], Path] | None = None) -> None:
+    """Publish after a correction to the current edition of ten editions against one build of it from nothing;
+    the ratio of the best of each."""
+    from generator.library import load_library
+
+    root = ten_editions(tmp / "publish", project, releases, slip=True)
+    current = load_library(root).book.current
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "ten editions")
+    rulebook = [sys.executable, "-m", "generator", "--root", str(root)]
+    subprocess.run([*rulebook, "publish"], cwd=ROOT, capture_output=True, check=True)  # every edition, once
+    builds, publishes, reports = [], [], []
+    for i in range(pairs):
+        builds.append(_timed([*rulebook, "build", "--out", str(tmp / f"one-build-{i}")], ROOT))
+        _correct(root, current, undo=i % 2 == 1)
+        start = time.perf_counter()
+        done = subprocess.run([*rulebook, "publish"], cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"publish failed: {done.stderr.strip()[-2000:]}")
+        publishes.append(time.perf_counter() - start)
+        reports.append(done.stdout.strip().splitlines()[-1])
+    results.update(publish_correction_s=round(min(publishes), 2), publish_one_build_s=round(min(builds), 2),
+                   publish_correction_ratio=round(min(publishes) / min(builds), 2),
+                   publish_correction_editions=releases + 2, publish_correction_report=reports[0])
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 0. loop (bench/loop.py): `rulebook validate`, `make` with nothing changed, `make` after a one-game
    edit against a full build (and byte-identical to it); `suite`: `make test` once (last);
 3. copyfit: each edition's pages on letter and A4, and the time copy-fitting adds (issue 12);
+5. editions (bench/editions.py): ten editions against two; publish: after a correction, against one build;
 4. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
 
@@ -33,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.editions import editions  # noqa: E402
+from bench.editions import editions, publish_correction  # noqa: E402
 from bench.loop import loop, suite  # noqa: E402
 from bench.synthetic import make_book  # noqa: E402
 from generator.checks import run_checks  # noqa: E402
@@ -63,6 +64,7 @@ class Scale:
     # released (it must hold Euchre, whose target each release's decision moves; None: a copy of the project's).
     editions: tuple[int, int, int] = (8, 2, 7)
     editions_project: Callable[[Path], Path] | None = None
+    publish_pairs: int = 2  # publishes after a correction, each with a build from nothing beside it (issue 44)
 
 
 FULL = Scale()
@@ -304,6 +306,9 @@ TARGETS = [
      "editions_validate_ratio", 2.0),
     ("build, ten editions: no slower than two (<= 1.1 x)", "editions_build_ten_s", "editions_build_two_s",
      "editions_build_ratio", 1.1),
+    # Issue 44: publishing ten editions after a correction to the current one, against one build of it.
+    ("publish a correction, ten editions: <= 1.3 x one build", "publish_correction_s", "publish_one_build_s",
+     "publish_correction_ratio", 1.3),
 ]
 
 
@@ -333,7 +338,9 @@ PARTS: dict[str, Callable[[dict, Path, Scale], None]] = {
     "suite": lambda results, _, scale: suite(results, scale.suite_args),
     "editions": lambda results, tmp, scale: editions(results, tmp, builds=scale.editions[1],
                                                      validates=scale.editions[2], releases=scale.editions[0],
-                                                     project=scale.editions_project)}
+                                                     project=scale.editions_project),
+    "publish": lambda results, tmp, scale: publish_correction(results, tmp, scale.publish_pairs, scale.editions[0],
+                                                              scale.editions_project)}
 
 
 def run(names: list[str], results: dict, tmp: Path, scale: Scale = FULL, out: Path | None = None) -> dict:

@@ -96,8 +96,10 @@ def cmd_publish(args: argparse.Namespace) -> int:
     from .publish import publish
 
     with _progress() as progress:
-        versions = publish(_root(args), args.branch, progress)
-    print(f"deployed {', '.join(versions)} to the local '{args.branch}' branch (push it to publish)")
+        done = publish(_root(args), args.branch, progress, allow_dirty=args.allow_dirty)
+    deployed = f"deployed {', '.join(done.deployed)}" if done.deployed else "deployed nothing"
+    kept = f"; kept {', '.join(done.kept)} as deployed (unchanged since)" if done.kept else ""
+    print(f"{deployed}{kept} to the local '{args.branch}' branch, built from commit {done.commit} (push it to publish)")
     return 0
 
 
@@ -112,7 +114,8 @@ def cmd_check_pr(args: argparse.Namespace) -> int:
     from .prcheck import check_pr
 
     with _progress() as progress:
-        code, annotations, summary = check_pr(_root(args), args.base, progress)
+        code, annotations, summary = check_pr(_root(args), args.base, progress,
+                                              Path(args.pictures).resolve() if args.pictures else None)
     print("\n".join(annotations), flush=True)
     if args.summary:
         with open(args.summary, "a", encoding="utf-8") as out:
@@ -189,6 +192,8 @@ def parser() -> argparse.ArgumentParser:
                                         "brings, and summarise errors then the change in words")
     c.add_argument("--base", required=True, help="git ref the change is compared with, e.g. origin/main")
     c.add_argument("--summary", help="append the summary (Markdown) to this file, e.g. $GITHUB_STEP_SUMMARY")
+    c.add_argument("--pictures", metavar="DIR", help="draw each book and site page the change alters, before and "
+                                                     "after, into DIR (replaced), with DIR/index.html")
     c.set_defaults(func=cmd_check_pr)
 
     f = sub.add_parser("freeze", help="write and seal the record of an edition published before records were "
@@ -212,6 +217,8 @@ def parser() -> argparse.ArgumentParser:
 
     pb = sub.add_parser("publish", help="deploy every edition with mike to the local gh-pages branch")
     pb.add_argument("--branch", default="gh-pages")
+    pb.add_argument("--allow-dirty", action="store_true", help="publish uncommitted changes to the book's sources "
+                                                                "too (the deploy messages say so)")
     pb.set_defaults(func=cmd_publish)
 
     d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")

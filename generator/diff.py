@@ -15,6 +15,7 @@ import subprocess
 import tarfile
 import tempfile
 from dataclasses import asdict, dataclass, field
+from difflib import SequenceMatcher
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,11 @@ def _name(item: Any, key: str | int) -> str:
     return f"line {key + 1}" if isinstance(key, int) else label(key)
 
 
+def _value_key(value: Any) -> str:
+    """A plain value as a key that tells equal values (dicts and lists too) from others."""
+    return json.dumps(_plain(value), sort_keys=True, default=str)
+
+
 def _has_models(value: Any) -> bool:
     if isinstance(value, dict):
         value = list(value.values())
@@ -192,10 +198,36 @@ class _Walk:
                 self.walk(a, b, path + (key,), names + [_name(b if b is not _MISSING else a, key)], local)
         elif isinstance(old, list) and isinstance(new, list) and any(isinstance(v, BaseModel) for v in old + new):
             self.walk_items(old, new, path, names, local)
+        elif isinstance(old, list) and isinstance(new, list):
+            self.walk_values(old, new, path, names, local)
         elif old is None or new is None:
             self.emit(path, names, _MISSING if old is None else old, _MISSING if new is None else new, local)
         else:
             self.emit(path, names, old, new, local)
+
+    def walk_values(self, old: list, new: list, path: tuple, names: list[str],
+                    local: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])) -> None:
+        """A list of plain values (a section's games, other names): each item added, removed, changed or moved, one
+        line each, never the whole list before and after (one game added to a section printed its 22 games twice)."""
+        a, b = [_value_key(v) for v in old], [_value_key(v) for v in new]
+        gone: list[int] = []  # positions in old of the values that are not where they were, and in new of those
+        came: list[int] = []  # that came
+        for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if op != "equal":
+                gone += range(i1, i2)
+                came += range(j1, j2)
+        for i in list(gone):  # the same value elsewhere in the list: moved, not removed and added
+            j = next((j for j in came if b[j] == a[i]), None)
+            if j is not None:
+                gone.remove(i)
+                came.remove(j)
+                self.emit(path + (j,), [*names, show(old[i])], f"place {i + 1}", f"place {j + 1}", local)
+        for i, j in zip(gone, came, strict=False):  # one value in place of another
+            self.walk(old[i], new[j], path + (j,), names, local)
+        for i in gone[len(came):]:
+            self.emit(path + (i,), names, old[i], _MISSING, local)
+        for j in came[len(gone):]:
+            self.emit(path + (j,), names, _MISSING, new[j], local)
 
     def named(self, item: Any, key: str | int, side: int, local: list[dict[str, Any]]) -> str:
         """A list item's name as printed: '{count} of a kind' with the item's own count filled in."""

@@ -182,6 +182,26 @@ class Library:
         """Games in book order (section by section)."""
         return [self.games[g] for s in self.book.sections for g in s.games if g in self.games]
 
+    def printed_sources(self) -> dict[str, Any]:
+        """Everything of the sources this edition's outputs may read, as plain data: the book's data (its sections
+        listing the games of the games this edition has had), every game it has had (data and prose, as this
+        edition prints them: later changes undone), its pages, and the corrections and decisions up to it. The
+        editions of today's book are in it whole (the cover, the versions). A change made in a later edition
+        leaves it as it was; ``publish.build_digest`` keeps a deployed edition while it is."""
+        had = {gid: gs for gid, gs in self.every_game.items() if self.in_edition(gs.game.introduced)}
+        book = dict(self.book_doc.data)
+        book["sections"] = [{**section, "games": [g for g in section.get("games") or [] if g in had]}
+                            if isinstance(section, dict) else section for section in book.get("sections") or []]
+        games = {}
+        for gid, gs in sorted(had.items()):
+            mine = self.games.get(gid, gs)  # a game retired by now: its data as the edition it left had it
+            games[gid] = {"data": mine.doc.data, "prose": mine.prose.text if mine.prose else None,
+                          "variants": {v: t.text for v, t in sorted(mine.variant_prose.items())}}
+        return {"edition": self.edition.id, "current": self.book.current, "book": book, "games": games,
+                "pages": {pid: t.text for pid, t in sorted(self.pages.items())},
+                "errata": [e.model_dump(mode="json") for e in self.errata if self.in_edition(e.edition)],
+                "revisions": [r.model_dump(mode="json") for r in self.revisions if self.in_edition(r.edition)]}
+
 
 def validation_errors(exc: ValidationError, doc: YamlDoc, model: type[BaseModel] | None = None) -> list[SourceError]:
     """Turn pydantic's errors into file:line:col errors, one per place, each saying what to write instead."""

@@ -4,25 +4,37 @@ Each edition is one version (2026.1 as published, 2026.2 current, alias ``latest
 default the site root redirects to), deployed by the site engine (``render/site/engine.py``). A version that
 fails to build or verify is not committed: the engine commits only after a build succeeds, and the rulebook
 plugin verifies the site at the end of every build.
+
+Only what was committed is published: uncommitted changes to the book's sources (``SOURCES``) refuse the publish
+unless it is told otherwise (``allow_dirty``), and each deploy's commit message names the commit built. An edition
+whose build would read exactly what its deployed version's build read (``build_digest``: the code, the templates,
+the versions, and the edition's sources as assembled, later changes undone) is kept as deployed, not built again:
+a correction to the current edition rebuilds the current edition alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .build import held_folder, render_pdfs
 from .checks import run_checks
-from .errors import BuildError, Location, SourceError, SourceErrors
-from .library import edition_key, load_library
+from .errors import BuildError, Location, RulebookError, SourceError, SourceErrors
+from .library import Library, edition_key, load_library
 from .progress import Report, quiet
 from .render.site import engine
 
 ALIAS = "latest"
+# What a build of the book reads besides the installed code: a change to any of them not yet committed would be
+# published under a commit that does not hold it.
+SOURCES = ("rules_data", "content", "templates", engine.CONFIG, "generator", "pyproject.toml", "requirements.lock")
+DIGEST = "rulebook-build"  # the property of a deployed version (mike's versions.json) holding its build's digest
 
 
 TEMP_PREFIX = "rulebook-publish-"  # the temporary folder, in the system's: the next publish removes one a stop left
@@ -35,12 +47,66 @@ def refusals(root: Path) -> list[SourceError]:
             for f in run_checks(lib) if f.severity == "error"]
 
 
-def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet) -> list[str]:
-    """Deploy every edition to ``branch`` (local only; pushing is the workflow's job); return the versions.
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise BuildError("git: not found: publish commits each edition to a git branch; install git (or put it on "
+                         "PATH), then publish again") from None
 
-    Validation comes first: on any error nothing is built and ``branch`` is left as it was. ``progress`` is told
-    each edition's stages as they run (``progress.py``): its book's pages, its score sheets, its site.
+
+def built_commit(root: Path, allow_dirty: bool = False) -> str:
+    """The commit a publish builds, as its deploy messages name it: "<sha>", or "<sha> + uncommitted changes" when
+    ``allow_dirty`` lets it build changes to the book's sources that are not committed (else they refuse it)."""
+    head = _git(root, "rev-parse", "--verify", "HEAD^{commit}")
+    if head.returncode != 0:
+        raise RulebookError(f"publish builds a commit, and {root} has none: commit the book (git add -A; git commit), "
+                            "then publish again")
+    status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *SOURCES)
+    changed = [line[3:] for line in status.stdout.splitlines() if line.strip()]
+    sha = head.stdout.strip()
+    if changed and not allow_dirty:
+        more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
+        raise RulebookError(f"{changed[0]}{more}: not committed, and publish deploys a commit: commit them "
+                            f"(or stash them) and publish again, or publish them as they are with --allow-dirty")
+    return sha + (" + uncommitted changes" if changed else "")
+
+
+def build_digest(lib: Library, code: hashlib._Hash | None = None) -> str:
+    """A digest of everything the build of ``lib``'s edition reads: the code, templates, dependencies, versions and
+    text libraries (``render/pdf/cache.py``), the site's configuration and the edition's sources as assembled
+    (``Library.printed_sources``). Equal digests build the same version."""
+    digest = (code or _code_digest(lib.root)).copy()
+    digest.update(json.dumps(lib.printed_sources(), sort_keys=True, ensure_ascii=False, default=str).encode())
+    return digest.hexdigest()
+
+
+def _code_digest(root: Path) -> hashlib._Hash:
+    from .render.pdf import cache
+
+    digest = cache.new_digest("publish")
+    cache.add_files(digest, root, (engine.CONFIG, "templates"))  # the site's configuration and theme overrides
+    return digest
+
+
+@dataclass
+class Published:
+    """What a publish did: the editions it built and deployed, and those it kept as deployed (unchanged)."""
+
+    deployed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    commit: str = ""
+
+
+def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allow_dirty: bool = False) -> Published:
+    """Deploy every edition that changed to ``branch`` (local only; pushing is the workflow's job).
+
+    Validation comes first: on any error nothing is built and ``branch`` is left as it was; so do uncommitted changes
+    to the book's sources, unless ``allow_dirty``. An edition whose deployed version was built from what its build
+    would read now (``build_digest``) is kept. ``progress`` is told each edition's stages as they run
+    (``progress.py``): its book's pages, its score sheets, its site.
     """
+    commit = built_commit(root, allow_dirty)
     progress("validate")
     refused = refusals(root)
     progress("validate", final=True)
@@ -50,32 +116,37 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet) -> l
     editions = sorted(lib.book.editions, key=lambda e: edition_key(e.id))
     env = engine.versioned(dict(os.environ))
     # The engine commits to gh-pages; a fresh machine (CI) may have no git identity configured.
-    try:
-        known = subprocess.run(["git", "-C", str(root), "config", "user.email"], capture_output=True, text=True).stdout
-    except FileNotFoundError:
-        raise BuildError("git: not found: publish commits each edition to a git branch; install git (or put it on "
-                         "PATH), then publish again") from None
+    known = _git(root, "config", "user.email").stdout
     if not known.strip():
         for who in ("AUTHOR", "COMMITTER"):
             env.setdefault(f"GIT_{who}_NAME", "rulebook publisher")
             env.setdefault(f"GIT_{who}_EMAIL", "rulebook-publisher@localhost")
-    deployed = []
+    done = Published(commit=commit)
+    there = engine.versions(root, branch)
+    code = _code_digest(root)
     # Removed however the publish ends: an error, Ctrl-C or SIGTERM (rulebook's own handler unwinds it); one
     # a kill -9 left is removed by the next publish.
     with held_folder(Path(tempfile.gettempdir()), TEMP_PREFIX) as tmp:
         for edition in editions:
             ed_lib = load_library(root, edition.id)
+            digest = build_digest(ed_lib, code)
+            aliases = (ALIAS,) if edition.id == lib.book.current else ()
+            entry = there.get(edition.id)
+            if entry is not None and entry.properties.get(DIGEST) == digest and entry.aliases == aliases:
+                done.kept.append(edition.id)  # built from what it would read now: as deployed, byte for byte
+                continue
             pdf_dir = Path(tmp) / edition.id / "pdf"
             anchors = render_pdfs(ed_lib, pdf_dir, progress=lambda stage, *args, ed=edition.id, **kw:
                                   progress(f"{ed}: {stage}", *args, **kw))
             pages = Path(tmp) / edition.id / "book-pages.json"
             pages.write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
             progress(f"{edition.id}: site built, checked and committed")
-            engine.deploy(root, env, branch, edition.id, f"{edition.id} – {edition.label}",
-                          (ALIAS,) if edition.id == lib.book.current else (), downloads=pdf_dir, pages=pages,
-                          generated=Path(tmp) / edition.id / "generated")
+            engine.deploy(root, env, branch, edition.id, f"{edition.id} – {edition.label}", aliases,
+                          downloads=pdf_dir, pages=pages, generated=Path(tmp) / edition.id / "generated",
+                          message=f"Deployed {edition.id} ({edition.label}) built from commit {commit}",
+                          properties={DIGEST: digest})
             progress(f"{edition.id}: site built, checked and committed", final=True)
-            deployed.append(edition.id)
+            done.deployed.append(edition.id)
             shutil.rmtree(Path(tmp) / edition.id, ignore_errors=True)
         engine.set_default(root, env, branch, ALIAS)
-    return deployed
+    return done

@@ -35,6 +35,7 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
                   # fitting turned off once ended this part in a traceback (no tightest step to set it at).
                   copyfit_root=small_project(tmp_path / "printed", ("gin-rummy-tournament",), as_printed=True),
                   editions=(1, 1, 1), editions_project=lambda dest: small_project(dest, (EDITED_GAME, "euchre")),
+                  publish_pairs=1,
                   suite_args=(f"PYTEST_ARGS=tests/test_numwords.py -n 0 -q -p no:cacheprovider --basetemp={tmp_path / 'suite'}",))
     # A render of inputs rendered before in this run is copied (the loop builds the same book from nothing twice).
     monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "pdf-renders"))

@@ -46,7 +46,7 @@ def published(tmp_path_factory) -> Path:
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-qm", "book"], check=True)
     with sharing_pdfs(tmp_path_factory):  # the editions' PDFs are the shared builds'; mike builds each site
-        assert publish(repo) == ["2026.1", "2026.2"]
+        assert publish(repo).deployed == ["2026.1", "2026.2"]
     tree = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", "gh-pages"], capture_output=True,
                           check=True).stdout
     site = tmp_path_factory.mktemp("gh-pages")

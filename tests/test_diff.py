@@ -40,6 +40,15 @@ EDITS = [
     ("book page", "content/general-rules.md", "dramatically", "very dramatically",
      "Page “General Rules”: “This are not “Our Official Rules” but can change the way the game plays out "
      "**very** dramatically if used.”"),
+    # A list of plain values: the item that changed, never the whole list before and after.
+    ("list item added", "rules_data/horseshit-rummy.yaml", 'remove: ["2s"]', 'remove: ["2s", "3s"]',
+     "Horseshit Rummy, equipment, cards, line 1, remove: added (3s)"),
+    ("list item removed", "rules_data/horseshit-rummy.yaml", 'remove: ["2s"]', "remove: []",
+     "Horseshit Rummy, equipment, cards, line 1, remove: removed (2s)"),
+    ("list item changed", "rules_data/court-whist.yaml", "fields: [Name]", "fields: [Team]",
+     "Court Whist, score sheet, fields: Name → Team"),
+    ("list item moved", "rules_data/book.yaml", "      - dice-10000\n      - chicken-foot\n",
+     "      - chicken-foot\n      - dice-10000\n", "Equipment required, games, chicken-foot: place 2 → place 1"),
 ]
 
 
@@ -62,7 +71,8 @@ def _edited(tmp_path: Path, file: str, old: str, new: str) -> Path:
 def test_each_kind_of_edit_reads_as_one_line(before, tmp_path, kind, file, old, new, line):
     summary = compare(before, load_library(_edited(tmp_path, file, old, new)))
     text = markdown(summary, "x")
-    game, _, rest = line.partition(", ") if not line.startswith("Page") else ("The book", "", line)
+    book = line.startswith(("Page", "Equipment required"))  # the book's own pages and data
+    game, _, rest = line.partition(", ") if not book else ("The book", "", line)
     assert f"### {game}" in text
     assert f"- {rest[:1].upper()}{rest[1:]}" in text.splitlines(), text
     assert len(summary.changes) == 1, lines(summary)

@@ -92,3 +92,205 @@ def _accepted(root: Path) -> int:
     from generator.library import load_library
 
     return sum(f.severity == "accepted" for f in run_checks(load_library(root)))
+
+
+# -- a branch with a decision, a correction and a new game: the summary sets them apart; the pictures show each page --
+
+SLIP = ("content/golf.md", "Play starts with the person to the dealer’s left", "Play starts with the persen to the dealer’s left")
+DECISION = """revisions:
+  - id: hearts-never-led
+    edition: "2026.2"
+    date: "2026-10-01"
+    kind: rule
+    file: content/hearts.md
+    before: Hearts may not be led until
+    after: Hearts may never be led until
+    why: The family made the rule stricter so that nobody opens with hearts.
+  - id: pub-rummy-added
+    edition: "2026.2"
+    date: "2026-10-02"
+    kind: game_added
+    game: pub-rummy
+    why: The family plays it at the pub.
+"""
+CORRECTION = """
+  - id: golf-person
+    edition: "2026.2"
+    file: content/golf.md
+    published: the persen to
+    corrected: the person to
+    check: spelling.unknown_word
+    note: Spelling.
+    evidence:
+      kind: spelling
+      why: "“persen” is misspelt."
+"""
+
+
+@pytest.fixture(scope="module")
+def branch(tmp_path_factory) -> tuple[Path, str]:
+    """A small book whose 2026.1 printed a slip (recorded so), committed; then a branch with the family's decision
+    (Hearts), the slip's correction (Golf), a new game, and a word added to the house dictionary."""
+    from tests.conftest import as_published, small_project
+
+    repo = small_project(tmp_path_factory.mktemp("branch") / "repo")
+    _edit(repo, *SLIP)
+    as_published(repo)
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "as printed")
+    _edit(repo, SLIP[0], SLIP[2], SLIP[1])
+    with open(repo / "rules_data/errata.yaml", "a", encoding="utf-8") as errata:
+        errata.write(CORRECTION.replace("\n  ", "\n") if "\n- id:" in (repo / "rules_data/errata.yaml").read_text(
+            encoding="utf-8") else CORRECTION)
+    _edit(repo, "content/hearts.md", "Hearts may not be led until", "Hearts may never be led until")
+    (repo / "rules_data/revisions.yaml").write_text(DECISION, encoding="utf-8")
+    _new_game(repo)
+    (repo / "rules_data/dictionary.txt").write_text((repo / "rules_data/dictionary.txt").read_text(encoding="utf-8")
+                                                    + "sluffing\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a decision, a correction, a new game")
+    return repo
+
+
+def test_the_summary_sets_decisions_corrections_and_other_edits_apart(branch, tmp_path):
+    from generator.prcheck import check_pr
+
+    code, _, summary = check_pr(branch, "HEAD~1")
+    assert code == 0, summary
+    decisions, corrections = summary.index("### The family's decisions"), summary.index("### Corrections")
+    assert decisions < corrections
+    decided = summary[decisions:corrections]
+    assert "#### Hearts: Rule changed" in decided and "Decided 1 October 2026" in decided
+    assert "The family made the rule stricter" in decided and "may ~~not~~ **never** be led" in decided
+    assert "Pub Rummy" in decided and "The family plays it at the pub." in decided
+    corrected = summary[corrections:]
+    assert "`golf-person`" in corrected and "Evidence: **spelling**" in corrected and "“persen” is misspelt." in corrected
+    assert "~~persen~~ **person**" in corrected
+    assert "persen" not in decided and "Hearts" not in corrected.split("### The house dictionary")[0]
+    assert "**sluffing**" in summary and "rules_data/dictionary.txt" in summary  # the word the change adds
+    # The new game's line in its section: the game named once, never the section's games twice.
+    assert summary.count("golf") < 4 and "added (pub-rummy)" in summary, summary
+
+
+def test_a_list_is_shown_by_the_item_that_changed(branch):
+    from generator.prcheck import check_pr
+
+    _, _, summary = check_pr(branch, "HEAD~1")
+    line = next(line for line in summary.splitlines() if "pub-rummy" in line and "games" in line)
+    assert "→" not in line and "hearts" not in line, line
+
+
+@pytest.mark.parametrize("link", ["content/notes.md", "content/hearts.md", "rules_data/dictionary.txt",
+                                  "rules_data/golf.yaml", "templates/site/game.md.j2", "content"])
+def test_a_link_leaving_the_project_is_refused_and_nothing_quotes_it(base, tmp_path, capsys, link):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("the deploy key\n", encoding="utf-8")
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    path = repo / link
+    if path.is_dir():
+        shutil.rmtree(path)
+        path.symlink_to(secret)
+    else:
+        path.unlink(missing_ok=True)
+        path.symlink_to(secret / "key.txt")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a link")
+    summary, pictures = tmp_path / "summary.md", tmp_path / "pictures"
+    assert main(["--root", str(repo), "check-pr", "--base", "HEAD~1", "--summary", str(summary),
+                 "--pictures", str(pictures)]) == 1
+    out = capsys.readouterr()
+    assert f"::error file={link},line=1,title=source.outside_project::" in out.out
+    text = summary.read_text(encoding="utf-8")
+    assert "Not drawn: this change has errors" in text and "deploy key" not in text + out.out + out.err
+    assert not pictures.exists()
+
+
+@pytest.mark.slow
+def test_the_pictures_show_each_changed_page_before_and_after(branch, tmp_path):
+    from PIL import Image
+
+    from generator.prcheck import check_pr
+
+    folder = tmp_path / "pictures"
+    code, _, summary = check_pr(branch, "HEAD~1", pictures=folder)
+    assert code == 0, summary
+    section = summary[summary.index("### Pictures of the pages this change alters"):]
+    files = {p.name for p in folder.iterdir()}
+    assert "index.html" in files
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    for name in files - {"index.html"}:
+        assert f"`{name}`" in section and f'src="{name}"' in index, name  # the summary and the index name each
+    book = sorted(f for f in files if f.startswith("book-"))
+    site = sorted(f for f in files if f.startswith("site-"))
+    # The pages of Hearts and Golf, the new game's, before and after; the book's contents and What changed.
+    assert "(Hearts)" in section and "(Golf)" in section and "(Pub Rummy) (new)" in section, section
+    for game in ("games-hearts", "games-golf"):
+        for width in ("phone", "desktop"):
+            assert {f"site-{game}-index-{width}-before.png", f"site-{game}-index-{width}-after.png"} <= set(site), site
+    assert any(f.startswith("site-games-pub-rummy-index-phone-after") for f in site), site
+    with Image.open(folder / next(f for f in site if "games-hearts" in f and "phone" in f)) as shot:
+        assert shot.width == 390
+    with Image.open(folder / next(f for f in site if "games-hearts" in f and "desktop" in f)) as shot:
+        assert shot.width == 1280
+    # The changed words are boxed: the Hearts page after has green in it, before has red.
+    hearts = [f for f in book if f in section.split("(Hearts)")[1].split("\n")[0]]
+    assert len(hearts) == 2, (hearts, section)
+    for file, colour in zip(sorted(hearts), ((44, 160, 44), (214, 39, 40)), strict=True):  # after, before
+        with Image.open(folder / file) as page:
+            assert colour in {c for _, c in page.convert("RGB").getcolors(1 << 20)}, file
+
+
+@pytest.mark.parametrize("inside", ["notes.txt", "rules_data"])
+def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_path, inside):
+    from generator.prcheck import check_pr
+
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    _edit(repo, "content/hearts.md", "Hearts may not be led", "Hearts may never be led")  # (an error: no revision)
+    (repo / "rules_data/revisions.yaml").write_text(
+        "revisions:\n  - {id: never, edition: \"2026.2\", date: \"2026-10-01\", kind: rule, file: content/hearts.md, "
+        "before: Hearts may not be led, after: Hearts may never be led, why: Stricter.}\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a decision")
+    folder = tmp_path / "mine"
+    (folder / inside).parent.mkdir(parents=True, exist_ok=True)
+    (folder / inside).mkdir() if inside == "rules_data" else (folder / inside).write_text("mine\n", encoding="utf-8")
+    code, _, summary = check_pr(repo, "HEAD~1", pictures=folder)
+    assert code == 0, summary
+    assert f"Not drawn: {folder}: holds {inside}, which is no picture of a check" in summary.replace("\\", "")
+    assert (folder / inside).exists() and len(list(folder.iterdir())) == 1
+
+
+def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_boxed():
+    from generator.pictures import _Page, _Word, changed_words
+
+    def page(number: int, words: list[str], label: str) -> _Page:
+        body = [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)]
+        return _Page(number, 792, [_Word("Hearts", (50, 20, 90, 30)), *body, _Word(label, (560, 760, 570, 770))])
+
+    moved = page(10, ["Hearts", "may", "not", "be", "led"], "10"), page(11, ["Hearts", "may", "not", "be", "led"], "11")
+    assert moved[0].key() == moved[1].key()  # the page number in its foot is not what the page says
+    front = page(3, ["see", "page", "12"], "iii"), page(3, ["see", "page", "13"], "iii")
+    assert front[0].key() != front[1].key()  # a number in the text is
+    a, b = page(9, ["Hearts", "may", "not", "be", "led"], "9"), page(9, ["Hearts", "may", "never", "be", "led"], "9")
+    said_a, said_b = a.said(), b.said()
+    gone, came = changed_words([a.words[k].text for k in said_a], [b.words[k].text for k in said_b])
+    assert [a.words[said_a[k]].text for k in gone] == ["not"] and [b.words[said_b[k]].text for k in came] == ["never"]
+
+
+def test_a_decision_with_an_impossible_date_still_gets_a_summary(base, tmp_path):
+    from generator.prcheck import check_pr
+
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    _edit(repo, "content/hearts.md", "Hearts may not be led", "Hearts may never be led")
+    (repo / "rules_data/revisions.yaml").write_text(
+        "revisions:\n  - {id: never, edition: \"2026.2\", date: \"2027-02-30\", kind: rule, file: content/hearts.md, "
+        "before: Hearts may not be led, after: Hearts may never be led, why: Stricter.}\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a decision on no day")
+    _, _, summary = check_pr(repo, "HEAD~1")  # whatever validate says of the date: no traceback, the change shown
+    assert "may ~~not~~ **never** be led" in summary

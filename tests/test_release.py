@@ -688,9 +688,17 @@ def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path, monke
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "the book")
     assert rulebook(root, "edition", "new", "2026.3", "--label", "Revision 3 (Dec/2026)").returncode == 0
+    refused = rulebook(root, "publish")  # 2026.3 is opened, not committed: publish builds commits
+    assert refused.returncode == 1 and "rules_data/" in refused.stderr and "--allow-dirty" in refused.stderr
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "open 2026.3")
+    built = _git(root, "rev-parse", "HEAD").strip()
     monkeypatch.setenv(*ONE_RENDER_PROCESS)
     run = rulebook(root, "publish")
     assert run.returncode == 0, run.stderr
+    # Each deploy names the commit that holds the edition it built.
+    assert f"Deployed 2026.3 (Revision 3 (Dec/2026)) built from commit {built}" in _git(root, "log", "--format=%s",
+                                                                                         "gh-pages")
     versions = json.loads(_git(root, "show", "gh-pages:versions.json"))
     assert [v["version"] for v in versions] == ["2026.3", "2026.2", "2026.1"]
     assert [v["aliases"] for v in versions] == [["latest"], [], []]

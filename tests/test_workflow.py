@@ -68,3 +68,14 @@ def test_publish_runs_only_after_the_check_succeeded_on_the_same_commit():
     checkout = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/checkout"))
     assert "github.event.workflow_run.head_sha" in checkout["with"]["ref"]
     assert any(step.get("run") == "make publish" for step in job["steps"])  # publish validates before it builds
+
+
+def test_the_check_uploads_the_pictures_of_the_changed_pages():
+    steps = _job()["steps"]
+    check = next(i for i, step in enumerate(steps) if "rulebook check-pr" in step.get("run", ""))
+    assert "--pictures pictures" in steps[check]["run"]
+    upload = next(i for i, step in enumerate(steps)
+                  if step.get("uses", "").startswith("actions/upload-artifact") and step["with"]["name"] == "pictures")
+    assert check < upload and steps[upload]["with"]["path"] == "pictures"
+    # Uploaded when the check found errors too (the step's failure does not skip it), on pull requests only.
+    assert steps[upload]["if"] == "github.event_name == 'pull_request' && !cancelled()"

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,20 +72,51 @@ def versioned(env: dict[str, str]) -> dict[str, str]:
 
 
 def deploy(root: Path, env: dict[str, str], branch: str, edition: str, title: str, aliases: tuple[str, ...],
-           downloads: Path, pages: Path, generated: Path) -> None:
+           downloads: Path, pages: Path, generated: Path, message: str, properties: dict[str, str]) -> None:
     """Build the site of ``edition`` (its PDFs in ``downloads``, their pages in ``pages``, its generated pages in
-    ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with ``aliases``.
+    ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with ``aliases``, the
+    commit message ``message`` and ``properties`` kept with the version (in versions.json, read by ``versions``).
     Nothing is committed unless the build succeeds and its check passes (the plugin checks every build)."""
     given = {"RULEBOOK_EDITION": edition, "RULEBOOK_DOWNLOADS": str(downloads), "RULEBOOK_PAGES": str(pages),
              "RULEBOOK_GENERATED": str(generated)}
-    args = ["deploy", "--branch", branch, "--title", title, edition]
+    args = ["deploy", "--branch", branch, "--title", title, "--message", message, "--prop-delete-all",
+            *(arg for key, value in sorted(properties.items()) for arg in ("--prop-set-string", f"{key}={value}")),
+            edition]
     if aliases:
         args += [*aliases, "--update-aliases"]
     _mike(args, root, {**env, **given})
 
 
+@dataclass(frozen=True)
+class Version:
+    """A version deployed on the branch: its aliases and the properties its deploy kept with it."""
+
+    aliases: tuple[str, ...]
+    properties: dict[str, str]
+
+
+def versions(root: Path, branch: str) -> dict[str, Version]:
+    """The versions deployed on ``branch``, by version (none if there is no such branch, or it lists none)."""
+    try:
+        shown = subprocess.run(["git", "-C", str(root), "show", f"{branch}:versions.json"], capture_output=True,
+                               text=True)
+    except FileNotFoundError:
+        return {}
+    try:
+        entries = json.loads(shown.stdout) if shown.returncode == 0 else []
+    except json.JSONDecodeError:
+        return {}  # not mike's: every version is built again
+    return {e["version"]: Version(tuple(e.get("aliases") or ()), e["properties"] if isinstance(e.get("properties"), dict)
+                                  else {})
+            for e in entries if isinstance(e, dict) and isinstance(e.get("version"), str)}
+
+
 def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> None:
-    """Make ``version`` (a version or an alias) the one the site's root address opens."""
+    """Make ``version`` (a version or an alias) the one the site's root address opens (unless it is already: a mike
+    run and a commit spared when a publish keeps the editions as they are)."""
+    shown = subprocess.run(["git", "-C", str(root), "show", f"{branch}:index.html"], capture_output=True, text=True)
+    if shown.returncode == 0 and f'href="{version}/"' in shown.stdout and f'url={version}/' in shown.stdout:
+        return
     _mike(["set-default", "--branch", branch, version], root, env)
 
 
