@@ -35,8 +35,11 @@ def _edit(repo: Path, file: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def _new_game(repo: Path) -> None:
+def _new_game(repo: Path, decided: bool = False) -> None:
+    """Pub Rummy, and (unless ``decided``: the change records it already) the decision that adds it."""
     assert main(["--root", str(repo), "new-game", "Pub Rummy"]) == 0
+    if decided:
+        return
     # the family's own game: its addition is their decision, recorded
     _edit(repo, "rules_data/revisions.yaml", "revisions: []", 'revisions:\n  - id: pub-rummy-added\n    edition: "2026.2"\n'
           '    date: "2026-11-20"\n    kind: game_added\n    game: pub-rummy\n    why: The family plays it at the pub.')
@@ -145,7 +148,7 @@ def branch(tmp_path_factory) -> tuple[Path, str]:
             encoding="utf-8") else CORRECTION)
     _edit(repo, "content/hearts.md", "Hearts may not be led until", "Hearts may never be led until")
     (repo / "rules_data/revisions.yaml").write_text(DECISION, encoding="utf-8")
-    _new_game(repo)
+    _new_game(repo, decided=True)  # DECISION records its addition
     (repo / "rules_data/dictionary.txt").write_text((repo / "rules_data/dictionary.txt").read_text(encoding="utf-8")
                                                     + "sluffing\n", encoding="utf-8")
     _git(repo, "add", "-A")
@@ -281,7 +284,7 @@ def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_box
     assert [a.words[said_a[k]].text for k in gone] == ["not"] and [b.words[said_b[k]].text for k in came] == ["never"]
 
 
-def test_a_decision_with_an_impossible_date_still_gets_a_summary(base, tmp_path):
+def test_a_decision_with_an_impossible_date_is_one_error_in_the_summary(base, tmp_path):
     from generator.prcheck import check_pr
 
     repo = tmp_path / "pr"
@@ -292,5 +295,6 @@ def test_a_decision_with_an_impossible_date_still_gets_a_summary(base, tmp_path)
         "before: Hearts may not be led, after: Hearts may never be led, why: Stricter.}\n", encoding="utf-8")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "a decision on no day")
-    _, _, summary = check_pr(repo, "HEAD~1")  # whatever validate says of the date: no traceback, the change shown
-    assert "may ~~not~~ **never** be led" in summary
+    code, _, summary = check_pr(repo, "HEAD~1")  # no traceback: the date is one error at its line
+    assert code == 1 and "`rules_data/revisions.yaml:2` source.unreadable" in summary and "2027-02-30" in summary, \
+        summary
