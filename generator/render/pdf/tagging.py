@@ -121,9 +121,11 @@ def _text(box: Any) -> str:
 def associate_headers(page_box: Any) -> None:
     """Give each tagged table cell of a laid-out page its /Scope (a header) or its /Headers (a data cell).
 
-    A data cell's headers are the header cells of its rows to its left that head a row, and of its columns above
-    it that head a column, as HTML's table model assigns them (a header spanning columns heads each of them; a
-    row group's header heads the rows of its group below it). A header cell with no text heads nothing."""
+    A data cell's headers are the header cells to its left that head a row and those above it that head a column,
+    as HTML's table model assigns them (a header spanning columns heads each of them; a row group's header heads
+    the rows of its group below it), but for two things: a header with no text heads nothing, and a header heads a
+    cell that spans several columns (or rows) only if it spans them all: a player's name box under 'Player 1' spans
+    its 'Score' and 'Total' columns, and is neither a score nor a total."""
     import pydyf
 
     for table in _tables(page_box):
@@ -147,9 +149,9 @@ def associate_headers(page_box: Any) -> None:
             for header, hr, hc, scope in headers:
                 header_rows, header_columns = range(hr, hr + header.rowspan), range(hc, hc + header.colspan)
                 if scope in ("col", "colgroup"):
-                    heads = hr < r and any(column in header_columns for column in columns)
+                    heads = hr < r and all(column in header_columns for column in columns)
                 elif scope == "row":
-                    heads = hc < c and any(row in header_rows for row in rows)
+                    heads = hc < c and all(row in header_rows for row in rows)
                 else:  # rowgroup: the rows of its group from it down
                     first, last = next((a, b) for a, b in groups if a <= hr <= b)
                     heads = hr <= r <= last and hc <= c and first <= hr
@@ -158,9 +160,11 @@ def associate_headers(page_box: Any) -> None:
             cell.mark["A"]["Headers"] = pydyf.Array(ids)
 
 
-def prune_empty(elements: list[Any], objects: dict[bytes, Any]) -> list[Any]:
-    """``elements`` (structure elements just made, the page's top ones) less those that hold nothing, at any depth;
-    each one taken out is freed in the file. ``objects``: every element made for the page, by its reference."""
+def prune_empty(elements: list[Any], objects: dict[bytes, Any]) -> tuple[list[Any], list[Any]]:
+    """``elements`` (structure elements just made, the page's top ones) less those that hold nothing, at any depth,
+    and the elements taken out (the writer writes each as null: pydyf 0.13 numbers the objects of its object stream
+    wrongly when one is freed). ``objects``: every element made for the page, by its reference."""
+    pruned: list[Any] = []
 
     def holds(element: Any) -> bool:
         kids = element["K"]
@@ -170,17 +174,14 @@ def prune_empty(elements: list[Any], objects: dict[bytes, Any]) -> list[Any]:
             if child is None or holds(child):
                 kept.append(kid)
             else:
-                child.free = "f"
+                pruned.append(child)
         kids[:] = kept
         return bool(kept) or element["S"] in KEPT_EMPTY or "Alt" in element or "ActualText" in element
 
     kept = []
     for element in elements:
-        if holds(element):
-            kept.append(element)
-        else:
-            element.free = "f"
-    return kept
+        (kept if holds(element) else pruned).append(element)
+    return kept, pruned
 
 
 def flag_links(pdf_page: Any, objects: dict[bytes, Any]) -> None:

@@ -84,6 +84,16 @@ class _Serialised:
         return f"{self.number} {self.generation} R".encode()
 
 
+class _Null(_Serialised):
+    """An object taken out of the file (an empty structure element): its number stays, its value is null."""
+
+    __slots__ = ()
+
+    def __init__(self, obj: Any) -> None:
+        self.number, self.offset, self.generation, self.free = obj.number, obj.offset, obj.generation, obj.free
+        self.data, self.compressible = b"null", True
+
+
 class _OutlinePage:
     """What the outline needs of a page once its layout is gone."""
 
@@ -246,7 +256,9 @@ class PdfWriter:
             tagging.associate_headers(page._page_box)
             made = {obj.reference: obj for obj in pdf.objects[tree_start:]
                     if isinstance(obj, pydyf.Dictionary) and obj.get("Type") == "/StructElem"}
-            elements = tagging.prune_empty(elements, made)
+            elements, pruned = tagging.prune_empty(elements, made)
+            for element in pruned:  # no element refers to it now: written as null, its number kept
+                pdf.objects[element.number] = _Null(element)
         self.elements.append([element.reference for element in elements])
         if tags:
             raise BuildError(f"page {index + 1}: {len(tags)} marked contents are missing from the structure tree")
