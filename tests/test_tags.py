@@ -99,6 +99,44 @@ def test_a_field_whose_tooltip_is_not_its_label_is_found(tmp_path):
     assert any("'a_b1_r1_p1' does not start with the page's title" in p for p in untitled)
 
 
+def test_a_row_group_header_heads_the_rows_of_its_group_only(tmp_path):
+    """The printed index's section rows (scope="rowgroup"), each section a row group of its own."""
+    body = ('<table><thead><tr><th scope="col">Page</th><th scope="col">Game</th></tr></thead>'
+            '<tbody><tr><td>1</td><td>Hearts</td></tr></tbody>'
+            '<tbody><tr><th scope="rowgroup" colspan="2">Dice</th></tr><tr><td>2</td><td>Sticks</td></tr></tbody></table>')
+    tree = Tree(_write(tmp_path, body))
+    assert table_problems(tree) == []
+    ids = {tree.text(th): str(th.obj["/ID"]) for th in tree.of("TH")}
+    headers = {tree.text(td): {str(h) for h in td.attribute("/Headers")} for td in tree.of("TD")}
+    assert headers == {"1": {ids["Page"]}, "Hearts": {ids["Game"]}, "2": {ids["Page"], ids["Dice"]},
+                       "Sticks": {ids["Game"], ids["Dice"]}}
+
+
+def test_running_heads_are_artifacts_and_nothing_is_left_empty(tmp_path):
+    """A page-margin box's text is painted in an /Artifact /Pagination sequence and has no element; an empty span
+    has none either; a link carries the Print flag. WeasyPrint's own tagging does none of it (the writer without
+    tagging.py)."""
+    body = ('<style>@page { @top-center { content: "Running head" } @bottom-right { content: counter(page) } }'
+            '</style><h1>Title</h1><p>One <span id="here"></span><a href="#end">two</a>.</p><p id="end">End</p>')
+    for accessible in (True, False):
+        path = _write(tmp_path, body, accessible, name=f"{accessible}.pdf")
+        reader = pypdf.PdfReader(path)
+        operations = pypdf.generic.ContentStream(reader.pages[0].get_contents(), reader).operations
+        pagination = [operands[1] for operands, operator in operations if operator == b"BDC"
+                      and operands[0] == "/Artifact"]
+        tree = Tree(path)
+        empty = [e for e in tree.elements if not e.kids and not e.mcids and not e.widgets]
+        links = [a.get_object() for a in reader.pages[0]["/Annots"] if a.get_object()["/Subtype"] == "/Link"]
+        if accessible:
+            # (print.css's own running foot, "Edition", is painted beside this page's)
+            assert {(p["/Type"], p["/Subtype"]) for p in pagination} == {("/Pagination", "/Header"),
+                                                                       ("/Pagination", "/Footer")}
+            assert "Running head" not in " ".join(tree.text(e) for e in tree.elements)
+            assert empty == [] and [link["/F"] for link in links] == [4]
+        else:
+            assert pagination == [] and empty and links and "/F" not in links[0]
+
+
 # --- every PDF the shared builds make ------------------------------------------------------------------------------
 
 def _pdfs(built) -> list[tuple[str, Path]]:
