@@ -216,3 +216,5 @@ def test_an_e_mail_address_in_prose_is_a_link_with_its_words_unchanged():
     assert "<code>a@b.org</code>" in html and html.count("mailto:c@d.org") == 2
     assert re.sub(r"<[^>]+>", "", html) == "send them to brent.metzker@gmail.com. Or a@b.org, or mail c@d.org"
     assert "mailto" not in str(prose_html("```\nx@y.com\n```\n\nno address: a@b, @name, x@y.\n"))
+    titled = str(prose_html('[x](https://a.org "mail> me@x.com")'))  # an address in an attribute stays there
+    assert 'title="mail&gt; me@x.com"' in titled and "mailto" not in titled
