@@ -206,3 +206,15 @@ def test_a_damaged_or_unwritable_cache_costs_only_time(tmp_path, damage):
     missing = tmp_path / "not-a-folder.txt"
     missing.write_text("a file where the folder should be")
     assert _env(_CompiledTemplates("options", missing), "{{ x }}?").get_template("t.html").render(x=3) == "3?"
+
+
+def test_an_e_mail_address_in_prose_is_a_link_with_its_words_unchanged():
+    """Print's prose links each e-mail address (mailto:), so that a reader of the PDF can follow it; an address in
+    code, preformatted text or a link stays as it is, and the text reads the same."""
+    html = str(prose_html("send them to brent.metzker@gmail.com. Or `a@b.org`, or [mail](mailto:c@d.org) c@d.org"))
+    assert '<a href="mailto:brent.metzker@gmail.com" rel="noopener noreferrer">brent.metzker@gmail.com</a>.' in html
+    assert "<code>a@b.org</code>" in html and html.count("mailto:c@d.org") == 2
+    assert re.sub(r"<[^>]+>", "", html) == "send them to brent.metzker@gmail.com. Or a@b.org, or mail c@d.org"
+    assert "mailto" not in str(prose_html("```\nx@y.com\n```\n\nno address: a@b, @name, x@y.\n"))
+    titled = str(prose_html('[x](https://a.org "mail> me@x.com")'))  # an address in an attribute stays there
+    assert 'title="mail&gt; me@x.com"' in titled and "mailto" not in titled

@@ -122,6 +122,71 @@ def fields_without_appearance_or_totals() -> None:
     assert form["/NeedAppearances"] and "/CO" not in form
 
 
+def _tagged(html: str) -> object:
+    """``html`` written by WeasyPrint's own writer as PDF/UA-1, read by pypdf."""
+    import pypdf
+    import weasyprint
+
+    return pypdf.PdfReader(io.BytesIO(weasyprint.HTML(string=f"<html lang=en><title>T</title>{html}").write_pdf(
+        pdf_variant="pdf/ua-1")))
+
+
+def _elements(reader: object) -> list:
+    """Every structure element reachable from the root, in tree order."""
+    found, stack = [], [reader.trailer["/Root"]["/StructTreeRoot"]]
+    while stack:
+        node = stack.pop()
+        kids = node.get("/K", [])
+        kids = kids if isinstance(kids, list) else [kids]
+        children = [kid.get_object() for kid in kids if hasattr(kid, "get_object")]
+        children = [child for child in children if hasattr(child, "get") and child.get("/S")]
+        found.extend(children)
+        stack.extend(reversed(children))
+    return found
+
+
+def table_headers_without_scope() -> None:
+    """WeasyPrint writes no /Scope on a TH, and a column group's header heads only the first column it spans."""
+    reader = _tagged("<table><thead><tr><th scope=colgroup colspan=2>Player</th></tr><tr><th scope=col>Hand</th>"
+                     "<th scope=col>Total</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>")
+    elements = _elements(reader)
+    headers = [e for e in elements if e["/S"] == "/TH"]
+    assert len(headers) == 3 and not any("/Scope" in e.get("/A", {}) for e in headers)
+    group = headers[0]["/ID"]
+    cells = [e for e in elements if e["/S"] == "/TD"]
+    assert group in cells[0]["/A"]["/Headers"] and group not in cells[1]["/A"]["/Headers"]
+
+
+def margin_boxes_tagged_as_content() -> None:
+    """A running head (a page-margin box) is painted inside a /Span sequence, not an artifact."""
+    import pypdf
+
+    reader = _tagged("<style>@page { @top-center { content: 'Running head' } }</style><div></div>")
+    operations = pypdf.generic.ContentStream(reader.pages[0].get_contents(), reader).operations
+    marks: list[bytes] = []
+    shown = []
+    for operands, operator in operations:
+        if operator in (b"BDC", b"BMC"):
+            marks.append(operands[0])
+        elif operator == b"EMC":
+            marks.pop()
+        elif operator in (b"Tj", b"TJ"):
+            shown.append(list(marks))
+    assert shown and all(marks and marks[-1] == "/Span" for marks in shown), shown
+
+
+def empty_span_kept_as_element() -> None:
+    """An empty span (a place marked for a measure) becomes a structure element that holds nothing."""
+    reader = _tagged("<p>One <span id=here></span>two</p>")
+    assert [e for e in _elements(reader) if e["/S"] == "/Span" and not e.get("/K")]
+
+
+def links_without_print_flag() -> None:
+    reader = _tagged("<p><a href='#end'>To the end</a></p><p id=end>End</p>")
+    links = [a.get_object() for a in reader.pages[0]["/Annots"] if a.get_object()["/Subtype"] == "/Link"]
+    assert links and not any("/F" in link for link in links)
+
+
 def page_has_no_public_layout() -> None:
     import weasyprint
 
@@ -177,6 +242,10 @@ CANARIES: dict[str, tuple[Callable[[], None], ...]] = {
     "deflate-once": (same_payload_deflated_again,),
     "page-writer": (writer_needs_every_layout_until_the_end,),
     "form-fields": (fields_without_appearance_or_totals,),
+    "table-scope": (table_headers_without_scope,),
+    "margin-artifacts": (margin_boxes_tagged_as_content,),
+    "empty-elements": (empty_span_kept_as_element,),
+    "link-print-flag": (links_without_print_flag,),
     "page-box": (page_has_no_public_layout,),
     "pango-version": (no_public_pango_version,),
     "pypdf-add-object": (no_public_way_to_add_an_object,),

@@ -1,5 +1,8 @@
 """The page-at-a-time PDF writer (render/pdf/writer.py) against WeasyPrint's own: the same file for a reader.
 
+The writer is compared with what PDF/UA needs beyond WeasyPrint's tagging left out (``accessible=False``: the
+mends of render/pdf/tagging.py, which tests/test_tags.py and tests/test_accessibility.py read back).
+
 Both writers are given the same laid-out pages; the files are compared as a reader and a screen
 reader meet them (tests/pdffacts.py): pages and what is drawn on them, links, form fields, named
 destinations, the outline, the structure tree and which element each marked content belongs to,
@@ -49,7 +52,7 @@ def weasyprints_book(book_parts, tmp_path_factory) -> dict:
 
 def test_the_book_reads_as_weasyprints_file(book_parts, weasyprints_book, tmp_path):
     """Links from the contents and index, the outline, tables with headers, lists, floats, running headers."""
-    writer = PdfWriter(book_parts[0].font_config)
+    writer = PdfWriter(book_parts[0].font_config, accessible=False)
     for document in book_parts:
         for page in document.pages:
             writer.add(page)
@@ -60,7 +63,7 @@ def test_the_book_reads_as_weasyprints_file(book_parts, weasyprints_book, tmp_pa
 
 def test_pages_added_first_are_put_first(book_parts, weasyprints_book, tmp_path):
     """The book's contents is laid out last and added ``first``: the file is as if it had come first."""
-    writer = PdfWriter(book_parts[0].font_config)
+    writer = PdfWriter(book_parts[0].font_config, accessible=False)
     for document in book_parts[1:]:
         for page in document.pages:
             writer.add(page)
@@ -79,7 +82,11 @@ def test_a_score_sheet_reads_as_weasyprints_file(library, tmp_path):
     page = next(p for p in game_pages(library) if p.id == "gin-rummy-tournament")
     with without_cycle_collector():
         documents = render_sheet_documents(library, page, sheet_files([page])[0], Engine()).documents
-        Engine.write(documents, tmp_path / "ours.pdf")
+        writer = PdfWriter(documents[0].font_config, accessible=False)
+        for document in documents:
+            for page in document.pages:
+                writer.add(page)
+        writer.write(tmp_path / "ours.pdf", documents[0].metadata)
     theirs = pdf_facts(_weasyprint(documents, tmp_path / "weasyprint.pdf"))
     assert any(a.get("/FT") == "/Tx" for p in theirs["pages"] for a in p["annotations"])
     assert differences(theirs, _as_weasyprint_gives_fields(pdf_facts(tmp_path / "ours.pdf"))) == []

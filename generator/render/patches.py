@@ -286,6 +286,56 @@ REGISTER: tuple[Entry, ...] = (
                     "up is the score sheet's promise. The writer post-processes the dictionaries add_forms returns.",
     ),
     Entry(
+        name="table-scope", kind="around",
+        reaches=("weasyprint.pdf.tags._build_box_tree", "weasyprint.formatting_structure.boxes"),
+        where=("render/pdf/tagging.py",),
+        does="After WeasyPrint tags a page, each header cell (TH) gets the /Scope of its HTML scope attribute and each "
+             "data cell (TD) the /Headers of every header cell that heads it (associate_headers), read from the cells' "
+             "boxes and the structure elements WeasyPrint keeps on them (box.mark).",
+        upstream="Kozea/WeasyPrint#2508 (open: 'PDF/UA: Tags for header cells in tables are missing', the /Scope of "
+                 "th scope), #1784 (open: PDF/UA table bug). WeasyPrint 70 writes no /Scope, gives a data cell only "
+                 "the header anchored in its first column (a column group's header over two columns heads one), and "
+                 "counts a header with no text.",
+        unavoidable="PDF/UA-1 (ISO 14289-1 7.5, Matterhorn 15-003) asks each TH for a Scope or each cell for its "
+                    "Headers, and no HTML makes WeasyPrint write them; the elements exist only inside its tagging, "
+                    "which the writer calls a page at a time (page-writer), so they are mended right after it.",
+    ),
+    Entry(
+        name="margin-artifacts", kind="subclass",
+        reaches=("weasyprint.pdf.stream.Stream", "weasyprint.pdf.stream.Stream._tags",
+                 "weasyprint.pdf.tags._build_box_tree", "weasyprint.formatting_structure.boxes.MarginBox"),
+        where=("render/pdf/tagging.py",),
+        does="The writer's page stream (tagging.stream_class) paints the content of the page-margin boxes (running "
+             "heads, page numbers) as /Artifact /Pagination (/Header or /Footer) sequences, and the writer tags only "
+             "the page's other boxes (tagging.content_boxes).",
+        upstream="Kozea/WeasyPrint#1836 (open, 'PDF/UA page header and footer': the maintainer, 2025-11: margin "
+                 "content is marked but kept out of the tree; marking it as artifacts 'is not possible easily in "
+                 "WeasyPrint'), #2829 (closed).",
+        unavoidable="The book's running heads and page numbers are CSS margin boxes (the published pages), which "
+                    "WeasyPrint paints as tagged content whose elements it leaves out of the tree; PDF/UA asks for "
+                    "them as artifacts (ISO 14289-1 7.8, Matterhorn 18), and only the stream that paints them can.",
+    ),
+    Entry(
+        name="empty-elements", kind="around", reaches=("weasyprint.pdf.tags._build_box_tree",),
+        where=("render/pdf/tagging.py",),
+        does="Structure elements that hold nothing (no content, no child, no /Alt), but a table's rows and cells, are "
+             "taken out of the tree WeasyPrint builds for a page and freed (tagging.prune_empty).",
+        upstream="Kozea/WeasyPrint#2482 (open, PDF/UA support improvement: 'Remove useless PDF Span tags that PAC "
+                 "complains about'); PR #2471's notes: 'empty anonymous blocks are created sometimes'.",
+        unavoidable="The book marks places for its layout's measures with empty spans (a game's end, its box's end: "
+                    "their ids are anchors the tests and copyfit read); any element WeasyPrint lays out becomes a "
+                    "structure element, and only the tree it returns can be pruned.",
+    ),
+    Entry(
+        name="link-print-flag", kind="around", reaches=("weasyprint.pdf.anchors.add_links",),
+        where=("render/pdf/tagging.py",),
+        does="Each link annotation add_links makes gets the Print flag (/F 4), as its form fields have.",
+        upstream="none found in Kozea/WeasyPrint (searched: link annotation print flag, /F). An issue would ask "
+                 "add_links to set /F 4 on the annotations it makes (PDF/A requires it, PDF/UA checkers warn).",
+        unavoidable="add_links makes the annotation dictionaries with no option for flags; a link has no border "
+                    "(/BS /W 0), so the flag only says that print and screen agree.",
+    ),
+    Entry(
         name="page-box", kind="private",
         reaches=("weasyprint.document.Page._page_box", "weasyprint.formatting_structure.boxes"),
         where=("render/pdf/weasy.py", "render/pdf/copyfit.py", "render/pdf/scorepad.py", "render/pdf/writer.py"),

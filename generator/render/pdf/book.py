@@ -135,11 +135,12 @@ class BookParts:
             self.sheets.setdefault(sheet.game_id, []).append(sheet)
         self.middle = self._middle()
 
-    def _prose_html(self, p: Any) -> Any:
-        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()))
+    def _prose_html(self, p: Any, level: int = 2) -> Any:
+        """A prose page's text under its title, a heading of ``level``: its '##' one level below the title."""
+        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1)
 
     def _prose(self, p: Any, level: int) -> Part:
-        return Part(self.templates.prose_page(p, self._prose_html(p), level), recto=True)
+        return Part(self.templates.prose_page(p, self._prose_html(p, level), level), recto=True)
 
     def _middle(self) -> list[Part]:
         t, out = self.templates, [self._prose(p, 1) for p in self.front_pages]

@@ -53,6 +53,7 @@ from typing import Any
 
 from ...errors import BuildError
 from ..patches import new_pdf, stream_data
+from . import tagging
 
 PDF_VARIANT = "pdf/ua-1"
 
@@ -81,6 +82,16 @@ class _Serialised:
     @property
     def reference(self) -> bytes:
         return f"{self.number} {self.generation} R".encode()
+
+
+class _Null(_Serialised):
+    """An object taken out of the file (an empty structure element): its number stays, its value is null."""
+
+    __slots__ = ()
+
+    def __init__(self, obj: Any) -> None:
+        self.number, self.offset, self.generation, self.free = obj.number, obj.offset, obj.generation, obj.free
+        self.data, self.compressible = b"null", True
 
 
 class _OutlinePage:
@@ -118,7 +129,7 @@ def _calculation_order(calculated: list[tuple[bytes, str, list[str]]]) -> list[b
 class PdfWriter:
     """One PDF/UA-1 file, its pages added one at a time (see the module's docstring)."""
 
-    def __init__(self, font_config: Any) -> None:
+    def __init__(self, font_config: Any, accessible: bool = True) -> None:
         import pydyf
         from tinycss2.color5 import D50, D65
         from weasyprint import DEFAULT_OPTIONS
@@ -129,6 +140,8 @@ class PdfWriter:
         _, properties = VARIANTS[PDF_VARIANT]
         self.options.update({key: value for key, value in properties.items() if self.options.get(key) is None})
         self.compress = not self.options["uncompressed_pdf"]
+        # What PDF/UA needs beyond WeasyPrint's tagging (tagging.py); False: WeasyPrint's own file (tests/test_writer.py)
+        self.accessible = accessible
         self.font_config = font_config
         self.pdf = pdf = new_pdf()  # pydyf's PDF, its page references read once per page (patches.py)
         self.fonts: dict[str, Any] = {}
@@ -178,7 +191,6 @@ class PdfWriter:
         import pydyf
         from weasyprint.matrix import Matrix
         from weasyprint.pdf.anchors import add_forms, add_links
-        from weasyprint.pdf.stream import Stream
         from weasyprint.pdf.tags import _build_box_tree
 
         pdf, index, first_object = self.pdf, self.pages, len(self.pdf.objects)
@@ -190,8 +202,10 @@ class PdfWriter:
         right, bottom = left + page_width, top + page_height
         page_rectangle = (left / scale, top / scale, (right - left) / scale, (bottom - top) / scale)
         tags: dict = {}
-        stream = Stream(self.fonts, page_rectangle, self.resources, self.images, tags, self.color_profiles, None,
-                        compress=self.compress)
+        stream = tagging.stream_class()(self.fonts, page_rectangle, self.resources, self.images, tags,
+                                        self.color_profiles, None, compress=self.compress)
+        if self.accessible:  # running heads and feet: artifacts (tagging.py)
+            stream.furniture = tagging.furniture(page._page_box)
         stream.transform(d=-1, f=(page.height * scale))
         pdf.add_object(stream)
         pdf_page = pydyf.Dictionary({"Type": "/Page", "Parent": pdf.pages.reference,
@@ -214,6 +228,8 @@ class PdfWriter:
         if any(link_type == "attachment" for link_type, *_ in page.links):
             raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
         add_links((page.links, anchors), matrix, pdf, pdf_page, self.names, tags)
+        if self.accessible:
+            tagging.flag_links(pdf_page, {obj.reference: obj for obj in pdf.objects[first_object:]})
         add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
         sums = {box.element.get("name"): (box.element.get("data-sum").split(),
                                           (box.element.get("data-show-when") or box.element.get("data-sum")).split())
@@ -228,10 +244,22 @@ class PdfWriter:
                                             trim[2] + min(10, bleed["right"]), trim[3] + min(10, bleed["bottom"])])
 
         # The page's part of the structure tree, as add_tags builds it, keyed as the page is added.
+        # The margin boxes are left out: their content is painted as artifacts (tagging.py). Then each table's
+        # headers are associated with their cells, and elements that hold nothing are taken out.
         page_nums: dict[int, bytes] = {}
         annotations: list[tuple[bytes, Any]] = []
-        self.elements.append([element.reference for element in _build_box_tree(
-            page._page_box, self.structure_document, pdf, index, page_nums, annotations, tags)])
+        tree_start = len(pdf.objects)
+        roots = tagging.content_boxes(page._page_box) if self.accessible else [page._page_box]
+        elements = [element for child in roots for element in _build_box_tree(
+            child, self.structure_document, pdf, index, page_nums, annotations, tags)]
+        if self.accessible:
+            tagging.associate_headers(page._page_box)
+            made = {obj.reference: obj for obj in pdf.objects[tree_start:]
+                    if isinstance(obj, pydyf.Dictionary) and obj.get("Type") == "/StructElem"}
+            elements, pruned = tagging.prune_empty(elements, made)
+            for element in pruned:  # no element refers to it now: written as null, its number kept
+                pdf.objects[element.number] = _Null(element)
+        self.elements.append([element.reference for element in elements])
         if tags:
             raise BuildError(f"page {index + 1}: {len(tags)} marked contents are missing from the structure tree")
         self.parent_tree["Nums"].extend([page_key, pydyf.Array(ref for _, ref in sorted(page_nums.items()))])

@@ -94,12 +94,37 @@ def _prose_converter() -> markdown.Markdown:
     return markdown.Markdown(extensions=PROSE_EXTENSIONS)
 
 
+# An e-mail address as prose prints it (brent.metzker@gmail.com), in text outside a link, code or preformatted text.
+EMAIL = re.compile(r"(?<![\w.+@-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?<!\.)(?![\w@-])")
+_TAG = re.compile(r"""(<(?:[^>"']|"[^"]*"|'[^']*')*>)""")  # a tag, a '>' inside its quoted attributes included
+_NO_LINK = {"a", "code", "pre"}  # inside these an address stays text (a link in a link is invalid HTML)
+
+
+def link_addresses(html: str) -> str:
+    """Sanitized HTML with each e-mail address in its text made a mailto link, its text unchanged: on paper it
+    reads the same, and in the PDF a reader (or a screen reader) can follow it."""
+    out, inside = [], 0
+    for piece in _TAG.split(html):
+        if piece.startswith("<"):
+            name = re.match(r"</?\s*([a-zA-Z0-9]+)", piece)
+            if name and name.group(1).lower() in _NO_LINK and not piece.endswith("/>"):
+                inside += -1 if piece.startswith("</") else 1
+            out.append(piece)
+        elif inside > 0:
+            out.append(piece)
+        else:  # text, escaped by the sanitizer: an address holds no character it escapes
+            out.append(EMAIL.sub(lambda m: f'<a href="mailto:{m.group(0)}">{m.group(0)}</a>', piece))
+    return "".join(out)
+
+
 def prose_html(text: str) -> Markup:
-    """Contributor Markdown to sanitized HTML, ready for a template."""
+    """Contributor Markdown to sanitized HTML, ready for a template (print's: e-mail addresses are links)."""
     converter = _prose_converter()
     converter.reset()
     html = converter.convert(escape_raw_html(text))
-    return Markup(sanitize(html))  # noqa: S704 - sanitized on the line above
+    clean = sanitize(html)
+    linked = link_addresses(clean)
+    return Markup(clean if linked == clean else sanitize(linked))  # noqa: S704 - sanitized here
 
 
 def prose_markdown(text: str) -> Markup:

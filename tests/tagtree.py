@@ -1,0 +1,223 @@
+"""A tagged PDF's structure tree read back with pypdf, and what a screen reader would stumble on in it (issue 41).
+
+``Tree`` holds every structure element reachable from the root, in reading (tree) order, with the text of its
+marked contents (read through pypdf's text extraction, one marked content at a time). Three readings of it:
+
+- ``heading_problems``: the outline starts at H1, never skips a level (H1 then H3) and has no empty heading,
+  ISO 14289-1 7.4.2 (pdfua's check of empty headings, UA-14-001, does not run with pikepdf 10: docs/accessibility.md).
+- ``table_problems``: every TH says which way it heads (/Scope), every TD's /Headers name header cells of its own
+  table that hold text, and every row spans as many columns as the others (ISO 14289-1 7.5).
+- ``field_problems``: every form field's tooltip (/TU, what a screen reader announces) starts with the page's
+  title and holds the text of each header cell the field's cell names: what a person sees beside the box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pypdf
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
+
+
+@dataclass
+class Element:
+    """One structure element: its role, where it is, its children and marked contents."""
+
+    obj: Any
+    role: str
+    path: str
+    parent: Element | None
+    page: int | None
+    kids: list[Element] = field(default_factory=list)
+    mcids: list[tuple[int, int]] = field(default_factory=list)  # (page index, MCID)
+    widgets: list[Any] = field(default_factory=list)  # annotations it holds (OBJR)
+
+    def attribute(self, name: str) -> Any:
+        attributes = self.obj.get("/A")
+        for item in attributes if isinstance(attributes, ArrayObject) else [attributes] if attributes else []:
+            item = item.get_object()
+            if isinstance(item, DictionaryObject) and name in item:
+                return item[name]
+        return None
+
+    def descendants(self) -> list[Element]:
+        out = []
+        for kid in self.kids:
+            out += [kid, *kid.descendants()]
+        return out
+
+
+class Tree:
+    """The structure tree of ``path`` (see the module's docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.reader = pypdf.PdfReader(path)
+        self.page_index = {page.indirect_reference.idnum: n for n, page in enumerate(self.reader.pages)}
+        self.elements: list[Element] = []
+        root = self.reader.trailer["/Root"].get("/StructTreeRoot")
+        if root is not None:
+            self._walk(root.get_object(), None, "", None)
+        self._texts: dict[tuple[int, int], str] | None = None
+
+    def _walk(self, node: Any, parent: Element | None, path: str, page: int | None) -> None:
+        kids = node.get("/K", [])
+        for kid in kids if isinstance(kids, ArrayObject) else [kids]:
+            if isinstance(kid, int) or (hasattr(kid, "as_numeric") and not isinstance(kid, IndirectObject)):
+                if parent is not None:
+                    parent.mcids.append((page, int(kid)))
+                continue
+            obj = kid.get_object()
+            if not isinstance(obj, DictionaryObject):
+                continue
+            if obj.get("/Type") == "/MCR":
+                mcr_page = self.page_index.get(obj["/Pg"].idnum, page) if "/Pg" in obj else page
+                if parent is not None:
+                    parent.mcids.append((mcr_page, int(obj["/MCID"])))
+            elif obj.get("/Type") == "/OBJR":
+                if parent is not None:
+                    parent.widgets.append(obj["/Obj"].get_object())
+            elif "/S" in obj:
+                own = self.page_index.get(obj.raw_get("/Pg").idnum, page) if "/Pg" in obj else page
+                element = Element(obj, str(obj["/S"])[1:], f"{path}/{str(obj['/S'])[1:]}", parent, own)
+                if parent is not None:
+                    parent.kids.append(element)
+                self.elements.append(element)
+                self._walk(obj, element, element.path, own)
+
+    def texts(self) -> dict[tuple[int, int], str]:
+        """The text of each marked content, by (page index, MCID)."""
+        if self._texts is None:
+            self._texts = {}
+            for n, page in enumerate(self.reader.pages):
+                stack: list[int | None] = []
+
+                def before(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack) -> None:
+                    if operator == b"BDC":
+                        properties = operands[1] if len(operands) > 1 else None
+                        mcid = properties.get("/MCID") if isinstance(properties, DictionaryObject) else None
+                        stack.append(int(mcid) if mcid is not None else None)
+                    elif operator == b"BMC":
+                        stack.append(None)
+                    elif operator == b"EMC" and stack:
+                        stack.pop()
+
+                def text(content: str, cm: Any, tm: Any, font: Any, size: Any, stack: list = stack, n: int = n) -> None:
+                    mcid = next((m for m in reversed(stack) if m is not None), None)
+                    if mcid is not None:
+                        self._texts[(n, mcid)] = self._texts.get((n, mcid), "") + content
+
+                page.extract_text(visitor_operand_before=before, visitor_text=text)
+        return self._texts
+
+    def text(self, element: Element) -> str:
+        """What ``element`` reads aloud: the text of its marked contents and its descendants', in order."""
+        texts = self.texts()
+        return " ".join(" ".join(texts.get(m, "") for e in [element, *element.descendants()] for m in e.mcids).split())
+
+    def of(self, role: str) -> list[Element]:
+        return [e for e in self.elements if e.role == role]
+
+
+HEADINGS = {f"H{n}": n for n in range(1, 7)}
+
+
+def heading_problems(tree: Tree) -> list[str]:
+    """The headings that are empty or skip a level (or a first heading that is not H1), in reading order."""
+    problems, previous = [], 0
+    for element in tree.elements:
+        level = HEADINGS.get(element.role)
+        if level is None:
+            continue
+        if not tree.text(element):
+            problems.append(f"page {element.page + 1 if element.page is not None else '?'}: an empty H{level}")
+        if level > previous + 1:
+            problems.append(f"page {element.page + 1 if element.page is not None else '?'}: H{level} after "
+                            f"{'H' + str(previous) if previous else 'the start'} ({element.path})")
+        previous = level
+    return problems
+
+
+def _rows(table: Element) -> list[Element]:
+    rows = []
+    for kid in table.kids:
+        if kid.role == "TR":
+            rows.append(kid)
+        elif kid.role in ("THead", "TBody", "TFoot"):
+            rows += [row for row in kid.kids if row.role == "TR"]
+    return rows
+
+
+def _span(cell: Element, name: str) -> int:
+    value = cell.attribute(name)
+    return int(value) if value is not None else 1
+
+
+def table_problems(tree: Tree) -> list[str]:
+    """Each table's header cells without a scope, data cells whose headers are not its own table's header cells
+    with text, and rows that do not close the grid (see the module's docstring)."""
+    problems = []
+    for table in tree.of("Table"):
+        where = f"page {table.page + 1 if table.page is not None else '?'} {table.path}"
+        rows = _rows(table)
+        cells = [cell for row in rows for cell in row.kids if cell.role in ("TH", "TD")]
+        headers = {str(cell.obj["/ID"]): cell for cell in cells if cell.role == "TH" and "/ID" in cell.obj}
+        for cell in cells:
+            if cell.role == "TH" and str(cell.attribute("/Scope")) not in ("/Row", "/Column", "/Both"):
+                problems.append(f"{where}: a header cell with no /Scope ({tree.text(cell)!r})")
+            if cell.role == "TD":
+                for name in cell.attribute("/Headers") or []:
+                    header = headers.get(str(name))
+                    if header is None:
+                        problems.append(f"{where}: a cell names {name!r}, no header cell of its table")
+                    elif not tree.text(header):
+                        problems.append(f"{where}: a cell names a header cell with no text")
+        widths, carried = [], {}  # column -> rows a cell above still spans
+        for row in rows:
+            column = 0
+            for cell in (c for c in row.kids if c.role in ("TH", "TD")):
+                while carried.get(column, 0) > 0:
+                    column += 1
+                for c in range(column, column + _span(cell, "/ColSpan")):
+                    carried[c] = _span(cell, "/RowSpan")
+                column += _span(cell, "/ColSpan")
+            widths.append(max([column, *(c + 1 for c, left in carried.items() if left > 0)]))
+            carried = {c: left - 1 for c, left in carried.items() if left > 1}
+        if len(set(widths)) > 1:
+            problems.append(f"{where}: rows span {sorted(set(widths))} columns: the grid does not close")
+    return problems
+
+
+def field_problems(tree: Tree) -> list[str]:
+    """Each form field whose tooltip (/TU) is missing, does not start with its page's title (its first H1), or
+    leaves out a header cell its table cell names."""
+    problems = []
+    titles: dict[int, str] = {}
+    for heading in tree.of("H1"):
+        titles.setdefault(heading.page, tree.text(heading))
+    for form in tree.of("Form"):
+        for widget in form.widgets:
+            tooltip = str(widget.get("/TU", ""))
+            name = f"page {form.page + 1 if form.page is not None else '?'} field {widget.get('/T')}"
+            if not tooltip:
+                problems.append(f"{name}: no /TU")
+                continue
+            title = titles.get(form.page, "")
+            if title and not tooltip.startswith(title):
+                problems.append(f"{name}: {tooltip!r} does not start with the page's title {title!r}")
+            cell = form.parent
+            while cell is not None and cell.role not in ("TD", "TH"):
+                cell = cell.parent
+            if cell is None:
+                continue
+            table = cell.parent
+            while table is not None and table.role != "Table":
+                table = table.parent
+            headers = {str(c.obj["/ID"]): c for c in (table.descendants() if table else []) if "/ID" in c.obj}
+            for header_id in cell.attribute("/Headers") or []:
+                header = headers.get(str(header_id))
+                label = tree.text(header) if header is not None else ""
+                if label and label.casefold() not in tooltip.casefold():
+                    problems.append(f"{name}: {tooltip!r} leaves out {label!r}, which heads its box")
+    return problems

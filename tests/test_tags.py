@@ -1,0 +1,156 @@
+"""The PDFs' structure trees, read back with pypdf (tests/tagtree.py): what a screen reader is given (issue 41).
+
+Every PDF the shared builds make (the book, the score pad, each score sheet, both editions): headings in order with
+no level skipped, every table's headers scoped and associated with their cells, every form field's tooltip (/TU)
+holding what a person sees beside its box. Each reading is proven on a small broken fixture first: a hand-made page
+laid out and written as the build writes it, or a built file changed with pypdf.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdf
+import pytest
+from pypdf.generic import NameObject
+
+from generator.render.pdf.weasy import Engine
+from generator.render.pdf.writer import PdfWriter
+from tests.conftest import CURRENT, PUBLISHED
+from tests.tagtree import Tree, field_problems, heading_problems, table_problems
+
+PAGE = '<!DOCTYPE html><html lang="en"><head><title>Fixture</title></head><body>{}</body></html>'
+TABLE = ('<h1>Hearts</h1><table><thead><tr><th scope="col"></th><th scope="colgroup" colspan="2">Player 1</th></tr>'
+         '<tr><th scope="col"></th><th scope="col">Hand</th><th scope="col">Total</th></tr></thead>'
+         '<tbody><tr><th scope="row">Round 1</th><td>{}</td><td>{}</td></tr></tbody></table>')
+
+
+def _write(tmp_path: Path, body: str, accessible: bool = True, name: str = "fixture.pdf") -> Path:
+    """``body`` laid out by the build's engine and written by its writer (``accessible``: with tagging.py's mends)."""
+    engine = Engine()
+    document = engine.document(PAGE.format(body))
+    writer = PdfWriter(document.font_config, accessible=accessible)
+    for page in document.pages:
+        writer.add(page)
+    writer.write(tmp_path / name, document.metadata)
+    return tmp_path / name
+
+
+def _field(title: str, name: str) -> str:
+    return f'<input type="text" name="{name}" title="{title}" style="appearance: auto; width: 2cm; height: 7mm">'
+
+
+# --- each reading, on a fixture that passes and one that it must catch ------------------------------------------
+
+def test_a_heading_that_skips_a_level_is_found(tmp_path):
+    assert heading_problems(Tree(_write(tmp_path, "<h1>A</h1><h2>B</h2><h3>C</h3><h2>D</h2><p>.</p>"))) == []
+    problems = heading_problems(Tree(_write(tmp_path, "<h1>General Rules</h1><h3>Players</h3><p>.</p>", name="b.pdf")))
+    assert len(problems) == 1 and "H3 after H1" in problems[0]
+    assert "H2 after the start" in heading_problems(Tree(_write(tmp_path, "<h2>Alone</h2>", name="c.pdf")))[0]
+
+
+def test_table_headers_are_scoped_and_head_their_cells(tmp_path):
+    good = Tree(_write(tmp_path, TABLE.format("1", "2")))
+    assert table_problems(good) == []
+    hand, total = good.of("TD")
+    ids = {good.text(th): str(th.obj["/ID"]) for th in good.of("TH") if good.text(th)}
+    # A column group's header heads both its columns (WeasyPrint's own /Headers give it to the first alone).
+    assert {str(h) for h in hand.attribute("/Headers")} == {ids["Player 1"], ids["Hand"], ids["Round 1"]}
+    assert {str(h) for h in total.attribute("/Headers")} == {ids["Player 1"], ids["Total"], ids["Round 1"]}
+    assert [str(th.attribute("/Scope")) for th in good.of("TH")] == ["/Column"] * 5 + ["/Row"]
+
+
+def test_a_header_without_scope_is_found(tmp_path):
+    """WeasyPrint's own tagging (the writer without tagging.py) writes no /Scope; a built file with one removed."""
+    assert any("no /Scope" in p for p in table_problems(Tree(_write(tmp_path, TABLE.format("1", "2"), False))))
+    path = _write(tmp_path, TABLE.format("1", "2"), name="good.pdf")
+    writer = pypdf.PdfWriter(clone_from=path)
+    stack, row_headers = [writer.root_object["/StructTreeRoot"]], []
+    while stack:
+        node = stack.pop()
+        kids = node.get("/K", [])
+        for kid in kids if isinstance(kids, list) else [kids]:
+            kid = kid.get_object() if hasattr(kid, "get_object") else kid
+            if isinstance(kid, dict) and "/S" in kid:
+                stack.append(kid)
+                if kid["/S"] == "/TH" and kid["/A"].get("/Scope") == "/Row":
+                    row_headers.append(kid)
+    assert len(row_headers) == 1
+    row_headers[0]["/A"].pop(NameObject("/Scope"))
+    writer.write(tmp_path / "broken.pdf")
+    assert [p for p in table_problems(Tree(tmp_path / "broken.pdf")) if "'Round 1'" in p]
+
+
+def test_a_row_that_does_not_close_the_grid_is_found(tmp_path):
+    body = ('<table><thead><tr><th scope="col">Meld</th><th scope="col">Points</th><th scope="col">Note</th></tr>'
+            '</thead><tbody><tr><th scope="row">Set</th><td>5</td></tr></tbody></table>')
+    assert any("does not close" in p for p in table_problems(Tree(_write(tmp_path, body))))
+
+
+def test_a_field_whose_tooltip_is_not_its_label_is_found(tmp_path):
+    good = TABLE.format(_field("Hearts, Round 1, Player 1 Hand", "a"), _field("Hearts, Round 1, Player 1 Total", "b"))
+    assert field_problems(Tree(_write(tmp_path, good))) == []
+    bad = Tree(_write(tmp_path, TABLE.format(_field("Name 1", "a"), _field("Hearts, Player 1 Total", "b")), name="b.pdf"))
+    problems = field_problems(bad)
+    assert any("'Name 1' does not start with the page's title 'Hearts'" in p for p in problems)
+    assert any("leaves out 'Round 1'" in p for p in problems)
+    # No title: WeasyPrint names the field by its name, an id no one sees.
+    untitled = field_problems(Tree(_write(tmp_path, TABLE.format(_field("", "a_b1_r1_p1"), "2"), name="c.pdf")))
+    assert any("'a_b1_r1_p1' does not start with the page's title" in p for p in untitled)
+
+
+def test_a_row_group_header_heads_the_rows_of_its_group_only(tmp_path):
+    """The printed index's section rows (scope="rowgroup"), each section a row group of its own."""
+    body = ('<table><thead><tr><th scope="col">Page</th><th scope="col">Game</th></tr></thead>'
+            '<tbody><tr><td>1</td><td>Hearts</td></tr></tbody>'
+            '<tbody><tr><th scope="rowgroup" colspan="2">Dice</th></tr><tr><td>2</td><td>Sticks</td></tr></tbody></table>')
+    tree = Tree(_write(tmp_path, body))
+    assert table_problems(tree) == []
+    ids = {tree.text(th): str(th.obj["/ID"]) for th in tree.of("TH")}
+    headers = {tree.text(td): {str(h) for h in td.attribute("/Headers")} for td in tree.of("TD")}
+    assert headers == {"1": {ids["Page"]}, "Hearts": {ids["Game"]}, "2": {ids["Page"], ids["Dice"]},
+                       "Sticks": {ids["Game"], ids["Dice"]}}
+
+
+def test_running_heads_are_artifacts_and_nothing_is_left_empty(tmp_path):
+    """A page-margin box's text is painted in an /Artifact /Pagination sequence and has no element; an empty span
+    has none either; a link carries the Print flag. WeasyPrint's own tagging does none of it (the writer without
+    tagging.py)."""
+    body = ('<style>@page { @top-center { content: "Running head" } @bottom-right { content: counter(page) } }'
+            '</style><h1>Title</h1><p>One <span id="here"></span><a href="#end">two</a>.</p><p id="end">End</p>')
+    for accessible in (True, False):
+        path = _write(tmp_path, body, accessible, name=f"{accessible}.pdf")
+        reader = pypdf.PdfReader(path)
+        operations = pypdf.generic.ContentStream(reader.pages[0].get_contents(), reader).operations
+        pagination = [operands[1] for operands, operator in operations if operator == b"BDC"
+                      and operands[0] == "/Artifact"]
+        tree = Tree(path)
+        empty = [e for e in tree.elements if not e.kids and not e.mcids and not e.widgets]
+        links = [a.get_object() for a in reader.pages[0]["/Annots"] if a.get_object()["/Subtype"] == "/Link"]
+        if accessible:
+            # (print.css's own running foot, "Edition", is painted beside this page's)
+            assert {(p["/Type"], p["/Subtype"]) for p in pagination} == {("/Pagination", "/Header"),
+                                                                       ("/Pagination", "/Footer")}
+            assert "Running head" not in " ".join(tree.text(e) for e in tree.elements)
+            assert empty == [] and [link["/F"] for link in links] == [4]
+        else:
+            assert pagination == [] and empty and links and "/F" not in links[0]
+
+
+# --- every PDF the shared builds make ------------------------------------------------------------------------------
+
+def _pdfs(built) -> list[tuple[str, Path]]:
+    return [(edition, pdf) for edition in (CURRENT, PUBLISHED) for pdf in sorted((built[edition] / "pdf").rglob("*.pdf"))]
+
+
+@pytest.mark.slow
+def test_every_pdf_reads_in_order_with_its_tables_and_fields_named(built):
+    problems, seen = [], {"H1": 0, "TH": 0, "Form": 0}
+    for edition, pdf in _pdfs(built):
+        tree = Tree(pdf)
+        for role in seen:
+            seen[role] += len(tree.of(role))
+        problems += [f"{edition} {pdf.name}: {p}" for p in heading_problems(tree) + table_problems(tree)
+                     + field_problems(tree)]
+    assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:30])
+    assert seen["H1"] >= 60 and seen["TH"] >= 1000 and seen["Form"] >= 4000, seen  # the readings had work to do
