@@ -506,6 +506,10 @@ def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path, monke
         assert f"{version}/index.html" in files and f"{version}/games/demo/index.html" in files, version
         assert f"{version}/downloads/metzker-book-of-card-game-rules-{version}.pdf" in files, version
     assert _git(root, "show", "gh-pages:latest").strip() == "2026.3"  # mike's alias: a link to the version
+    # Each version can say that a newer one exists, and links it (assets/editions.js: tests/test_browser.py reads it).
+    for version in ("2026.1", "2026.2", "2026.3"):
+        page = _git(root, "show", f"gh-pages:{version}/games/demo/index.html")
+        assert "data-newest-edition" in page and "assets/editions.js" in page and f"{version}/assets/editions.js" in files
     assert 'href="latest/"' in _git(root, "show", "gh-pages:index.html")  # the site's root goes to the newest
 
 
@@ -604,3 +608,11 @@ def test_the_note_on_the_index_introduces_the_errata_and_each_marks_the_words_it
     flat = " ".join(_pdf_text(new_builds["2026.3"] / "pdf" / "metzker-book-of-card-game-rules-2026.3.pdf").split())
     errata = flat[flat.index("Errata Corrections of mistakes"):]
     assert errata.index("About the index.") < errata.index("Corrected in 2026.3")
+
+
+def test_a_build_of_one_edition_has_no_banner_and_no_script_for_other_editions(new_builds):
+    """The banner and assets/editions.js join the versions mike deploys; a plain build is one edition: it has neither."""
+    site = new_builds["2026.3"] / "site"
+    page = (site / "games" / "hearts" / "index.html").read_text(encoding="utf-8")
+    assert "data-newest-edition" not in page and "editions.js" not in page
+    assert not (site / "assets" / "editions.js").exists()

@@ -256,7 +256,7 @@ def section_nav(pages: list[GamePage]) -> list[Any]:
 
 def changes_page(lib: Library) -> str:
     """The 'What changed' page: this edition against the one before (``render/views/changes.py``)."""
-    from ..views.changes import edition_changes, line_markdown, text_markdown
+    from ..views.changes import edition_changes, line_markdown
 
     return site_environment(lib).get_template("site/changes.md.j2").render(
-        changes=edition_changes(lib), line=line_markdown, md=text_markdown)
+        changes=edition_changes(lib), line=line_markdown)

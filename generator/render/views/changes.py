@@ -21,9 +21,6 @@ from ...library import Library, load_library
 from ...model import Revision
 from ...prose import expand
 from .describe import decision_anchor, edition_name, errata_anchor, errata_rows, revision_game
-from .markup import text_markdown
-
-__all__ = ["Decision", "EditionChanges", "edition_changes", "line_html", "line_markdown", "reader_date", "text_markdown"]
 
 WHAT = {"rule": "rule changed", "alternate_rule": "alternate rule", "target": "target changed",
         "game_added": "game added", "game_retired": "game retired", "variant_added": "variant added",

@@ -22,6 +22,7 @@
   // An earlier edition: the theme shows its banner (the block in overrides/main.html); its link names the newest.
   var newest = document.querySelector("[data-md-component=outdated] a[data-newest-edition]");
   if (newest) {
+    newest.href = new URL("../", here).href;  // until the versions are read: the site's root opens the newest edition
     fetch(new URL("../versions.json", here).href).then(function (r) { return r.json(); }).then(function (versions) {
       var latest = versions.filter(function (v) { return (v.aliases || []).indexOf("latest") >= 0; })[0] || versions[0];
       if (!latest) { return; }
@@ -31,7 +32,7 @@
         newest.textContent = (target === root ? "Go to the newest edition, " : "Read this page in the newest edition, ")
           + latest.title + (target === root && path ? " (this page is not in it)" : "");
       });
-    }).catch(function () { newest.href = new URL("../", here).href; /* the site's root opens the newest edition */ });
+    }).catch(function () { /* no list of versions: the link keeps the site's root */ });
   }
 
   // The version selector: the same page in the edition chosen. Taken before the theme's own handler (on the body).
