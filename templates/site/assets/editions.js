@@ -25,7 +25,10 @@
     newest.href = new URL("../", here).href;  // until the versions are read: the site's root opens the newest edition
     fetch(new URL("../versions.json", here).href).then(function (r) { return r.json(); }).then(function (versions) {
       var latest = versions.filter(function (v) { return (v.aliases || []).indexOf("latest") >= 0; })[0] || versions[0];
-      if (!latest) { return; }
+      // The newest edition itself (by its number or an alias, as the theme tells them) has the banner hidden: nothing
+      // to ask for.
+      var current = here.pathname.replace(/\/$/, "").split("/").pop();
+      if (!latest || latest.version === current || (latest.aliases || []).indexOf(current) >= 0) { return; }
       var root = new URL("../" + latest.version + "/", here).href;
       return samePage(root).then(function (target) {
         newest.href = target;
