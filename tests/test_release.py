@@ -616,3 +616,26 @@ def test_a_build_of_one_edition_has_no_banner_and_no_script_for_other_editions(n
     page = (site / "games" / "hearts" / "index.html").read_text(encoding="utf-8")
     assert "data-newest-edition" not in page and "editions.js" not in page
     assert not (site / "assets" / "editions.js").exists()
+
+
+@pytest.mark.parametrize("why", ["Two lines\n\nof *reasons* <b>bold</b> & [a link](http://x.example).",
+                                 "  Spaces\tand a # hash at the start of a line\n# like this."])
+def test_a_decisions_sentence_is_printed_as_text_inside_its_note(why):
+    """The reason is the family's text, printed as written: no Markdown, no HTML, and all of it inside the note."""
+    import markdown
+
+    from generator.model import Revision
+    from generator.render.site.docs import game_markdown, site_environment
+    from generator.render.views.markup import PROSE_EXTENSIONS
+    from generator.render.views.pages import game_page
+
+    lib = load_library(ROOT)
+    lib.revisions = [*lib.revisions, Revision(id="hearts-why", edition=lib.edition.id, date="2026-11-01", kind="rule",
+                                              file="content/hearts.md", before="a", after="b", why=why)]
+    text = game_markdown(site_environment(lib), game_page(lib, lib.games["hearts"]))
+    page = markdown.markdown(text, extensions=PROSE_EXTENSIONS)
+    note = re.search(r'<div class="admonition info">(.*?)</div>', page, re.S)[1]
+    assert "<b>" not in note and "<em>" not in note and "<h1" not in note and 'href="http' not in note, note
+    assert " ".join(why.split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in \
+        " ".join(re.sub(r"\\(.)", r"\1", note).split()), note
+    assert 'href="../changes.md#decision-hearts-why"' in note

@@ -171,7 +171,8 @@ def decision_notes(lib: Library, game_id: str) -> list[DecisionNote]:
     """The decisions of this edition that changed a game: a rule, a target, a variant added or retired, the game
     added. Corrections are not among them: the errata list those."""
     here = lib.edition.id
-    return [DecisionNote(f"{'Added' if r.kind == 'game_added' else 'Changed'} in {here}", r.why,
+    # One sentence, on one line: a line break in the YAML would end the site's note box (an indented block).
+    return [DecisionNote(f"{'Added' if r.kind == 'game_added' else 'Changed'} in {here}", " ".join(r.why.split()),
                          describe.decision_anchor(r.id))
             for r in lib.revisions
             if r.edition == here and r.kind != "game_retired" and describe.revision_game(r) == game_id]
