@@ -12,7 +12,7 @@ back (``parse``) and hands on.
 
 from __future__ import annotations
 
-import shutil
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -43,6 +43,26 @@ def parse(text: str) -> tuple[str, int, int | None, bool] | None:
         return None
 
 
+# A terminal that reports no size (a pseudo-terminal nobody sized: `script` run from a pipe, some CI runners) is
+# taken to be the usual one; told 0 rows, tqdm would draw every bar as a blank line.
+USUAL_SIZE = (80, 24)
+
+
+def terminal_size(stream: IO[str]) -> tuple[int, int]:
+    """(columns, rows) of the terminal ``stream`` writes to: COLUMNS and LINES first, as shells set them, then the
+    terminal's own; the usual 80 x 24 for whichever is unknown or zero."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+        found = [size.columns, size.lines]
+    except (AttributeError, ValueError, OSError):  # not a file, closed, or not a terminal
+        found = [0, 0]
+    for i, name in enumerate(("COLUMNS", "LINES")):
+        value = os.environ.get(name, "")
+        if value.isdigit() and int(value) > 0:
+            found[i] = int(value)
+    return found[0] or USUAL_SIZE[0], found[1] or USUAL_SIZE[1]
+
+
 @dataclass
 class _Stage:
     started: float
@@ -70,9 +90,9 @@ class Progress:
             if self.tty:
                 from tqdm import tqdm  # a terminal only: a plain log never loads it
 
-                width = shutil.get_terminal_size().columns or 80  # a terminal that gives no size: 80
+                columns, rows = terminal_size(self.stream)
                 now.bar = tqdm(total=total, desc=stage, file=self.stream, position=len(self.stages) - 1,
-                               leave=True, ncols=min(width, 100),
+                               leave=True, ncols=min(columns, 100), nrows=rows,
                                bar_format=None if total else "{desc}: {n} ({elapsed})")
         now.done, now.total = done, total if total is not None else now.total
         if now.bar is not None:

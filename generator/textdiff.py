@@ -74,3 +74,22 @@ def changed_sentences(old: str | None, new: str | None) -> list[tuple[str | None
         else:
             pairs += [(s, None) for s in a[i1:i2]] + [(None, s) for s in b[j1:j2]]
     return pairs
+
+
+# A word with what joins its letters or digits inside it ("opponent's", "two-player", "1,000", "2.5", a slip's
+# "4,s"), or one other character; each with the space before it. A slip inside a word marks the word.
+_TOKEN = re.compile(r"(\s*)([^\W_]+(?:[.,'’-][^\W_]+)*|\S)")
+
+
+def word_runs(old: str, new: str) -> tuple[list[tuple[str, str, bool]], list[tuple[str, str, bool]]]:
+    """Both texts as runs of (space before, words, changed): the words of each that the other does not have are
+    one changed run, never the sentence round them. Joined (space + words), each side is its text again."""
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    runs: tuple[list[tuple[str, str, bool]], list[tuple[str, str, bool]]] = ([], [])
+    matcher = SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        for side, tokens in ((0, a[i1:i2]), (1, b[j1:j2])):
+            if tokens:
+                words = tokens[0][1] + "".join(space + word for space, word in tokens[1:])
+                runs[side].append((tokens[0][0], words, op != "equal"))
+    return runs

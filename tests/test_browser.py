@@ -152,6 +152,64 @@ def test_version_selector_switches_editions(page, server):
     assert "Alphabetical Index of Games" in page.locator("h1").first.inner_text()
 
 
+# An earlier edition says that a newer one exists and links the same page in it, or the newest edition's home when the
+# page is not in it (assets/editions.js); the newest says nothing. (the page read, where its banner leads; None: none)
+BANNERS = [("/2026.1/games/hearts/", "/2026.2/games/hearts/"), ("/2026.1/errata/", "/2026.2/errata/"),
+           ("/2026.1/", "/2026.2/"), ("/2026.2/games/hearts/", None), ("/latest/changes/", None)]
+
+
+@pytest.mark.parametrize("path,newest", BANNERS, ids=[b[0] for b in BANNERS])
+def test_an_earlier_edition_links_the_same_page_in_the_newest(page, server, path, newest):
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    banner = page.locator("[data-md-component=outdated]")
+    if newest is None:
+        assert not banner.is_visible()
+    else:
+        link = banner.locator("a[data-newest-edition]")
+        assert banner.is_visible() and "earlier edition" in banner.inner_text()
+        assert link.get_attribute("href") == server + newest and "2026.2 – Revision 2 (Nov/2026)" in link.inner_text()
+    assert page.errors == []
+
+
+def test_a_page_the_newest_edition_does_not_have_links_its_home(page, server):
+    """A game retired since (here: the newest edition's copy of the page answers 404) leads to the newest's home."""
+    page.route("**/2026.2/games/hearts/", lambda route: route.fulfill(status=404, body="not here"))
+    page.goto(server + "/2026.1/games/hearts/")
+    page.wait_for_load_state("networkidle")
+    link = page.locator("[data-md-component=outdated] a[data-newest-edition]")
+    assert link.get_attribute("href") == server + "/2026.2/" and "this page is not in it" in link.inner_text()
+    page.unroute("**/2026.2/games/hearts/")
+
+
+def test_the_banner_fits_a_phone(phone, server):
+    phone.goto(server + "/2026.1/games/hand-and-foot/")
+    phone.wait_for_load_state("networkidle")
+    banner = phone.locator("[data-md-component=outdated]")
+    assert banner.is_visible() and banner.bounding_box()["width"] <= 390
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.locator("a[data-newest-edition]").get_attribute("href") == server + "/2026.2/games/hand-and-foot/"
+
+
+# The version selector keeps the page: (the page read, the edition chosen, where the reader lands). A page the edition
+# chosen does not have (Trash is new in 2026.2) opens that edition's home; a place on the page is kept.
+SWITCHES = [("/2026.2/games/hearts/", "2026.1", "/2026.1/games/hearts/"),
+            ("/2026.1/games/golf/#golf", "2026.2", "/2026.2/games/golf/#golf"),
+            ("/2026.2/errata/", "2026.1", "/2026.1/errata/"),
+            ("/2026.2/games/trash/", "2026.1", "/2026.1/")]
+
+
+@pytest.mark.parametrize("path,edition,lands", SWITCHES, ids=[f"{s[0]} to {s[1]}" for s in SWITCHES])
+def test_the_version_selector_keeps_the_page(page, server, path, edition, lands):
+    page.goto(server + path)
+    page.locator(".md-version__current").wait_for(timeout=10000)
+    page.locator(".md-version").first.hover()
+    page.locator(".md-version__link", has_text=edition).first.click()
+    page.wait_for_url(server + lands)
+    assert edition in page.locator(".md-version__current").inner_text()
+    assert page.errors == []
+
+
 def test_game_finder_we_are_five_with_one_deck(page, server):
     page.goto(server + "/latest/finder/")
     page.fill("#finder-players", "5")

@@ -707,4 +707,136 @@ def test_publish_deploys_every_edition_with_latest_on_the_newest(tmp_path, monke
         assert f"{version}/index.html" in files and f"{version}/games/demo/index.html" in files, version
         assert f"{version}/downloads/metzker-book-of-card-game-rules-{version}.pdf" in files, version
     assert _git(root, "show", "gh-pages:latest").strip() == "2026.3"  # mike's alias: a link to the version
+    # Each version can say that a newer one exists, and links it (assets/editions.js: tests/test_browser.py reads it).
+    for version in ("2026.1", "2026.2", "2026.3"):
+        page = _git(root, "show", f"gh-pages:{version}/games/demo/index.html")
+        assert "data-newest-edition" in page and "assets/editions.js" in page and f"{version}/assets/editions.js" in files
     assert 'href="latest/"' in _git(root, "show", "gh-pages:index.html")  # the site's root goes to the newest
+
+
+# A decision changes its game's page in the edition that makes it, and the page says so, linked to the decision under
+# What changed: (edition, game, what the page says, the decision, words of its reason); None: the page says nothing of
+# a decision (a game only corrected, or changed in another edition: the errata, and that edition, say so).
+NOTES = [
+    ("2026.3", "hearts", "Changed in 2026.3", "hearts-never-led", "nobody opens with hearts to run the suit early"),
+    ("2026.3", "crazy-eights", "Added in 2026.3", "crazy-eights-added", "The grandchildren play it every visit"),
+    ("2026.3", "trash", None, None, None),
+    ("2026.3", "euchre", None, None, None),
+    ("2027.1", "euchre", "Changed in 2027.1", "euchre-to-eleven", "before the pie was out of the oven"),
+    ("2027.1", "hearts", "Changed in 2027.1", "house-hearts-added", "passes cards before each hand"),
+    ("2027.1", "spoons", "Added in 2027.1", "spoons-added", "Spoons was the hit of the holidays."),
+    ("2027.1", "crazy-eights", None, None, None),
+    ("2027.1", "mexican-train", None, None, None),
+]
+
+
+def _pdf(path: Path):
+    from pypdf import PdfReader
+
+    reader = PdfReader(path)
+    dests = {name: reader.get_destination_page_number(d) for name, d in reader.named_destinations.items()}
+    links = {}  # a named destination -> the pages (indexes) that link to it
+    for i, page in enumerate(reader.pages):
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            target = annot.get("/Dest") or (annot.get("/A") or {}).get("/D")
+            if annot.get("/Subtype") == "/Link" and target is not None:
+                links.setdefault(str(target), set()).add(i)
+    return reader, dests, links
+
+
+@pytest.mark.parametrize("edition,game,label,decision,why", NOTES, ids=[f"{n[0]} {n[1]}" for n in NOTES])
+def test_a_game_a_decision_changed_says_so_on_its_page(lifecycle, new_builds, edition, game, label, decision, why):
+    import html as html_module
+
+    from generator.render.pdf.book import book_html
+
+    site = new_builds[edition] / "site"
+    page = (site / "games" / game / "index.html").read_text(encoding="utf-8")
+    text = _article(site / "games" / game / "index.html")
+    book = book_html(load_library(lifecycle["root"], edition))
+    article = re.search(rf'<article class="game" id="game-{game}".*?</article>', book, re.S)[0]
+    notes = re.findall(r'<p class="changed-note">(.*?)</p>', article, re.S)
+    if label is None:
+        assert "Changed in" not in text and "Added in" not in text and notes == [], (text[:300], notes)
+        return
+    # The site: the decision's one sentence under the page's title, and a link to it under What changed.
+    assert f"{label} " in text and why in text and "Changed in 2026.3" not in (text if edition == "2027.1" else "")
+    assert text.index(label) < text.index("At a glance")
+    href = re.search(rf'href="([^"#]*)#decision-{decision}"', page)
+    assert href and (site / "games" / game / href[1]).resolve() == (site / "changes").resolve(), href
+    assert f'id="decision-{decision}"' in (site / "changes" / "index.html").read_text(encoding="utf-8")
+    # Print: the same sentence, linked to the decision where What changed prints it.
+    flat = " ".join(html_module.unescape(re.sub(r"<[^>]+>", " ", " ".join(notes))).split())
+    assert flat.startswith(f"{label}: ") and why in flat, flat
+    assert f'href="#decision-{decision}"' in article
+    reader, dests, links = _pdf(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
+    # The destination is the decision under What changed, with its reason (the game's page has the same words).
+    there = " ".join(reader.pages[dests[f"decision-{decision}"]].extract_text().split())
+    assert "Decided " in there and " ".join(why.split()[:4]) in there, there[:300]
+    assert links.get(f"decision-{decision}"), "no page links to the decision"
+    game_pages = {i for i, p in enumerate(reader.pages) if why.split()[0] in p.extract_text() and label in p.extract_text()}
+    assert links[f"decision-{decision}"] & game_pages, (links[f"decision-{decision}"], game_pages)
+
+
+@pytest.mark.parametrize("edition", ["2026.3", "2027.1"])
+def test_what_changed_points_to_its_own_editions_corrections(new_builds, edition):
+    site = new_builds[edition] / "site"
+    anchor = "errata-" + edition.replace(".", "-")
+    changes = (site / "changes" / "index.html").read_text(encoding="utf-8")
+    errata = (site / "errata" / "index.html").read_text(encoding="utf-8")
+    # The site: a link to this edition's corrections on the errata page, where they are headed.
+    assert f'href="../errata/#{anchor}"' in changes
+    assert re.search(rf'<h2 class="errata-edition" id="{anchor}">Corrected in {edition} ', errata)
+    # Print: the page the errata list this edition's corrections on, which is where the book prints them.
+    reader, dests, _ = _pdf(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
+    flat = " ".join(_pdf_text(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf").split())
+    named = re.search(r"are listed under Errata, page (\w+),", flat)[1]
+    assert named == reader.page_labels[dests[anchor]]
+    assert f"Corrected in {edition}" in reader.pages[dests[anchor]].extract_text()
+
+
+def test_the_note_on_the_index_introduces_the_errata_and_each_marks_the_words_it_changed(new_builds):
+    site = new_builds["2026.3"] / "site" / "errata" / "index.html"
+    page = site.read_text(encoding="utf-8")
+    article = page[page.index("<article"):page.index("</article>")]
+    # The note is the introduction's, before the list, and no correction of it.
+    note = article.index("About the index.")
+    assert note < article.index('<div class="errata">') and '<aside class="errata-intro"' in article[:note]
+    assert "The book said: <span class=\"erratum-said\"><del>Shufle</del> well.</span>" in article
+    assert "It now says: <span class=\"erratum-says\"><ins>Shuffle</ins> well.</span>" in article
+    # Print: the same, the note before the first edition's heading and outside every table.
+    flat = " ".join(_pdf_text(new_builds["2026.3"] / "pdf" / "metzker-book-of-card-game-rules-2026.3.pdf").split())
+    errata = flat[flat.index("Errata Corrections of mistakes"):]
+    assert errata.index("About the index.") < errata.index("Corrected in 2026.3")
+
+
+def test_a_build_of_one_edition_has_no_banner_and_no_script_for_other_editions(new_builds):
+    """The banner and assets/editions.js join the versions mike deploys; a plain build is one edition: it has neither."""
+    site = new_builds["2026.3"] / "site"
+    page = (site / "games" / "hearts" / "index.html").read_text(encoding="utf-8")
+    assert "data-newest-edition" not in page and "editions.js" not in page
+    assert not (site / "assets" / "editions.js").exists()
+
+
+@pytest.mark.parametrize("why", ["Two lines\n\nof *reasons* <b>bold</b> & [a link](http://x.example).",
+                                 "  Spaces\tand a # hash at the start of a line\n# like this."])
+def test_a_decisions_sentence_is_printed_as_text_inside_its_note(why):
+    """The reason is the family's text, printed as written: no Markdown, no HTML, and all of it inside the note."""
+    import markdown
+
+    from generator.model import Revision
+    from generator.render.site.docs import game_markdown, site_environment
+    from generator.render.views.markup import PROSE_EXTENSIONS
+    from generator.render.views.pages import game_page
+
+    lib = load_library(ROOT)
+    lib.revisions = [*lib.revisions, Revision(id="hearts-why", edition=lib.edition.id, date="2026-11-01", kind="rule",
+                                              file="content/hearts.md", before="a", after="b", why=why)]
+    text = game_markdown(site_environment(lib), game_page(lib, lib.games["hearts"]))
+    page = markdown.markdown(text, extensions=PROSE_EXTENSIONS)
+    note = re.search(r'<div class="admonition info">(.*?)</div>', page, re.S)[1]
+    assert "<b>" not in note and "<em>" not in note and "<h1" not in note and 'href="http' not in note, note
+    assert " ".join(why.split()).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in \
+        " ".join(re.sub(r"\\(.)", r"\1", note).split()), note
+    assert 'href="../changes.md#decision-hearts-why"' in note

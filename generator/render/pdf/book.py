@@ -130,6 +130,9 @@ class BookParts:
         self.errata = describe.errata_groups(lib)
         # What changed since the edition before; an edition laid out as printed prints what the family printed.
         self.changes = None if lib.printed_pages() else edition_changes(lib)
+        if self.changes is None:  # nor does a game say what it does not print (its decisions link there)
+            for page in self.games:
+                page.decisions = []
         self.sheets: dict[str, list[SheetFile]] = {}  # each game's sheets in the score pad, named on its page
         for sheet in sheet_files(self.games):
             self.sheets.setdefault(sheet.game_id, []).append(sheet)

@@ -15,7 +15,7 @@ from ...library import Library
 from ...phrases import parse_players
 from ...prose import expand, format_value
 from ..views import describe
-from ..views.markup import TEMPLATES, demote_headings, environment, prose_markdown
+from ..views.markup import TEMPLATES, demote_headings, environment, prose_markdown, text_markdown
 from ..views.pages import GamePage, game_page
 from ..views.sheets import keepers, score_pad_name, template_globals
 from . import offline
@@ -86,7 +86,7 @@ REPO_URL = "https://github.com/metzker-family/rulebook"
 def site_environment(lib: Library, repo_url: str = REPO_URL) -> Any:
     """The Jinja environment the site's pages are rendered in."""
     return environment(fmt=format_value, **template_globals(), describe=describe,
-                       book=lib.book, edition=lib.edition, prose=prose_markdown,
+                       book=lib.book, edition=lib.edition, prose=prose_markdown, md=text_markdown,
                        demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
 
 
@@ -256,7 +256,7 @@ def section_nav(pages: list[GamePage]) -> list[Any]:
 
 def changes_page(lib: Library) -> str:
     """The 'What changed' page: this edition against the one before (``render/views/changes.py``)."""
-    from ..views.changes import edition_changes, line_markdown, text_markdown
+    from ..views.changes import edition_changes, line_markdown
 
     return site_environment(lib).get_template("site/changes.md.j2").render(
-        changes=edition_changes(lib), line=line_markdown, md=text_markdown)
+        changes=edition_changes(lib), line=line_markdown)

@@ -22,6 +22,9 @@ from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
 
 SITE_PAGES = "site pages written and checked"  # the stage a build's site reports (progress.py)
+# The script that joins the editions when mike deploys them (an earlier edition's banner links the same page in the
+# newest; the version selector keeps the page): shipped with a versioned build only, as the theme's version selector.
+EDITIONS_SCRIPT = "assets/editions.js"
 
 
 class RulebookConfig(Config):
@@ -60,6 +63,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.edition: str | None = None  # the edition built (None: the page saying the book cannot be built)
         self.pages: set[str] = set()  # the pages built, and what they load: the book's service worker keeps them
         self.loads: set[str] = set()  # (offline.py)
+
+    @property
+    def versioned(self) -> bool:
+        """Whether this build is one version among several (mike deploys it: ``engine.versioned``)."""
+        return bool(os.environ.get("RULEBOOK_VERSIONED"))
 
     def _request(self, config: Any) -> dict[str, Any]:
         """What to generate: ``worker.generate``'s arguments, from the plugin's options or the environment."""
@@ -101,8 +109,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def on_config(self, config: Any) -> Any:
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
-        if os.environ.get("RULEBOOK_VERSIONED"):
+        if self.versioned:
             config["extra"]["version"] = {"provider": "mike"}
+            config["extra_javascript"].append(EDITIONS_SCRIPT)
         if self.worker is not None:
             request = self._request(config)
             self.worker.ask(**request)
@@ -139,7 +148,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # The generated files as MkDocs lists a docs folder (docs.reading_order), then the theme's files they do not
         # replace: listed from the worker's answer, as some pages are still being written.
         docs = [File(rel, config["docs_dir"], config["site_dir"], config["use_directory_urls"])
-                for rel in self.generated_files]
+                for rel in self.generated_files if self.versioned or rel != EDITIONS_SCRIPT]
         set_exclusions(docs, config)
         listed = Files(docs)
         theme = [f for f in files if not (f.abs_src_path or "").startswith(config["docs_dir"] + os.sep)]

@@ -20,8 +20,7 @@ from ...diff import BOOK, Change, compare
 from ...library import Library, load_library
 from ...model import Revision
 from ...prose import expand
-from ...textdiff import escape
-from .describe import edition_name
+from .describe import decision_anchor, edition_name, errata_anchor, errata_rows, revision_game
 
 WHAT = {"rule": "rule changed", "alternate_rule": "alternate rule", "target": "target changed",
         "game_added": "game added", "game_retired": "game retired", "variant_added": "variant added",
@@ -37,6 +36,7 @@ class Decision:
     date: str
     why: str
     changes: list[Change] = field(default_factory=list)
+    anchor: str = ""  # its place on the page, which the page of the game it changed links to
 
 
 @dataclass
@@ -48,6 +48,7 @@ class EditionChanges:
     decisions: list[Decision]
     corrections: dict[str, list[Change]]
     other: dict[str, list[Change]]
+    errata_anchor: str | None = None  # where the errata page lists this edition's corrections (None: it lists none)
 
 
 def reader_date(iso: str) -> str:
@@ -79,7 +80,7 @@ def _explains(record: Any, change: Change, lib: Library, old: Library) -> bool:
 
 def _names(r: Revision, lib: Library) -> tuple[str, str]:
     """(the game's heading, what the decision did) for a revision."""
-    gid = r.game if r.game is not None else (r.file or "").rsplit("/", 1)[-1].split(".")[0]
+    gid = revision_game(r)
     gs = lib.every_game.get(gid)
     heading = gs.game.heading() if gs is not None else next((p.title for p in lib.book.pages if p.id == gid), BOOK)
     what = WHAT[r.kind]
@@ -121,13 +122,15 @@ def edition_changes(lib: Library, old: Library | None = None) -> EditionChanges 
         mine = [c for c in lines if id(c) not in claimed and (_explains(r, c, lib, old) or _lifetime(r, c, lib))]
         claimed.update(id(c) for c in mine)
         shown = [c for c in mine if not _lifetime(r, c, lib)]  # 'Game retired' is the decision's own heading
-        decisions.append(Decision(heading, what[:1].upper() + what[1:], reader_date(r.date), r.why, shown))
+        decisions.append(Decision(heading, what[:1].upper() + what[1:], reader_date(r.date), r.why, shown,
+                                  decision_anchor(r.id)))
     for c in lines:
         if id(c) in claimed:
             continue
         group = corrections if any(_explains(e, c, lib, old) for e in errata) else other
         group.setdefault(c.game or BOOK, []).append(c)
-    return EditionChanges(edition_name(previous), edition_name(lib.edition), decisions, corrections, other)
+    anchor = errata_anchor(here) if any(row.edition == here for row in errata_rows(lib)) else None
+    return EditionChanges(edition_name(previous), edition_name(lib.edition), decisions, corrections, other, anchor)
 
 
 _STRUCK = re.compile(r"(?<!\\)~~(.+?)(?<!\\)~~")
@@ -146,8 +149,3 @@ def line_html(change: Change) -> Markup:
     text = html.escape(change.text(markdown=True, with_game=False), quote=False)
     text = _BOLD.sub(r"<strong>\1</strong>", _STRUCK.sub(r"<del>\1</del>", text))
     return Markup(re.sub(r"\\(.)", r"\1", text))  # noqa: S704 - escaped above; Markdown's escapes undone
-
-
-def text_markdown(text: str) -> Markup:
-    """Data text (a title, a reason) printed literally in Markdown."""
-    return Markup(escape(html.escape(text, quote=False)))  # noqa: S704 - escaped for HTML and Markdown

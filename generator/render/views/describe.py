@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from ...cards import JOKER, CardSet, PredicateError, parse_cards
 from ...library import Library, edition_key
 from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable
 from ...phrases import parse_players
 from ...prose import expand, format_value
+from ...textdiff import word_runs
 
 COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
          "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
@@ -378,6 +381,10 @@ class ErratumRow:
         self.title, self.anchor, self.link = title, anchor, link
         self.published, self.corrected, self.why = published, corrected, why
         self.edition = edition  # the edition that made the correction
+        # What the book said with the words the correction took out marked (<del>), and what it says with the words
+        # it put in marked (<ins>): the changed words, not the sentence round them.
+        said, says = word_runs(published, corrected)
+        self.said, self.says = marked(said, "del"), marked(says, "ins")
 
     def page(self, pages: dict[str, int], unknown: str = "") -> str:
         """The PDF page the corrected text is on ('00'-like ``unknown`` before layout)."""
@@ -385,6 +392,12 @@ class ErratumRow:
             return page_range(pages, self.anchor[len("game-"):], unknown)
         found = pages.get(self.anchor)
         return unknown if found is None else str(found)
+
+
+def marked(runs: list[tuple[str, str, bool]], tag: str) -> Markup:
+    """Runs of text (``textdiff.word_runs``) as HTML, each changed run inside ``tag``; the text escaped."""
+    return Markup("").join(escape(space) + (Markup(f"<{tag}>{escape(words)}</{tag}>") if changed else escape(words))
+                           for space, words, changed in runs)
 
 
 def edition_name(edition: Edition) -> str:
@@ -435,6 +448,24 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
         rows.append(ErratumRow(title, anchor, link, expand(str(e.published), *scopes), expand(str(e.corrected), *scopes),
                                e.evidence.why, e.edition))
     return rows
+
+
+def errata_anchor(edition_id: str) -> str:
+    """The anchor of an edition's corrections on the errata page, in print and on the site: 'errata-2026-3'
+    (What changed links the corrections of its edition there)."""
+    return "errata-" + edition_id.replace(".", "-")
+
+
+def decision_anchor(revision_id: str) -> str:
+    """The anchor of a decision on What changed, in print and on the site (its game's page links there)."""
+    return f"decision-{revision_id}"
+
+
+def revision_game(revision: Any) -> str:
+    """The game (or page) a decision changed: the one it names, else its file's ('content/hearts.house-hearts.md')."""
+    if revision.game is not None:
+        return revision.game
+    return (revision.file or "").rsplit("/", 1)[-1].split(".")[0]
 
 
 def errata_groups(lib: Library) -> list[tuple[str, list[ErratumRow]]]:

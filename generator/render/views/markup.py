@@ -12,6 +12,7 @@ import contextlib
 import functools
 import hashlib
 import re
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
+from ...textdiff import escape as markdown_literal
+
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
-           "sanitize"]
+           "sanitize", "text_markdown"]
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
@@ -69,6 +72,11 @@ def inline_markdown(text: str) -> Markup:
     html = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html)
     html = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", html)
     return Markup(html)  # noqa: S704 - escaped above; only the two tags added are not text
+
+
+def text_markdown(text: str) -> Markup:
+    """Data text (a title, a reason) printed literally in Markdown."""
+    return Markup(markdown_literal(html_escape(text, quote=False)))  # noqa: S704 - escaped for HTML and Markdown
 
 
 def escape_raw_html(text: str) -> str:

@@ -159,6 +159,26 @@ class BodyView:
 
 
 @dataclass
+class DecisionNote:
+    """A decision of the family's that changed a game in this edition, as the game's page says so."""
+
+    label: str  # 'Changed in 2026.3' ('Added in 2026.3': the decision added the game)
+    why: str  # the decision's one sentence (revisions.yaml's why)
+    anchor: str  # the decision on What changed (describe.decision_anchor)
+
+
+def decision_notes(lib: Library, game_id: str) -> list[DecisionNote]:
+    """The decisions of this edition that changed a game: a rule, a target, a variant added or retired, the game
+    added. Corrections are not among them: the errata list those."""
+    here = lib.edition.id
+    # One sentence, on one line: a line break in the YAML would end the site's note box (an indented block).
+    return [DecisionNote(f"{'Added' if r.kind == 'game_added' else 'Changed'} in {here}", " ".join(r.why.split()),
+                         describe.decision_anchor(r.id))
+            for r in lib.revisions
+            if r.edition == here and r.kind != "game_retired" and describe.revision_game(r) == game_id]
+
+
+@dataclass
 class GamePage:
     """Everything a game page shows."""
 
@@ -167,6 +187,7 @@ class GamePage:
     main: BodyView
     variants: list[tuple[Variant, BodyView]] = field(default_factory=list)
     documents: dict[str, str] = field(default_factory=dict)  # book.yaml's sources: file -> what it is
+    decisions: list[DecisionNote] = field(default_factory=list)  # this edition's decisions that changed the game
 
     def origin(self, source: Source) -> str:
         """What a cited document is, as book.yaml describes it: 'a family games blog'."""
@@ -265,7 +286,8 @@ def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
     data = gs.doc.data
     main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None)
     main.prefix = f"{gs.id}-" if book else ""
-    page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources})
+    page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources},
+                    decisions=decision_notes(lib, gs.id))
     for i, variant in enumerate(gs.game.variants):
         if not lib.includes(variant):
             continue
