@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Location, SourceError
+from .files import list_folder
 from .library import DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
 from .prose import expand, lookup
@@ -128,7 +129,8 @@ def stored(root: Path, edition: str) -> dict[str, dict[str, Any]] | None:
     base = folder(root, edition)
     if not base.is_dir():
         return None
-    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}")) for p in sorted(base.glob("*.yaml"))}
+    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}", root))
+            for p in list_folder(base, f"{FROZEN_DIR}/{edition}", ".yaml")}
 
 
 RECORDED_PROSE = re.compile(r"content/[a-z0-9-]+(\.[a-z0-9-]+)?\.md")  # a prose file's lines, by its name

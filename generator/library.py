@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import hints
 from .errors import Location, SourceError, SourceErrors, echo
+from .files import list_folder
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .model import (
     Acceptance,
@@ -299,18 +300,22 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
 
     docs: dict[str, YamlDoc] = {}
     unreadable: set[str] = set()  # reported already: not also 'no game file'
-    for path in sorted(data_dir.glob("*.yaml")):
+    try:
+        listed_data, listed_content = list_folder(data_dir, DATA_DIR, ".yaml"), list_folder(content_dir, CONTENT_DIR, ".md")
+    except SourceError as exc:
+        raise SourceErrors([exc]) from None
+    for path in listed_data:
         name = f"{DATA_DIR}/{path.name}"  # as findings name it (Path.relative_to took 7 % of a load)
         try:
-            docs[name] = read_yaml(path, name)
+            docs[name] = read_yaml(path, name, root)
         except SourceError as exc:
             errors.append(exc)
             unreadable.add(name)
     texts: dict[str, TextDoc] = {}
-    for path in sorted(content_dir.glob("*.md")):
+    for path in listed_content:
         name = f"{CONTENT_DIR}/{path.name}"
         try:
-            texts[name] = read_text(path, name)
+            texts[name] = read_text(path, name, root)
         except SourceError as exc:
             errors.append(exc)
             unreadable.add(name)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ..errors import Location
+from ..errors import Location, SourceError, clean
 from ..library import GameSource, Library
 from ..model import Game, GameBody, Variant
 
@@ -108,8 +108,11 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
     findings: set[Finding] = set()
     for name in names:
         chk = checks[name]
-        for where, message, game in chk.func(lib):
-            findings.add(Finding(where.path, where.line, name, capped(message), chk.severity, game))
+        try:
+            for where, message, game in chk.func(lib):
+                findings.add(Finding(where.path, where.line, name, capped(clean(message)), chk.severity, game))
+        except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read
+            findings.add(Finding(exc.where.path, exc.where.line, name, exc.problem, "error"))
     return sorted(accept(lib, sorted(findings), set(names)))
 
 
