@@ -17,7 +17,8 @@ from pydantic import BaseModel, ValidationError
 from . import hints
 from .errors import Location, SourceError, SourceErrors, echo
 from .files import list_folder
-from .loader import TextDoc, YamlDoc, read_text, read_yaml
+from .loader import TextDoc, YamlDoc, leaves, read_text, read_yaml
+from .lookalike import reader_key
 from .model import (
     Acceptance,
     Accepted,
@@ -340,6 +341,12 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     if edition_id not in editions:
         raise SourceErrors([SourceError(book_doc.where(("editions",)), f"no edition '{edition_id}' (have {', '.join(editions)})")])
     edition = editions[edition_id]
+    for doc in docs.values():  # a game, variant or rule from an edition the book does not list is in none of them
+        for loc, value in leaves(doc.data):
+            if loc and loc[-1] in ("introduced", "retired") and isinstance(value, str) and value not in editions:
+                errors.append(SourceError(doc.where(loc), f"{loc[-1]}: {echo(value)} is not an edition of "
+                                          f"{DATA_DIR}/{BOOK_FILE} (it lists {', '.join(editions)}): name one of them, "
+                                          "or add the edition there"))
 
     # Rebuild an older edition by undoing, newest first, every change (correction or decision) made after it.
     all_docs = {**docs, book_doc.path: book_doc}
@@ -396,10 +403,15 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
                 errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
     titles: dict[str, str] = {}
     for gid, gs in sorted(games.items()):
-        other = titles.setdefault(gs.game.heading().casefold(), gid)
+        other = titles.setdefault(reader_key(gs.game.heading()), gid)  # as a reader sees it: 'Trash ' is 'Trash'
         if other != gid:
-            errors.append(SourceError(gs.where(("title",)), f"'{gs.game.heading()}' is also the title of {other}: "
-                                      "two games cannot share a name in the index: write a title that tells them apart instead"))
+            theirs = games[other].game.heading()
+            alike = "" if theirs == gs.game.heading() else (
+                f" as a reader sees it ({echo(theirs)} there: they differ only in spaces, case or letters that look "
+                "alike)")
+            errors.append(SourceError(gs.where(("title",)), f"{echo(gs.game.heading())} is also the title of {other}"
+                                      f"{alike}: two games cannot share a name in the index: write a title that tells "
+                                      "them apart instead"))
     for gid, gs in games.items():
         if gid not in listed:
             errors.append(SourceError(gs.where(("id",)), f"game '{gid}' is not listed in any section of {DATA_DIR}/{BOOK_FILE}"))

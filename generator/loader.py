@@ -104,11 +104,46 @@ MAX_NESTING = 8  # blockquote and list levels: deep nesting only serves to exhau
 NESTING = re.compile(r"[\s>]*")  # what a line starts with: its quote marks and its indent
 
 
+MAX_INLINE_DEPTH = 16  # emphasis and links inside each other: a rule needs two or three; a thousand exhaust Markdown
+_DELIMITERS = re.compile(r"\*+|_+|\[|\]")
+
+
+def inline_depth(paragraph: str, depth: int = 0) -> tuple[int, int]:
+    """(how deep emphasis and links may nest in ``paragraph``, how many are open at its end), counted as Markdown
+    opens and closes them (a run of ``*`` or ``_`` before a letter opens, after one closes; an opening bracket opens
+    a link), from ``depth`` open before it: an upper bound."""
+    deepest = depth
+    for m in _DELIMITERS.finditer(paragraph):
+        run = m.group()
+        before = paragraph[m.start() - 1] if m.start() else " "
+        after = paragraph[m.end()] if m.end() < len(paragraph) else " "
+        if run == "[":
+            depth += 1
+        elif run == "]":
+            depth = max(0, depth - 1)
+        elif not after.isspace() and before.isspace() or before in "([{\"'":  # opens: *word, (*word
+            depth += min(len(run), 2)
+        elif not before.isspace():  # closes: word*, or inside a word
+            depth = max(0, depth - min(len(run), 2))
+        deepest = max(deepest, depth)
+    return deepest, depth
+
+
 def check_prose(text: str, path: str) -> None:
-    """Refuse Markdown shaped to exhaust the renderer: huge lines, deep quote or list nesting."""
+    """Refuse Markdown shaped to exhaust the renderer: huge lines, deep quote or list nesting, emphasis or links nested
+    deeper than any rule needs (a thousand deep is a RecursionError in the site's table of contents)."""
+    open_ = 0  # emphasis and links open in this paragraph
     for n, line in enumerate(text.splitlines(), 1):
         if len(line) > MAX_LINE:
             raise SourceError(Location(path, n, MAX_LINE), f"line is {len(line)} characters; the limit is {MAX_LINE}")
+        if not line.strip():
+            open_ = 0
+        elif "*" in line or "_" in line or "[" in line:
+            depth, open_ = inline_depth(line, open_)
+            if depth > MAX_INLINE_DEPTH:
+                raise SourceError(Location(path, n), f"emphasis or links nested {depth} deep in this paragraph (the "
+                                                     f"limit is {MAX_INLINE_DEPTH}): close each * or _ where its "
+                                                     "words end")
         if not line[:1].isspace() and not line.startswith(">"):
             continue  # neither quoted nor indented (``\s`` is what ``str.isspace`` says): most lines
         quotes = NESTING.match(line).group().count(">")
@@ -192,6 +227,21 @@ class _Builder:
         return value
 
 
+def _quote_closed_late(text: str, line: int) -> tuple[int, int] | None:
+    """Where (line, column) a quoted value spanning lines starts, when it ends on ``line`` (where libyaml found an
+    error)."""
+    yaml, no_implicit_loader = _yaml()
+    opened = None
+    try:
+        for token in yaml.scan(text, Loader=no_implicit_loader):
+            if (isinstance(token, yaml.ScalarToken) and token.style in ('"', "'")
+                    and token.start_mark.line < token.end_mark.line and token.end_mark.line + 1 == line):
+                opened = token.start_mark.line + 1, token.start_mark.column + 1
+    except yaml.YAMLError:
+        pass  # the error itself: the tokens before it are what is asked about
+    return opened
+
+
 def parse_yaml(text: str, path: str) -> YamlDoc:
     """Parse one YAML document strictly; raise SourceError at the offending line and column."""
     if "\t" in text:
@@ -226,7 +276,12 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
         where, message = hints.yaml_syntax(text, problem, line, context and context.line + 1,
                                            context and context.column + 1)
-        if where != line:  # the mistake is earlier than where libyaml noticed it
+        opened = _quote_closed_late(text, line)
+        if opened:  # a quote left open runs on to the next quote, lines below, where libyaml then stumbles
+            (where, col), message = opened, (f"a quote opened on this line is closed only on line {line}, so the lines "
+                                      "between are read as its text: write the closing quote at the end of this "
+                                      "line's value instead")
+        elif where != line:  # the mistake is earlier than where libyaml noticed it
             col = context.column + 1 if context and where == context.line + 1 else 0
         raise SourceError(Location(path, where, col), message) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)

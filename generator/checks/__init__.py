@@ -111,8 +111,8 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
         try:
             for where, message, game in chk.func(lib):
                 findings.add(Finding(where.path, where.line, name, capped(clean(message)), chk.severity, game))
-        except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read
-            findings.add(Finding(exc.where.path, exc.where.line, name, exc.problem, "error"))
+        except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read: once
+            findings.add(Finding(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
     return sorted(accept(lib, sorted(findings), set(names)))
 
 
@@ -124,6 +124,9 @@ def _reported_by_run_checks(name: str, severity: Severity, doc: str) -> None:
 
 _reported_by_run_checks("accepted.stale", "warning",
                         "An acceptance in rules_data/accepted.yaml matches no warning in one of its files any more.")
+_reported_by_run_checks("source.refused", "error",
+                        "A file a check reads (the house dictionary, a frozen record) is not a plain UTF-8 text file "
+                        "inside the project.")
 _reported_by_run_checks("accepted.not_a_warning", "error",
                         "An acceptance names an error check or no check: only warnings can be accepted.")
 
