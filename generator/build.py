@@ -292,16 +292,24 @@ def _switch(out: Path, staged: Path) -> None:
 SOURCE_FOLDERS = ("rules_data", "content", "templates")  # what a build reads: never a place to write it
 
 
-def _ours(out: Path, entry: Path) -> bool:
-    """Whether ``entry`` in an output folder is of the shape a build makes it (a build before the mark, too)."""
+def _ours(entry: Path) -> bool:
+    """Whether ``entry`` in an output folder is of the shape a build makes it (a build before the mark, too): a
+    folder of the user's that happens to be named as a build's is not."""
     name = entry.name
-    if name in HALVES:
-        return entry.is_symlink() and os.readlink(entry) == f"{CURRENT}/{name}"
-    if name == CURRENT:
-        return entry.is_symlink() and os.readlink(entry).startswith(BUILD) and "/" not in os.readlink(entry)
-    if name.startswith(_LEFT_BEHIND) or name in (".cache", STAMP):
-        return entry.is_dir() and not entry.is_symlink() if name != STAMP else entry.is_file()
-    return False
+    if entry.is_symlink():
+        target = os.readlink(entry)
+        return (name in HALVES and target == f"{CURRENT}/{name}") or (
+            name == CURRENT and target.startswith(BUILD) and "/" not in target)
+    if name == STAMP:
+        return entry.is_file()
+    if not entry.is_dir():
+        return False
+    inside = {e.name for e in entry.iterdir()}
+    if name.startswith(BUILD):
+        return _stamped(entry) or (bool(inside & set(HALVES)) and inside <= {*HALVES, f".{CURRENT}"})
+    if name.startswith(STAGING):
+        return _stamped(entry)
+    return name == ".cache" and all(n.startswith(("sheet-", "sheets-", "pad-", ".")) for n in inside)
 
 
 def claim_out(root: Path, out: Path) -> None:
@@ -328,11 +336,10 @@ def claim_out(root: Path, out: Path) -> None:
             return
         marked = _stamped(out)
         if marked:
-            theirs = [e for e in entries if e.name in (*HALVES, CURRENT) and (e.exists() or e.is_symlink())
-                      and not _ours(out, e)]
+            theirs = [e for e in entries if e.name in (*HALVES, CURRENT) and not _ours(e)]
         else:
             made_by_make = out == root / "build"  # make's stamps (.built-*) and earlier editions' builds
-            theirs = [e for e in entries if not _ours(out, e)
+            theirs = [e for e in entries if not _ours(e)
                       and not (made_by_make and (e.name.startswith(".built-") or e.name == "editions"))]
     except OSError as exc:
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
@@ -343,7 +350,7 @@ def claim_out(root: Path, out: Path) -> None:
                           "empty or new folder, or one a build made, or move them away")
     if not marked:  # a build's before there was a mark: marked now, and the build folders in it too
         for entry in entries:
-            if entry.name.startswith((STAGING, BUILD)) and entry.is_dir():  # not .old-: perhaps a user's, moved
+            if entry.name.startswith(BUILD) and not entry.is_symlink():
                 with contextlib.suppress(OSError):
                     (entry / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
         with contextlib.suppress(OSError):

@@ -29,14 +29,14 @@ class Location:
 
 # What a terminal would act on instead of showing (ESC starts a command, BEL rings, CR writes the line over), and the
 # controls that show text in another order than it is read: a message shows them as escapes, never as they are.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def clean(text: str) -> str:
     """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``): safe to print."""
-    if not _UNPRINTABLE.search(text):
+    if not UNPRINTABLE.search(text):
         return text
-    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
+    return UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def echo(value: object, limit: int = 60) -> str:

@@ -50,6 +50,12 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         mkdocs_build(config)
     except (MkDocsException, SystemExit) as exc:
         raise BuildError(f"mkdocs build failed: {exc}") from exc
+    except (OSError, KeyboardInterrupt):
+        raise  # a full disk, a stop: the build says what and where
+    except Exception as exc:  # noqa: BLE001 - Markdown or MkDocs gave up on something validate passed
+        first = (str(exc).splitlines() or [""])[0][:200]
+        raise BuildError(f"the site could not be built: {plugin.building_page()} failed ({type(exc).__name__}: "
+                         f"{first}); please report it, with that page") from None
     if plugin.verified != str(site_dir):  # the plugin checks every page after building
         check_site(site_dir, shipped_scripts(config))
 
