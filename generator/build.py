@@ -299,7 +299,8 @@ def _ours(entry: Path) -> bool:
     if entry.is_symlink():
         target = os.readlink(entry)
         return (name in HALVES and target == f"{CURRENT}/{name}") or (
-            name == CURRENT and target.startswith(BUILD) and "/" not in target)
+            name == CURRENT and target.startswith(BUILD) and "/" not in target
+            and (entry.parent / target).is_dir() and _ours(entry.parent / target))
     if name == STAMP:
         return entry.is_file()
     if not entry.is_dir():

@@ -28,6 +28,7 @@ from generator.library import load_library
 from tests import hostile
 from tests.conftest import copy_project
 from tests.test_faults import one_line, run, tiny
+from tests.test_fuzz import moved_aside
 
 TERMINAL = UNPRINTABLE  # what no line printed may hold as it is (but the line break ending it)
 
@@ -61,20 +62,10 @@ def forget() -> None:
 
 @contextlib.contextmanager
 def replaced(path: Path, make: Callable[[Path], None]) -> Iterator[None]:
-    """``path`` replaced by what ``make`` puts there (a pipe, a link, a folder, other bytes), then put back.
-
-    The original is moved aside, never written through: the path may be a link to a file outside the project."""
-    aside = path.with_name(f".aside-{path.name}")
-    os.rename(path, aside)
-    try:
+    """``path`` replaced by what ``make`` puts there (a pipe, a link, a folder, other bytes), then put back."""
+    with moved_aside(path):
         make(path)
         yield
-    finally:
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        elif path.exists() or path.is_symlink():
-            path.unlink()
-        os.rename(aside, path)
 
 
 def validate(project: Path, *args: str) -> tuple[int, str]:
@@ -157,7 +148,7 @@ def test_a_link_out_of_the_project_is_never_built(project):
 def test_a_link_that_stays_in_the_project_is_read(project):
     target = project / "content" / "trash.md"
     kept = target.read_bytes()
-    with replaced(target, lambda p: p.symlink_to("../content/.aside-trash.md")):
+    with replaced(target, lambda p: p.symlink_to("../content/.fuzz-aside-trash.md")):
         assert load_library(project).games["trash"].prose.text.encode() == kept
 
 
@@ -447,9 +438,26 @@ def test_when_the_site_engine_fails_the_message_names_the_page(tmp_path, monkeyp
     assert "RecursionError" in str(info.value) and "\n" not in str(info.value)
 
 
+def test_when_the_pdf_layout_fails_the_message_names_the_page(tmp_path, monkeypatch):
+    from generator.render.pdf import book, worker
+
+    lib = load_library(tiny(tmp_path / "project"))
+
+    def fails(*args, progress, **kwargs):
+        for page in range(1, 38):
+            progress(book.PAGES, page, 60)
+        raise RecursionError("maximum recursion depth exceeded while calling a Python object")
+
+    monkeypatch.setattr(book, "render_book", fails)
+    monkeypatch.setattr(worker, "_STATE", {"lib": lib, "out": tmp_path, "paper": "letter", "duplex": False})
+    status, message = worker._task("book")
+    assert status == "error" and "page 38 of the book" in message and "RecursionError" in message
+
+
 # --- 6. --out never destroys what it did not make ----------------------------------------------------------------
 
-def _stub_renders(monkeypatch) -> None:
+def stub_renders(monkeypatch) -> None:
+    """The renders made stand-ins that write one file each: the --out cases test the folder, not the book."""
     def render_pdfs(lib, pdf_dir, **kwargs):
         pdf_dir.mkdir(parents=True)
         (pdf_dir / "book.pdf").write_bytes(b"%PDF the build's")
@@ -492,7 +500,7 @@ USERS = {
 @pytest.mark.parametrize("half", [{}, {"pdf": False}, {"site": False}], ids=["both", "--site-only", "--pdf-only"])
 @pytest.mark.parametrize("case", USERS)
 def test_an_out_folder_holding_the_users_files_is_refused_and_left_as_it_was(tmp_path, monkeypatch, case, half):
-    _stub_renders(monkeypatch)
+    stub_renders(monkeypatch)
     project = tiny(tmp_path / "project")
     out = tmp_path / "theirs"
     out.mkdir()
@@ -506,7 +514,7 @@ def test_an_out_folder_holding_the_users_files_is_refused_and_left_as_it_was(tmp
 
 @pytest.mark.parametrize("case", USERS)
 def test_what_a_user_adds_to_a_build_folder_is_never_removed_or_renamed(tmp_path, monkeypatch, case):
-    _stub_renders(monkeypatch)
+    stub_renders(monkeypatch)
     project = tiny(tmp_path / "project")
     out = tmp_path / "out"
     build(project, out=out)
@@ -527,7 +535,7 @@ def test_what_a_user_adds_to_a_build_folder_is_never_removed_or_renamed(tmp_path
 @pytest.mark.parametrize("where", ["content", "content/sub", "rules_data", "rules_data/frozen", "templates", ".",
                                    ".."])
 def test_an_out_folder_in_the_sources_is_refused_in_one_line(tmp_path, monkeypatch, where):
-    _stub_renders(monkeypatch)
+    stub_renders(monkeypatch)
     project = tiny(tmp_path / "project")
     before = _tree(project)
     code, output = run("--root", str(project), "build", "--out", str(project / where))
