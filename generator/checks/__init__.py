@@ -110,7 +110,7 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
         chk = checks[name]
         try:
             for where, message, game in chk.func(lib):
-                findings.add(Finding(where.path, where.line, name, capped(clean(message)), chk.severity, game))
+                findings.add(Finding(clean(where.path), where.line, name, capped(clean(message)), chk.severity, game))
         except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read: once
             findings.add(Finding(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
     return sorted(accept(lib, sorted(findings), set(names)))
