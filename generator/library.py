@@ -412,6 +412,13 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             errors.append(SourceError(gs.where(("title",)), f"{echo(gs.game.heading())} is also the title of {other}"
                                       f"{alike}: two games cannot share a name in the index: write a title that tells "
                                       "them apart instead"))
+        seen_variants: dict[str, str] = {}  # a game's variants are headings of one page: told apart as read
+        for i, variant in enumerate(gs.game.variants):
+            first = seen_variants.setdefault(reader_key(variant.title), variant.id)
+            if first != variant.id:
+                errors.append(SourceError(gs.where(("variants", i, "title")),
+                                          f"{echo(variant.title)} reads as the title of variant {first}: two variants "
+                                          "of a game cannot share a heading: write a title that tells them apart"))
     for gid, gs in games.items():
         if gid not in listed:
             errors.append(SourceError(gs.where(("id",)), f"game '{gid}' is not listed in any section of {DATA_DIR}/{BOOK_FILE}"))

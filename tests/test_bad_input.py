@@ -311,6 +311,17 @@ def test_titles_a_reader_cannot_tell_apart_are_one_title(project, title):
     one_line(output, "rules_data/trash-again.yaml", "is also the title of trash")
 
 
+@pytest.mark.parametrize("title", ["Four-Card Golf ", "FOUR-CARD GOLF", "F\u043eur-Card Golf", "Four-Card\u00a0Golf"])
+def test_variant_titles_a_reader_cannot_tell_apart_are_one_title(project, title):
+    path = project / "rules_data" / "golf.yaml"
+    raw = path.read_text(encoding="utf-8")
+    with replaced(path, lambda p: p.write_text(raw.replace("title: Six Card Golf", f"title: {json.dumps(title)}"),
+                                               encoding="utf-8")):
+        code, output = validate(project)
+    assert code == 1
+    one_line(output, "rules_data/golf.yaml:116", "reads as the title of variant four-card-golf")
+
+
 def test_titles_that_differ_on_the_page_are_not_one_title():
     from generator.lookalike import reader_key
 
