@@ -555,6 +555,20 @@ def test_an_out_folder_in_the_sources_is_refused_in_one_line(tmp_path, monkeypat
     assert _tree(project) == before
 
 
+@pytest.mark.parametrize("where", ["theirs.pdf", "content/book.pdf", "rules_data/frozen/book.pdf"])
+def test_a_preview_never_replaces_a_file_it_did_not_write(tmp_path, where):
+    from generator.preview import Preview
+
+    project = tiny(tmp_path / "project")
+    target = (tmp_path / where) if where == "theirs.pdf" else project / where
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(b"%PDF the user's own")
+    with pytest.raises(RulebookError) as info:
+        Preview(project, target).rebuild()
+    assert "\n" not in str(info.value) and str(target) in str(info.value)
+    assert target.read_bytes() == b"%PDF the user's own"
+
+
 # --- 7. Messages point at the cause --------------------------------------------------------------------------------
 
 QUOTES = [(2, 'id: "trash'), (3, 'title: "Trash'), (4, "category: 'cards"), (9, 'players: "4-10')]
