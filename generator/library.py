@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from . import hints
 from .errors import Location, SourceError, SourceErrors, echo
 from .files import list_folder
-from .loader import TextDoc, YamlDoc, leaves, read_text, read_yaml
+from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .lookalike import reader_key
 from .model import (
     Acceptance,
@@ -342,8 +342,9 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         raise SourceErrors([SourceError(book_doc.where(("editions",)), f"no edition '{edition_id}' (have {', '.join(editions)})")])
     edition = editions[edition_id]
     for doc in docs.values():  # a game, variant or rule from an edition the book does not list is in none of them
-        for loc, value in leaves(doc.data):
-            if loc and loc[-1] in ("introduced", "retired") and isinstance(value, str) and value not in editions:
+        for loc in [loc for loc in doc.marks if loc and loc[-1] in LIFETIME_KEYS]:  # (every key has a mark)
+            value = _at(doc.data, loc)
+            if isinstance(value, str) and value not in editions:
                 errors.append(SourceError(doc.where(loc), f"{loc[-1]}: {echo(value)} is not an edition of "
                                           f"{DATA_DIR}/{BOOK_FILE} (it lists {', '.join(editions)}): name one of them, "
                                           "or add the edition there"))
@@ -437,6 +438,19 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         raise SourceErrors(errors)
     return Library(root, edition, book, book_doc, games, pages, errata_model.errata, errata_doc,
                    accepted.accepted, accepted_doc, revisions_model.revisions, revisions_doc, every_game)
+
+
+LIFETIME_KEYS = frozenset(("introduced", "retired"))
+
+
+def _at(data: Any, loc: tuple) -> Any:
+    """The value at ``loc`` (keys and indices) in plain data, or None."""
+    for part in loc:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
 
 
 def _in(game: Game, edition_id: str) -> bool:

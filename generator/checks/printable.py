@@ -34,6 +34,8 @@ EM = 1.0  # no letter of the book's fonts is wider than its em (a W is 0.9-1.0):
 TITLE_PT = 20  # h1, the largest a title is set (a game's title is 18 pt, a variant's 13 pt)
 MAX_TITLE = 120  # characters: a page head (@top-right: string(game-title)) is one line
 CELL_PADDING_MM = 2 * 2.5  # a table cell's left and right padding (table.data td)
+TITLE_LETTERS = int(MEASURE_MM / (EM * TITLE_PT * MM_PER_PT))  # a title's word of fewer letters fits its page head
+LINE_LETTERS = int(NARROWEST_MM / (EM * BODY_PT * MM_PER_PT))  # the letters the narrowest line surely holds
 
 # Where a line may break: spaces, and after a hyphen or a dash; a soft hyphen or a zero-width space.
 _BREAKS = re.compile(r"[\s\u00ad\u200b]+|(?<=[-\u2010\u2013\u2014])")
@@ -41,8 +43,11 @@ _MARKDOWN_IN_TITLE = re.compile(r"[*_`\[\]\\]|^\s*#|#\s*$|^\s*[-+=>]\s|^\s*\d+[.
 IMAGE = re.compile(r"!\[[^\]\n]*\]\s*[(\[]")
 
 
-def longest_word(text: str) -> str:
-    """The longest run of ``text`` a line cannot break (references taken as the value they print: short)."""
+def longest_word(text: str, shorter_than: int = 0) -> str:
+    """The longest run of ``text`` a line cannot break (references taken as the value they print: short); "" when
+    every run between spaces is shorter than ``shorter_than`` (a break at a hyphen only makes runs shorter)."""
+    if shorter_than and max(map(len, text.split()), default=0) < shorter_than:
+        return ""
     text = REF.sub("0000", text) if "{" in text else text
     return max(_BREAKS.split(text), key=len, default="")
 
@@ -90,7 +95,7 @@ def title_breaks_heading(lib: Library) -> Iterator[Finding]:
         elif _MARKDOWN_IN_TITLE.search(title):
             yield where, (f"the title {echo(title)} holds Markdown ({echo(_MARKDOWN_IN_TITLE.search(title).group())}):"
                           " the heading would print it as markup, not as written; write the title in words"), game
-        elif not word_fits(longest_word(title), TITLE_PT, MEASURE_MM):
+        elif not word_fits(longest_word(title, TITLE_LETTERS), TITLE_PT, MEASURE_MM):
             yield where, (f"'{longest_word(title)[:40]}...' in the title is wider than the page at the title's size: "
                           "break it with a space or a hyphen"), game
 
@@ -111,13 +116,13 @@ def long_word(lib: Library) -> Iterator[Finding]:
     """A word in prose is wider than the narrowest line the PDF sets it on: it would run off the page."""
     for prose, game in _proses(lib):
         for n, line in enumerate(prose.text.splitlines(), 1):
-            if len(line) < 20:  # no word of fewer letters is too wide (a quick pass over most lines)
+            if len(line) <= LINE_LETTERS:  # no word of so few letters is too wide (a quick pass over most lines)
                 continue
-            word = longest_word(line.lstrip("#>*-+ |"))
+            word = longest_word(line.lstrip("#>*-+ |"), LINE_LETTERS)
             if not word_fits(word, BODY_PT, NARROWEST_MM):
                 yield (Location(prose.path, n), f"{echo(word, 50)} is {len(word)} characters with no space or hyphen:"
-                       f" the PDF cannot break it, and a line holds about "
-                       f"{int(NARROWEST_MM / (EM * BODY_PT * MM_PER_PT))}; break it with a space or a hyphen, or "
+                       f" the PDF cannot break it, and a line holds about {LINE_LETTERS}; break it with a space or a "
+                       "hyphen, or "
                        "shorten it", game)
 
 
