@@ -341,14 +341,6 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     if edition_id not in editions:
         raise SourceErrors([SourceError(book_doc.where(("editions",)), f"no edition '{edition_id}' (have {', '.join(editions)})")])
     edition = editions[edition_id]
-    for doc in docs.values():  # a game, variant or rule from an edition the book does not list is in none of them
-        for loc in [loc for loc in doc.marks if loc and loc[-1] in LIFETIME_KEYS]:  # (every key has a mark)
-            value = _at(doc.data, loc)
-            if isinstance(value, str) and value not in editions:
-                errors.append(SourceError(doc.where(loc), f"{loc[-1]}: {echo(value)} is not an edition of "
-                                          f"{DATA_DIR}/{BOOK_FILE} (it lists {', '.join(editions)}): name one of them, "
-                                          "or add the edition there"))
-
     # Rebuild an older edition by undoing, newest first, every change (correction or decision) made after it.
     all_docs = {**docs, book_doc.path: book_doc}
     for change in reversed(changes(errata_model.errata, errata_doc, revisions_model.revisions, revisions_doc)):
@@ -438,19 +430,6 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         raise SourceErrors(errors)
     return Library(root, edition, book, book_doc, games, pages, errata_model.errata, errata_doc,
                    accepted.accepted, accepted_doc, revisions_model.revisions, revisions_doc, every_game)
-
-
-LIFETIME_KEYS = frozenset(("introduced", "retired"))
-
-
-def _at(data: Any, loc: tuple) -> Any:
-    """The value at ``loc`` (keys and indices) in plain data, or None."""
-    for part in loc:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
 
 
 def _in(game: Game, edition_id: str) -> bool:
