@@ -171,8 +171,8 @@ def _pipe(path: Path) -> None:  # reading it waited for ever for a writer
     os.mkfifo(path)
 
 
-NOT_A_FILE = {"a folder": (_folder, "is a folder"), "a dangling link": (_dangling, "cannot be read"),
-              "a link to itself": (_loop, "cannot be read"), "a named pipe": (_pipe, "not a plain file")}
+NOT_A_FILE = {"a folder": (_folder, "is a folder"), "a dangling link": (_dangling, "which is not there"),
+              "a link to itself": (_loop, "round in a circle"), "a named pipe": (_pipe, "not a plain file")}
 
 
 @pytest.mark.parametrize("file", ["rules_data/euchre.yaml", "content/euchre.md"])
