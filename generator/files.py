@@ -36,9 +36,33 @@ def _base(path: Path, display: str) -> Path:
 
 @functools.lru_cache(maxsize=64)
 def _real_folder(folder: str) -> str:
-    # The project's or the cache's own place, and the folders in them, asked for every file read: resolved once a
-    # process. What is checked is the file's way out of them, and a file's own link is followed every time.
+    # The project's or the cache's own place, asked for every file read: resolved once a process. What is checked is
+    # the way out of it, through the folders in it and the file's own link, every time.
     return os.path.realpath(folder)
+
+
+def _within(real: str, base: str) -> bool:
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _resolved(path: Path, folder: Path, base: str) -> tuple[str, os.stat_result]:
+    """Where ``path`` really is, and what it is (not followed). Each step from ``folder`` down to it is looked at, and
+    resolved whole only when one is a link: resolving every file was a fifth of the door's cost."""
+    try:
+        steps = path.relative_to(folder).parts
+    except ValueError:
+        steps = ("..",)
+    here = folder
+    for step in steps[:-1]:
+        here = here / step
+        if step == ".." or stat.S_ISLNK(os.lstat(here).st_mode):
+            break
+    else:
+        info = os.lstat(path)
+        if not stat.S_ISLNK(info.st_mode):
+            return os.path.join(base, *steps), info
+    real = os.path.realpath(path, strict=True)  # followed to its end, wherever that is: checked by the caller
+    return real, os.stat(real)
 
 
 def read_source(path: Path, display: str, inside: Path | None = None, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -50,14 +74,10 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
     password file) on the site; a pipe would block for ever.
     """
     where = Location(display)
-    base = _real_folder(os.fspath(inside if inside is not None else _base(path, display)))
+    folder = inside if inside is not None else _base(path, display)
+    base = _real_folder(os.fspath(folder))
     try:
-        info = os.lstat(path)
-        if stat.S_ISLNK(info.st_mode):  # followed to its end, wherever that is, to be checked below
-            real = os.path.realpath(path, strict=True)
-            info = os.stat(real)
-        else:  # (the folder resolved once a process: a fifth of the door's cost was resolving every file's)
-            real = os.path.join(_real_folder(os.fspath(path.parent)), path.name)
+        real, info = _resolved(path, folder, base)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise SourceError(where, "is a symbolic link that leads round in a circle: put the file itself in its "
@@ -66,8 +86,8 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
             raise SourceError(where, f"is a symbolic link to {echo(os.readlink(path))}, which is not there: put the "
                                      "file itself in its place") from None
         raise SourceError(where, f"cannot be read ({_READ_PROBLEMS.get(exc.errno, exc.strerror or exc)})") from None
-    if real != base and not real.startswith(base.rstrip(os.sep) + os.sep):
-        raise SourceError(where, f"is a symbolic link that leads out of {'the project' if inside is None else base} "
+    if not _within(real, base):
+        raise SourceError(where, f"leads out of {'the project' if inside is None else base} through a symbolic link "
                                  f"(to {echo(real)}): a source file is read only from inside it; put the file itself "
                                  "here instead of a link")
     try:  # told from what it is before it is opened: opening a device can do something
@@ -153,11 +173,18 @@ def read_source_text(path: Path, display: str, inside: Path | None = None, limit
     return text
 
 
-def list_folder(folder: Path, display: str, suffix: str) -> list[Path]:
-    """The entries of ``folder`` named ``*suffix``, sorted; none if it is not there; SourceError if it cannot be read.
+def list_folder(folder: Path, display: str, suffix: str, inside: Path | None = None) -> list[Path]:
+    """The entries of ``folder`` named ``*suffix``, sorted; none if it is not there; SourceError if it cannot be read,
+    or (with ``inside``) is a link out of that folder.
 
     A folder that cannot be listed is said to be one, once: not a missing file for each of its games.
     """
+    if inside is not None and os.path.lexists(folder):
+        real = os.path.realpath(folder)
+        if not _within(real, _real_folder(os.fspath(inside))):
+            raise SourceError(Location(display), f"leads out of the project through a symbolic link (to {echo(real)})"
+                                                 ": its files are read only from inside it; put the folder itself "
+                                                 "here instead of a link")
     try:
         with os.scandir(folder) as entries:
             return sorted(Path(e.path) for e in entries if e.name.endswith(suffix) and not e.name.startswith("."))

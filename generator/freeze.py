@@ -130,7 +130,7 @@ def stored(root: Path, edition: str) -> dict[str, dict[str, Any]] | None:
     if not base.is_dir():
         return None
     return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}", root))
-            for p in list_folder(base, f"{FROZEN_DIR}/{edition}", ".yaml")}
+            for p in list_folder(base, f"{FROZEN_DIR}/{edition}", ".yaml", root)}
 
 
 RECORDED_PROSE = re.compile(r"content/[a-z0-9-]+(\.[a-z0-9-]+)?\.md")  # a prose file's lines, by its name

@@ -302,7 +302,8 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     docs: dict[str, YamlDoc] = {}
     unreadable: set[str] = set()  # reported already: not also 'no game file'
     try:
-        listed_data, listed_content = list_folder(data_dir, DATA_DIR, ".yaml"), list_folder(content_dir, CONTENT_DIR, ".md")
+        listed_data = list_folder(data_dir, DATA_DIR, ".yaml", root)
+        listed_content = list_folder(content_dir, CONTENT_DIR, ".md", root)
     except SourceError as exc:
         raise SourceErrors([exc]) from None
     for path in listed_data:

@@ -145,6 +145,19 @@ def test_a_link_out_of_the_project_is_never_built(project):
     assert not (project.parent / "never-built").exists()
 
 
+@pytest.mark.parametrize("folder", ["content", "rules_data/frozen/2026.1"])
+def test_a_folder_that_is_a_link_out_of_the_project_is_one_line(project, folder):
+    """Each file of a linked folder was read from outside the project; now the folder is named, once."""
+    path = project / folder
+    elsewhere = project.parent / f"elsewhere-{path.name}"
+    shutil.copytree(path, elsewhere, dirs_exist_ok=True)
+    with replaced(path, lambda p: p.symlink_to(elsewhere)):
+        code, output = validate(project)
+    assert code == 1
+    one_line(output, folder, "leads out of")
+    assert len([line for line in output.splitlines() if "leads out of" in line]) == 1
+
+
 def test_a_link_that_stays_in_the_project_is_read(project):
     target = project / "content" / "trash.md"
     kept = target.read_bytes()
