@@ -21,6 +21,7 @@ from pathlib import Path
 from .errors import Location, SourceError, echo
 
 MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
+MAX_ASSET_BYTES = 64 * 1024 * 1024  # a template's asset (a font, a script) is a few hundred KB
 
 
 # How every file is opened: never a terminal to take over, never a pipe to wait on (O_NONBLOCK), and never through a

@@ -82,7 +82,8 @@ SECRET = "root:x:0:0:the secret a link out of the project would print"
 
 
 def _outside(path: Path) -> Path:
-    root = next(parent for parent in path.parents if (parent / "rules_data").is_dir())
+    root = next((parent for parent in path.parents if (parent / "rules_data").is_dir()
+                 or (parent / "templates").is_dir()), path.parent)
     secret = root.parent / "secret.txt"  # beside the project, not in it
     secret.write_text(SECRET + "\n", encoding="utf-8")
     return secret
@@ -156,6 +157,29 @@ def test_a_folder_that_is_a_link_out_of_the_project_is_one_line(project, folder)
     assert code == 1
     one_line(output, folder, "leads out of")
     assert len([line for line in output.splitlines() if "leads out of" in line]) == 1
+
+
+def test_a_site_asset_that_links_out_is_never_published(tmp_path, monkeypatch):
+    """A pull request adding a link among the site's assets to a secret: the build names it, publishes nothing."""
+    from generator.render.site import docs
+
+    assets = tmp_path / "templates" / "site" / "assets"
+    shutil.copytree(docs.SITE_ASSETS, assets)
+    (assets / "notes.txt").symlink_to(_outside(assets / "x"))
+    monkeypatch.setattr(docs, "TEMPLATES", tmp_path / "templates")
+    with pytest.raises(SourceError, match="leads out of"):
+        docs.copy_through_the_door(assets, tmp_path / "docs" / "assets")
+    assert not any(SECRET in p.read_text(errors="replace") for p in (tmp_path / "docs").rglob("*") if p.is_file())
+
+
+def test_a_theme_template_that_links_out_is_never_published(tmp_path):
+    project = tiny(tmp_path / "project")
+    overrides = project / "templates" / "site" / "overrides"
+    (overrides / "partials").mkdir(parents=True, exist_ok=True)
+    (overrides / "partials" / "footer.html").symlink_to(_outside(overrides / "x"))
+    with pytest.raises(RulebookError, match="footer.html: leads out of"):
+        build(project, out=tmp_path / "out", pdf=False)
+    assert not any(SECRET in p.read_text(errors="replace") for p in (tmp_path / "out").rglob("*") if p.is_file())
 
 
 def test_a_link_that_stays_in_the_project_is_read(project):

@@ -14,10 +14,9 @@ from urllib.parse import unquote, urlparse
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from ...errors import BuildError, SourceError
-from ...files import read_source
+from ...files import MAX_ASSET_BYTES, read_source
 
 ASSET_ROOT = Path(__file__).resolve().parents[3] / "templates" / "print"
-MAX_ASSET_BYTES = 64 * 1024 * 1024  # a font family is a few MB
 
 
 class RefusedResource(BuildError):
