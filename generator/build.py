@@ -172,8 +172,24 @@ HALVES = ("site", "pdf")  # build/site and build/pdf: links through CURRENT
 _LEFT_BEHIND = (STAGING, BUILD, ".old-")  # .old-: a build before builds were switched by a link
 
 
+# What marks a folder as a build's own: the output folder, and each folder a build makes in it. A build replaces or
+# removes only what carries it: whatever else is there is the user's, and is never removed or renamed.
+STAMP = ".rulebook-build"
+STAMP_TEXT = ("made by `rulebook build`: the next build replaces what carries this mark here (current, site, pdf, "
+              ".build-*); nothing else in this folder is touched\n")
+
+
+def _stamped(folder: Path) -> bool:
+    """Whether ``folder`` (not a link) carries a build's mark."""
+    try:
+        return not folder.is_symlink() and (folder / STAMP).is_file() and not (folder / STAMP).is_symlink()
+    except OSError:
+        return False
+
+
 def claim(parent: Path, prefix: str) -> tuple[Path, int]:
-    """A new folder ``parent/prefix…`` and an open descriptor holding its lock until closed (or the process ends).
+    """A new folder ``parent/prefix…`` (marked as a build's, ``STAMP``) and an open descriptor holding its lock until
+    closed (or the process ends).
 
     The lock is the folder's own (flock): a process killed with -9 lets go of it, so ``sweep`` can tell a
     folder in use from one a stopped run left.
@@ -184,21 +200,23 @@ def claim(parent: Path, prefix: str) -> tuple[Path, int]:
         fcntl.flock(fd, fcntl.LOCK_EX)
         with contextlib.suppress(OSError):
             if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                (path / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
                 return path, fd
         os.close(fd)  # another run's sweep took it between its making and its lock: make another
 
 
 def sweep(parent: Path, prefixes: tuple[str, ...], keep: str | None = None) -> None:
-    """Remove the folders in ``parent`` named with one of ``prefixes`` that no running process holds (but ``keep``)."""
+    """Remove the folders in ``parent`` named with one of ``prefixes`` that a build made (``STAMP``) and no running
+    process holds (but ``keep``); a folder of the user's that happens to be named so is left alone."""
     try:
         found = [p for p in parent.iterdir() if p.name.startswith(prefixes) and p.name != keep]
     except OSError:
         return  # no folder: nothing left in it
     for path in found:
-        if path.is_symlink() or not path.is_dir():
+        if not _stamped(path):
             continue
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         except OSError:
             continue  # gone meanwhile
         try:
@@ -253,8 +271,8 @@ def _switch(out: Path, staged: Path) -> None:
     """Make ``staged`` the build in use: renamed a ``.build-`` folder, then ``current`` replaced by one rename.
 
     ``site`` and ``pdf`` are links through ``current``, made before the switch (leading nowhere until the first
-    one), so that both halves appear, or change, at the same moment. A half built before there were links (a
-    folder) is moved aside for its link: the one moment a reader could find it missing, once.
+    one), so that both halves appear, or change, at the same moment. Anything else in their place is the user's
+    (``claim_out`` refused it before the build began): it is never moved.
     """
     final = out / (BUILD + staged.name.removeprefix(STAGING))
     staged.rename(final)
@@ -263,15 +281,81 @@ def _switch(out: Path, staged: Path) -> None:
         there = out / half
         if there.is_symlink() or not (final / half).is_dir():
             continue
-        if there.exists():
-            there.rename(out / f".old-{half}-{os.getpid()}")
-        os.symlink(f"{CURRENT}/{half}", there)
+        os.symlink(f"{CURRENT}/{half}", there)  # FileExistsError if something came since: the user's, kept
     link = final / f".{CURRENT}"  # made inside the build folder: a stop before the rename leaves it nowhere else
     os.symlink(final.name, link)
     os.replace(link, out / CURRENT)  # the switch: one rename
-    if before and before != final.name and "/" not in before:
+    if before and before != final.name and "/" not in before and _stamped(out / before):
         shutil.rmtree(out / before, ignore_errors=True)
-    sweep(out, (".old-",))
+
+
+SOURCE_FOLDERS = ("rules_data", "content", "templates")  # what a build reads: never a place to write it
+
+
+def _ours(entry: Path) -> bool:
+    """Whether ``entry`` in an output folder is of the shape a build makes it (a build before the mark, too): a
+    folder of the user's that happens to be named as a build's is not."""
+    name = entry.name
+    if entry.is_symlink():
+        target = os.readlink(entry)
+        return (name in HALVES and target == f"{CURRENT}/{name}") or (
+            name == CURRENT and target.startswith(BUILD) and "/" not in target
+            and (entry.parent / target).is_dir() and _ours(entry.parent / target))
+    if name == STAMP:
+        return entry.is_file()
+    if not entry.is_dir():
+        return False
+    inside = {e.name for e in entry.iterdir()}
+    if name.startswith(BUILD):
+        return _stamped(entry) or (bool(inside & set(HALVES)) and inside <= {*HALVES, f".{CURRENT}"})
+    if name.startswith(STAGING):
+        return _stamped(entry)
+    return name == ".cache" and all(n.startswith(("sheet-", "sheets-", "pad-", ".")) for n in inside)
+
+
+def claim_out(root: Path, out: Path) -> None:
+    """Make ``out`` a build's output folder, or say in one line why it cannot be.
+
+    A folder inside the sources is refused (the next load would read the build). A folder that exists is used only
+    when it is empty, or carries a build's mark (``STAMP``), or holds nothing but what a build before the mark made
+    (then it is marked); one that holds anything else is refused, naming what, and nothing in it is touched. In a
+    marked folder, a ``site`` or ``pdf`` that is not the build's link is the user's: refused too, never moved.
+    """
+    root = root.resolve()
+    for source in (root, *(root / name for name in SOURCE_FOLDERS)):
+        if out == source or (source != root and source in out.parents) or out in root.parents:
+            where = ("the project folder" if out == root else "a folder that holds the project" if out in root.parents
+                     else f"{source.name}/" if out == source else f"inside {source.name}/")
+            raise OutputError(f"{out} is {where}, where the build reads its sources: give an output folder outside "
+                              f"them, such as {root / 'build'}")
+    try:
+        if not out.exists() and not out.is_symlink():
+            out.mkdir(parents=True)
+        entries = sorted(out.iterdir())
+        if not entries:
+            (out / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
+            return
+        marked = _stamped(out)
+        if marked:
+            theirs = [e for e in entries if e.name in (*HALVES, CURRENT) and not _ours(e)]
+        else:
+            made_by_make = out == root / "build"  # make's stamps (.built-*) and earlier editions' builds
+            theirs = [e for e in entries if not _ours(e)
+                      and not (made_by_make and (e.name.startswith(".built-") or e.name == "editions"))]
+    except OSError as exc:
+        raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
+    if theirs:
+        shown = ", ".join(f"{e.name}{'/' if e.is_dir() else ''}" for e in theirs[:5])
+        more = f" and {len(theirs) - 5} more" if len(theirs) > 5 else ""
+        raise OutputError(f"{out} holds what the build did not make ({shown}{more}): nothing was changed; give an "
+                          "empty or new folder, or one a build made, or move them away")
+    if not marked:  # a build's before there was a mark: marked now, and the build folders in it too
+        for entry in entries:
+            if entry.name.startswith(BUILD) and not entry.is_symlink():
+                with contextlib.suppress(OSError):
+                    (entry / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
+        with contextlib.suppress(OSError):
+            (out / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
 
 
 def booklet_name(lib: Library) -> str:
@@ -300,8 +384,8 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
             listing = "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
             raise BuildError(f"validation failed; nothing was built:\n{listing}")
     out = (out or default_out(root, lib)).resolve()
+    claim_out(root, out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
         sweep(out, _LEFT_BEHIND, keep=current_build(out))  # what builds that were stopped left
         staging, lock = claim(out, STAGING)
         staging.chmod(0o755)  # made private (mkdtemp), but it is the build readers are given
@@ -319,7 +403,7 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         if site:
             render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
         for made in staging.iterdir():  # what the render needed on the way: not part of the build
-            if made.name not in HALVES:
+            if made.name not in (*HALVES, STAMP):
                 shutil.rmtree(made) if made.is_dir() else made.unlink()
         _carry_over(out, staging, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made))
         _switch(out, staging)

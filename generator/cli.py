@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import RulebookError, SourceErrors, os_problem
+from .errors import RulebookError, SourceErrors, clean, os_problem
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -297,10 +297,10 @@ def _command(args: argparse.Namespace) -> int:
         print(f"error: {exc.summary}", file=sys.stderr)
         return 1
     except RulebookError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print("error: " + "\n".join(map(clean, str(exc).split("\n"))), file=sys.stderr)
         return 1
     except OSError as exc:  # a folder where a file should be, a full disk, a missing program: where, and what
-        print(f"error: {os_problem(exc, root=_root(args))}", file=sys.stderr)
+        print(f"error: {clean(os_problem(exc, root=_root(args)))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
         print(f"error: stopped ({exc})" if isinstance(exc, Stopped) else "error: interrupted", file=sys.stderr)

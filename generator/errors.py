@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,11 +19,24 @@ class Location:
     col: int = 0
 
     def __str__(self) -> str:
+        path = clean(self.path)  # a file's name can hold anything but a slash
         if self.line and self.col:
-            return f"{self.path}:{self.line}:{self.col}"
+            return f"{path}:{self.line}:{self.col}"
         if self.line:
-            return f"{self.path}:{self.line}"
-        return self.path
+            return f"{path}:{self.line}"
+        return path
+
+
+# What a terminal would act on instead of showing (ESC starts a command, BEL rings, CR writes the line over), and the
+# controls that show text in another order than it is read: a message shows them as escapes, never as they are.
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def clean(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``): safe to print."""
+    if not UNPRINTABLE.search(text):
+        return text
+    return UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def echo(value: object, limit: int = 60) -> str:
@@ -41,7 +55,7 @@ class SourceError(RulebookError):
     MAX_PROBLEM = 500  # characters: a problem is one line a person reads, whatever text it quotes
 
     def __init__(self, where: Location, problem: str) -> None:
-        problem = " ".join(problem.splitlines())
+        problem = clean(" ".join(problem.splitlines()))
         if len(problem) > self.MAX_PROBLEM:
             problem = f"{problem[:self.MAX_PROBLEM]}... ({len(problem) - self.MAX_PROBLEM} more characters)"
         super().__init__(f"{where}: {problem}")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Location, RulebookError, SourceError
+from .files import list_folder, read_source
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
 from .prose import expand, lookup
@@ -143,7 +144,9 @@ MANIFEST = "SHA256SUMS"  # each file of a record and its digest, as `sha256sum` 
 
 def _sha256(path: Path) -> str:
     """A file's digest, its line ends as written on any system (a checkout that writes CRLF changes nothing)."""
-    return hashlib.sha256(path.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
+    root = path.parents[len(Path(FROZEN_DIR).parts) + 1]  # rules_data/frozen/<id>/<file>: read through the door
+    raw = read_source(path, path.relative_to(root).as_posix(), root)
+    return hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
 
 
 def _manifest(base: Path) -> str:
@@ -251,8 +254,8 @@ def stored(root: Path, edition: str, skip: set[str] | frozenset[str] = frozenset
     base = folder(root, edition)
     if not base.is_dir():
         return None
-    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}")) for p in sorted(base.glob("*.yaml"))
-            if p.stem not in skip}
+    return {p.stem: _record(read_yaml(p, f"{FROZEN_DIR}/{edition}/{p.name}", root))
+            for p in list_folder(base, f"{FROZEN_DIR}/{edition}", ".yaml", root) if p.stem not in skip}
 
 
 RECORDED_PROSE = re.compile(r"content/[a-z0-9-]+(\.[a-z0-9-]+)?\.md")  # a prose file's lines, by its name

@@ -16,7 +16,9 @@ from pydantic import BaseModel, ValidationError
 
 from . import hints
 from .errors import Location, SourceError, SourceErrors, echo
+from .files import list_folder
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
+from .lookalike import reader_key
 from .model import (
     Acceptance,
     Accepted,
@@ -328,18 +330,23 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
 
     docs: dict[str, YamlDoc] = {}
     unreadable: set[str] = set()  # reported already: not also 'no game file'
-    for path in sorted(data_dir.glob("*.yaml")):
+    try:
+        listed_data = list_folder(data_dir, DATA_DIR, ".yaml", root)
+        listed_content = list_folder(content_dir, CONTENT_DIR, ".md", root)
+    except SourceError as exc:
+        raise SourceErrors([exc]) from None
+    for path in listed_data:
         name = f"{DATA_DIR}/{path.name}"  # as findings name it (Path.relative_to took 7 % of a load)
         try:
-            docs[name] = read_yaml(path, name)
+            docs[name] = read_yaml(path, name, root)
         except SourceError as exc:
             errors.append(exc)
             unreadable.add(name)
     texts: dict[str, TextDoc] = {}
-    for path in sorted(content_dir.glob("*.md")):
+    for path in listed_content:
         name = f"{CONTENT_DIR}/{path.name}"
         try:
-            texts[name] = read_text(path, name)
+            texts[name] = read_text(path, name, root)
         except SourceError as exc:
             errors.append(exc)
             unreadable.add(name)
@@ -364,7 +371,6 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     if edition_id not in editions:
         raise SourceErrors([SourceError(book_doc.where(("editions",)), f"no edition '{edition_id}' (have {', '.join(editions)})")])
     edition = editions[edition_id]
-
     # Rebuild an older edition by undoing, newest first, every change (correction or decision) made after it.
     all_docs = {**docs, book_doc.path: book_doc}
     for change in reversed(changes(errata_model.errata, errata_doc, revisions_model.revisions, revisions_doc)):
@@ -420,10 +426,22 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
                 errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
     titles: dict[str, str] = {}
     for gid, gs in sorted(games.items()):
-        other = titles.setdefault(gs.game.heading().casefold(), gid)
+        other = titles.setdefault(reader_key(gs.game.heading()), gid)  # as a reader sees it: 'Trash ' is 'Trash'
         if other != gid:
-            errors.append(SourceError(gs.where(("title",)), f"'{gs.game.heading()}' is also the title of {other}: "
-                                      "two games cannot share a name in the index: write a title that tells them apart instead"))
+            theirs = games[other].game.heading()
+            alike = "" if theirs == gs.game.heading() else (
+                f" as a reader sees it ({echo(theirs)} there: they differ only in spaces, case or letters that look "
+                "alike)")
+            errors.append(SourceError(gs.where(("title",)), f"{echo(gs.game.heading())} is also the title of {other}"
+                                      f"{alike}: two games cannot share a name in the index: write a title that tells "
+                                      "them apart instead"))
+        seen_variants: dict[str, str] = {}  # a game's variants are headings of one page: told apart as read
+        for i, variant in enumerate(gs.game.variants):
+            first = seen_variants.setdefault(reader_key(variant.title), variant.id)
+            if first != variant.id:
+                errors.append(SourceError(gs.where(("variants", i, "title")),
+                                          f"{echo(variant.title)} reads as the title of variant {first}: two variants "
+                                          "of a game cannot share a heading: write a title that tells them apart"))
     for gid, gs in games.items():
         if gid not in listed:
             errors.append(SourceError(gs.where(("id",)), f"game '{gid}' is not listed in any section of {DATA_DIR}/{BOOK_FILE}"))

@@ -16,9 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.util import find_spec
@@ -27,10 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from . import hints
 from .errors import Location, SourceError, echo
+from .files import CONTROL, MAX_FILE_BYTES, read_source, read_source_text, store, stored_text, user_cache
+
+READ_THROUGH_THE_LOADER = (MAX_FILE_BYTES, read_source, user_cache)  # their home before the door was a module
 
 MAX_DIGITS = 4000  # of a plain number: Python refuses to read an int of 4,300 (a traceback); the model says the range
-MAX_FILE_BYTES = 256 * 1024
-MAX_YAML_DEPTH = 32  # mappings and lists inside each other: a game's data goes 8 deep  # a game file is a few KB; anything this big is a mistake or an attack
+MAX_YAML_DEPTH = 32  # mappings and lists inside each other: a game's data goes 8 deep
 
 Loc = tuple[str | int, ...]
 
@@ -97,45 +97,6 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def read_source(path: Path, display: str) -> bytes:
-    """A source file's bytes; SourceError naming the file when it is a folder, not a plain file, unreadable or too big.
-
-    Only a plain file is read (a named pipe would block for ever), and no more of it than the limit.
-    """
-    try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise SourceError(Location(display), "is a folder, not a file: move the folder away and put the file "
-                                                 "back in its place")
-        if not stat.S_ISREG(info.st_mode):
-            raise SourceError(Location(display), "is not a plain file (a device, a pipe or a socket): put the file "
-                                                 "back in its place")
-        with path.open("rb") as source:
-            raw = source.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SourceError(Location(display), f"cannot be read ({exc.strerror or exc}): check that the file is "
-                                             "there and that you may read it") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SourceError(Location(display, 1, 1), f"file is over {MAX_FILE_BYTES} bytes; the limit is "
-                                                   f"{MAX_FILE_BYTES}: a game's file is a few thousand")
-    return raw
-
-
-def _decode(raw: bytes, path: str) -> str:
-    if len(raw) > MAX_FILE_BYTES:
-        raise SourceError(Location(path, 1, 1), f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SourceError(Location(path, line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); "
-                                                        "save the file as UTF-8 instead") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
-
-
 MAX_LINE = 10_000  # characters: a paragraph is long, a 100 KB line is not prose
 MAX_NESTING = 8  # blockquote and list levels: deep nesting only serves to exhaust the renderer
 
@@ -143,11 +104,46 @@ MAX_NESTING = 8  # blockquote and list levels: deep nesting only serves to exhau
 NESTING = re.compile(r"[\s>]*")  # what a line starts with: its quote marks and its indent
 
 
+MAX_INLINE_DEPTH = 16  # emphasis and links inside each other: a rule needs two or three; a thousand exhaust Markdown
+_DELIMITERS = re.compile(r"\*+|_+|\[|\]")
+
+
+def inline_depth(paragraph: str, depth: int = 0) -> tuple[int, int]:
+    """(how deep emphasis and links may nest in ``paragraph``, how many are open at its end), counted as Markdown
+    opens and closes them (a run of ``*`` or ``_`` before a letter opens, after one closes; an opening bracket opens
+    a link), from ``depth`` open before it: an upper bound."""
+    deepest = depth
+    for m in _DELIMITERS.finditer(paragraph):
+        run = m.group()
+        before = paragraph[m.start() - 1] if m.start() else " "
+        after = paragraph[m.end()] if m.end() < len(paragraph) else " "
+        if run == "[":
+            depth += 1
+        elif run == "]":
+            depth = max(0, depth - 1)
+        elif not after.isspace() and before.isspace() or before in "([{\"'":  # opens: *word, (*word
+            depth += min(len(run), 2)
+        elif not before.isspace():  # closes: word*, or inside a word
+            depth = max(0, depth - min(len(run), 2))
+        deepest = max(deepest, depth)
+    return deepest, depth
+
+
 def check_prose(text: str, path: str) -> None:
-    """Refuse Markdown shaped to exhaust the renderer: huge lines, deep quote or list nesting."""
+    """Refuse Markdown shaped to exhaust the renderer: huge lines, deep quote or list nesting, emphasis or links nested
+    deeper than any rule needs (a thousand deep is a RecursionError in the site's table of contents)."""
+    open_ = 0  # emphasis and links open in this paragraph
     for n, line in enumerate(text.splitlines(), 1):
         if len(line) > MAX_LINE:
             raise SourceError(Location(path, n, MAX_LINE), f"line is {len(line)} characters; the limit is {MAX_LINE}")
+        if not line.strip():
+            open_ = 0
+        elif "*" in line or "_" in line or "[" in line:
+            depth, open_ = inline_depth(line, open_)
+            if depth > MAX_INLINE_DEPTH:
+                raise SourceError(Location(path, n), f"emphasis or links nested {depth} deep in this paragraph (the "
+                                                     f"limit is {MAX_INLINE_DEPTH}): close each * or _ where its "
+                                                     "words end")
         if not line[:1].isspace() and not line.startswith(">"):
             continue  # neither quoted nor indented (``\s`` is what ``str.isspace`` says): most lines
         quotes = NESTING.match(line).group().count(">")
@@ -156,9 +152,9 @@ def check_prose(text: str, path: str) -> None:
             raise SourceError(Location(path, n, 1), f"nested more than {MAX_NESTING} levels deep")
 
 
-def read_text(path: Path, display: str) -> TextDoc:
+def read_text(path: Path, display: str, inside: Path | None = None) -> TextDoc:
     """Read a Markdown file as UTF-8, refusing oversized, undecodable or pathologically nested files."""
-    text = _decode(read_source(path, display), display)
+    text = read_source_text(path, display, inside)
     check_prose(text, display)
     return TextDoc(display, text)
 
@@ -204,6 +200,9 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         value = node.value
+        if node.style == '"' and CONTROL.search(value):  # an escape ("\\e", "\\x07") makes what the text cannot hold
+            raise self.fail(node, f"a control character (U+{ord(CONTROL.search(value).group()[0]):04X}) is written "
+                                  "as an escape in this text: a reader or a terminal would get it as it is; delete it")
         if node.style:  # quoted or block scalar: always text (plain is None or "")
             return value
         if value in ("", "~", "null"):
@@ -226,6 +225,21 @@ class _Builder:
             if pattern.fullmatch(value):
                 raise self.fail(node, f"unquoted value {echo(value)} {why}")
         return value
+
+
+def _quote_closed_late(text: str, line: int) -> tuple[int, int] | None:
+    """Where (line, column) a quoted value spanning lines starts, when it ends on ``line`` (where libyaml found an
+    error)."""
+    yaml, no_implicit_loader = _yaml()
+    opened = None
+    try:
+        for token in yaml.scan(text, Loader=no_implicit_loader):
+            if (isinstance(token, yaml.ScalarToken) and token.style in ('"', "'")
+                    and token.start_mark.line < token.end_mark.line and token.end_mark.line + 1 == line):
+                opened = token.start_mark.line + 1, token.start_mark.column + 1
+    except yaml.YAMLError:
+        pass  # the error itself: the tokens before it are what is asked about
+    return opened
 
 
 def parse_yaml(text: str, path: str) -> YamlDoc:
@@ -262,7 +276,12 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
         where, message = hints.yaml_syntax(text, problem, line, context and context.line + 1,
                                            context and context.column + 1)
-        if where != line:  # the mistake is earlier than where libyaml noticed it
+        opened = _quote_closed_late(text, line)
+        if opened:  # a quote left open runs on to the next quote, lines below, where libyaml then stumbles
+            (where, col), message = opened, (f"a quote opened on this line is closed only on line {line}, so the lines "
+                                      "between are read as its text: write the closing quote at the end of this "
+                                      "line's value instead")
+        elif where != line:  # the mistake is earlier than where libyaml noticed it
             col = context.column + 1 if context and where == context.line + 1 else 0
         raise SourceError(Location(path, where, col), message) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a control character)
@@ -281,28 +300,6 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
     return YamlDoc(path, data, builder.marks)
 
 
-def user_cache() -> Path:
-    """The user's cache folder (``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``): a speed-up, never needed."""
-    return _user_cache(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
-
-
-@functools.lru_cache(maxsize=8)
-def _user_cache(xdg_cache_home: str | None, home: str | None) -> Path:
-    # Asked once per file a load reads: working out the home folder each time was 5 % of a load.
-    return Path(xdg_cache_home or Path.home() / ".cache") / "rulebook"
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write ``path`` whole, then rename it into place: a parallel run never reads half a file."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(f"{path.name}.{os.getpid()}")
-        part.write_text(text, encoding="utf-8")
-        part.replace(path)
-    except OSError:
-        pass  # no cache folder: the next run works it out again
-
-
 # Parsed files, by name and text. The site loads the book twice (this edition, and the one before for
 # "What changed"), and the tests load it hundreds of times; parsing was three quarters of a load.
 _PARSED: dict[tuple[str, str], YamlDoc] = {}
@@ -311,7 +308,8 @@ _PARSED_MAX = 4096  # files; the oldest is let go first (a preview session sees 
 # JSON (reading it runs no code), named by a digest of this reader's code, PyYAML's (its package's first file,
 # which states its version: found, not imported) and the file's name and text, so that a change to any of them
 # is parsed anew.
-_READER = hashlib.sha256(Path(__file__).read_bytes() + Path(find_spec("yaml").origin).read_bytes()).digest()
+_READER = hashlib.sha256(Path(__file__).read_bytes() + (Path(__file__).parent / "files.py").read_bytes()
+                         + Path(find_spec("yaml").origin).read_bytes()).digest()
 _STORED_MAX = 2048  # files in the folder; the least recently written go first, checked now and then
 _STORED_WRITES = 0  # files this process has written
 
@@ -323,10 +321,13 @@ def _stored_name(display: str, text: str) -> Path:
 
 def _from_store(display: str, text: str) -> YamlDoc | None:
     try:
-        stored = json.loads(_stored_name(display, text).read_bytes())
-        marks = {tuple(m[:-2]): (m[-2], m[-1]) for m in stored["marks"]}
+        body = stored_text(_stored_name(display, text))
+        if body is None:
+            return None
+        stored = json.loads(body)
+        marks = {tuple(m[:-2]): (int(m[-2]), int(m[-1])) for m in stored["marks"]}
         return YamlDoc(display, stored["data"], marks)
-    except (OSError, ValueError, KeyError, TypeError, IndexError, RuntimeError):  # none yet, damaged, no home
+    except (ValueError, KeyError, TypeError, IndexError, RuntimeError, RecursionError):  # damaged, no home
         return None
 
 
@@ -335,8 +336,8 @@ def _to_store(display: str, text: str, doc: YamlDoc) -> None:
         path = _stored_name(display, text)
     except RuntimeError:  # no home folder: no cache
         return
-    write_whole(path, json.dumps({"data": doc.data, "marks": [[*loc, *at] for loc, at in doc.marks.items()]},
-                                 ensure_ascii=False))
+    store(path, json.dumps({"data": doc.data, "marks": [[*loc, *at] for loc, at in doc.marks.items()]},
+                           ensure_ascii=False))
     global _STORED_WRITES
     _STORED_WRITES += 1
     # The folder is looked at on a run's first write and every 1024th: listing it on every write made
@@ -372,9 +373,9 @@ def _copy(data: Any) -> Any:
     return data
 
 
-def read_yaml(path: Path, display: str) -> YamlDoc:
-    """Read and parse a YAML file (size and encoding checked first); a file read before is not parsed again."""
-    text = _decode(read_source(path, display), display)
+def read_yaml(path: Path, display: str, inside: Path | None = None) -> YamlDoc:
+    """Read and parse a YAML file (through ``read_source``); a file read before is not parsed again."""
+    text = read_source_text(path, display, inside)
     key = (display, text)
     parsed = _PARSED.get(key)
     if parsed is None:

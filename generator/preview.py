@@ -42,6 +42,23 @@ class Preview:
         self.root, self.target, self.edition = root, target, edition
         self.layout = Layout(Engine(paper), duplex)
 
+    def _mark(self) -> Path:
+        """The file beside the PDF that says a preview wrote it (``_may_write``)."""
+        return self.target.with_name(f".{self.target.name}.rulebook-preview")
+
+    def _may_write(self) -> None:
+        """Refuse, in one line, a target that is a file a preview did not write (the user's own PDF), or one inside
+        the sources: --out never replaces what the program did not make."""
+        root, target = self.root.resolve(), self.target.resolve()
+        for name in ("rules_data", "content", "templates"):
+            if root / name in target.parents:
+                raise OutputError(f"{self.target} is inside {name}/, where the book's sources are: give a PDF "
+                                  f"outside them, such as {root / 'preview' / 'book.pdf'}")
+        default = target == root / "preview" / "book.pdf"  # the preview's own place (written before the mark was)
+        if (self.target.exists() or self.target.is_symlink()) and not default and not self._mark().is_file():
+            raise OutputError(f"{self.target} is there already, and no preview wrote it: nothing was changed; give "
+                              "a new file, or move that one away")
+
     def rebuild(self) -> int:
         """Validate and write the PDF; return how many parts had to be laid out again."""
         from . import report
@@ -55,11 +72,14 @@ class Preview:
             raise RulebookError("the sources have errors; the last good preview is kept\n"
                                 + report.as_text(errors, len(lib.games)))
         before = self.layout.laid_out
+        self._may_write()
         self.target.parent.mkdir(parents=True, exist_ok=True)
         partial = self.target.with_name(f".{self.target.name}.partial")
         try:
             render_book(lib, partial, paper=self.layout.engine.paper, layout=self.layout)
             os.replace(partial, self.target)
+            self._mark().write_text("written by `rulebook preview`: the next preview replaces the PDF beside this\n",
+                                    encoding="utf-8")
         except OSError as exc:  # a full disk, a read-only folder: the last good preview is kept
             partial.unlink(missing_ok=True)
             raise OutputError(f"{os_problem(exc, self.target)}; the last good preview is kept") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .checks import Finding
+from .errors import clean
 
 
 def _plural(n: int, word: str) -> str:
@@ -31,7 +32,7 @@ def accepted(findings: list[Finding]) -> list[str]:
 
 def as_text(findings: list[Finding], games: int) -> str:
     """One line per error or warning, the accepted ones once per reason, then the summary."""
-    lines = [f"{f.path}:{f.line}: {f.check}: {f.message}" + (" (warning)" if f.severity == "warning" else "")
+    lines = [f"{clean(f.path)}:{f.line}: {f.check}: {f.message}" + (" (warning)" if f.severity == "warning" else "")
              for f in findings if f.severity != "accepted"]
     return "\n".join(lines + accepted(findings) + [summary(findings, games)])
 

@@ -270,8 +270,9 @@ def edit_one_word(project: Path, undo: bool = False) -> Path:
 # takes the next file when it is done, so a long file taken last kept the other CPU idle to the end (the
 # preview test's 19 s). From `make test PYTEST_ARGS="-n auto --dist loadfile --durations=0"`, longest first.
 SLOW_FIRST = ("test_sheets.py", "test_pdf.py", "test_release.py", "test_copyfit.py", "test_browser.py", "test_bench.py",
-              "test_forms.py", "test_tags.py", "test_accessibility.py", "test_hostile.py", "test_mutation.py",
-              "test_pdfjs_calc.py", "test_build.py", "test_source_words.py", "test_preview.py", "test_structure.py", "test_published_edition.py",
+              "test_forms.py", "test_tags.py", "test_accessibility.py", "test_hostile.py", "test_bad_input.py",
+              "test_mutation.py", "test_pdfjs_calc.py", "test_build.py", "test_source_words.py", "test_preview.py",
+              "test_structure.py", "test_published_edition.py",
               "test_writer.py")
 
 

@@ -171,8 +171,8 @@ def _pipe(path: Path) -> None:  # reading it waited for ever for a writer
     os.mkfifo(path)
 
 
-NOT_A_FILE = {"a folder": (_folder, "is a folder"), "a dangling link": (_dangling, "cannot be read"),
-              "a link to itself": (_loop, "cannot be read"), "a named pipe": (_pipe, "not a plain file")}
+NOT_A_FILE = {"a folder": (_folder, "is a folder"), "a dangling link": (_dangling, "which is not there"),
+              "a link to itself": (_loop, "round in a circle"), "a named pipe": (_pipe, "not a plain file")}
 
 
 @pytest.mark.parametrize("file", ["rules_data/euchre.yaml", "content/euchre.md"])
@@ -403,7 +403,8 @@ def test_a_reader_sees_the_old_build_or_the_new_one_whole(tmp_path, monkeypatch)
         assert _read(out) == {"site": f"build {number}", "pdf": f"build {number}"}
     monkeypatch.undo()
     assert len({s["site"] for s in seen}) == 3
-    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".build-")) == ["current", "pdf", "site"]
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".build-")) == [
+        ".rulebook-build", "current", "pdf", "site"]
     assert len([p for p in out.iterdir() if p.name.startswith(".build-")]) == 1  # the old ones are gone
 
 
@@ -424,11 +425,15 @@ def test_a_build_of_one_half_keeps_the_other_as_it_was(tmp_path, monkeypatch):
 
 
 def test_a_leftover_staging_folder_goes_and_one_in_use_stays(tmp_path):
+    """A folder a stopped build left goes; one a build holds stays, and so does a user's folder of the same name."""
     from generator.build import STAGING, claim, sweep
 
-    left = tmp_path / f"{STAGING}left"
-    left.mkdir()
+    left, lock = claim(tmp_path, STAGING)
     (left / "half-written.pdf").write_bytes(b"%PDF")
+    os.close(lock)  # the build that made it was stopped
+    users = tmp_path / f"{STAGING}mine"
+    users.mkdir()
+    (users / "notes.txt").write_text("mine", encoding="utf-8")
     in_use, lock = claim(tmp_path, STAGING)
     try:
         sweep(tmp_path, (STAGING,))
@@ -437,6 +442,7 @@ def test_a_leftover_staging_folder_goes_and_one_in_use_stays(tmp_path):
         os.close(lock)
     sweep(tmp_path, (STAGING,))
     assert not in_use.exists()
+    assert (users / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
 def test_publish_cleans_its_temporary_folder_however_it_ends(tmp_path):
@@ -450,8 +456,9 @@ def test_publish_cleans_its_temporary_folder_however_it_ends(tmp_path):
     subprocess.run(git + ["commit", "-qm", "book"], check=True)
     temp = tmp_path / "temp"
     temp.mkdir()
-    left = temp / f"{TEMP_PREFIX}killed"  # as a publish killed with -9 leaves it
+    left = temp / f"{TEMP_PREFIX}killed"  # as a publish killed with -9 leaves it: marked as its (build.claim)
     left.mkdir()
+    (left / build_module.STAMP).write_text(build_module.STAMP_TEXT, encoding="utf-8")
     code = ("import time; from pathlib import Path; from generator import publish\n"
             "def stalled(lib, pdf_dir, **kwargs):\n"
             "    pdf_dir.mkdir(parents=True); print('rendering', flush=True); time.sleep(60)\n"

@@ -3,7 +3,11 @@ problem (`path:line: what is wrong...`), never a traceback.
 
 Hypothesis edits one copy of the project, one to three edits at a time, each undone after the example: a file cut
 short; a line deleted, duplicated or indented; a number replaced by an extreme or a non-numeric value; invalid
-bytes put in; the file removed, or a folder put in its place. `rulebook validate` runs in this process
+bytes or a control character put in; a title's letter swapped for a look-alike; Markdown nested deep, an image, a
+word longer than a line or a placeholder with a format put in prose; the file removed, or a folder, a named pipe or
+a link (out of the project, in a circle, to nothing) put in its place. Two more searches: the user's cache damaged
+(validate must say what it says with no cache), and an --out folder holding the user's files (the build refuses it
+in one line, or builds; nothing of the user's is removed or renamed). `rulebook validate` runs in this process
 (``cli.main``), for the current or the published edition. `make test` runs a few examples with a fixed seed;
 `make fuzz` runs a long random search (RULEBOOK_FUZZ_EXAMPLES, default there 3000).
 """
@@ -23,6 +27,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
+from generator.errors import UNPRINTABLE
 from tests import hostile
 from tests.conftest import CURRENT, PUBLISHED, ROOT, copy_project
 
@@ -34,12 +39,25 @@ CPU_LIMIT, WALL_LIMIT = 5, 60
 LINE_LIMIT = 1000  # characters in one line of output: a finding is a line a person reads
 
 FILES = sorted(p.relative_to(ROOT).as_posix() for p in [*(ROOT / "rules_data").rglob("*.yaml"),
-                                                       *(ROOT / "content").glob("*.md")])
+                                                       *(ROOT / "content").glob("*.md"),
+                                                       ROOT / "rules_data" / "dictionary.txt"])
 NUMBER = re.compile(rb"(?<![\w.])-?\d+(?![\w.])")
 EXTREMES = [b"-1", b"0", b"-0", b"99999999999999999999", b"4-99999999", b"2147483648", b"1.5", b"1e309", b".nan",
             b"x", b"~", b"''", b"[]", b"{}", b'"-1-4"', b"7-3", b"1" * 5000, b"0-0", b"multiples of 0", b"\"\"",
             b"-99999999", b"1.0000000000000000001", b"  ", b"!!python/object:os.system", b"&a", b"*a"]
-BYTES = [b"\xff", b"\x00", b"\xc3", b"\xe2\x80", b"\r", b"\x1b[2J", b"\t", b"\xef\xbb\xbf", b"\\", b"\x85"]
+BYTES = [b"\xff", b"\x00", b"\xc3", b"\xe2\x80", b"\r", b"\x1b[2J", b"\t", b"\xef\xbb\xbf", b"\\", b"\x85", b"\x07",
+         b"\x01", b"\x7f", b"\xc2\x85", b"\xe2\x80\xae", b"\xe2\x80\xa8", b"\xe2\x80\x8b", b"\xc2\xa0", b"\x1b]0;x\x07"]
+# What a careless or hostile edit of prose or a text value puts in: Markdown nested deep, an image, a word longer than
+# a line, a table wider than the page, a placeholder with a format, YAML escapes that make control characters.
+INSERTS = [b"*a " * 600 + b"b" + b"*" * 600, b"[" * 300 + b"x" + b"](y)" * 300, b"_a *" * 200, b"![alt](pic.png)",
+           b"![alt][ref]", b"x" * 80, b"https://example.org/" + b"abcdefghij" * 8, b"{deal.each!r}",
+           b"{deal.each:>5}", b"{Deal.each}", b"{ players }", b"{0}", b'"\\e[2J"', b'"\\a"', b'"\\x01"', b'"\\N"',
+           b"\n---\ntitle: x\n---\n", b"\n" + b"| a " * 30 + b"|\n" + b"|---" * 30 + b"|\n", b"\n# " + b"*" * 9,
+           b"\n=====\n", b"<img src=x onerror=alert(1)>"]
+# Letters of other scripts drawn like Latin ones, and invisible or compatibility forms of the same: a title edited
+# with them reads as the title it was.
+LOOK_ALIKES = {b"a": "\u0430".encode(), b"e": "\u0435".encode(), b"o": "\u03bf".encode(), b"T": "\u0422".encode(),
+               b"r": "\uff52".encode(), b" ": "\u00a0".encode(), b"s": "s\u200b".encode()}
 # One line of output: a problem at its file (and line), an `error: ...` line, a finding, or validate's summary.
 ONE_LINE = re.compile(r"[\w./-]+(:\d+){0,2}: \S.*|error: \S.*|accepted: \S.*|\d+ errors?, \d+ warnings?.* in \d+ games?")
 
@@ -48,10 +66,11 @@ ONE_LINE = re.compile(r"[\w./-]+(:\d+){0,2}: \S.*|error: \S.*|accepted: \S.*|\d+
 def edits(draw) -> tuple[str, list[tuple]]:
     """A file and one to three edits of it: (kind, where, what)."""
     file = draw(st.sampled_from(FILES))
-    ops = draw(st.lists(st.tuples(st.sampled_from(["cut", "delete", "duplicate", "indent", "number", "bytes"]),
+    ops = draw(st.lists(st.tuples(st.sampled_from(["cut", "delete", "duplicate", "indent", "number", "bytes", "insert",
+                                                   "look-alike"]),
                                   st.integers(0, 999).map(lambda n: n / 1000), st.integers(0, 64)),
                         min_size=1, max_size=3))
-    gone = draw(st.sampled_from([None] * 18 + ["removed", "folder"]))
+    gone = draw(st.sampled_from([None] * 18 + list(KINDS)))
     return file, ops + ([(gone, 0.0, 0)] if gone else [])
 
 
@@ -78,9 +97,63 @@ def edited(raw: bytes, ops: list[tuple]) -> bytes | None:
         elif kind == "bytes":
             pos = int(at * len(raw))
             raw = raw[:pos] + BYTES[n % len(BYTES)] + raw[pos:]
-        else:  # removed, or a folder
+        elif kind == "insert":
+            pos = int(at * len(raw))
+            raw = raw[:pos] + INSERTS[n % len(INSERTS)] + raw[pos:]
+        elif kind == "look-alike":  # in a title line if there is one, else anywhere
+            titles = [i for i, line in enumerate(lines) if line.lstrip(b" -").startswith(b"title:")] or [i]
+            j = titles[n % len(titles)]
+            latin, other = list(LOOK_ALIKES.items())[n % len(LOOK_ALIKES)]
+            lines[j] = lines[j].replace(latin, other, 1)
+            raw = b"\n".join(lines)
+        else:  # removed, or something else in its place
             return None
     return raw
+
+
+def _secret(project: Path) -> Path:
+    secret = project.parent / "secret.txt"  # beside the project, never a file of the system's
+    secret.write_text("root:x:0:0:what a link out of the project would print\n", encoding="utf-8")
+    return secret
+
+
+# What may be where a source file was (the file itself moved aside, never written through).
+KINDS = {
+    "removed": lambda path, project: None,
+    "folder": lambda path, project: path.mkdir(),
+    "pipe": lambda path, project: os.mkfifo(path),
+    "link out": lambda path, project: path.symlink_to(_secret(project)),
+    "link in a circle": lambda path, project: path.symlink_to(path.name),
+    "link to nothing": lambda path, project: path.symlink_to("nowhere-at-all"),
+    "link to a device": lambda path, project: path.symlink_to("/dev/zero"),
+}
+
+
+@contextlib.contextmanager
+def moved_aside(path: Path):
+    """``path`` moved aside for the block (which may put anything in its place), then moved back: the original is
+    never written through, as a link put in its place would let it be (to a file outside the project)."""
+    aside = path.with_name(f".fuzz-aside-{path.name}")
+    os.rename(path, aside)
+    try:
+        yield
+    finally:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+        os.rename(aside, path)
+
+
+@contextlib.contextmanager
+def put(path: Path, raw: bytes | None, kind: str | None, project: Path):
+    """``path`` holding ``raw``, or (None) what ``kind`` puts there, then as it was (``moved_aside``)."""
+    with moved_aside(path):
+        if raw is not None:
+            path.write_bytes(raw)
+        else:
+            KINDS[kind](path, project)
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -135,27 +208,175 @@ def test_an_edited_file_gets_one_line_per_problem_never_a_traceback(project, mon
     file, ops = edit
     monkeypatch.setenv("XDG_CACHE_HOME", str(project.parent / "cache"))  # not the user's cache: 1000s of new files
     path = project / file
-    original = path.read_bytes()
-    raw = edited(original, ops)
-    try:
-        if raw is None:
-            path.unlink()
-            if ops[-1][0] == "folder":
-                path.mkdir()
-        else:
-            path.write_bytes(raw)
+    raw = edited(path.read_bytes(), ops)
+    with put(path, raw, ops[-1][0], project):
         code, out, err = validate(project, edition)
-    finally:
-        if path.is_dir():
-            shutil.rmtree(path)
-        path.write_bytes(original)
     hostile.tried("fuzzed edits of the data")
+    assert_one_line_each(code, out, err)
+
+
+def assert_one_line_each(code: int, out: str, err: str) -> None:
+    """Exit 0 or 1, and every line printed one problem (or the summary): no traceback, no terminal code."""
     assert code in (0, 1), (code, out, err)
     assert "Traceback" not in out + err
-    lines = [line for line in (out + err).splitlines() if line.strip()]
+    assert "what a link out of the project would print" not in out + err
+    assert not UNPRINTABLE.search((out + err).replace("\n", "")), f"a control character printed: {out + err!r}"
+    lines = [line for line in (out + err).split("\n") if line.strip()]
     assert lines, "validate said nothing"
     for line in lines:
         assert len(line) <= LINE_LIMIT, f"a line of {len(line)} characters: {line[:200]}..."
         assert ONE_LINE.fullmatch(line), f"not one line per problem: {line!r}"
     if code == 1:
         assert any(line.startswith(("error: ", "rules_data/", "content/")) for line in lines), out + err
+
+
+# --- The user's cache, damaged: validate says what it says with no cache, and writes it again -------------------
+
+DAMAGES = ["emptied", "cut short", "a byte flipped", "garbage", "nested deep", "another entry's", "a pipe", "a folder",
+           "a link out", "a link in a circle", "not UTF-8"]
+SMALL_EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "4"))
+
+
+def damage(entry: Path, kind: str, n: int, others: list[Path], project: Path) -> None:
+    """``entry`` (a file of the user's cache) damaged as ``kind`` says."""
+    raw = entry.read_bytes() if entry.is_file() and not entry.is_symlink() else b""
+    entry.unlink()
+    if kind == "emptied":
+        entry.write_bytes(b"")
+    elif kind == "cut short":
+        entry.write_bytes(raw[: n * len(raw) // 100])
+    elif kind == "a byte flipped":
+        i = n * len(raw) // 100 if raw else 0
+        entry.write_bytes(raw[:i] + bytes([(raw[i] if i < len(raw) else 0) ^ 0x20]) + raw[i + 1:])
+    elif kind == "garbage":
+        entry.write_bytes(bytes(range(256)) * (1 + n))
+    elif kind == "nested deep":
+        entry.write_bytes(raw.split(b"\n")[0] + b"\n" + b"[" * 50_000 + b"]" * 50_000)
+    elif kind == "another entry's":
+        other = others[n % len(others)]
+        entry.write_bytes(other.read_bytes() if other.is_file() and not other.is_symlink() else b"")
+    elif kind == "a pipe":
+        os.mkfifo(entry)
+    elif kind == "a folder":
+        entry.mkdir()
+    elif kind == "a link out":
+        entry.symlink_to(_secret(project))
+    elif kind == "a link in a circle":
+        entry.symlink_to(entry.name)
+    else:
+        entry.write_bytes(raw.replace(b"e", b"\xe9", 1 + n))
+
+
+def _fresh_process() -> None:
+    """Forget what this process read, as the next run of validate would have."""
+    from generator import loader
+    from generator.checks import editorial
+
+    loader._PARSED.clear()
+    editorial._english.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def clean_findings(project, tmp_path_factory) -> tuple[tuple[int, str, str], Path]:
+    """validate on the unedited project with an empty cache of its own, and the cache it wrote."""
+    cache = tmp_path_factory.mktemp("clean-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(cache))
+        _fresh_process()
+        found = validate(project, CURRENT)
+        _fresh_process()
+    return found, cache
+
+
+@settings(max_examples=SMALL_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(damages=st.lists(st.tuples(st.sampled_from(DAMAGES), st.integers(0, 99), st.integers(0, 10_000)),
+                        min_size=1, max_size=6))
+def test_a_damaged_cache_is_only_a_cache(project, clean_findings, tmp_path_factory, monkeypatch, damages):
+    clean, written = clean_findings
+    cache = tmp_path_factory.mktemp("cache") / "copy"
+    shutil.copytree(written, cache)  # the cache a run of validate wrote
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    entries = sorted(p for p in cache.rglob("*") if p.is_file())
+    for kind, n, which in damages:
+        entry = entries[which % len(entries)]
+        if entry.exists() or entry.is_symlink():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+                entry.write_bytes(b"")
+            damage(entry, kind, n, entries, project)
+    _fresh_process()
+    with time_limit():
+        found = validate(project, CURRENT)
+    _fresh_process()
+    hostile.tried("fuzzed damage of the cache")
+    assert found == clean
+    assert_one_line_each(*found)
+
+
+# --- An --out folder holding the user's files: refused in one line, or built; nothing of theirs removed or renamed --
+
+USER_THINGS = ["site/", "pdf/", "site", "pdf", "current", ".build-x/", ".staging-x/", ".cache/", "notes.txt",
+               ".rulebook-build/", "site->..", "current->.build-x", "pdf->current/pdf", "site->current/site",
+               "current->..", ".old-site-1/"]
+
+
+def _user_tree(out: Path, things: list[str], project: Path) -> None:
+    for thing in things:
+        name, _, target = thing.partition("->")
+        path = out / name.rstrip("/")
+        if path.exists() or path.is_symlink():
+            continue
+        if target:
+            path.symlink_to(target)
+        elif name.endswith("/"):
+            path.mkdir()
+            (path / "theirs.txt").write_text("the user's", encoding="utf-8")
+        else:
+            path.write_text("the user's", encoding="utf-8")
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    found = {}
+    for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+        rel = path.relative_to(folder).as_posix()
+        found[rel] = ("-> " + os.readlink(path) if path.is_symlink() else path.read_text(errors="replace")
+                      if path.is_file() else "folder")
+    return found
+
+
+@pytest.fixture(scope="module")
+def one_game(tmp_path_factory) -> Path:
+    from tests.test_faults import tiny
+
+    return tiny(tmp_path_factory.mktemp("one-game") / "project")
+
+
+@settings(max_examples=SMALL_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(things=st.lists(st.sampled_from(USER_THINGS), max_size=5, unique=True), built_before=st.booleans(),
+       half=st.sampled_from([(), ("--site-only",), ("--pdf-only",)]))
+def test_an_out_folder_of_the_users_is_never_destroyed(one_game, tmp_path_factory, monkeypatch, things, built_before,
+                                                        half):
+    from tests.test_bad_input import stub_renders
+
+    stub_renders(monkeypatch)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(one_game.parent / "cache"))
+    out = tmp_path_factory.mktemp("out") / "D"
+    if built_before:
+        assert main(["--root", str(one_game), "build", "--out", str(out)]) == 0
+    out.mkdir(exist_ok=True)
+    _user_tree(out, things, one_game)
+    ours = (".build-", ".staging-", ".rulebook-build", "current", "site", "pdf")
+    theirs = {k: v for k, v in _snapshot(out).items() if not (built_before and k.startswith(ours))
+              or k.split("/")[0] in (".build-x", ".staging-x") or "theirs.txt" in k}
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), time_limit():
+        code = main(["--root", str(one_game), "build", "--out", str(out), *half])
+    hostile.tried("fuzzed --out folders")
+    assert "Traceback" not in stdout.getvalue() + stderr.getvalue()
+    if code != 0:
+        errors = [line for line in stderr.getvalue().splitlines() if line.startswith("error: ")]
+        assert len(errors) == 1 and "did not make" in errors[0], stderr.getvalue()
+    now = _snapshot(out)
+    assert {k: now.get(k) for k in theirs} == theirs, "the user's files were changed"

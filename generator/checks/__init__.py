@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ..errors import Location
+from ..errors import Location, SourceError, clean
 from ..library import GameSource, Library
 from ..model import Game, GameBody, Variant
 
@@ -108,8 +108,11 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
     findings: set[Finding] = set()
     for name in names:
         chk = checks[name]
-        for where, message, game in chk.func(lib):
-            findings.add(Finding(where.path, where.line, name, capped(message), chk.severity, game))
+        try:
+            for where, message, game in chk.func(lib):
+                findings.add(Finding(clean(where.path), where.line, name, capped(clean(message)), chk.severity, game))
+        except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read: once
+            findings.add(Finding(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
     return sorted(accept(lib, sorted(findings), set(names)))
 
 
@@ -121,6 +124,9 @@ def _reported_by_run_checks(name: str, severity: Severity, doc: str) -> None:
 
 _reported_by_run_checks("accepted.stale", "warning",
                         "An acceptance in rules_data/accepted.yaml matches no warning in one of its files any more.")
+_reported_by_run_checks("source.refused", "error",
+                        "A file a check reads (the house dictionary, a frozen record) is not a plain UTF-8 text file "
+                        "inside the project.")
 _reported_by_run_checks("accepted.not_a_warning", "error",
                         "An acceptance names an error check or no check: only warnings can be accepted.")
 

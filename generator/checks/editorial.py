@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 from ..errors import Location
+from ..files import read_source_text, store, stored_text, user_cache
 from ..library import Library
-from ..loader import YamlDoc, leaves, user_cache, write_whole
+from ..loader import YamlDoc, leaves
 from . import check
 
 Finding = tuple[Location, str, str | None]
@@ -41,46 +43,50 @@ def _english() -> tuple[frozenset[str], int]:
 
     Decoding the package's gzipped JSON takes about 0.3 s; the same words as one line each load in
     about 30 ms. The copy's first line is the longest word's length (finding it again takes half
-    as long as reading the words).
+    as long as reading the words). The copy is sealed (``files.store``): one damaged or edited (a misspelling
+    added as a word) is made again, never trusted.
     """
-    copy = _cache("english-2")
+    copy = _cache("english-3")
+    listed = stored_text(copy)
     try:
-        longest, _, listed = copy.read_text(encoding="utf-8").partition("\n")
-        return frozenset(listed.split("\n")), int(longest)
-    except (OSError, ValueError):
+        longest, _, words = listed.partition("\n")  # type: ignore[union-attr]
+        return frozenset(words.split("\n")), int(longest)
+    except (AttributeError, ValueError):  # none, or not what this writes
         from spellchecker import SpellChecker  # pyspellchecker: a maintained English word list
 
-        words = frozenset(SpellChecker(distance=1).word_frequency.dictionary)
-        longest = max(map(len, words))
-        write_whole(copy, f"{longest}\n" + "\n".join(sorted(words)))
-    return words, longest
+        known = frozenset(SpellChecker(distance=1).word_frequency.dictionary)
+        most = max(map(len, known))
+        store(copy, f"{most}\n" + "\n".join(sorted(known)))
+    return known, most
 
 
 def unknown_words(words: set[str]) -> set[str]:
     """The words of ``words`` that the English list lacks (as pyspellchecker decides).
 
     Each word's verdict is remembered beside the list's copy: a save that adds no new word to the
-    book does not read the 1.5 MB list at all (30 ms of the 0.3 s `rulebook validate` may take).
+    book does not read the 1.5 MB list at all (30 ms of the 0.3 s `rulebook validate` may take). The verdicts are
+    sealed (``files.store``): a file damaged, cut short or edited (a misspelling marked known) proves nothing, and
+    every verdict is worked out again from the list.
     """
-    remembered = _cache("verdicts")
-    try:
-        verdicts = {line[1:]: line[0] == "-" for line in remembered.read_text(encoding="utf-8").split("\n") if line}
-    except OSError:
-        verdicts = {}
+    remembered = _cache("verdicts-2")
+    body = stored_text(remembered)
+    verdicts = {line[1:]: line[0] == "-" for line in (body or "").split("\n") if line[:1] in ("+", "-")}
     new = words - verdicts.keys()
     if new:
         unknown = set(_unknown(_english(), list(new)))
         verdicts.update((w, w in unknown) for w in new)
-        write_whole(remembered, "".join(f"{'-' if bad else '+'}{w}\n" for w, bad in sorted(verdicts.items())))
+        store(remembered, "".join(f"{'-' if bad else '+'}{w}\n" for w, bad in sorted(verdicts.items())))
     return {w for w in words if verdicts[w]}
 
 
 def house_words(root: Path) -> set[str]:
-    """The house dictionary: game names and terms the English list lacks, one per line."""
+    """The house dictionary: game names and terms the English list lacks, one per line (read through the door every
+    source file passes, ``loader.read_source``: a pipe, a link out of the project or bytes that are not UTF-8 there
+    are one line naming it)."""
     path = root / DICTIONARY
-    if not path.exists():
+    if not os.path.lexists(path):
         return set()
-    return {w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines()
+    return {w.strip().lower() for w in read_source_text(path, DICTIONARY, root).splitlines()
             if w.strip() and not w.startswith("#")}
 
 

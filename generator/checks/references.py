@@ -10,8 +10,8 @@ from .. import hints
 from ..errors import Location
 from ..library import Library
 from ..loader import TextDoc
-from ..numwords import SCORE_STYLES
-from ..prose import MISSING, find_refs, is_block_path, lookup
+from ..numwords import SCORE_STYLES, STYLES
+from ..prose import MISSING, REF, find_refs, is_block_path, lookup
 from . import check
 
 
@@ -51,6 +51,26 @@ def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = Non
 DOUBLED = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}|\{\{|\}\}")
 
 
+# Anything in single braces: what is not a reference (REF) is printed with its braces, '{deal.each!r}' or
+# '{deal.each:>5}' (a Python format's conversion or spec), '{Deal.each}', '{ deal.each }'.
+BRACED = re.compile(r"(?<!\{)\{([^{}\n]{1,80})\}(?!\})")
+_PATH_START = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.-]*)")
+
+
+def _not_references(line: str) -> Iterator[tuple[int, str]]:
+    """(column, why) for each braced text on ``line`` that is not a reference, which would print as written."""
+    if "{" not in line:
+        return
+    for m in BRACED.finditer(line):
+        if REF.fullmatch(m.group(0)):
+            continue
+        start = _PATH_START.match(m.group(1))
+        path = start.group(1).lower().rstrip(".") if start else ""
+        instead = f"write '{{{path}}}' instead" if path else "write a path to a value, such as '{deal.each}', instead"
+        yield m.start() + 1, (f"'{m.group(0)}' is not a reference and would be printed with its braces: a reference "
+                              f"is {{path}} or {{path:style}} (style: {'|'.join((*STYLES, *SCORE_STYLES))}); {instead}")
+
+
 def _doubled(text: TextDoc) -> Iterator[tuple[Location, str]]:
     """'{{players}}': template braces around a reference, which would print '{2-4}'."""
     for n, line in enumerate(text.text.splitlines(), 1):
@@ -67,6 +87,9 @@ def unknown_reference(lib: Library):
     for text in texts:
         for where, problem in _doubled(text):
             yield where, problem, None
+        for n, line in enumerate(text.text.splitlines(), 1):
+            for col, problem in _not_references(line):
+                yield Location(text.path, n, col), problem, None
     for page in lib.pages.values():
         for ref in find_refs(page.text):
             problem = _resolves(ref.path, False, [lib.scope()], ref.style)
@@ -93,6 +116,8 @@ def unknown_reference(lib: Library):
             scopes = [local, data]
             if loc and loc[0] == "variants" and len(loc) > 1:
                 scopes.insert(1, data["variants"][loc[1]])
+            for _, problem in _not_references(text):
+                yield gs.where(loc), problem, gs.id
             for ref in find_refs(text):
                 if ref.block:
                     continue

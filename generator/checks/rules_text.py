@@ -23,11 +23,19 @@ _NOT_RULES = re.compile(r"^\s*(#.*|[-*_=\s]*|<!--.*-->)\s*$")  # a heading, a ru
 _WORD = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more
 
 
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?-{3}[ \t]*\n.*?^(?:-{3}|\.{3})[ \t]*$", re.S | re.M)
+_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")  # under a line of text, it makes that line a heading (setext)
+
+
 def has_rules(text: str) -> bool:
-    """Whether ``text`` has a word of its own: outside headings, comments and the data's tables and values."""
-    for line in text.splitlines():
+    """Whether ``text`` has a word of its own: outside front matter, headings (# or underlined), horizontal rules,
+    comments and the data's tables and values."""
+    lines = _FRONT_MATTER.sub("", text, count=1).splitlines()
+    for i, line in enumerate(lines):
         if _NOT_RULES.match(line) or BLOCK_LINE.match(line):
             continue
+        if i + 1 < len(lines) and _UNDERLINE.match(lines[i + 1]):
+            continue  # a heading, underlined
         if _WORD.search(REF.sub(" ", line)):
             return True
     return False
@@ -52,5 +60,6 @@ def no_rules(lib: Library) -> Iterator[Finding]:
                        f"{who} has no prose file {file}: its page would print no rules; write them there", b.game)
             continue
         if not has_rules(prose.text):
-            yield (_where(prose), f"{who}: {file} has no rules in it, only headings or data tables: its page would "
+            yield (_where(prose), f"{who}: {file} has no rules in it, only headings, rules (---), front matter or data "
+                                  "tables: its page would "
                                   "print none; write the rules as the source gives them", b.game)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -31,10 +32,19 @@ def add_files(digest: hashlib._Hash, base: Path, names: Iterable[str]) -> None:
     """Add every file under ``base/name`` (its path and bytes) to ``digest``, in a fixed order."""
     for name in names:
         top = base / name
-        files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top] if top.exists() else []
-        for path in files:
-            if "__pycache__" not in path.parts:
-                digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + path.read_bytes())
+        found = sorted(top.rglob("*")) if top.is_dir() else [top] if top.exists() else []
+        for path in found:
+            if "__pycache__" in path.parts:
+                continue
+            # A link is its target's name, never followed (it may lead to a pipe, a device or out of the project);
+            # a plain file its bytes; a folder, a pipe or a device nothing (the load refuses what it reads of them).
+            if path.is_symlink():
+                body = b"link " + os.fsencode(os.readlink(path))
+            elif stat.S_ISREG(path.lstat().st_mode):
+                body = path.read_bytes()
+            else:
+                continue
+            digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + body)
 
 
 def text_libraries() -> list[str]:
@@ -93,11 +103,14 @@ def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str
         for debris in folder.glob(f".{name}.*"):  # a render killed while making this entry (we hold its lock)
             if debris.is_dir():
                 shutil.rmtree(debris, ignore_errors=True)
+        if (entry.exists() or entry.is_symlink()) and not proven(entry):
+            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
         if not entry.exists():
             staged = staging / f".{name}.{os.getpid()}"
             try:
                 staged.mkdir()
                 make(staged)
+                _seal(staged, name)
                 staged.rename(entry)  # whole or not at all
             finally:
                 shutil.rmtree(staged, ignore_errors=True)
@@ -112,4 +125,36 @@ def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str
 
 def copy_into(entry: Path, target: Path, skip: tuple[str, ...] = ()) -> None:
     """Copy a kept entry's files into ``target`` (which may exist)."""
-    shutil.copytree(entry, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*skip) if skip else None)
+    shutil.copytree(entry, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(MANIFEST, *skip))
+
+
+MANIFEST = ".manifest"  # in each entry: every file's path and digest, sealed (files.store)
+
+
+def _listing(entry: Path, name: str | None = None) -> str:
+    """The entry's name, then each file under it (links not followed) with its digest, one a line, in a fixed
+    order: another entry's files, under this name, do not match."""
+    lines = [name or entry.name]
+    for path in sorted(entry.rglob("*")):
+        if path.name != MANIFEST and (path.is_symlink() or not path.is_dir()):
+            body = path.read_bytes() if path.is_file() and not path.is_symlink() else b"not a plain file"
+            lines.append(f"{path.relative_to(entry).as_posix()} {hashlib.sha256(body).hexdigest()}")
+    return "\n".join(lines)
+
+
+def _seal(staged: Path, name: str) -> None:
+    from ...files import store
+
+    store(staged / MANIFEST, _listing(staged, name))
+
+
+def proven(entry: Path) -> bool:
+    """Whether a kept entry is whole and as it was made: its sealed manifest matches every file in it. One damaged,
+    cut short, emptied, added to or from another render is made again, never copied into a build."""
+    from ...files import stored
+
+    try:
+        kept = stored(entry / MANIFEST, entry) if entry.is_dir() and not entry.is_symlink() else None
+        return kept is not None and kept.decode("utf-8") == _listing(entry)
+    except (OSError, UnicodeDecodeError):
+        return False

@@ -13,7 +13,8 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from ...errors import BuildError
+from ...errors import BuildError, SourceError
+from ...files import MAX_ASSET_BYTES, read_source
 
 ASSET_ROOT = Path(__file__).resolve().parents[3] / "templates" / "print"
 
@@ -45,6 +46,12 @@ class ProjectFetcher(URLFetcher):
         if problem:
             self.refused.append(problem)
             raise RefusedResource(problem)
-        self.served.append(path.relative_to(self.root).as_posix())
+        rel = path.relative_to(self.root).as_posix()
+        try:  # through the door every file passes (files.read_source): a plain file, inside the assets
+            body = read_source(path, f"templates/print/{rel}", self.root, MAX_ASSET_BYTES)
+        except SourceError as exc:
+            self.refused.append(str(exc))
+            raise RefusedResource(str(exc)) from None
+        self.served.append(rel)
         mime, _ = mimetypes.guess_type(path.name)
-        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime or "application/octet-stream"})
+        return URLFetcherResponse(url, body, {"Content-Type": mime or "application/octet-stream"})

@@ -238,9 +238,12 @@ class SheetKeeper:
         return f"{kind}-{self.edition}-{self.paper}-{digest}"
 
     def get(self, name: str) -> Path | None:
-        """The entry, if it is kept (an entry is renamed into place whole)."""
+        """The entry, if it is kept (renamed into place whole) and proves itself (``cache.proven``: one damaged or
+        edited is made again)."""
+        from .cache import proven
+
         entry = self.folder / name
-        return entry if entry.is_dir() else None
+        return entry if entry.is_dir() and proven(entry) else None
 
     def put(self, name: str, files: list[Path], chosen: dict | None = None) -> None:
         """Keep copies of ``files`` (and what the layout chose) as the entry ``name``."""

@@ -49,6 +49,13 @@ def _task(task: str) -> tuple[str, Any]:
         from ...errors import os_problem
 
         return "error", os_problem(exc, out_dir)
+    except (MemoryError, RecursionError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            AssertionError) as exc:  # the layout engine gave up on something validate passed: where, in one line
+        done = _STATE.get("reached", {}).get(task, 0)
+        where = f"page {done + 1} of the book" if task == "book" else f"score sheet {done + 1}"
+        first = (str(exc).splitlines() or [""])[0][:200]
+        return "error", (f"the PDF render failed laying out {where} ({type(exc).__name__}: {first}); please report "
+                         "it, with that page")
 
 
 def _warn(message: str) -> None:
@@ -61,6 +68,8 @@ def report(stage: str, done: int = 0, total: int | None = None, final: bool = Fa
     book's and the sheets' processes never mix their lines."""
     from ...progress import line
 
+    # Where each task has got to: a failure names the page it was laying out (_task).
+    _STATE.setdefault("reached", {})["sheets" if stage.startswith("score") else "book"] = done
     sys.stderr.write(line(stage, done, total, final))
     sys.stderr.flush()
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...files import MAX_ASSET_BYTES, read_source
 from ...library import Library
 from ...phrases import parse_players
 from ...prose import expand, format_value
@@ -21,6 +22,21 @@ from ..views.sheets import keepers, score_pad_name, template_globals
 from . import offline
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
+
+
+def copy_through_the_door(source: Path, target: Path) -> None:
+    """Copy the folder ``source`` (the site's assets) into ``target``, each file read through the door every file
+    passes (``files.read_source``): a link out of the templates, a pipe or a device there is one line naming it, and
+    what a link leads to is never published."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.rglob("*")) if source.is_dir() else []:
+        rel = path.relative_to(source)
+        if path.is_dir() and not path.is_symlink():
+            (target / rel).mkdir(parents=True, exist_ok=True)
+            continue
+        body = read_source(path, f"templates/{path.relative_to(TEMPLATES).as_posix()}", TEMPLATES, MAX_ASSET_BYTES)
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_bytes(body)
 
 
 def built_url(doc: str, at: str = "errata.md") -> str:
@@ -209,9 +225,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         groups=describe.errata_groups(lib), index_note=index_note, url=built_url)
 
     # Copied files first: the list of files given to MkDocs names them.
-    if SITE_ASSETS.exists():
-        shutil.copytree(SITE_ASSETS, docs / "assets")
-    (docs / "assets").mkdir(exist_ok=True)
+    copy_through_the_door(SITE_ASSETS, docs / "assets")
     if downloads is not None and downloads.exists():
         shutil.copytree(downloads, docs / "downloads")
 

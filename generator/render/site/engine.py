@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...errors import BuildError
+from ...errors import BuildError, RulebookError
+from ...files import MAX_ASSET_BYTES, read_source
 from ...progress import Report, quiet
 from ..process import die_with_parent
 
@@ -47,10 +48,22 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         pages_file = staging / "book-pages.json"
         pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
         plugin.config.pages = str(pages_file)
+    # The theme's own templates (mkdocs.yml's custom_dir) are read by MkDocs, not by the door every other file
+    # passes: each is put through it first, so that a link among them to a secret is one line, never a page.
+    overrides = lib.root / "templates" / "site" / "overrides"
+    for path in sorted(overrides.rglob("*")) if overrides.is_dir() else []:
+        if path.is_symlink() or not path.is_dir():
+            read_source(path, path.relative_to(lib.root).as_posix(), lib.root / "templates", MAX_ASSET_BYTES)
     try:
         mkdocs_build(config)
     except (MkDocsException, SystemExit) as exc:
         raise BuildError(f"mkdocs build failed: {exc}") from exc
+    except (OSError, KeyboardInterrupt, RulebookError):
+        raise  # a full disk, a stop, a source refused: the build says what and where
+    except Exception as exc:  # noqa: BLE001 - Markdown or MkDocs gave up on something validate passed
+        first = (str(exc).splitlines() or [""])[0][:200]
+        raise BuildError(f"the site could not be built: {plugin.building_page()} failed ({type(exc).__name__}: "
+                         f"{first}); please report it, with that page") from None
     if plugin.verified != str(site_dir):  # the plugin checks every page after building
         check_site(site_dir, shipped_scripts(config))
 

@@ -159,6 +159,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return listed
 
     def on_page_read_source(self, page: Any, config: Any) -> None:
+        self.building = page.file.src_uri  # named should the engine fail on it (render_site)
         # MkDocs reads the pages in the order listed, while the worker writes them in that order.
         if self.asked and not self.worker.wait_for(page.file.src_uri):
             self._without_worker(config)
@@ -184,7 +185,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         server.unwatch(config["docs_dir"])
         return server
 
+    def building_page(self) -> str:
+        """The page being built, as a failure names it: its path on the site, and the source it is made from."""
+        page = getattr(self, "building", None)
+        if page is None:
+            return "before any page"
+        source = self.edit_urls.get(page)
+        return f"the page {page}" + (f" (made from {source})" if source else "")
+
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        self.building = page.file.src_uri
         # "Edit this page" opens the source a contributor should change, not the generated page.
         source = self.edit_urls.get(page.file.src_uri)
         if source and self.config.repo:

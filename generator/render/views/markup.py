@@ -8,7 +8,6 @@ MkDocs plugin runs the same sanitizer over every finished page body as a second 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import re
@@ -154,40 +153,69 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     def __init__(self, options: str, directory: Path | None = None) -> None:
         self.compiled: dict[str, bytes] = {}
         self.options, self.directory = options, directory  # None: user_cache()/templates
-        self.disk: jinja2.FileSystemBytecodeCache | None | bool = None  # False: no usable folder
+        self.disk: Path | None | bool = None  # False: no usable folder
 
-    def _disk(self) -> jinja2.FileSystemBytecodeCache | None:
+    def _disk(self) -> Path | None:
         if self.disk is None:
             # Imported here, not above: the loader brings in the data model (pydantic), which the MkDocs plugin's
-            # own process does not otherwise need (render/site/worker.py makes the pages).
-            from ...loader import user_cache
+            # own process does not otherwise need (render/site/worker.py makes the pages); ``files`` does not.
+            from ...files import user_cache
 
             try:
-                folder = self.directory or user_cache() / "templates"
-                folder.mkdir(parents=True, exist_ok=True)
-                digest = hashlib.sha256(self.options.encode()).hexdigest()[:16]
-                self.disk = jinja2.FileSystemBytecodeCache(str(folder), f"{digest}-%s.cache")
-            except (OSError, RuntimeError):  # no cache folder (or no home): compile in every process
+                self.disk = self.directory or user_cache() / "templates"
+            except RuntimeError:  # no home: compile in every process
                 self.disk = False
         return self.disk or None
+
+    def _entry(self, folder: Path, key: str) -> Path:
+        return folder / f"{hashlib.sha256(self.options.encode()).hexdigest()[:16]}-{key}.cache"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.key in self.compiled:
             bucket.bytecode_from_string(self.compiled[bucket.key])
             return
-        disk = self._disk()
-        if disk is not None:
+        folder = self._disk()
+        if folder is not None:
+            from ...files import stored
+
+            # Sealed (``files.store``): an entry damaged, cut short, edited or another's is compiled anew, never run.
+            kept = stored(self._entry(folder, bucket.key), folder)
             try:
-                disk.load_bytecode(bucket)
-            except Exception:  # noqa: BLE001 - a damaged file (pickle, marshal) is compiled anew
+                if kept is not None:
+                    bucket.bytecode_from_string(kept)
+            except Exception:  # noqa: BLE001 - sealed, but by another Python (marshal): compiled anew
                 bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.compiled[bucket.key] = bucket.bytecode_to_string()
-        disk = self._disk()
-        if disk is not None:
-            with contextlib.suppress(OSError):  # a full disk or read-only folder costs only speed
-                disk.dump_bytecode(bucket)
+        folder = self._disk()
+        if folder is not None:
+            from ...files import store
+
+            store(self._entry(folder, bucket.key), self.compiled[bucket.key])  # a full disk costs only speed
+
+
+class _Templates(jinja2.BaseLoader):
+    """The templates, read through the door every file passes (``files.read_source``): a plain UTF-8 file inside the
+    templates folder, never through a link out of it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        from ...errors import SourceError
+        from ...files import read_source_text
+
+        parts = jinja2.loaders.split_template_path(template)  # no '..': TemplateNotFound
+        path = self.folder.joinpath(*parts)
+        if not path.is_file() and not path.is_symlink():
+            raise jinja2.TemplateNotFound(template)
+        try:
+            source = read_source_text(path, f"templates/{'/'.join(parts)}", self.folder)
+        except SourceError as exc:
+            raise jinja2.TemplateError(str(exc)) from None
+        mtime = path.lstat().st_mtime_ns
+        return source, str(path), lambda: path.lstat().st_mtime_ns == mtime
 
 
 # What the compiled code depends on besides the template's source (which Jinja checks itself).
@@ -199,7 +227,7 @@ _COMPILED = _CompiledTemplates(f"jinja2 {jinja2.__version__} {sorted((k, repr(v)
 def environment(**globals_: Any) -> jinja2.Environment:
     """The Jinja environment: autoescape on for every template, undefined names are errors."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=_Templates(TEMPLATES),
         bytecode_cache=_COMPILED,  # every environment has the same options, so the same code
         **_OPTIONS,
     )

@@ -1,0 +1,61 @@
+"""Every edition a game, variant or rule names (``introduced:``, ``retired:``) is one the book lists.
+
+A game introduced in an edition book.yaml does not list is printed in none of the editions it does list: before this
+check it vanished without a word. One named after every listed edition waits for the next one (a game prepared for
+it): said, as a warning, until ``rulebook edition new`` opens that edition. One named before or between the listed
+editions is a mistake (a typo, an edition never made): an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import Location, echo
+from ..library import BOOK_FILE, DATA_DIR, Library
+from ..model import edition_key
+from . import check
+
+Finding = tuple[Location, str, str | None]
+LIFETIME_KEYS = frozenset(("introduced", "retired"))
+
+
+def _at(data: Any, loc: tuple) -> Any:
+    for part in loc:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _unlisted(lib: Library) -> Iterator[tuple[Location, str, str, bool, str]]:
+    """(where, key, edition, after every listed one, game) for each lifetime naming an edition the book does not
+    list."""
+    listed = [e.id for e in lib.book.editions]
+    last = max(map(edition_key, listed))
+    for gid, gs in sorted(lib.every_game.items()):
+        for loc in [loc for loc in gs.doc.marks if loc and loc[-1] in LIFETIME_KEYS]:  # every key has a mark
+            value = _at(gs.doc.data, loc)
+            if isinstance(value, str) and value not in listed:
+                yield gs.where(loc), loc[-1], value, edition_key(value) > last, gid
+
+
+@check("edition.unlisted")
+def unlisted(lib: Library) -> Iterator[Finding]:
+    """introduced: or retired: names an edition, before the last the book lists, that book.yaml does not list."""
+    listed = ", ".join(e.id for e in lib.book.editions)
+    for where, key, value, later, gid in _unlisted(lib):
+        if not later:
+            yield where, (f"{key}: {echo(value)} is not an edition of {DATA_DIR}/{BOOK_FILE} (it lists {listed}): "
+                          "the editions would print it, or leave it out, by a mistake; name one of those"), gid
+
+
+@check("edition.not_yet_open", "warning")
+def not_yet_open(lib: Library) -> Iterator[Finding]:
+    """introduced: or retired: names an edition after every one the book lists (prepared for the next)."""
+    for where, key, value, later, gid in _unlisted(lib):
+        if later:
+            what = "printed in no edition" if key == "introduced" else "retired from no edition"
+            yield where, (f"{key}: {echo(value)} is after every edition {DATA_DIR}/{BOOK_FILE} lists: it is {what} "
+                          f"until `rulebook edition new {value}` opens that edition"), gid
