@@ -1,9 +1,9 @@
 """Every edition a game, variant or rule names (``introduced:``, ``retired:``) is one the book lists.
 
 A game introduced in an edition book.yaml does not list is printed in none of the editions it does list: before this
-check it vanished without a word. One named after every listed edition waits for the next one (a game prepared for
-it): said, as a warning, until ``rulebook edition new`` opens that edition. One named before or between the listed
-editions is a mistake (a typo, an edition never made): an error.
+check it vanished without a word. So any edition not listed is an error, a typo or an edition never made alike; one
+after every listed edition is told how the next edition is opened (``rulebook edition new``), after which a game is
+added to it.
 """
 
 from __future__ import annotations
@@ -43,19 +43,11 @@ def _unlisted(lib: Library) -> Iterator[tuple[Location, str, str, bool, str]]:
 
 @check("edition.unlisted")
 def unlisted(lib: Library) -> Iterator[Finding]:
-    """introduced: or retired: names an edition, before the last the book lists, that book.yaml does not list."""
+    """introduced: or retired: names an edition that book.yaml does not list: the game would vanish from the book."""
     listed = ", ".join(e.id for e in lib.book.editions)
     for where, key, value, later, gid in _unlisted(lib):
-        if not later:
-            yield where, (f"{key}: {echo(value)} is not an edition of {DATA_DIR}/{BOOK_FILE} (it lists {listed}): "
-                          "the editions would print it, or leave it out, by a mistake; name one of those"), gid
-
-
-@check("edition.not_yet_open", "warning")
-def not_yet_open(lib: Library) -> Iterator[Finding]:
-    """introduced: or retired: names an edition after every one the book lists (prepared for the next)."""
-    for where, key, value, later, gid in _unlisted(lib):
-        if later:
-            what = "printed in no edition" if key == "introduced" else "retired from no edition"
-            yield where, (f"{key}: {echo(value)} is after every edition {DATA_DIR}/{BOOK_FILE} lists: it is {what} "
-                          f"until `rulebook edition new {value}` opens that edition"), gid
+        what = "printed in no edition" if key == "introduced" else "retired from no edition"
+        how = (f"name one of those; for the next edition, open it first (`rulebook edition new {echo(value)}`), then "
+               "add to it") if later else "name one of those"
+        yield where, (f"{key}: {echo(value)} is not an edition of {DATA_DIR}/{BOOK_FILE} (it lists {listed}): it is "
+                      f"{what}: {how}"), gid
