@@ -550,6 +550,9 @@ class GameBody(Strict):
     """The rule content shared by a game and its variants."""
 
     players: str | int | None = None
+    players_implied: bool = Field(
+        False, description="the count is worked out (from a deal table), not stated by the page: the checks use it; "
+                           "the book prints the count a source states (the index's line), else none")
     partnerships: Literal["none", "partners", "teams", "optional"] | None = None
     partners_when: str | int | None = Field(
         None, description="player counts that play in partnerships ('with four players opposites are partners': 4)")

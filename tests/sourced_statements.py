@@ -48,6 +48,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', '500 Rummy']),
     ('five-hundred-rummy', None, 'finder:players', '4 players',
      ['4 players, opposites are partners']),
+    ('five-hundred-rummy', None, 'finder:filter', '4 players',
+     ['4 players, opposites are partners']),
     ('five-hundred-rummy', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('five-hundred-rummy', None, 'finder:partnerships', 'partners',
@@ -94,6 +96,8 @@ SOURCED = [
      ["README: A family's game sheet", 'Basic Rummy']),
     ('basic-rummy', None, 'finder:players', '2-6 players',  # 2026.2 only
      ['The game is best with 2-4 players.', 'Up to 6 can play.']),
+    ('basic-rummy', None, 'finder:filter', '2-6 players',  # 2026.2 only
+     ['The game is best with 2-4 players.', 'Up to 6 can play.']),
     ('basic-rummy', None, 'finder:category', 'cards',  # 2026.2 only
      ['A standard deck of 52 cards is used.']),
     ('basic-rummy', None, 'finder:equipment', 'one-deck',  # 2026.2 only
@@ -109,6 +113,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Canadian Salad (Whist)']),
     ('canadian-salad', None, 'finder:players', '4 players',
      ['Four Players']),
+    ('canadian-salad', None, 'finder:filter', '4 players',
+     ['Four Players']),
     ('canadian-salad', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('canadian-salad', None, 'finder:equipment', 'one-deck',
@@ -123,6 +129,8 @@ SOURCED = [
     ('chase-the-ace', None, 'cite', 'A family games blog, “Chase the Ace”, Saturday, October 11, 2014',  # 2026.2 only
      ['README: A family games blog', 'Chase the Ace', 'Saturday, October 11, 2014']),
     ('chase-the-ace', None, 'finder:players', '6 or more players',  # 2026.2 only
+     ['You should have at least 6 people to start this game, the more the merrier!']),
+    ('chase-the-ace', None, 'finder:filter', '6 or more players',  # 2026.2 only
      ['You should have at least 6 people to start this game, the more the merrier!']),
     ('chase-the-ace', None, 'finder:category', 'cards',  # 2026.2 only
      ['Suits are irrelevant and the cards rank K (high), Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2, A (low).']),
@@ -162,6 +170,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Euchre']),
     ('euchre', None, 'finder:players', '4 players',
      ['4 people play, opposites are partners']),
+    ('euchre', None, 'finder:filter', '4 players',
+     ['4 people play, opposites are partners']),
     ('euchre', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('euchre', None, 'finder:partnerships', 'partners',
@@ -182,6 +192,8 @@ SOURCED = [
     ('five-hundreds', None, 'cite', 'The book as published (2026, Revision 1), “Five Hundreds”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Five Hundreds']),
     ('five-hundreds', None, 'finder:players', '2-4 players',
+     ['2 to 4 people can play.']),
+    ('five-hundreds', None, 'finder:filter', '2-4 players',
      ['2 to 4 people can play.']),
     ('five-hundreds', None, 'finder:category', 'cards',
      ['Players and Cards']),
@@ -219,6 +231,8 @@ SOURCED = [
     ('gin-rummy', None, 'cite', 'A card-games site (Standard Gin Rummy), “Gin Rummy”',  # 2026.2 only
      ['README: A page from a card-games site', 'README: Standard Gin Rummy', 'Gin Rummy']),
     ('gin-rummy', None, 'finder:players', '2-4 players',  # 2026.2 only
+     ['2 to 4 players']),
+    ('gin-rummy', None, 'finder:filter', '2-4 players',  # 2026.2 only
      ['2 to 4 players']),
     ('gin-rummy', None, 'finder:category', 'cards',  # 2026.2 only
      ['A standard deck of cards (no Jokers)']),
@@ -324,6 +338,8 @@ SOURCED = [
      ['README: A family games blog', 'Hand & Foot']),
     ('hand-and-foot', None, 'finder:players', '2, 4 or 6 players',
      ['2, 4 or 6 people can play, two teams']),
+    ('hand-and-foot', None, 'finder:filter', '2, 4 or 6 players',
+     ['2, 4 or 6 people can play, two teams']),
     ('hand-and-foot', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('hand-and-foot', None, 'finder:partnerships', 'teams',
@@ -365,6 +381,8 @@ SOURCED = [
     ('honeymoon-whist', None, 'cite', 'The book as published (2026, Revision 1), “Honeymoon Whist (new game rules under review)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Honeymoon Whist (new game rules under review)']),
     ('honeymoon-whist', None, 'finder:players', '2 players',
+     ['Two people']),
+    ('honeymoon-whist', None, 'finder:filter', '2 players',
      ['Two people']),
     ('honeymoon-whist', None, 'finder:category', 'cards',
      ['Players and Cards']),
@@ -412,6 +430,8 @@ SOURCED = [
      ["README: A family's game sheet", 'Oh Heck!']),
     ('oh-hell', None, 'finder:players', '3-7 players',
      ['3 – 7 people can play']),
+    ('oh-hell', None, 'finder:filter', '3-7 players',
+     ['3 – 7 people can play']),
     ('oh-hell', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('oh-hell', None, 'finder:equipment', 'one-deck',
@@ -432,6 +452,8 @@ SOURCED = [
     ('push', None, 'cite', 'The book as published (2026, Revision 1), “Push (Rummy)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Push (Rummy)']),
     ('push', None, 'finder:players', '4 players',
+     ['2 decks of cards, including jokers; 4 player game, in partnership']),
+    ('push', None, 'finder:filter', '4 players',
      ['2 decks of cards, including jokers; 4 player game, in partnership']),
     ('push', None, 'finder:category', 'cards',
      ['Players and Cards']),
@@ -470,6 +492,8 @@ SOURCED = [
     ('skull-and-roses', None, 'cite', "A family's game sheet, “Skull & Roses”",  # 2026.2 only
      ["README: A family's game sheet", 'Skull & Roses']),
     ('skull-and-roses', None, 'finder:players', '3-12 players',  # 2026.2 only
+     ['Bluffing game for 3-12 players.']),
+    ('skull-and-roses', None, 'finder:filter', '3-12 players',  # 2026.2 only
      ['Bluffing game for 3-12 players.']),
     ('skull-and-roses', None, 'finder:category', 'cards',  # 2026.2 only
      ['Deal each player 3 number cards ("roses") and 1 face card ("skull").']),
@@ -538,6 +562,8 @@ SOURCED = [
      ['README: A family games blog', 'Monday, September 3, 2018']),
     ('trash', None, 'finder:players', '4-10 players',  # 2026.2 only
      ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
+    ('trash', None, 'finder:filter', '4-10 players',  # 2026.2 only
+     ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
     ('trash', None, 'finder:category', 'cards',  # 2026.2 only
      ['5 players, use one 50 card deck (remove the 2 of spades and the 2 of clubs.)']),
     ('trash', None, 'finder:equipment', 'one-deck',  # 2026.2 only
@@ -579,8 +605,8 @@ SOURCED = [
     ('chicken-foot', None, 'finder:equipment', 'dominoes',
      ['Chicken Foot (Dominoes)']),
     # mexican-train
-    ('mexican-train', None, 'box:Players', '2-8 players',
-     ['2 to 4 players - 15 dominoes each', '5 to 6 players - 11 dominoes each', '7 to 8 players - 8 dominoes each']),
+    ('mexican-train', None, 'box:Players', 'Any number of players',  # the page deals for 2 to 8, it states no limit
+     ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     ('mexican-train', None, 'box:Equipment', 'Double-12 dominoes',
      ['The game begins with the double 12 and each hand thereafter uses the next lowest number', 'If no one has the Double 12, each player draws a domino from the “pile”.']),
     ('mexican-train', None, 'box:Deal', '2 to 4 players: 15 tiles each',
@@ -595,13 +621,11 @@ SOURCED = [
      ['The player with the lowest total score after all rounds is the winner.']),
     ('mexican-train', None, 'cite', 'The book as published (2026, Revision 1), “Mexican Train (Dominoes)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Mexican Train (Dominoes)']),
-    ('mexican-train', None, 'finder:players', '2-8 players',  # 2026.2 only
-     ['2 to 4 players - 15 dominoes each', '5 to 6 players - 11 dominoes each', '7 to 8 players - 8 dominoes each']),
     ('mexican-train', None, 'finder:category', 'equipment',
      ['Mexican Train (Dominoes)']),
     ('mexican-train', None, 'finder:equipment', 'dominoes',
      ['Mexican Train (Dominoes)']),
-    ('mexican-train', None, 'finder:players', 'Any number of players',  # 2026.1 only
+    ('mexican-train', None, 'finder:players', 'Any number of players',
      ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     # sticks
     ('sticks', None, 'box:Players', 'Any number of players',
@@ -643,6 +667,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', '5 In a Row (Board Game)']),
     ('five-in-a-row', None, 'finder:players', '2 or 4 players',
      ['2 or 4 people can play, with four players opposites are partners']),
+    ('five-in-a-row', None, 'finder:filter', '2 or 4 players',
+     ['2 or 4 people can play, with four players opposites are partners']),
     ('five-in-a-row', None, 'finder:category', 'equipment',
      ['5 In a Row (Board Game)']),
     ('five-in-a-row', None, 'finder:partnerships', 'optional',
@@ -663,6 +689,8 @@ SOURCED = [
     ('fast-track', None, 'cite', 'The book as published (2026, Revision 1), “Fast Track (Board Game)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Fast Track (Board Game)']),
     ('fast-track', None, 'finder:players', '2-6 players',
+     ['2 to 6 people can play, with or without partners.']),
+    ('fast-track', None, 'finder:filter', '2-6 players',
      ['2 to 6 people can play, with or without partners.']),
     ('fast-track', None, 'finder:category', 'equipment',
      ['Fast Track (Board Game)']),
@@ -690,6 +718,8 @@ SOURCED = [
     ('jokers-wild', None, 'cite', 'The book as published (2026, Revision 1), “Jokers Wild (Board Game)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Jokers Wild (Board Game)']),
     ('jokers-wild', None, 'finder:players', '2 or 4 players',
+     ['2 or 4 people can play, with four players opposites are partners']),
+    ('jokers-wild', None, 'finder:filter', '2 or 4 players',
      ['2 or 4 people can play, with four players opposites are partners']),
     ('jokers-wild', None, 'finder:category', 'equipment',
      ['Jokers Wild (Board Game)']),
@@ -724,6 +754,10 @@ SOURCED = [
      ['1 decks of cards, not including jokers']),
     ('rummoli', None, 'finder:players', '2 or more players',  # 2026.1 only
      ['Rummoli (Board Game)..... 2 or more', 'Page Cards required ..... # of players']),
+    ('rummoli', None, 'finder:filter', '2 or more players',  # 2026.1 only
+     ['Rummoli (Board Game)..... 2 or more', 'Page Cards required ..... # of players']),
+    ('rummoli', None, 'finder:filter', '2-8 players',  # 2026.2 only
+     ['2 to 8 players, 4 or more is best']),
     # court-whist
     ('court-whist', None, 'box:Players', 'Multiples of 4 players (in partnerships, except Game 3 – Conspiracy – no partners)',
      ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players', 'Partners are selected at random and each set of partners will include one lady and one man.', 'Game 3 – Conspiracy – no partners']),
@@ -738,6 +772,8 @@ SOURCED = [
     ('court-whist', None, 'cite', 'The book as published (2026, Revision 1), “Court Whist score card”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Court Whist score card']),
     ('court-whist', None, 'finder:players', 'Multiples of 4 players',
+     ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players']),
+    ('court-whist', None, 'finder:filter', 'multiples of 4 players',
      ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players']),
     ('court-whist', None, 'finder:category', 'tournament',
      ['Court Whist Tournament Rules ..... Multiples of 4']),
@@ -761,6 +797,8 @@ SOURCED = [
     ('gin-rummy-tournament', None, 'cite', "The book as published (2026, Revision 1), “Gin Rummy – Tournament Rules (con't)”",
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', "Gin Rummy – Tournament Rules (con't)"]),
     ('gin-rummy-tournament', None, 'finder:players', 'Any even number of players',
+     ['Any even number of people can play']),
+    ('gin-rummy-tournament', None, 'finder:filter', 'any even number of players',
      ['Any even number of people can play']),
     ('gin-rummy-tournament', None, 'finder:category', 'tournament',
      ['Gin Rummy – Tournament Rules']),

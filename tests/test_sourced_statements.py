@@ -81,7 +81,7 @@ def test_every_kind_of_statement_is_in_the_table():
     assert {st.kind for st in TABLE} == printed
     # Every field of the rules data prints into the box rows listed for it, and no others: a new field, or a field
     # printing a new label, fails here until it is listed (and so until its statements are sourced).
-    fields = {"players": {"Players"}, "partnerships": {"Players"}, "partners_when": {"Players"},
+    fields = {"players": {"Players"}, "players_implied": set(), "partnerships": {"Players"}, "partners_when": {"Players"},
               "equipment": {"Equipment"}, "wild": {"Wild cards"}, "deal": {"Deal"}, "rounds": set(),
               "scoring": {"Card values", "Counters"}, "goal": {"To win"}, "alternate_rules": set(), "examples": set(),
               "keeps": set(), "score_sheet": set()}

@@ -251,12 +251,15 @@ def goal(g: Goal | None) -> str | None:
     return "; ".join(parts)
 
 
-def glance(body: GameBody) -> list[tuple[str, str]]:
-    """The quick-reference rows for a game or variant: (label, text)."""
+def glance(body: GameBody, stated_players: str | int | None = None) -> list[tuple[str, str]]:
+    """The quick-reference rows for a game or variant: (label, text). A count the page does not state
+    (``players_implied``, worked out from a deal table) is not printed: ``stated_players``, the count a source
+    states (the edition's index line), is, or none."""
     rows: list[tuple[str, str]] = []
-    if body.players is not None:
+    count = stated_players if body.players_implied else body.players
+    if count is not None:
         teams = partnerships(body)  # lower-case its first letter only: round names keep their capitals
-        rows.append(("Players", players(body) + (f" ({teams[0].lower()}{teams[1:]})" if teams else "")))
+        rows.append(("Players", player_count(count) + (f" ({teams[0].lower()}{teams[1:]})" if teams else "")))
     for line in equipment(body):
         rows.append(("Equipment", line))
     for line in deal(body):

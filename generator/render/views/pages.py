@@ -230,11 +230,11 @@ def _segments(text: str | None) -> list[tuple[str, Any]]:
 
 
 def _view(lib: Library, body: GameBody, data: dict[str, Any], scopes: list[dict[str, Any]],
-          prose: str | None) -> BodyView:
+          prose: str | None, stated_players: str | int | None = None) -> BodyView:
     segments = []
     for kind, value in _segments(prose):
         segments.append((kind, expand(value, *scopes, lib.scope()) if kind == "md" else value))
-    view = BodyView(body, data, scopes, segments, describe.glance(body), lib.includes)
+    view = BodyView(body, data, scopes, segments, describe.glance(body, stated_players), lib.includes)
     view.headed = _headed_blocks(view)
     return view
 
@@ -263,7 +263,7 @@ def _headed_blocks(view: BodyView) -> set[str]:
 def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
     """The view of one game and its variants (those in this edition); ``book``: ids unique book-wide."""
     data = gs.doc.data
-    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None)
+    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None, lib.stated_players(gs.game))
     main.prefix = f"{gs.id}-" if book else ""
     page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources})
     for i, variant in enumerate(gs.game.variants):
