@@ -276,6 +276,9 @@ KEEPERS = [
      "Dimes left: Ann 0, Bea 2, Cy 0, Dee 0, Eve 0, Fay 0. Bea is the only one with dimes left."),
     ("thirty-one", ["Ann", "Bea", "Cy"], [[1, 0, 2], [1, 1, 0]], [2, 1, 2],
      "Quarters left: Ann 1, Bea 2, Cy 1."),
+    # a game won by one event (a board game's race): who won this game, with no total and no series of games
+    # (issue 42: it kept 'Games won' with a total and said 'Most games won: … with N')
+    ("jokers-wild", ["Us", "Them"], [[0, 1]], [], "Won: Them."),
 ]
 
 

@@ -76,10 +76,9 @@ def _hand_count(body) -> int | None:
 
 def expected_rows(body) -> list[int | None]:
     """Rows to write in on each blank page: a number where the data lists them, None for 'fill the page'."""
-    sheet, rounds = body.score_sheet, body.rounds
-    if sheet is None:
-        counted = _hand_count(body) or (body.goal.rounds if body.goal else None)
-        return [counted]
+    from generator.render.views.sheets import generic_sheet
+
+    sheet, rounds = body.score_sheet or generic_sheet("", body), body.rounds  # a game's own sheet, or the one it keeps
     blocks = [b for b in sheet.blocks if not b.sample_only]
     if any(b.rows_from == "sequence" for b in blocks) and len(rounds.sequences) > 1:
         return [sequence_length(s.start, s.low, s.back_up) for s in rounds.sequences]
@@ -263,7 +262,9 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
     lib = library if edition == CURRENT else published_library
     key = f"{game_id}.{variant_id}" if variant_id else game_id
     body = _body(lib, game_id, variant_id)
-    totals = body.score_sheet is None or any(b.total for b in body.score_sheet.blocks)  # the generic sheet totals
+    from generator.render.views.sheets import generic_sheet
+
+    totals = any(b.total for b in (body.score_sheet or generic_sheet("", body)).blocks)  # the generic sheet's too
     pdf = built[edition] / "pdf" / "score-sheets" / f"{key}.pdf"
     assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path, score_width_mm(body)) == []
 
@@ -649,7 +650,7 @@ def test_every_game_says_what_its_sheet_keeps(library):
 def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, rule):
     """Each game's data says what its sheet keeps, the words of its rules say so, and its sheet is drawn for it:
     points and bids add up to a Total (a bid is not added), lives, a tally and wins count marks, melds have no total."""
-    from generator.render.views.sheets import sheet_definition, sheet_parts
+    from generator.render.views.sheets import WON, sheet_definition, sheet_parts
 
     body = _body(library, game_id, variant_id)
     assert body.keeps == keeps
@@ -669,8 +670,10 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert [r.split(" – ")[0] for r in kept[0].rows] == [r.name for r in view.body.rounds.items]
     elif keeps == "bid_made":
         assert {c.label.split(": ")[-1] for c in kept[0].columns if not c.summed} == {"Bid"}
-    elif keeps in ("lives", "tally", "wins"):
+    elif keeps in ("lives", "tally"):
         assert all(t.total for t in kept) and all(c.summed for t in kept for c in t.columns)
+    elif keeps == "wins":  # won by one event: who won this game; no series of games is set, so nothing to add up
+        assert [(t.title, t.rows, t.total) for t in kept] == [(None, (WON,), None)]
     if keeps == "lives":
         assert sheet.start == view.body.equipment.stakes.start and sheet.winner == "last_standing"
         assert sheet.coins == view.body.equipment.stakes.coin + "s" and sheet.tables[0].title == f"{sheet.coins.capitalize()} lost"

@@ -180,6 +180,9 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     return rows
 
 
+WON = "Won (1)"  # the one row of a game won by one event: a 1 in the winner's box
+
+
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -195,7 +198,9 @@ def _generic_block(body: Any) -> SheetBlock:
     elif keeps == "tally" and goal and goal.target_unit:
         title = goal.target_unit.capitalize()  # 'collect 7 sticks'
     elif keeps == "wins":
-        title = "Games won"
+        # A game won by one event (a race, a board game): the sheet says who won this game. No source sets a series
+        # of games, so there is no 'Games won' to add up, and no total.
+        return SheetBlock(player_columns=True, rows=[WON])
     if keeps == "bid_made":
         return SheetBlock(title=title, columns=["Bid", "Score"], player_columns=True,
                           rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,
