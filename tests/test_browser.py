@@ -253,9 +253,10 @@ KEEPERS = [
      "Ann reached 500 with 520."),
     # a losing score below zero (500 Rummy: "the first team to minus 150 loses") is reached going down, and
     # only then: teams above it have not reached it
-    ("five-hundred-rummy", ["Us", "Them"], [[60, -90], [40, "±70"]], [100, -160],
+    # (each team's Bid above its Score, every bid across and then every score: only the bidding team bids; issue 42)
+    ("five-hundred-rummy", ["Us", "Them"], [["", 90, 60, "±90"], ["", 70, 40, "±70"]], [100, -160],
      "Them reached -150. Highest total: Us with 100."),
-    ("five-hundred-rummy", ["Us", "Them"], [[60, 90], [40, 10]], [100, 100],
+    ("five-hundred-rummy", ["Us", "Them"], [[60, "", 60, 30], ["", 70, 40, 70]], [100, 100],
      "Highest total: Us and Them with 100."),
     # bid and made: each player's Bid above the Score, typed as the hand is played (every bid, then every score);
     # the Total adds the Score, not the Bid

@@ -492,8 +492,39 @@ def test_sheet_definition_is_the_sheet_printed(library):
                 assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
 
 
+# Every game whose rules speak of a bid, and why its sheet keeps the bid or not (issue 42: a score that depends on a
+# bid is kept beside it). A new game that speaks of bids fails until it is listed here.
+BIDS = {
+    "five-hundred-rummy": "bid_made",  # the bidding team scores what it took if it made its bid, else loses the bid
+    "oh-hell": "bid_made",  # 'If the player is successful in getting their exact bid they get a 1 in front of their bid'
+    "oh-hell.oh-heck": "bid_made",  # 'scores 10 plus the number of tricks bid' (Oh Hell's sheet)
+    "euchre": "points",  # its 'bidding' names trump, no number: the points are by tricks taken
+    "skull-and-roses": "tally",  # a won bet counts one toward two, whatever was bid
+    "rummoli": None,  # the widow is auctioned for chips; the book keeps no score
+}
+
+
+def test_a_score_that_depends_on_a_bid_is_kept_beside_it(library):
+    """Each game (or variant) whose prose speaks of a bid is in BIDS, and its sheet keeps what BIDS says."""
+    import re
+
+    from generator.render.views.sheets import sheet_definition, sheet_parts
+
+    spoken = {path.stem for path in (ROOT / "content").glob("*.md") if re.search(r"\bbid", path.read_text(encoding="utf-8"), re.I)
+              and path.stem.split(".")[0] in library.games}
+    assert spoken == set(BIDS)
+    kept = {file.key: sheet_definition(view, heading, sheet_parts(view)[0]).keeps for file, heading, view in _definitions(library)}
+    for key, keeps in BIDS.items():
+        game, _, variant = key.partition(".")
+        assert kept.get(key, kept.get(game) if variant else None) == keeps, key
+        if keeps == "bid_made":
+            sheet = next(sheet_definition(v, h, sheet_parts(v)[0]) for f, h, v in _definitions(library) if f.key in (key, game))
+            assert any(c.part == "Bid" or c.label.endswith("Bid") for t in sheet.tables for c in t.columns), key
+
+
 @pytest.mark.parametrize(("game_id", "summed"), [
     ("oh-hell", ["Score"]),  # sums: [Score]: the bid is not added
+    ("five-hundred-rummy", ["Score"]),  # the bidding team's bid beside each team's score (issue 42)
     ("hearts", ["Player"]),  # no sums given: every column of the block is added
     ("gin-rummy-tournament", []),  # no total
 ])
@@ -610,7 +641,7 @@ KEEPS = [
     ("dice-10000", None, "points", "score all that was rolled to that point"),
     ("euchre", None, "points", "First team to {goal.target} wins the game"),
     ("fast-track", None, "wins", "To get all of your pegs “Home”"),
-    ("five-hundred-rummy", None, "points", "to get the amount of points they bid"),
+    ("five-hundred-rummy", None, "bid_made", "If the bidding team made the amount they bid or more"),
     ("five-hundreds", None, "points", "First person to {goal.target} wins"),
     ("five-in-a-row", None, "wins", "To get three rows of five discs"),
     ("gin-rummy", None, "points", "Players agree beforehand on a winning amount of points, typically {goal.target}."),

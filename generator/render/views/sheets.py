@@ -69,8 +69,8 @@ def sheet_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -
     """Column headings: the block's own, or one (or several) per player."""
     if not block.player_columns:
         return list(block.columns)
-    if is_team_sheet(view):
-        return ["Team 1", "Team 2"]
+    if is_team_sheet(view):  # a side's boxes as a player's: 500 Rummy's bidding team writes its Bid beside its Score
+        return ["Team 1", "Team 2"] if len(block.columns) <= 1 else [f"Team {i}: {c}" for i in (1, 2) for c in block.columns]
     n = part.players if part else player_count(view.body)
     if len(block.columns) <= 1:
         return [f"Player {i}" for i in range(1, n + 1)]
@@ -81,7 +81,7 @@ def name_cells(view: Any, block: SheetBlock, part: SheetPart | None = None) -> l
     """The widths (in columns) of the cells a block's players write their names in; none if not by player."""
     if not block.player_columns:
         return []
-    per_player = 1 if len(block.columns) <= 1 or is_team_sheet(view) else len(block.columns)
+    per_player = 1 if len(block.columns) <= 1 else len(block.columns)
     return [per_player] * (len(sheet_columns(view, block, part)) // per_player)
 
 
