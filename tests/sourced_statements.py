@@ -214,6 +214,12 @@ SOURCED = [
      ['Players: 2-4']),
     ('gin-rummy', 'gin-rummy-with-questions', 'origin', 'a Gin Rummy page for 2-4 players',  # 2026.2 only
      ['README: Gin Rummy for 2-4 players']),
+    ('gin-rummy', 'gin-rummy-with-questions', 'inherits:Deal', '10 cards each; 1 card turned up',  # 2026.2 only
+     ['Each player is dealt 10 cards.', 'After which, the dealer takes the topmost card from the stockpile and lays it face-up on the table next to the stockpile.']),
+    ('gin-rummy', 'gin-rummy-with-questions', 'differs:To win', 'See its rules',  # 2026.2 only
+     ['Goal: The first player to reach 100 points win', 'The game is won when a player has reached 100 points, or reached a custom amount predetermined by the players.']),
+    ('gin-rummy', 'gin-rummy-with-questions', 'differs:Equipment', 'Its source does not say',  # 2026.2 only
+     ['NONE: the page names no deck, no jokers, no pen or pad']),
     ('gin-rummy', 'standard-gin-rummy', 'differs:Players', '2 players',  # 2026.2 only
      ['Gin Rummy is strictly a two-handed game.', 'Only two persons may play against each other at a time.']),
     ('gin-rummy', 'standard-gin-rummy', 'differs:Equipment', '1 deck (52 cards)',  # 2026.2 only
@@ -224,6 +230,8 @@ SOURCED = [
      ['The game ends when one of the players scores 150 points or more', 'Winner of the game gets a game bonus of 150 points for winning.']),
     ('gin-rummy', 'standard-gin-rummy', 'origin', 'a card-games site (Standard Gin Rummy): “Gin Rummy”',  # 2026.2 only
      ['README: A page from a card-games site', 'README: Standard Gin Rummy', 'Gin Rummy']),
+    ('gin-rummy', 'standard-gin-rummy', 'inherits:Deal', '10 cards each; 1 card turned up',  # 2026.2 only
+     ['The dealer deals his opponent ten cards and himself ten cards, one at a time, alternately, the opponent being dealt the first card off the top of the deck and so on down until the dealer gets the last, twentieth card.', 'The twenty-first card is dealt on the table face up-the upcard; the remainder of the deck is placed face down beside the upcard to form the stock.']),
     ('gin-rummy', None, 'cite', 'A family games blog, Monday, October 13, 2014',  # 2026.2 only
      ['README: A family games blog', 'Monday, October 13, 2014']),
     ('gin-rummy', None, 'cite', 'A Gin Rummy page for 2-4 players',  # 2026.2 only
@@ -271,6 +279,10 @@ SOURCED = [
      ['All other cards are face value', 'Kings and jokers are worth zero', '10, Jack, Queen are worth 10']),
     ('golf', 'family-four-card-golf', 'origin', 'a family games blog: the part that opens “Deal each player 4 cards face down”',  # 2026.2 only
      ['README: A family games blog', 'Deal each player 4 cards face down']),
+    ('golf', 'family-four-card-golf', 'differs:To win', 'See its rules',  # 2026.2 only
+     ['Highest score puts a quarter in the jar.', 'When you are out of quarters, you no longer play.', 'Last person gets all the quarters.']),
+    ('golf', 'family-four-card-golf', 'differs:Players', 'Its source does not say',  # 2026.2 only
+     ['NONE: the family version names no number of players']),
     ('golf', 'six-card-golf', 'differs:Players', '2 or more players',  # 2026.2 only
      ['2-4 players use a standard 52-card pack.', 'With more than 4 players, add a second pack, and a third pack if more than 8.']),
     ('golf', 'six-card-golf', 'differs:Equipment', '2-4 players: 1 deck (52 cards)',  # 2026.2 only
@@ -330,6 +342,8 @@ SOURCED = [
      ['After four hands, the highest score wins.']),
     ('hand-and-foot', 'blog-hand-and-foot', 'origin', 'a family games blog: “Hand & Foot”',  # 2026.2 only
      ['README: A family games blog', 'Hand & Foot']),
+    ('hand-and-foot', 'blog-hand-and-foot', 'differs:Players', 'Its source does not say',  # 2026.2 only
+     ['NONE: the blog names no number of players and no teams']),
     ('hand-and-foot', None, 'cite', 'The book as published (2026, Revision 1), “Hand and Foot Canasta”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Hand and Foot Canasta']),
     ('hand-and-foot', None, 'cite', "The book as published (2026, Revision 1), “Hand and Foot Canasta (con't)”",
@@ -424,6 +438,8 @@ SOURCED = [
      ['Play the first hand with 7 to 10 cards per player:', 'Each hand is one card less, down to one card, then one more per hand back to the starting number.', 'Deal one card at a time.', 'Turn a card face up on the undealt card stack.']),
     ('oh-hell', 'oh-heck', 'origin', "a family's game sheet: “Oh Heck!”",  # 2026.2 only
      ["README: A family's game sheet", 'Oh Heck!']),
+    ('oh-hell', 'oh-heck', 'differs:To win', 'Its source does not say',  # 2026.2 only
+     ['NONE: it says how a hand scores (points only for making the bid exactly), not who wins the game']),
     ('oh-hell', None, 'cite', 'The book as published (2026, Revision 1), “Oh Hell! (Screw your neighbour)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Oh Hell! (Screw your neighbour)']),
     ('oh-hell', None, 'cite', "A family's game sheet, “Oh Heck!”",  # 2026.2 only

@@ -29,7 +29,7 @@ class Statement:
 
     game: str
     variant: str | None
-    kind: str  # 'box:Players', 'differs:Deal', 'cite', 'origin', 'finder:equipment', ...
+    kind: str  # 'box:Players', 'differs:Deal', 'inherits:Deal', 'cite', 'origin', 'finder:equipment', ...
     text: str
 
 
@@ -41,6 +41,11 @@ def statements(lib: Library) -> list[Statement]:
         out += [Statement(gs.id, None, f"box:{label}", text) for label, text in page.main.glance]
         for variant, view in page.variants:
             out += [Statement(gs.id, variant.id, f"differs:{label}", text) for label, text in view.glance]
+            # What its reader is left with: each row of the game's box the variant's box does not replace stands for
+            # the variant too, and must be true of it by the variant's own sources.
+            shown = {label for label, _ in view.glance}
+            out += [Statement(gs.id, variant.id, f"inherits:{label}", text) for label, text in page.main.glance
+                    if label not in shown]
             out.append(Statement(gs.id, variant.id, "origin", page.origins(variant)))
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
         record = finder_record(page, lib.stated_players(gs.game))  # as the site's finder is written

@@ -47,7 +47,12 @@ def _printed() -> dict[Statement, tuple[str, ...]]:
 
 
 TABLE = {Statement(g, v, k, t): sentences for g, v, k, t, sentences in SOURCED}
-KINDS = {f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"finder:{f}" for f in FINDER} | {"cite", "origin"}
+KINDS = ({f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"inherits:{b}" for b in BOX}
+         | {f"finder:{f}" for f in FINDER} | {"cite", "origin"})
+# A variant's row saying its source says nothing of a row of its game's box (describe.FROM_GAME) has no sentence to
+# name: its row names what was looked for instead, as 'NONE: …'. No other row may.
+NONE = "NONE: "
+UNSTATED, IN_RULES = describe.FROM_GAME["unstated"], describe.FROM_GAME["in_rules"]
 
 
 def uncovered(printed, table) -> list[Statement]:
@@ -66,6 +71,17 @@ def test_a_statement_the_table_does_not_name_is_caught():
     """The coverage test above fails on a statement nobody sourced (a planted 'no jokers')."""
     planted = Statement("hearts", None, "box:Equipment", "1 deck, no jokers, no wild cards")
     assert uncovered([*_printed(), planted], TABLE) == [planted]
+
+
+def test_what_a_variant_leaves_its_reader_is_a_statement_about_it():
+    """Issue 42: every row of a game's box a variant's box does not replace is a statement about the variant
+    ('inherits:'), sourced from the variant's part of the sources like its own rows; Family Four-Card Golf left
+    'To win: Low score wins; 9 rounds' standing, which its source contradicts."""
+    inherited = {st for st in _printed() if st.kind.startswith("inherits:")}
+    assert inherited, "no variant inherits a row: the test would prove nothing"
+    assert all(st.variant for st in inherited)
+    assert Statement("golf", "family-four-card-golf", "inherits:To win", "Low score wins; 9 rounds") not in _printed()
+    assert Statement("golf", "family-four-card-golf", "differs:To win", IN_RULES) in _printed()
 
 
 def test_no_row_names_a_statement_no_edition_prints():
@@ -101,6 +117,13 @@ def test_the_statement_follows_from_its_sentences(row):
     SAME), and it keeps the words around a number that the source keeps."""
     game, variant, kind, text, sentences = row
     assert sentences, "no sentence: the generator must not print this"
+    if text == UNSTATED:  # the source says nothing of it: what was looked for, and nothing else
+        assert kind.startswith("differs:") and len(sentences) == 1 and sentences[0].startswith(NONE), sentences
+        return
+    assert not any(s.startswith(NONE) for s in sentences), "a statement with no source sentence prints nothing"
+    if text == IN_RULES:  # a pointer to the variant's rules: its sentences are the rules that say it (checked below)
+        assert kind.startswith("differs:")
+        return
     said = FINDER_WORDS.get(text, text) if kind.startswith("finder:") and kind != "finder:players" else text
     if kind in ("cite", "origin"):  # the quoted parts are checked against the source's lines (below); 'page' is
         # what a document is, 'the part that opens' where in it: the citation's own words
@@ -147,6 +170,8 @@ def test_each_sentence_is_in_the_game_s_sources(row):
     _, readme, _ = _sources()
     pool = _pool(game, variant, kind)
     for sentence in sentences:
+        if sentence.startswith(NONE):
+            continue
         if sentence.startswith(README):
             assert any(_within(words(sentence.removeprefix(README)), words(line)) for line in readme), sentence
         else:
@@ -183,6 +208,11 @@ CAUGHT = [
     ("28 cards each (15 in the hand, 13 in the foot)",
      ["one player will deal 15 cards in the hand and the other player will deal 13 cards in the foot"], ["28"]),
     ("All cards dealt out evenly", ["All card are dealt out each round"], ["evenly"]),
+    # issue 42: what a variant's reader was left with, its game's rows, against the variant's own sentences
+    ("Low score wins; 9 rounds", ["Highest score puts a quarter in the jar.", "When you are out of quarters, you no "
+     "longer play.", "Last person gets all the quarters."], ["9", "Low", "wins", "rounds"]),  # Family Four-Card Golf
+    ("High score wins", ["Points are only for making the bid exactly."], ["High", "wins"]),  # Oh Heck!
+    ("2, 4 or 6 players (two teams)", ["Use one more deck than the number of players."], ["2", "4", "6", "teams"]),
 ]
 
 DROPPED = [  # (statement, sentences, the source's words it drops)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...cards import JOKER, CardSet, PredicateError, parse_cards
 from ...library import Library, edition_key
-from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable
+from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
 from ...phrases import parse_players
 from ...prose import expand, format_value
 
@@ -273,6 +273,26 @@ def glance(body: GameBody, stated_players: str | int | None = None) -> list[tupl
     if goal(body.goal):
         rows.append(("To win", goal(body.goal) or ""))
     return [(label, text[:1].upper() + text[1:]) for label, text in rows]
+
+
+# A variant's box row for a field of its game's box that it does not state (Variant.from_game): what its source says
+# of it. A field its source states the same way prints no row: the game's stands, true of the variant.
+FROM_GAME = {"unstated": "Its source does not say", "in_rules": "See its rules"}
+LABEL_FIELDS = {"Players": "players", "Equipment": "equipment", "Deal": "deal", "Wild cards": "wild",
+                "Card values": "scoring", "Counters": "scoring", "To win": "goal"}
+
+
+def variant_glance(variant: Variant, game_rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A variant's "How it differs" rows: its own, and for each row of its game's box it does not state, what its
+    source says of it (``FROM_GAME``), in the box's order; a row its source states the same stays the game's."""
+    rows = glance(variant)
+    own = {label for label, _ in rows}
+    for label in dict.fromkeys(label for label, _ in game_rows):
+        said = FROM_GAME.get(variant.from_game.get(LABEL_FIELDS[label], ""))  # type: ignore[arg-type]
+        if label not in own and said:
+            rows.append((label, said))
+    order = list(LABEL_FIELDS)
+    return sorted(rows, key=lambda row: order.index(row[0]))
 
 
 def points(item: ScoreItem) -> str:

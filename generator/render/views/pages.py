@@ -272,6 +272,7 @@ def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
         vdata = lookup(data, f"variants.{i}")
         prose = gs.variant_prose.get(variant.id)
         view = _view(lib, variant, vdata, [vdata, data], prose.text if prose else None)
+        view.glance = describe.variant_glance(variant, main.glance)  # what its reader is left with, row by row
         view.prefix = main.prefix + f"{variant.id}-"
         page.variants.append((variant, view))
     return page
