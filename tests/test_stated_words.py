@@ -162,3 +162,18 @@ def test_every_variant_says_where_it_comes_from_in_the_books_words(library):
             checked += 1
         assert "other people play" not in text
     assert checked >= 5
+
+
+def test_a_sequence_of_hands_is_listed_not_counted(library, published_library):
+    """Issue 42: 'Play 10 to 1 and then back up to 10' prints its hands, not '19 hands', a count the program works
+    out (the checks' business, not the reader's)."""
+    from generator.render.views.pages import game_page
+
+    listed = []
+    for lib in (library, published_library):
+        for gs in lib.ordered_games():
+            page = game_page(lib, gs)
+            for view in [page.main, *(v for _, v in page.variants)]:
+                if view.body.rounds is not None and view.body.rounds.sequences:
+                    listed += view.sequences()
+    assert listed and all(re.match(r"(With .+ players|Hands): \d+(, \d+)* cards?$", line) for line in listed), listed

@@ -118,7 +118,7 @@ class BodyView:
         return Markup("; ").join(self.text(h) for h in hands)
 
     def sequences(self) -> list[str]:
-        """Generated rounds, described: 'Hands of 10, 9, ... 1, ... 10 cards (19 hands) for 3-5 players'."""
+        """Generated rounds, described: 'With 3-5 players: 10, 9, ... 1, ... 10 cards'."""
         out = []
         rounds = self.body.rounds
         if rounds is None:
@@ -127,9 +127,10 @@ class BodyView:
             sizes = list(range(s.start, s.low - 1, -1))
             if s.back_up:
                 sizes += list(range(s.low + 1, s.start + 1))
-            who = f" with {parse_players(s.players).describe()} players" if s.players is not None else ""
-            out.append(f"{describe.plural(len(sizes), 'hand')}{who}: {', '.join(map(str, sizes))} "
-                       f"{'card' if sizes == [1] else 'cards'}")
+            # The hands as the source lists them ('Play 10 to 1 and then back up to 10'), not a count of them ('19
+            # hands') the program works out: that is the checks' (rounds.count_mismatch), not the reader's.
+            who = f"With {parse_players(s.players).describe()} players" if s.players is not None else "Hands"
+            out.append(f"{who}: {', '.join(map(str, sizes))} {'card' if sizes == [1] else 'cards'}")
         if rounds.ranks:
             out.append(f"One round for each rank {rounds.ranks}; the rank sets the cards dealt and is wild")
         if rounds.then_reversed:
