@@ -113,3 +113,27 @@ def test_no_built_page_gives_an_address_the_sources_do_not(built):
             for href in re.findall(r'href="((?:https?|mailto):[^"]+)"', html):
                 address = href.removeprefix("mailto:")
                 assert address in allowed or (configured and address.startswith(configured + "/")), (edition, page, href)
+
+
+@pytest.mark.parametrize("repo", ["", "https://github.example.com/family/rulebook"], ids=["no-repository", "setting"])
+def test_the_site_build_links_the_configured_repository_or_none(tmp_path, monkeypatch, repo):
+    """The plugin's request to the page worker, the worker's answer and the edit button (a page's edit_url): the
+    setting is used, and with none configured (no CI, a remote that is no address) no page has an edit button."""
+    from types import SimpleNamespace
+
+    from generator.render.site.plugin import RulebookPlugin
+    from generator.render.site.worker import generate
+
+    for name in ("RULEBOOK_REPO", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL"):
+        monkeypatch.delenv(name, raising=False)
+    answer = generate(root=str(ROOT), edition=None, generated=str(tmp_path / "generated"), downloads=None, pages=None,
+                      repo=repo)
+    expected = repo or repository(ROOT, "", {})  # this checkout's remote, if it is an address
+    assert answer["repo"] == (expected or "")
+    hearts = (tmp_path / "generated" / CURRENT / "docs" / "games" / "hearts.md").read_text(encoding="utf-8")
+    assert (f"{expected}/edit/main/rules_data/hearts.yaml" in hearts) if expected else "mailto:" in hearts
+    plugin = RulebookPlugin()
+    plugin._use(answer, {})  # as the plugin takes the worker's answer
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="games/hearts.md"), edit_url=None)
+    plugin.on_page_markdown("", page, {}, None)
+    assert page.edit_url == (f"{expected}/edit/main/content/hearts.md" if expected else None)
