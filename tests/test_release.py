@@ -204,7 +204,9 @@ def lifecycle(tmp_path_factory):
     (root / "rules_data" / "hearts.yaml").write_text(
         (root / "rules_data" / "hearts.yaml").read_text(encoding="utf-8")
         + f'variants:\n  - id: house-hearts\n    title: House Hearts\n    introduced: "{ed}"\n'
-          "    sources: [{seed: 000_321aee1cc9de258a.txt, section: Hearts}]\n    players: 4\n", encoding="utf-8")
+          "    sources: [{seed: 000_321aee1cc9de258a.txt, section: Hearts}]\n    players: 4\n"
+          # the family's own: the rest of the game's box holds for it (variant.inherits_unsaid)
+          "    from_game: {equipment: same, deal: same, scoring: same, goal: same}\n", encoding="utf-8")
     (root / "content" / "hearts.house-hearts.md").write_text("Pass three cards to the left before each hand.\n",
                                                              encoding="utf-8")
     _append(root, "rules_data/revisions.yaml", f"""
