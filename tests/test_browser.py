@@ -165,6 +165,16 @@ def test_game_finder_we_are_five_with_one_deck(page, server):
     assert page.locator("#finder-count").inner_text() == f"{len(visible)} games fit"
 
 
+def test_game_finder_any_names_no_least_number(page, server):
+    """Issue 42: 'Any' is any: the finder filters an 'Any' game by no least number (it gave them a minimum of 2,
+    a count no source states); a game whose count names one still has it."""
+    page.goto(server + "/latest/finder/")
+    page.fill("#finder-players", "1")
+    visible = page.locator("#finder-results li:not([hidden]) a").all_inner_texts()
+    assert {"Hearts", "Mexican Train (Dominoes)", "Golf", "Sticks"} <= set(visible), visible
+    assert not {"Euchre", "Five Hundreds", "Chase the Ace", "Court Whist"} & set(visible), visible
+
+
 def test_game_finder_partnerships(page, server):
     """Games whose rules say nothing of partners carry no partnership (not 'none'): 'No partners' still lists them,
     'Partners or teams' does not; games played in partnerships or teams, or with or without, are listed there."""
