@@ -39,7 +39,7 @@ FROZEN_DIR = f"{DATA_DIR}/frozen"
 # say a score can be negative), qualifiers, 'implied', 'worked_out' and 'says_each' mark what a source states
 # and how it words it, 'sources'
 # name the files.
-FREE = {"implied", "worked_out", "says_each", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against",
+FREE = {"implied", "players_implied", "from_game", "worked_out", "says_each", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against",
         "held_against", "sources", "status",
         # Which editions print the typed index is the book's bookkeeping, not what an edition prints: opening
         # the next edition adds it there (`rulebook edition new`) and no published edition changes.

@@ -171,14 +171,17 @@ class Library:
         """A game's line in this edition's index, if it prints one."""
         return next((r for rows in self.index_rows().values() for r in rows if r.game == game_id), None)
 
-    def stated_players(self, game: Game) -> str | int:
-        """The player count this edition tells a reader choosing a game: its index's, else the page's.
+    def stated_players(self, game: Game) -> str | int | None:
+        """The player count this edition tells a reader choosing a game: its index's, else the page's; None
+        when no source states one (the page's count is worked out, ``players_implied``, and no index says).
 
         An edition with a printed index lists games by it, so its home page and finder repeat the
         index's counts (2026.1's mistakes included: they are errata of the next edition, not of it).
         """
         entry = self.index_entry(game.id)
-        return entry.players if entry is not None else game.players
+        if entry is not None and (entry.entry is not None or not game.players_implied):  # a derived row: the page's
+            return entry.players
+        return None if game.players_implied else game.players
 
     def ordered_games(self) -> list[GameSource]:
         """Games in book order (section by section)."""

@@ -551,6 +551,9 @@ class GameBody(Strict):
     """The rule content shared by a game and its variants."""
 
     players: str | int | None = None
+    players_implied: bool = Field(
+        False, description="the count is worked out (from a deal table), not stated by the page: the checks use it; "
+                           "the book prints the count a source states (the index's line), else none")
     partnerships: Literal["none", "partners", "teams", "optional"] | None = None
     partners_when: str | int | None = Field(
         None, description="player counts that play in partnerships ('with four players opposites are partners': 4)")
@@ -572,6 +575,25 @@ class GameBody(Strict):
     _w = field_validator("wild")(_check_cards)
     _pw = field_validator("partners_when")(_check_players)
 
+    def box_fields(self) -> set[str]:
+        """The fields the quick-reference box prints a row from (render/views/describe.glance): each one stated
+        (a deal or goal the transcriber worked out, ``implied``, prints none; a count worked out prints the
+        index's, the checks cannot tell it: players counts)."""
+        out = set()
+        if self.players is not None:
+            out.add("players")
+        if self.equipment is not None:
+            out.add("equipment")
+        if self.deal is not None and not self.deal.implied:
+            out.add("deal")
+        if self.wild:
+            out.add("wild")
+        if any(t.kind in ("card_values", "counters") for t in self.scoring.values()):
+            out.add("scoring")
+        if self.goal is not None and not self.goal.implied:
+            out.add("goal")
+        return out
+
     def keeps_score(self) -> bool:
         """Whether the rules keep a score to write down. Not for a game played for stakes whose rules name no winner
         (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands at the table and the book keeps
@@ -589,11 +611,22 @@ class GameBody(Strict):
         return self
 
 
+# What a variant's source says of a row of its game's box that the variant does not state itself: the same (the
+# game's row stands, true of the variant), nothing (the box says its source does not say), or something else the
+# box cannot hold (the box points to its rules).
+FromGame = Literal["same", "unstated", "in_rules"]
+BoxField = Literal["players", "equipment", "deal", "wild", "scoring", "goal"]
+
+
 class Variant(GameBody):
     """Another way to play a game, from another source, shown beside the family's rule."""
 
     id: Slug
     title: str
+    from_game: dict[BoxField, FromGame] = Field(
+        {}, description="each field of the game's box this variant does not state, and what its source says of it: "
+                        "same (the game's row is true of it), unstated (its source does not say), in_rules (its source "
+                        "says otherwise, in its rules' words)")
     introduced: EditionId
     retired: EditionId | None = Field(None, description="the first edition without it (the family's decision, "
                                                         "rules_data/revisions.yaml); earlier editions keep it")

@@ -43,6 +43,9 @@ class PlayerSpec:
     high: int | None  # None: no upper limit stated
     allowed: frozenset[int] | None = None
     step: int = 1  # multiples of
+    # False where the phrase names no least number ('any', 'any even number', 'multiples of 4'): ``low`` is then the
+    # checks' starting point, not a count the source states, and nothing prints or filters by it
+    least_stated: bool = True
 
     def allows(self, n: int) -> bool:
         """True if ``n`` players may play."""
@@ -103,13 +106,13 @@ def _parse_players(text: str | int) -> PlayerSpec:
     t = re.sub(r"\s+", " ", text.strip().lower().replace("–", "-").replace("—", "-"))
     t = re.sub(r"\b(people|players|player|persons|number( of)?)\b", "", t).strip()
     if t in ("any", "any number", ""):
-        return PlayerSpec(2, None)
+        return PlayerSpec(2, None, least_stated=False)
     if t in ("any even", "even", "any even number"):
-        return PlayerSpec(2, None, step=2)
+        return PlayerSpec(2, None, step=2, least_stated=False)
     m = re.fullmatch(r"multiples? of (\w+)", t)
     if m:
         step = _num(m.group(1))
-        return PlayerSpec(step, None, step=step)
+        return PlayerSpec(step, None, step=step, least_stated=False)
     m = re.fullmatch(r"(\w+) ?(\+|or more)", t)
     if m:
         return PlayerSpec(_num(m.group(1)), None)

@@ -42,6 +42,9 @@ def make_project(root: Path, fixture: dict) -> Path:
         (data / f"{game['id']}.yaml").write_text(game_text, encoding="utf-8")
         prose = fixture.get("prose", {}).get(game["id"], "## Rules\n\nPlay well.\n")
         (content / f"{game['id']}.md").write_text(prose, encoding="utf-8")
+    for key, prose in fixture.get("prose", {}).items():  # a variant's prose: 'game.variant'
+        if "." in key:
+            (content / f"{key}.md").write_text(prose, encoding="utf-8")
     edition = fixture.get("edition", '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}')
     (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
                                                 current=fixture.get("current", "2026.1"),

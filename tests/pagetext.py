@@ -326,14 +326,33 @@ def split_boxes(pdf: Path) -> list[str]:
     return found
 
 
+def running_heads(pdf: Path) -> list[tuple[str, str]]:
+    """The running header of every page: (its left-hand side, the game or page it names; its right-hand side, the
+    section), '' where a side prints nothing."""
+    heads = []
+    for width, _height, body in _PAGE.findall(bbox_layout(pdf)):
+        lines = [(float(x0), " ".join(html.unescape(w) for w in _WORD.findall(words)))
+                 for x0, _y0, _x1, y1, words in _LINE.findall(body) if float(y1) <= TOP]
+        half = float(width) / 2
+        heads.append((" ".join(t for x, t in lines if x < half), " ".join(t for x, t in lines if x >= half)))
+    return heads
+
+
 def running_titles(pdf: Path) -> list[str]:
     """The left-hand running header of every page (the game or page it names), '' where there is none."""
-    titles = []
-    for width, _height, body in _PAGE.findall(bbox_layout(pdf)):
-        words = [" ".join(html.unescape(w) for w in _WORD.findall(words))
-                 for x0, _y0, _x1, y1, words in _LINE.findall(body) if float(y1) <= TOP and float(x0) < float(width) / 2]
-        titles.append(" ".join(words))
-    return titles
+    return [left for left, _ in running_heads(pdf)]
+
+
+def section_head_mismatches(pdf: Path, sections: dict[str, str]) -> list[str]:
+    """Pages whose section head (the header's right-hand side) is not the section of the part the header names:
+    ``sections`` maps each game heading to its section's title; a part that is no game (a prose page, the index,
+    the errata) belongs to no section and carries no section head."""
+    found = []
+    for page, (left, right) in enumerate(running_heads(pdf), 1):
+        left, right = " ".join(left.split()), " ".join(right.split())
+        if left and right != sections.get(left, ""):
+            found.append(f"page {page}: {left!r} under the section head {right!r}, expected {sections.get(left, '')!r}")
+    return found
 
 
 def header_mismatches(pdf: Path, headings: dict[str, str]) -> list[str]:

@@ -48,6 +48,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', '500 Rummy']),
     ('five-hundred-rummy', None, 'finder:players', '4 players',
      ['4 players, opposites are partners']),
+    ('five-hundred-rummy', None, 'finder:filter', '4 players',
+     ['4 players, opposites are partners']),
     ('five-hundred-rummy', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('five-hundred-rummy', None, 'finder:partnerships', 'partners',
@@ -94,6 +96,8 @@ SOURCED = [
      ["README: A family's game sheet", 'Basic Rummy']),
     ('basic-rummy', None, 'finder:players', '2-6 players',  # 2026.2 only
      ['The game is best with 2-4 players.', 'Up to 6 can play.']),
+    ('basic-rummy', None, 'finder:filter', '2-6 players',  # 2026.2 only
+     ['The game is best with 2-4 players.', 'Up to 6 can play.']),
     ('basic-rummy', None, 'finder:category', 'cards',  # 2026.2 only
      ['A standard deck of 52 cards is used.']),
     ('basic-rummy', None, 'finder:equipment', 'one-deck',  # 2026.2 only
@@ -109,6 +113,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Canadian Salad (Whist)']),
     ('canadian-salad', None, 'finder:players', '4 players',
      ['Four Players']),
+    ('canadian-salad', None, 'finder:filter', '4 players',
+     ['Four Players']),
     ('canadian-salad', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('canadian-salad', None, 'finder:equipment', 'one-deck',
@@ -123,6 +129,8 @@ SOURCED = [
     ('chase-the-ace', None, 'cite', 'A family games blog, “Chase the Ace”, Saturday, October 11, 2014',  # 2026.2 only
      ['README: A family games blog', 'Chase the Ace', 'Saturday, October 11, 2014']),
     ('chase-the-ace', None, 'finder:players', '6 or more players',  # 2026.2 only
+     ['You should have at least 6 people to start this game, the more the merrier!']),
+    ('chase-the-ace', None, 'finder:filter', '6 or more players',  # 2026.2 only
      ['You should have at least 6 people to start this game, the more the merrier!']),
     ('chase-the-ace', None, 'finder:category', 'cards',  # 2026.2 only
      ['Suits are irrelevant and the cards rank K (high), Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2, A (low).']),
@@ -162,6 +170,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Euchre']),
     ('euchre', None, 'finder:players', '4 players',
      ['4 people play, opposites are partners']),
+    ('euchre', None, 'finder:filter', '4 players',
+     ['4 people play, opposites are partners']),
     ('euchre', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('euchre', None, 'finder:partnerships', 'partners',
@@ -183,6 +193,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Five Hundreds']),
     ('five-hundreds', None, 'finder:players', '2-4 players',
      ['2 to 4 people can play.']),
+    ('five-hundreds', None, 'finder:filter', '2-4 players',
+     ['2 to 4 people can play.']),
     ('five-hundreds', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('five-hundreds', None, 'finder:equipment', 'one-deck',
@@ -202,6 +214,12 @@ SOURCED = [
      ['Players: 2-4']),
     ('gin-rummy', 'gin-rummy-with-questions', 'origin', 'a Gin Rummy page for 2-4 players',  # 2026.2 only
      ['README: Gin Rummy for 2-4 players']),
+    ('gin-rummy', 'gin-rummy-with-questions', 'inherits:Deal', '10 cards each; 1 card turned up',  # 2026.2 only
+     ['Each player is dealt 10 cards.', 'After which, the dealer takes the topmost card from the stockpile and lays it face-up on the table next to the stockpile.']),
+    ('gin-rummy', 'gin-rummy-with-questions', 'differs:To win', 'See its rules',  # 2026.2 only
+     ['Goal: The first player to reach 100 points win', 'The game is won when a player has reached 100 points, or reached a custom amount predetermined by the players.']),
+    ('gin-rummy', 'gin-rummy-with-questions', 'differs:Equipment', 'Its source does not say',  # 2026.2 only
+     ['NONE: the page names no deck, no jokers, no pen or pad']),
     ('gin-rummy', 'standard-gin-rummy', 'differs:Players', '2 players',  # 2026.2 only
      ['Gin Rummy is strictly a two-handed game.', 'Only two persons may play against each other at a time.']),
     ('gin-rummy', 'standard-gin-rummy', 'differs:Equipment', '1 deck (52 cards)',  # 2026.2 only
@@ -212,6 +230,8 @@ SOURCED = [
      ['The game ends when one of the players scores 150 points or more', 'Winner of the game gets a game bonus of 150 points for winning.']),
     ('gin-rummy', 'standard-gin-rummy', 'origin', 'a card-games site (Standard Gin Rummy): “Gin Rummy”',  # 2026.2 only
      ['README: A page from a card-games site', 'README: Standard Gin Rummy', 'Gin Rummy']),
+    ('gin-rummy', 'standard-gin-rummy', 'inherits:Deal', '10 cards each; 1 card turned up',  # 2026.2 only
+     ['The dealer deals his opponent ten cards and himself ten cards, one at a time, alternately, the opponent being dealt the first card off the top of the deck and so on down until the dealer gets the last, twentieth card.', 'The twenty-first card is dealt on the table face up-the upcard; the remainder of the deck is placed face down beside the upcard to form the stock.']),
     ('gin-rummy', None, 'cite', 'A family games blog, Monday, October 13, 2014',  # 2026.2 only
      ['README: A family games blog', 'Monday, October 13, 2014']),
     ('gin-rummy', None, 'cite', 'A Gin Rummy page for 2-4 players',  # 2026.2 only
@@ -219,6 +239,8 @@ SOURCED = [
     ('gin-rummy', None, 'cite', 'A card-games site (Standard Gin Rummy), “Gin Rummy”',  # 2026.2 only
      ['README: A page from a card-games site', 'README: Standard Gin Rummy', 'Gin Rummy']),
     ('gin-rummy', None, 'finder:players', '2-4 players',  # 2026.2 only
+     ['2 to 4 players']),
+    ('gin-rummy', None, 'finder:filter', '2-4 players',  # 2026.2 only
      ['2 to 4 players']),
     ('gin-rummy', None, 'finder:category', 'cards',  # 2026.2 only
      ['A standard deck of cards (no Jokers)']),
@@ -257,6 +279,10 @@ SOURCED = [
      ['All other cards are face value', 'Kings and jokers are worth zero', '10, Jack, Queen are worth 10']),
     ('golf', 'family-four-card-golf', 'origin', 'a family games blog: the part that opens “Deal each player 4 cards face down”',  # 2026.2 only
      ['README: A family games blog', 'Deal each player 4 cards face down']),
+    ('golf', 'family-four-card-golf', 'differs:To win', 'See its rules',  # 2026.2 only
+     ['Highest score puts a quarter in the jar.', 'When you are out of quarters, you no longer play.', 'Last person gets all the quarters.']),
+    ('golf', 'family-four-card-golf', 'differs:Players', 'Its source does not say',  # 2026.2 only
+     ['NONE: the family version names no number of players']),
     ('golf', 'six-card-golf', 'differs:Players', '2 or more players',  # 2026.2 only
      ['2-4 players use a standard 52-card pack.', 'With more than 4 players, add a second pack, and a third pack if more than 8.']),
     ('golf', 'six-card-golf', 'differs:Equipment', '2-4 players: 1 deck (52 cards)',  # 2026.2 only
@@ -316,6 +342,8 @@ SOURCED = [
      ['After four hands, the highest score wins.']),
     ('hand-and-foot', 'blog-hand-and-foot', 'origin', 'a family games blog: “Hand & Foot”',  # 2026.2 only
      ['README: A family games blog', 'Hand & Foot']),
+    ('hand-and-foot', 'blog-hand-and-foot', 'differs:Players', 'Its source does not say',  # 2026.2 only
+     ['NONE: the blog names no number of players and no teams']),
     ('hand-and-foot', None, 'cite', 'The book as published (2026, Revision 1), “Hand and Foot Canasta”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Hand and Foot Canasta']),
     ('hand-and-foot', None, 'cite', "The book as published (2026, Revision 1), “Hand and Foot Canasta (con't)”",
@@ -323,6 +351,8 @@ SOURCED = [
     ('hand-and-foot', None, 'cite', 'A family games blog, “Hand & Foot”',  # 2026.2 only
      ['README: A family games blog', 'Hand & Foot']),
     ('hand-and-foot', None, 'finder:players', '2, 4 or 6 players',
+     ['2, 4 or 6 people can play, two teams']),
+    ('hand-and-foot', None, 'finder:filter', '2, 4 or 6 players',
      ['2, 4 or 6 people can play, two teams']),
     ('hand-and-foot', None, 'finder:category', 'cards',
      ['Players and Cards']),
@@ -366,6 +396,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Honeymoon Whist (new game rules under review)']),
     ('honeymoon-whist', None, 'finder:players', '2 players',
      ['Two people']),
+    ('honeymoon-whist', None, 'finder:filter', '2 players',
+     ['Two people']),
     ('honeymoon-whist', None, 'finder:category', 'cards',
      ['Players and Cards']),
     ('honeymoon-whist', None, 'finder:equipment', 'one-deck',
@@ -406,11 +438,15 @@ SOURCED = [
      ['Play the first hand with 7 to 10 cards per player:', 'Each hand is one card less, down to one card, then one more per hand back to the starting number.', 'Deal one card at a time.', 'Turn a card face up on the undealt card stack.']),
     ('oh-hell', 'oh-heck', 'origin', "a family's game sheet: “Oh Heck!”",  # 2026.2 only
      ["README: A family's game sheet", 'Oh Heck!']),
+    ('oh-hell', 'oh-heck', 'differs:To win', 'Its source does not say',  # 2026.2 only
+     ['NONE: it says how a hand scores (points only for making the bid exactly), not who wins the game']),
     ('oh-hell', None, 'cite', 'The book as published (2026, Revision 1), “Oh Hell! (Screw your neighbour)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Oh Hell! (Screw your neighbour)']),
     ('oh-hell', None, 'cite', "A family's game sheet, “Oh Heck!”",  # 2026.2 only
      ["README: A family's game sheet", 'Oh Heck!']),
     ('oh-hell', None, 'finder:players', '3-7 players',
+     ['3 – 7 people can play']),
+    ('oh-hell', None, 'finder:filter', '3-7 players',
      ['3 – 7 people can play']),
     ('oh-hell', None, 'finder:category', 'cards',
      ['Players and Cards']),
@@ -432,6 +468,8 @@ SOURCED = [
     ('push', None, 'cite', 'The book as published (2026, Revision 1), “Push (Rummy)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Push (Rummy)']),
     ('push', None, 'finder:players', '4 players',
+     ['2 decks of cards, including jokers; 4 player game, in partnership']),
+    ('push', None, 'finder:filter', '4 players',
      ['2 decks of cards, including jokers; 4 player game, in partnership']),
     ('push', None, 'finder:category', 'cards',
      ['Players and Cards']),
@@ -470,6 +508,8 @@ SOURCED = [
     ('skull-and-roses', None, 'cite', "A family's game sheet, “Skull & Roses”",  # 2026.2 only
      ["README: A family's game sheet", 'Skull & Roses']),
     ('skull-and-roses', None, 'finder:players', '3-12 players',  # 2026.2 only
+     ['Bluffing game for 3-12 players.']),
+    ('skull-and-roses', None, 'finder:filter', '3-12 players',  # 2026.2 only
      ['Bluffing game for 3-12 players.']),
     ('skull-and-roses', None, 'finder:category', 'cards',  # 2026.2 only
      ['Deal each player 3 number cards ("roses") and 1 face card ("skull").']),
@@ -538,6 +578,8 @@ SOURCED = [
      ['README: A family games blog', 'Monday, September 3, 2018']),
     ('trash', None, 'finder:players', '4-10 players',  # 2026.2 only
      ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
+    ('trash', None, 'finder:filter', '4-10 players',  # 2026.2 only
+     ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
     ('trash', None, 'finder:category', 'cards',  # 2026.2 only
      ['5 players, use one 50 card deck (remove the 2 of spades and the 2 of clubs.)']),
     ('trash', None, 'finder:equipment', 'one-deck',  # 2026.2 only
@@ -579,8 +621,8 @@ SOURCED = [
     ('chicken-foot', None, 'finder:equipment', 'dominoes',
      ['Chicken Foot (Dominoes)']),
     # mexican-train
-    ('mexican-train', None, 'box:Players', '2-8 players',
-     ['2 to 4 players - 15 dominoes each', '5 to 6 players - 11 dominoes each', '7 to 8 players - 8 dominoes each']),
+    ('mexican-train', None, 'box:Players', 'Any number of players',  # the page deals for 2 to 8, it states no limit
+     ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     ('mexican-train', None, 'box:Equipment', 'Double-12 dominoes',
      ['The game begins with the double 12 and each hand thereafter uses the next lowest number', 'If no one has the Double 12, each player draws a domino from the “pile”.']),
     ('mexican-train', None, 'box:Deal', '2 to 4 players: 15 tiles each',
@@ -595,13 +637,11 @@ SOURCED = [
      ['The player with the lowest total score after all rounds is the winner.']),
     ('mexican-train', None, 'cite', 'The book as published (2026, Revision 1), “Mexican Train (Dominoes)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Mexican Train (Dominoes)']),
-    ('mexican-train', None, 'finder:players', '2-8 players',  # 2026.2 only
-     ['2 to 4 players - 15 dominoes each', '5 to 6 players - 11 dominoes each', '7 to 8 players - 8 dominoes each']),
     ('mexican-train', None, 'finder:category', 'equipment',
      ['Mexican Train (Dominoes)']),
     ('mexican-train', None, 'finder:equipment', 'dominoes',
      ['Mexican Train (Dominoes)']),
-    ('mexican-train', None, 'finder:players', 'Any number of players',  # 2026.1 only
+    ('mexican-train', None, 'finder:players', 'Any number of players',
      ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     # sticks
     ('sticks', None, 'box:Players', 'Any number of players',
@@ -643,6 +683,8 @@ SOURCED = [
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', '5 In a Row (Board Game)']),
     ('five-in-a-row', None, 'finder:players', '2 or 4 players',
      ['2 or 4 people can play, with four players opposites are partners']),
+    ('five-in-a-row', None, 'finder:filter', '2 or 4 players',
+     ['2 or 4 people can play, with four players opposites are partners']),
     ('five-in-a-row', None, 'finder:category', 'equipment',
      ['5 In a Row (Board Game)']),
     ('five-in-a-row', None, 'finder:partnerships', 'optional',
@@ -663,6 +705,8 @@ SOURCED = [
     ('fast-track', None, 'cite', 'The book as published (2026, Revision 1), “Fast Track (Board Game)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Fast Track (Board Game)']),
     ('fast-track', None, 'finder:players', '2-6 players',
+     ['2 to 6 people can play, with or without partners.']),
+    ('fast-track', None, 'finder:filter', '2-6 players',
      ['2 to 6 people can play, with or without partners.']),
     ('fast-track', None, 'finder:category', 'equipment',
      ['Fast Track (Board Game)']),
@@ -690,6 +734,8 @@ SOURCED = [
     ('jokers-wild', None, 'cite', 'The book as published (2026, Revision 1), “Jokers Wild (Board Game)”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Jokers Wild (Board Game)']),
     ('jokers-wild', None, 'finder:players', '2 or 4 players',
+     ['2 or 4 people can play, with four players opposites are partners']),
+    ('jokers-wild', None, 'finder:filter', '2 or 4 players',
      ['2 or 4 people can play, with four players opposites are partners']),
     ('jokers-wild', None, 'finder:category', 'equipment',
      ['Jokers Wild (Board Game)']),
@@ -724,6 +770,10 @@ SOURCED = [
      ['1 decks of cards, not including jokers']),
     ('rummoli', None, 'finder:players', '2 or more players',  # 2026.1 only
      ['Rummoli (Board Game)..... 2 or more', 'Page Cards required ..... # of players']),
+    ('rummoli', None, 'finder:filter', '2 or more players',  # 2026.1 only
+     ['Rummoli (Board Game)..... 2 or more', 'Page Cards required ..... # of players']),
+    ('rummoli', None, 'finder:filter', '2-8 players',  # 2026.2 only
+     ['2 to 8 players, 4 or more is best']),
     # court-whist
     ('court-whist', None, 'box:Players', 'Multiples of 4 players (in partnerships, except Game 3 – Conspiracy – no partners)',
      ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players', 'Partners are selected at random and each set of partners will include one lady and one man.', 'Game 3 – Conspiracy – no partners']),
@@ -738,6 +788,8 @@ SOURCED = [
     ('court-whist', None, 'cite', 'The book as published (2026, Revision 1), “Court Whist score card”',
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', 'Court Whist score card']),
     ('court-whist', None, 'finder:players', 'Multiples of 4 players',
+     ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players']),
+    ('court-whist', None, 'finder:filter', 'multiples of 4 players',
      ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players']),
     ('court-whist', None, 'finder:category', 'tournament',
      ['Court Whist Tournament Rules ..... Multiples of 4']),
@@ -761,6 +813,8 @@ SOURCED = [
     ('gin-rummy-tournament', None, 'cite', "The book as published (2026, Revision 1), “Gin Rummy – Tournament Rules (con't)”",
      ['README: The book as published', 'README: Metzker Book Of Card Game Rules 2026, Revision 1', "Gin Rummy – Tournament Rules (con't)"]),
     ('gin-rummy-tournament', None, 'finder:players', 'Any even number of players',
+     ['Any even number of people can play']),
+    ('gin-rummy-tournament', None, 'finder:filter', 'any even number of players',
      ['Any even number of people can play']),
     ('gin-rummy-tournament', None, 'finder:category', 'tournament',
      ['Gin Rummy – Tournament Rules']),

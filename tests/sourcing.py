@@ -20,7 +20,7 @@ from generator.render.views.pages import game_page
 # Kinds of statement. A box row's kind is its label; a new label the generator prints is a new kind, and the
 # test fails until the table names its sentences (test_every_kind_of_statement_is_in_the_table).
 BOX = ("Players", "Equipment", "Deal", "Wild cards", "Card values", "Counters", "To win")
-FINDER = ("players", "category", "partnerships", "equipment")
+FINDER = ("players", "filter", "category", "partnerships", "equipment")
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Statement:
 
     game: str
     variant: str | None
-    kind: str  # 'box:Players', 'differs:Deal', 'cite', 'origin', 'finder:equipment', ...
+    kind: str  # 'box:Players', 'differs:Deal', 'inherits:Deal', 'cite', 'origin', 'finder:equipment', ...
     text: str
 
 
@@ -41,15 +41,38 @@ def statements(lib: Library) -> list[Statement]:
         out += [Statement(gs.id, None, f"box:{label}", text) for label, text in page.main.glance]
         for variant, view in page.variants:
             out += [Statement(gs.id, variant.id, f"differs:{label}", text) for label, text in view.glance]
+            # What its reader is left with: each row of the game's box the variant's box does not replace stands for
+            # the variant too, and must be true of it by the variant's own sources.
+            shown = {label for label, _ in view.glance}
+            out += [Statement(gs.id, variant.id, f"inherits:{label}", text) for label, text in page.main.glance
+                    if label not in shown]
             out.append(Statement(gs.id, variant.id, "origin", page.origins(variant)))
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
         record = finder_record(page, lib.stated_players(gs.game))  # as the site's finder is written
-        out.append(Statement(gs.id, None, "finder:players", record["players"]["text"]))
+        if record["players"]["text"]:
+            out.append(Statement(gs.id, None, "finder:players", record["players"]["text"]))
+        if filter_words(record["players"]):
+            out.append(Statement(gs.id, None, "finder:filter", filter_words(record["players"])))
         out.append(Statement(gs.id, None, "finder:category", record["category"]))
         if record["partnerships"]:
             out.append(Statement(gs.id, None, "finder:partnerships", record["partnerships"]))
         out += [Statement(gs.id, None, "finder:equipment", kind) for kind in record["equipment"]]
     return out
+
+
+def filter_words(players: dict) -> str | None:
+    """The player counts the finder filters a game by (its record's min, max, step and set), in words: each number
+    it filters by is a statement too ('Any' filters by none: the 2 the checks start from is not the book's)."""
+    if players["set"]:
+        nums = [str(n) for n in players["set"]]
+        return (nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " or " + nums[-1]) + " players"
+    low, high, step = players["min"], players["max"], players["step"]
+    parts = ["any even number of players" if step == 2 else f"multiples of {step} players"] if step > 1 else []
+    if low is not None:
+        parts.append(f"{low} or more players" if high is None else f"{low} players" if low == high else f"{low}-{high} players")
+    elif high is not None:
+        parts.append(f"up to {high} players")
+    return "; ".join(parts) or None
 
 
 # --- does a statement follow from its sentences? ---------------------------------------------------------------

@@ -223,6 +223,16 @@ def test_game_finder_we_are_five_with_one_deck(page, server):
     assert page.locator("#finder-count").inner_text() == f"{len(visible)} games fit"
 
 
+def test_game_finder_any_names_no_least_number(page, server):
+    """Issue 42: 'Any' is any: the finder filters an 'Any' game by no least number (it gave them a minimum of 2,
+    a count no source states); a game whose count names one still has it."""
+    page.goto(server + "/latest/finder/")
+    page.fill("#finder-players", "1")
+    visible = page.locator("#finder-results li:not([hidden]) a").all_inner_texts()
+    assert {"Hearts", "Mexican Train (Dominoes)", "Golf", "Sticks"} <= set(visible), visible
+    assert not {"Euchre", "Five Hundreds", "Chase the Ace", "Court Whist"} & set(visible), visible
+
+
 def test_game_finder_partnerships(page, server):
     """Games whose rules say nothing of partners carry no partnership (not 'none'): 'No partners' still lists them,
     'Partners or teams' does not; games played in partnerships or teams, or with or without, are listed there."""
@@ -311,9 +321,10 @@ KEEPERS = [
      "Ann reached 500 with 520."),
     # a losing score below zero (500 Rummy: "the first team to minus 150 loses") is reached going down, and
     # only then: teams above it have not reached it
-    ("five-hundred-rummy", ["Us", "Them"], [[60, -90], [40, "±70"]], [100, -160],
+    # (each team's Bid above its Score, every bid across and then every score: only the bidding team bids; issue 42)
+    ("five-hundred-rummy", ["Us", "Them"], [["", 90, 60, "±90"], ["", 70, 40, "±70"]], [100, -160],
      "Them reached -150. Highest total: Us with 100."),
-    ("five-hundred-rummy", ["Us", "Them"], [[60, 90], [40, 10]], [100, 100],
+    ("five-hundred-rummy", ["Us", "Them"], [[60, "", 60, 30], ["", 70, 40, 70]], [100, 100],
      "Highest total: Us and Them with 100."),
     # bid and made: each player's Bid above the Score, typed as the hand is played (every bid, then every score);
     # the Total adds the Score, not the Bid
@@ -334,6 +345,9 @@ KEEPERS = [
      "Dimes left: Ann 0, Bea 2, Cy 0, Dee 0, Eve 0, Fay 0. Bea is the only one with dimes left."),
     ("thirty-one", ["Ann", "Bea", "Cy"], [[1, 0, 2], [1, 1, 0]], [2, 1, 2],
      "Quarters left: Ann 1, Bea 2, Cy 1."),
+    # a game won by one event (a board game's race): who won this game, with no total and no series of games
+    # (issue 42: it kept 'Games won' with a total and said 'Most games won: … with N')
+    ("jokers-wild", ["Us", "Them"], [[0, 1]], [], "Won: Them."),
 ]
 
 

@@ -25,6 +25,7 @@ from tests.pagetext import (
     openers,
     pdf_reader,
     read_pages,
+    section_head_mismatches,
     sparse,
     split_boxes,
     split_openings,
@@ -140,6 +141,25 @@ def game_headings(html: str) -> dict[str, str]:
             re.findall(r'<article class="game" id="([^"]+)"[^>]*>\s*<h2 class="game-title">(.*?)</h2>', html, re.S)}
 
 
+def game_sections(html: str) -> dict[str, str]:
+    """Each game heading's section title, from the book's HTML."""
+    from html import unescape
+
+    return {" ".join(unescape(re.sub(r"<[^>]+>", "", title)).split()): unescape(section) for section, title in
+            re.findall(r'<article class="game" id="[^"]+" data-section="([^"]*)"[^>]*>\s*<h2 class="game-title">(.*?)</h2>',
+                       html, re.S)}
+
+
+@pytest.mark.parametrize(("edition", "paper"), CASES)
+def test_a_part_outside_a_section_carries_no_section_head(printed, edition, paper):
+    """Issue 42: the header's right-hand side names the section of the game the page is in, and nothing on a part
+    that is no game (2026.1's About the Book carried 'Tournament', the section before it): General Rules, Game Board
+    Layouts, About the Book, the index, the errata, What changed."""
+    pdf, html = printed(edition, paper)
+    assert len(game_sections(html)) == len(game_headings(html)) > 0
+    assert section_head_mismatches(pdf, game_sections(html)) == []
+
+
 @pytest.mark.parametrize(("edition", "paper"), CASES)
 def test_every_running_header_names_the_game_on_the_page(printed, edition, paper):
     """Pages set again by copy-fitting carry the header over from the pages before them."""
@@ -196,6 +216,8 @@ BROKEN_CASES = [
     ("trailer-split.html", lambda pdf, html: lone_trailers(pdf), "split: trailer from page 1 to page 2"),
     ("header-stale.html", lambda pdf, html: header_mismatches(pdf, game_headings(html)),
      "page 2: header 'First Game', expected 'Second Game'"),
+    ("section-head-outside.html", lambda pdf, html: section_head_mismatches(pdf, game_sections(html)),
+     "page 2: 'About the Book' under the section head 'Tournament', expected ''"),
 ]
 
 

@@ -35,8 +35,8 @@ def drop_row(project: Path, game: str) -> None:
 CASES = [
     # (edit, expected index findings in 2026.2 as (check, game))
     ("unchanged", lambda p: None, []),
-    ("page disagrees with a corrected row", lambda p: page_players(p, "mexican-train", "2 to 6"),
-     [("index.players_mismatch", "mexican-train")]),
+    ("page disagrees with a corrected row", lambda p: page_players(p, "rummoli", "2 to 6"),
+     [("index.players_mismatch", "rummoli"), ("index.correction_unstated", "rummoli")]),
     ("page disagrees with a published row", lambda p: page_players(p, "euchre", "2"),
      [("index.players_mismatch", "euchre")]),
     ("a game the book always had lost its row", lambda p: drop_row(p, "hearts"), [("index.missing_game", "hearts")]),

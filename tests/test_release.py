@@ -107,10 +107,10 @@ def _validates(root: Path) -> None:
 
 
 # The book the lifecycle runs on (tests/conftest.py ``small_project``): the games its releases change or retire
-# (Hearts, Trash, Euchre, Sticks, 5 in a Row) and Mexican Train, whose line in the printed index an erratum of 2026.2
+# (Hearts, Trash, Euchre, Sticks, 5 in a Row) and Rummoli, whose line in the printed index an erratum of 2026.2
 # corrected, in two sections, with their lines of the printed index (2026.1 laid out as printed) and the book's
 # prose pages: errata of three editions, one of them on an index line, as the whole book has them.
-GAMES = ("hearts", "trash", "euchre", "sticks", "five-in-a-row", "mexican-train")
+GAMES = ("hearts", "trash", "euchre", "sticks", "five-in-a-row", "rummoli")
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +204,9 @@ def lifecycle(tmp_path_factory):
     (root / "rules_data" / "hearts.yaml").write_text(
         (root / "rules_data" / "hearts.yaml").read_text(encoding="utf-8")
         + f'variants:\n  - id: house-hearts\n    title: House Hearts\n    introduced: "{ed}"\n'
-          "    sources: [{seed: 000_321aee1cc9de258a.txt, section: Hearts}]\n    players: 4\n", encoding="utf-8")
+          "    sources: [{seed: 000_321aee1cc9de258a.txt, section: Hearts}]\n    players: 4\n"
+          # the family's own: the rest of the game's box holds for it (variant.inherits_unsaid)
+          "    from_game: {equipment: same, deal: same, scoring: same, goal: same}\n", encoding="utf-8")
     (root / "content" / "hearts.house-hearts.md").write_text("Pass three cards to the left before each hand.\n",
                                                              encoding="utf-8")
     _append(root, "rules_data/revisions.yaml", f"""
@@ -407,7 +409,7 @@ def test_each_new_edition_builds_and_says_what_changed_and_what_was_corrected(ne
     # A variant shows from the edition that adds it on; the index rows the errata of 2026.2 corrected stay corrected.
     hearts = _article(out / "site" / "games" / "hearts" / "index.html")
     assert ("House Hearts" in hearts) == (edition == "2027.1")
-    assert "Alphabetical Index of Games: Mexican Train (Dominoes)" in errata.split("Corrected in 2026.2")[1]
+    assert "Alphabetical Index of Games: Rummoli (Board Game)" in errata.split("Corrected in 2026.2")[1]
     index = _article(out / "site" / "book-index" / "index.html")
     assert ("Crazy Eights" if edition == "2026.3" else "Spoons") in index
     assert ("Sticks (Sticks required)" if edition == "2026.3" else "5 in a Row (Board game)") not in index.split("retired have no line")[0]

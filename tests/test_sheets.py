@@ -76,10 +76,9 @@ def _hand_count(body) -> int | None:
 
 def expected_rows(body) -> list[int | None]:
     """Rows to write in on each blank page: a number where the data lists them, None for 'fill the page'."""
-    sheet, rounds = body.score_sheet, body.rounds
-    if sheet is None:
-        counted = _hand_count(body) or (body.goal.rounds if body.goal else None)
-        return [counted]
+    from generator.render.views.sheets import generic_sheet
+
+    sheet, rounds = body.score_sheet or generic_sheet("", body), body.rounds  # a game's own sheet, or the one it keeps
     blocks = [b for b in sheet.blocks if not b.sample_only]
     if any(b.rows_from == "sequence" for b in blocks) and len(rounds.sequences) > 1:
         return [sequence_length(s.start, s.low, s.back_up) for s in rounds.sequences]
@@ -263,7 +262,9 @@ def test_sheet_can_be_kept(built, library, published_library, edition, game_id, 
     lib = library if edition == CURRENT else published_library
     key = f"{game_id}.{variant_id}" if variant_id else game_id
     body = _body(lib, game_id, variant_id)
-    totals = body.score_sheet is None or any(b.total for b in body.score_sheet.blocks)  # the generic sheet totals
+    from generator.render.views.sheets import generic_sheet
+
+    totals = any(b.total for b in (body.score_sheet or generic_sheet("", body)).blocks)  # the generic sheet's too
     pdf = built[edition] / "pdf" / "score-sheets" / f"{key}.pdf"
     assert sheet_problems(pdf, key, expected_rows(body), totals, tmp_path, score_width_mm(body)) == []
 
@@ -491,8 +492,39 @@ def test_sheet_definition_is_the_sheet_printed(library):
                 assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
 
 
+# Every game whose rules speak of a bid, and why its sheet keeps the bid or not (issue 42: a score that depends on a
+# bid is kept beside it). A new game that speaks of bids fails until it is listed here.
+BIDS = {
+    "five-hundred-rummy": "bid_made",  # the bidding team scores what it took if it made its bid, else loses the bid
+    "oh-hell": "bid_made",  # 'If the player is successful in getting their exact bid they get a 1 in front of their bid'
+    "oh-hell.oh-heck": "bid_made",  # 'scores 10 plus the number of tricks bid' (Oh Hell's sheet)
+    "euchre": "points",  # its 'bidding' names trump, no number: the points are by tricks taken
+    "skull-and-roses": "tally",  # a won bet counts one toward two, whatever was bid
+    "rummoli": None,  # the widow is auctioned for chips; the book keeps no score
+}
+
+
+def test_a_score_that_depends_on_a_bid_is_kept_beside_it(library):
+    """Each game (or variant) whose prose speaks of a bid is in BIDS, and its sheet keeps what BIDS says."""
+    import re
+
+    from generator.render.views.sheets import sheet_definition, sheet_parts
+
+    spoken = {path.stem for path in (ROOT / "content").glob("*.md") if re.search(r"\bbid", path.read_text(encoding="utf-8"), re.I)
+              and path.stem.split(".")[0] in library.games}
+    assert spoken == set(BIDS)
+    kept = {file.key: sheet_definition(view, heading, sheet_parts(view)[0]).keeps for file, heading, view in _definitions(library)}
+    for key, keeps in BIDS.items():
+        game, _, variant = key.partition(".")
+        assert kept.get(key, kept.get(game) if variant else None) == keeps, key
+        if keeps == "bid_made":
+            sheet = next(sheet_definition(v, h, sheet_parts(v)[0]) for f, h, v in _definitions(library) if f.key in (key, game))
+            assert any(c.part == "Bid" or c.label.endswith("Bid") for t in sheet.tables for c in t.columns), key
+
+
 @pytest.mark.parametrize(("game_id", "summed"), [
     ("oh-hell", ["Score"]),  # sums: [Score]: the bid is not added
+    ("five-hundred-rummy", ["Score"]),  # the bidding team's bid beside each team's score (issue 42)
     ("hearts", ["Player"]),  # no sums given: every column of the block is added
     ("gin-rummy-tournament", []),  # no total
 ])
@@ -609,7 +641,7 @@ KEEPS = [
     ("dice-10000", None, "points", "score all that was rolled to that point"),
     ("euchre", None, "points", "First team to {goal.target} wins the game"),
     ("fast-track", None, "wins", "To get all of your pegs “Home”"),
-    ("five-hundred-rummy", None, "points", "to get the amount of points they bid"),
+    ("five-hundred-rummy", None, "bid_made", "If the bidding team made the amount they bid or more"),
     ("five-hundreds", None, "points", "First person to {goal.target} wins"),
     ("five-in-a-row", None, "wins", "To get three rows of five discs"),
     ("gin-rummy", None, "points", "Players agree beforehand on a winning amount of points, typically {goal.target}."),
@@ -649,7 +681,7 @@ def test_every_game_says_what_its_sheet_keeps(library):
 def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, rule):
     """Each game's data says what its sheet keeps, the words of its rules say so, and its sheet is drawn for it:
     points and bids add up to a Total (a bid is not added), lives, a tally and wins count marks, melds have no total."""
-    from generator.render.views.sheets import sheet_definition, sheet_parts
+    from generator.render.views.sheets import WON, sheet_definition, sheet_parts
 
     body = _body(library, game_id, variant_id)
     assert body.keeps == keeps
@@ -669,8 +701,10 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert [r.split(" – ")[0] for r in kept[0].rows] == [r.name for r in view.body.rounds.items]
     elif keeps == "bid_made":
         assert {c.label.split(": ")[-1] for c in kept[0].columns if not c.summed} == {"Bid"}
-    elif keeps in ("lives", "tally", "wins"):
+    elif keeps in ("lives", "tally"):
         assert all(t.total for t in kept) and all(c.summed for t in kept for c in t.columns)
+    elif keeps == "wins":  # won by one event: who won this game; no series of games is set, so nothing to add up
+        assert [(t.title, t.rows, t.total) for t in kept] == [(None, (WON,), None)]
     if keeps == "lives":
         assert sheet.start == view.body.equipment.stakes.start and sheet.winner == "last_standing"
         assert sheet.coins == view.body.equipment.stakes.coin + "s" and sheet.tables[0].title == f"{sheet.coins.capitalize()} lost"

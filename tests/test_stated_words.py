@@ -22,21 +22,44 @@ def _numbers(text: object) -> set[str]:
 
 def _finder_unstated(lib, gs, record=None) -> set[str]:
     """Numbers the finder prints for a game's players that its stated player count does not give."""
-    record = record or finder_record(game_page(lib, gs))
-    spec = parse_players(gs.game.players)  # the stated count, number words read ("Four" is 4)
-    stated = {spec.low, spec.high, *(spec.allowed or ())} | {int(n) for n in _numbers(gs.game.players)}
+    count = lib.stated_players(gs.game)
+    record = record or finder_record(game_page(lib, gs), count)
+    spec = parse_players(count)  # the stated count, number words read ("Four" is 4)
+    stated = {spec.low, spec.high, *(spec.allowed or ())} | {int(n) for n in _numbers(count)}
     return _numbers(record["players"]["text"]) - {str(n) for n in stated if n is not None}
 
 
-def test_the_finder_prints_only_the_stated_player_count(library):
-    for gs in library.ordered_games():
-        assert _finder_unstated(library, gs) == set(), gs.id
+def test_the_finder_prints_only_the_stated_player_count(library, published_library):
+    for lib in (library, published_library):
+        for gs in lib.ordered_games():
+            assert finder_record(game_page(lib, gs), lib.stated_players(gs.game))["players"]["text"], gs.id
+            assert _finder_unstated(lib, gs) == set(), gs.id
+
+
+def test_the_finder_filters_any_by_no_least_number(library, published_library):
+    """Issue 42: 'Any', 'Any even number', 'Multiples of 4' name no least number: the finder filters by none (it
+    gave the 'Any' games a minimum of 2, the checks' starting point); a count that names one keeps it."""
+    checked = set()
+    for lib in (library, published_library):
+        for gs in lib.ordered_games():
+            stated = lib.stated_players(gs.game)
+            players = finder_record(game_page(lib, gs), stated)["players"]
+            if re.match(r"(?i)any|multiples", str(stated)):
+                assert players["min"] is None and players["max"] is None, (lib.edition.id, gs.id, players)
+                checked.add(gs.id)
+            else:
+                assert players["min"] == parse_players(stated).low, (lib.edition.id, gs.id, players)
+    assert {"mexican-train", "hearts", "court-whist", "gin-rummy-tournament"} <= checked
+    # a count worked out from a deal table (players_implied) with no source stating one: nothing to print or filter
+    gs = library.games["mexican-train"]
+    assert gs.game.players_implied and finder_record(game_page(library, gs), None)["players"] == \
+        {"min": None, "max": None, "step": 1, "set": None, "text": ""}
 
 
 @pytest.mark.parametrize("planted", ["Any (up to 50)", "2-4 (up to 27)"])
 def test_a_planted_limit_in_the_finder_is_caught(library, planted):
     gs = library.games["hearts"]
-    record = finder_record(game_page(library, gs))
+    record = finder_record(game_page(library, gs), library.stated_players(gs.game))
     record["players"]["text"] = planted
     assert _finder_unstated(library, gs, record)
 
@@ -139,3 +162,18 @@ def test_every_variant_says_where_it_comes_from_in_the_books_words(library):
             checked += 1
         assert "other people play" not in text
     assert checked >= 5
+
+
+def test_a_sequence_of_hands_is_listed_not_counted(library, published_library):
+    """Issue 42: 'Play 10 to 1 and then back up to 10' prints its hands, not '19 hands', a count the program works
+    out (the checks' business, not the reader's)."""
+    from generator.render.views.pages import game_page
+
+    listed = []
+    for lib in (library, published_library):
+        for gs in lib.ordered_games():
+            page = game_page(lib, gs)
+            for view in [page.main, *(v for _, v in page.variants)]:
+                if view.body.rounds is not None and view.body.rounds.sequences:
+                    listed += view.sequences()
+    assert listed and all(re.match(r"(With .+ players|Hands): \d+(, \d+)* cards?$", line) for line in listed), listed

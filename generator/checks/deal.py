@@ -190,6 +190,12 @@ def unbounded(lib: Library) -> Iterator[Finding]:
     for b in bodies(lib):
         if b.rules.players is None:
             continue
+        if b.rules.players_implied:  # worked out from the deal: the count a source states is the one printed
+            stated = lib.stated_players(b.gs.game) if b.variant is None else None
+            if stated is not None and not parse_players(stated).bounded:
+                yield (b.at("players"), f"{b.name}'{stated}' players (as the book states), but its deal covers only "
+                       f"{parse_players(b.rules.players).describe()} (players_implied: {b.rules.players})", b.game)
+            continue
         counts, bounded = claimed_counts(b)
         if bounded:
             continue

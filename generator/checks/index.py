@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Location
-from ..library import Library, page_span
+from ..library import GameSource, Library, page_span
 from ..phrases import parse_players
 from . import check
 
@@ -35,10 +35,58 @@ def players_mismatch(lib: Library) -> Iterator[Finding]:
         gs = lib.games.get(entry.game)
         if gs is None:
             continue
+        if gs.game.players_implied:  # the page states no count to disagree with: the index's is the book's
+            continue
         printed, page = parse_players(entry.players), parse_players(gs.game.players)
         if not printed.same_as(page):
             yield (where, f"{entry.title}: the index says '{entry.players}' ({printed.describe()}), "
                    f"the game page says '{gs.game.players}' ({page.describe()})", entry.game)
+
+
+# A count as a page's prose prints it: '2 to 8 players', '2, 4 or 6 people', 'Two people'.
+_COUNT = re.compile(r"\b((?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                    r"(?:\s*(?:-|–|to|,|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))*)"
+                    r"\s+(?:players|people|persons)\b", re.I)
+
+
+def page_states(gs: GameSource, players: str | int) -> bool:
+    """Whether a game's page states ``players`` as its count: the count in its data, printed by its prose ({players}),
+    or a count its prose prints in words of its own. A count worked out from a deal table (players_implied) is none."""
+    try:
+        wanted = parse_players(players)
+    except ValueError:
+        return False
+    text = gs.prose.text if gs.prose else ""
+    if not gs.game.players_implied and "{players}" in text and wanted.same_as(parse_players(gs.game.players)):
+        return True
+    for m in _COUNT.finditer(text):
+        try:
+            if parse_players(m.group(1)).same_as(wanted):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+@check("index.correction_unstated")
+def correction_unstated(lib: Library) -> Iterator[Finding]:
+    """An erratum corrects an index line's count to one its game's page (in the same edition) does not state: the
+    index's count stands unless a page says otherwise (Mexican Train's page deals for 2 to 8, it states no limit)."""
+    printed = lib.printed_index()
+    if printed is None:
+        return
+    for i, e in enumerate(lib.errata):
+        m = re.fullmatch(r"printed_index\.sections\.(\w+)\.(\d+)\.players", e.path or "")
+        if not (m and e.file == lib.book_doc.path and lib.in_edition(e.edition)):
+            continue
+        entries = printed.sections.get(m[1], [])
+        entry = entries[int(m[2])] if int(m[2]) < len(entries) else None
+        gs = lib.games.get(entry.game) if entry is not None else None
+        if gs is not None and not page_states(gs, e.corrected):
+            yield (lib.errata_doc.where(("errata", i, "corrected")),
+                   f"erratum '{e.id}': {entry.title}: the {gs.game.title} page does not state '{e.corrected}' players: an "
+                   f"index line is corrected only to the count its page states; remove the erratum (the index's "
+                   f"'{e.published}' stands)", entry.game)
 
 
 @check("index.unknown_game")

@@ -151,7 +151,7 @@ class BookParts:
         for section in self.lib.book.sections:
             pieces = [str(t.game(page, section, prints, self.sheets.get(page.id, [])))
                       for page in self.by_section[section.id]]
-            pieces += [str(t.prose_page(p, self._prose_html(p), 2, section)) for p in self.after_pages[section.id]]
+            pieces += [str(t.prose_page(p, self._prose_html(p), 2)) for p in self.after_pages[section.id]]
             out.append(Part.section(str(t.section_start(section)), pieces, str(t.section_end())))
         return out
 
@@ -220,7 +220,7 @@ class PrintedParts:
                                              last - first + 1, page.heading(), str(rows[page.id])))
             after = max((spans[g.id][1] for g in parts.by_section[section.id]), default=0) + 1
             for p in parts.after_pages[section.id]:
-                html = str(t.prose_page(p, parts._prose_html(p), 2, section))
+                html = str(t.prose_page(p, parts._prose_html(p), 2))
                 self.body.append(PrintedPart(Part(f'<div class="printed-part">{html}</div>'), after, 1, p.title,
                                              str(where(("pages", lib.book.pages.index(p))))))
                 after += 1

@@ -20,6 +20,7 @@ from ..views.markup import TEMPLATES, demote_headings, environment, prose_markdo
 from ..views.pages import GamePage, game_page
 from ..views.sheets import keepers, score_pad_name, template_globals
 from . import offline
+from .repository import correction_address
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
@@ -57,10 +58,9 @@ def keeper_path(game_id: str) -> str:
 
 
 def finder_record(page: GamePage, stated_players: str | int | None = None) -> dict[str, Any]:
-    """What the game finder needs to know about a game, from its data (``stated_players``: the edition's count)."""
+    """What the game finder needs to know about a game, from its data (``stated_players``: the edition's count,
+    ``Library.stated_players``; None: no source states one, and the finder neither prints nor filters by one)."""
     game = page.game
-    stated = game.players if stated_players is None else stated_players
-    spec = parse_players(stated)
     eq = game.equipment
     kinds = set()
     if eq:
@@ -79,11 +79,15 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
         if eq.sticks:
             kinds.add("sticks")
     kinds.discard("")
-    # Only what the game's page states: "Any number" stays any number. How many players a deck can
-    # really serve is the validator's business (players.unbounded), not a rule to print or filter by.
-    players = {"min": spec.low, "max": spec.high, "step": spec.step,
-               "set": sorted(spec.allowed) if spec.allowed is not None else None,
-               "text": describe.player_count(stated)}
+    # Only what a source states: "Any number" stays any number, with no least number (the 2 the checks start from is
+    # theirs). How many players a deck can really serve is the validator's business (players.unbounded), not a rule
+    # to print or filter by.
+    players: dict[str, Any] = {"min": None, "max": None, "step": 1, "set": None, "text": ""}
+    if stated_players is not None:
+        spec = parse_players(stated_players)
+        players = {"min": spec.low if spec.least_stated else None, "max": spec.high, "step": spec.step,
+                   "set": sorted(spec.allowed) if spec.allowed is not None else None,
+                   "text": describe.player_count(stated_players)}
     return {
         "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
         "category": game.category,
@@ -96,14 +100,13 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
     }
 
 
-REPO_URL = "https://github.com/metzker-family/rulebook"
-
-
-def site_environment(lib: Library, repo_url: str = REPO_URL) -> Any:
-    """The Jinja environment the site's pages are rendered in."""
+def site_environment(lib: Library, repo_url: str = "") -> Any:
+    """The Jinja environment the site's pages are rendered in; ``repo_url``: the configured repository
+    (``repository.repository``), '' for none: a page then offers the book's own address for corrections."""
     return environment(fmt=format_value, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, prose=prose_markdown, md=text_markdown,
-                       demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"))
+                       demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"),
+                       correction_address=correction_address(lib))
 
 
 def game_markdown(env: Any, page: GamePage) -> str:
@@ -113,7 +116,7 @@ def game_markdown(env: Any, page: GamePage) -> str:
 
 
 def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pages: dict[str, int] | None = None,
-               repo_url: str = REPO_URL, listed: Callable[[dict[str, Any]], None] | None = None,
+               repo_url: str = "", listed: Callable[[dict[str, Any]], None] | None = None,
                written: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Write every page of the site into ``docs``; return the MkDocs nav, each page's source to edit and every
     file in the order MkDocs is to read them.
@@ -204,7 +207,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     stated = {p.id: lib.stated_players(p.game) for p in game_pages}
     pages["index.md"] = lambda: env.get_template("site/index.md.j2").render(
         sections=lib.book.sections, by_section=by_section, pdf_name=describe.pdf_name(lib),
-        players={k: describe.player_count(v) for k, v in stated.items()},
+        players={k: describe.player_count(v) if v is not None else "" for k, v in stated.items()},
         has_pdf=downloads is not None and (downloads / describe.pdf_name(lib)).exists())
     printed, index_note = lib.index_rows(), describe.printed_index_note(lib)
     anchors = book_pages or {}

@@ -60,6 +60,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.problems: list[str] = []  # serving: the errors `rulebook validate` finds, shown atop every page
         self.edit_urls: dict[str, str] = {}
         self.generated_files: list[str] = []  # the generated files, in the order MkDocs is to read them
+        self.repo = ""  # the repository the sources are kept in, as configured (repository.py); '' for none
         self.edition: str | None = None  # the edition built (None: the page saying the book cannot be built)
         self.pages: set[str] = set()  # the pages built, and what they load: the book's service worker keeps them
         self.loads: set[str] = set()  # (offline.py)
@@ -80,7 +81,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
         self.edit_urls, self.generated_files = answer["edit"], answer["files"]
-        self.edition = answer.get("edition")
+        self.edition, self.repo = answer.get("edition"), answer.get("repo", "")
 
     def _generate(self, config: Any) -> None:
         from .worker import generate
@@ -197,8 +198,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.building = page.file.src_uri
         # "Edit this page" opens the source a contributor should change, not the generated page.
         source = self.edit_urls.get(page.file.src_uri)
-        if source and self.config.repo:
-            page.edit_url = f"{self.config.repo.rstrip('/')}/edit/main/{source}"
+        if source and self.repo:  # the configured repository (repository.py); none: no edit button
+            page.edit_url = f"{self.repo.rstrip('/')}/edit/main/{source}"
         return markdown
 
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:

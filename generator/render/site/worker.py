@@ -35,12 +35,14 @@ def generate(root: str, edition: str | None, generated: str, downloads: str | No
     given to); return where they are, the nav, the edit sources, the files in reading order and the title."""
     from ...library import load_library
     from .docs import write_docs
+    from .repository import repository
 
     lib = load_library(Path(root), edition)
     docs = Path(root) / generated / lib.edition.id / "docs"
     book_pages = json.loads(Path(pages).read_text(encoding="utf-8")) if pages else None
+    repo = repository(Path(root), repo) or ""  # configured, never built in: '' offers the book's own address
     where = {"docs": str(docs), "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}"),  # printed raw
-             "edition": lib.edition.id}
+             "edition": lib.edition.id, "repo": repo}
 
     def tell(result: dict[str, Any]) -> None:
         if listed is not None:

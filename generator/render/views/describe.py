@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from ...cards import JOKER, CardSet, PredicateError, parse_cards
 from ...library import Library, edition_key
-from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable
+from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
 from ...phrases import parse_players
 from ...prose import expand, format_value
 from ...textdiff import word_runs
@@ -254,12 +254,15 @@ def goal(g: Goal | None) -> str | None:
     return "; ".join(parts)
 
 
-def glance(body: GameBody) -> list[tuple[str, str]]:
-    """The quick-reference rows for a game or variant: (label, text)."""
+def glance(body: GameBody, stated_players: str | int | None = None) -> list[tuple[str, str]]:
+    """The quick-reference rows for a game or variant: (label, text). A count the page does not state
+    (``players_implied``, worked out from a deal table) is not printed: ``stated_players``, the count a source
+    states (the edition's index line), is, or none."""
     rows: list[tuple[str, str]] = []
-    if body.players is not None:
+    count = stated_players if body.players_implied else body.players
+    if count is not None:
         teams = partnerships(body)  # lower-case its first letter only: round names keep their capitals
-        rows.append(("Players", players(body) + (f" ({teams[0].lower()}{teams[1:]})" if teams else "")))
+        rows.append(("Players", player_count(count) + (f" ({teams[0].lower()}{teams[1:]})" if teams else "")))
     for line in equipment(body):
         rows.append(("Equipment", line))
     for line in deal(body):
@@ -273,6 +276,26 @@ def glance(body: GameBody) -> list[tuple[str, str]]:
     if goal(body.goal):
         rows.append(("To win", goal(body.goal) or ""))
     return [(label, text[:1].upper() + text[1:]) for label, text in rows]
+
+
+# A variant's box row for a field of its game's box that it does not state (Variant.from_game): what its source says
+# of it. A field its source states the same way prints no row: the game's stands, true of the variant.
+FROM_GAME = {"unstated": "Its source does not say", "in_rules": "See its rules"}
+LABEL_FIELDS = {"Players": "players", "Equipment": "equipment", "Deal": "deal", "Wild cards": "wild",
+                "Card values": "scoring", "Counters": "scoring", "To win": "goal"}
+
+
+def variant_glance(variant: Variant, game_rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A variant's "How it differs" rows: its own, and for each row of its game's box it does not state, what its
+    source says of it (``FROM_GAME``), in the box's order; a row its source states the same stays the game's."""
+    rows = glance(variant)
+    own = {label for label, _ in rows}
+    for label in dict.fromkeys(label for label, _ in game_rows):
+        said = FROM_GAME.get(variant.from_game.get(LABEL_FIELDS[label], ""))  # type: ignore[arg-type]
+        if label not in own and said:
+            rows.append((label, said))
+    order = list(LABEL_FIELDS)
+    return sorted(rows, key=lambda row: order.index(row[0]))
 
 
 def points(item: ScoreItem) -> str:

@@ -118,7 +118,7 @@ class BodyView:
         return Markup("; ").join(self.text(h) for h in hands)
 
     def sequences(self) -> list[str]:
-        """Generated rounds, described: 'Hands of 10, 9, ... 1, ... 10 cards (19 hands) for 3-5 players'."""
+        """Generated rounds, described: 'With 3-5 players: 10, 9, ... 1, ... 10 cards'."""
         out = []
         rounds = self.body.rounds
         if rounds is None:
@@ -127,9 +127,10 @@ class BodyView:
             sizes = list(range(s.start, s.low - 1, -1))
             if s.back_up:
                 sizes += list(range(s.low + 1, s.start + 1))
-            who = f" with {parse_players(s.players).describe()} players" if s.players is not None else ""
-            out.append(f"{describe.plural(len(sizes), 'hand')}{who}: {', '.join(map(str, sizes))} "
-                       f"{'card' if sizes == [1] else 'cards'}")
+            # The hands as the source lists them ('Play 10 to 1 and then back up to 10'), not a count of them ('19
+            # hands') the program works out: that is the checks' (rounds.count_mismatch), not the reader's.
+            who = f"With {parse_players(s.players).describe()} players" if s.players is not None else "Hands"
+            out.append(f"{who}: {', '.join(map(str, sizes))} {'card' if sizes == [1] else 'cards'}")
         if rounds.ranks:
             out.append(f"One round for each rank {rounds.ranks}; the rank sets the cards dealt and is wild")
         if rounds.then_reversed:
@@ -251,11 +252,11 @@ def _segments(text: str | None) -> list[tuple[str, Any]]:
 
 
 def _view(lib: Library, body: GameBody, data: dict[str, Any], scopes: list[dict[str, Any]],
-          prose: str | None) -> BodyView:
+          prose: str | None, stated_players: str | int | None = None) -> BodyView:
     segments = []
     for kind, value in _segments(prose):
         segments.append((kind, expand(value, *scopes, lib.scope()) if kind == "md" else value))
-    view = BodyView(body, data, scopes, segments, describe.glance(body), lib.includes)
+    view = BodyView(body, data, scopes, segments, describe.glance(body, stated_players), lib.includes)
     view.headed = _headed_blocks(view)
     return view
 
@@ -284,7 +285,7 @@ def _headed_blocks(view: BodyView) -> set[str]:
 def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
     """The view of one game and its variants (those in this edition); ``book``: ids unique book-wide."""
     data = gs.doc.data
-    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None)
+    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None, lib.stated_players(gs.game))
     main.prefix = f"{gs.id}-" if book else ""
     page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources},
                     decisions=decision_notes(lib, gs.id))
@@ -294,6 +295,7 @@ def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
         vdata = lookup(data, f"variants.{i}")
         prose = gs.variant_prose.get(variant.id)
         view = _view(lib, variant, vdata, [vdata, data], prose.text if prose else None)
+        view.glance = describe.variant_glance(variant, main.glance)  # what its reader is left with, row by row
         view.prefix = main.prefix + f"{variant.id}-"
         page.variants.append((variant, view))
     return page

@@ -69,8 +69,8 @@ def sheet_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -
     """Column headings: the block's own, or one (or several) per player."""
     if not block.player_columns:
         return list(block.columns)
-    if is_team_sheet(view):
-        return ["Team 1", "Team 2"]
+    if is_team_sheet(view):  # a side's boxes as a player's: 500 Rummy's bidding team writes its Bid beside its Score
+        return ["Team 1", "Team 2"] if len(block.columns) <= 1 else [f"Team {i}: {c}" for i in (1, 2) for c in block.columns]
     n = part.players if part else player_count(view.body)
     if len(block.columns) <= 1:
         return [f"Player {i}" for i in range(1, n + 1)]
@@ -81,7 +81,7 @@ def name_cells(view: Any, block: SheetBlock, part: SheetPart | None = None) -> l
     """The widths (in columns) of the cells a block's players write their names in; none if not by player."""
     if not block.player_columns:
         return []
-    per_player = 1 if len(block.columns) <= 1 or is_team_sheet(view) else len(block.columns)
+    per_player = 1 if len(block.columns) <= 1 else len(block.columns)
     return [per_player] * (len(sheet_columns(view, block, part)) // per_player)
 
 
@@ -180,6 +180,9 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     return rows
 
 
+WON = "Won (1)"  # the one row of a game won by one event: a 1 in the winner's box
+
+
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -195,7 +198,9 @@ def _generic_block(body: Any) -> SheetBlock:
     elif keeps == "tally" and goal and goal.target_unit:
         title = goal.target_unit.capitalize()  # 'collect 7 sticks'
     elif keeps == "wins":
-        title = "Games won"
+        # A game won by one event (a race, a board game): the sheet says who won this game. No source sets a series
+        # of games, so there is no 'Games won' to add up, and no total.
+        return SheetBlock(player_columns=True, rows=[WON])
     if keeps == "bid_made":
         return SheetBlock(title=title, columns=["Bid", "Score"], player_columns=True,
                           rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,

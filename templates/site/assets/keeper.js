@@ -123,17 +123,21 @@
     function status(grand, entered, peak) {
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
-      if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
-      var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       var names = function (list) { return list.map(nameOf).join(" and "); };
-      if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
-        el.textContent = lives(ps, grand, Number(root.dataset.lives), root.dataset.coins, winner);
+      if (root.dataset.keeps === "wins") {
+        // A game won by one event: who won it, once marked; no series of games, no count of games won.
+        var won = [], n = players();
+        root.querySelectorAll("td[data-player] input").forEach(function (input) {
+          var p = Number(input.closest("td").dataset.player);
+          if (p <= n && Number(input.value) > 0 && won.indexOf(p) < 0) { won.push(p); }
+        });
+        el.textContent = won.length ? "Won: " + names(won) + "." : "";
         return;
       }
-      if (ps.length && root.dataset.keeps === "wins") {
-        var most = Math.max.apply(null, ps.map(function (p) { return grand[p]; }));
-        el.textContent = "Most games won: " + names(ps.filter(function (p) { return grand[p] === most; })) +
-          " with " + most + ".";
+      if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
+      var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
+      if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
+        el.textContent = lives(ps, grand, Number(root.dataset.lives), root.dataset.coins, winner);
         return;
       }
       if (!ps.length || !(winner === "high" || winner === "low" || winner === "first_to_target")) {
