@@ -2,7 +2,8 @@
 
 Every PDF the shared builds make (the book, the score pad, each score sheet, both editions): headings in order with
 no level skipped, every table's headers scoped and associated with their cells, every form field's tooltip (/TU)
-holding what a person sees beside its box. Each reading is proven on a small broken fixture first: a hand-made page
+holding what a person sees beside its box; and the small project's booklet, whose tree is its book's carried onto
+the imposed sheets. Each reading is proven on a small broken fixture first: a hand-made page
 laid out and written as the build writes it, or a built file changed with pypdf.
 """
 
