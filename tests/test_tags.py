@@ -178,7 +178,8 @@ def test_the_booklet_carries_its_books_tree_onto_the_sheets(tmp_path):
     assert all(page["/Tabs"] == "/S" for page in reader.pages)
     catalog = reader.trailer["/Root"]
     assert catalog["/MarkInfo"]["/Marked"] and catalog["/Lang"] == "en" and catalog["/ViewerPreferences"]["/DisplayDocTitle"]
-    assert 'pdfuaid:part="1"' in catalog["/Metadata"].get_data().decode()
+    xmp = catalog["/Metadata"].get_data().decode()
+    assert 'pdfuaid:part="1"' in xmp and "Fixture (booklet)</rdf:li>" in xmp and reader.metadata.title == "Fixture (booklet)"
     links = [a.get_object() for page in reader.pages for a in page.get("/Annots", ())]
     assert len(links) == 5 and all(link["/StructParent"] is not None and link["/F"] == 4 for link in links)
     for page in reader.pages:  # each link within a half of the sheet where a page is drawn

@@ -135,9 +135,8 @@ class _Carry:
             self.copied[value.idnum] = reference
             self.writer._objects[reference.idnum - 1] = self.copy(value.get_object(), number)
             return reference
-        if isinstance(value, StreamObject):
-            stream = value.clone(self.writer)  # the metadata: a stream points to no page
-            return stream
+        if isinstance(value, StreamObject):  # none in a structure tree or an outline WeasyPrint writes
+            return value.clone(self.writer)
         if isinstance(value, ArrayObject):
             if len(value) >= 2 and (page := self.page(value[0])) is not None and value[1] in self.AXES:
                 return self.destination(value, page)
@@ -148,12 +147,12 @@ class _Carry:
             if value.get("/Type") == "/MCR":
                 page = self.page(value.raw_get("/Pg")) if "/Pg" in value else number
                 return self.reference(int(value["/MCID"]), page)
-            if value.get("/Type") == "/OBJR":
-                annotation = value.raw_get("/Obj")
-                copied = self.annotations.get(annotation.idnum)
-                return None if copied is None else DictionaryObject({
+            if value.get("/Type") == "/OBJR":  # an annotation the booklet does not keep is no kid
+                copied = self.annotations.get(value.raw_get("/Obj").idnum)
+                page = self.page(value.raw_get("/Pg")) if "/Pg" in value else number
+                return None if copied is None or page is None else DictionaryObject({
                     NameObject("/Type"): NameObject("/OBJR"), NameObject("/Obj"): copied,
-                    NameObject("/Pg"): self.placed[self.page(value.raw_get("/Pg")) or number][0]})
+                    NameObject("/Pg"): self.placed[page][0]})
             return DictionaryObject({key: self.copy(item, number) for key, item in value.items()})
         return value
 
