@@ -67,10 +67,11 @@ def sharing_pdfs(tmp_path_factory):
 
 
 def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name: str | None = None,
-                  project: Callable[[Path], Path] | None = None, site: bool = True) -> Path | None:
+                  project: Callable[[Path], Path] | None = None, site: bool = True, booklet: bool = False) -> Path | None:
     """One build of ``edition`` per session: under pytest-xdist the first worker to ask builds, the others wait
     (or, with ``wait`` false, get None while another worker is building it). With ``project`` (which writes a
-    project into the folder it is given), that project's, made once too, under ``name``; ``site`` false: its PDFs."""
+    project into the folder it is given), that project's, made once too, under ``name``; ``site`` false: its PDFs;
+    ``booklet``: with the booklet."""
     import fcntl
 
     base = _session_folder(tmp_path_factory)
@@ -84,7 +85,7 @@ def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name
         if not done.exists():
             root = ROOT if project is None else project(base / f"project-{name}")
             with sharing_pdfs(tmp_path_factory):
-                build(root, edition_id=edition, out=target, site=site)
+                build(root, edition_id=edition, out=target, site=site, booklet=booklet)
             done.touch()
     return target.resolve()
 
@@ -143,6 +144,18 @@ def small_built(tmp_path_factory) -> tuple[Path, Path]:
     its site): (project, output folder)."""
     out = _shared_build(tmp_path_factory, None, name="small", project=small_project, site=False)
     return out.parent / "project-small", out
+
+
+@pytest.fixture(scope="session")
+def small_booklet(small_built, tmp_path_factory) -> tuple[Path, Path]:
+    """The small project built with its booklet (``--booklet``), once per session for every test that reads the
+    booklet (its imposing, its folding, its tags): (the project, its PDF folder). Imposing and tagging do not depend on
+    how many games the book has. Its book is the shared build's (the PDF renders are shared); the booklet's half-size
+    book is laid out here."""
+    project, _ = small_built
+    out = _shared_build(tmp_path_factory, None, name="small-booklet", project=lambda _: project, site=False,
+                        booklet=True)
+    return project, out / "pdf"
 
 
 def copy_project(dest: Path) -> Path:

@@ -31,7 +31,9 @@ class Element:
     parent: Element | None
     page: int | None
     kids: list[Element] = field(default_factory=list)
-    mcids: list[tuple[int, int]] = field(default_factory=list)  # (page index, MCID)
+    # (page index, the form XObject holding it or None for the page's own stream, MCID): a booklet's sheet draws
+    # two book pages, each a form XObject numbering its marked contents from 0 (ISO 32000-1, 14.7.4.3)
+    mcids: list[tuple[int, int | None, int]] = field(default_factory=list)
     widgets: list[Any] = field(default_factory=list)  # annotations it holds (OBJR)
 
     def attribute(self, name: str) -> Any:
@@ -47,6 +49,9 @@ class Element:
         for kid in self.kids:
             out += [kid, *kid.descendants()]
         return out
+
+
+FORM = -1  # on the stack of marked contents: a form XObject's own begins here
 
 
 class Tree:
@@ -66,15 +71,16 @@ class Tree:
         for kid in kids if isinstance(kids, ArrayObject) else [kids]:
             if isinstance(kid, int) or (hasattr(kid, "as_numeric") and not isinstance(kid, IndirectObject)):
                 if parent is not None:
-                    parent.mcids.append((page, int(kid)))
+                    parent.mcids.append((page, None, int(kid)))
                 continue
             obj = kid.get_object()
             if not isinstance(obj, DictionaryObject):
                 continue
             if obj.get("/Type") == "/MCR":
-                mcr_page = self.page_index.get(obj["/Pg"].idnum, page) if "/Pg" in obj else page
+                mcr_page = self.page_index.get(obj.raw_get("/Pg").idnum, page) if "/Pg" in obj else page
+                stream = obj.raw_get("/Stm").idnum if "/Stm" in obj else None
                 if parent is not None:
-                    parent.mcids.append((mcr_page, int(obj["/MCID"])))
+                    parent.mcids.append((mcr_page, stream, int(obj["/MCID"])))
             elif obj.get("/Type") == "/OBJR":
                 if parent is not None:
                     parent.widgets.append(obj["/Obj"].get_object())
@@ -86,14 +92,22 @@ class Tree:
                 self.elements.append(element)
                 self._walk(obj, element, element.path, own)
 
-    def texts(self) -> dict[tuple[int, int], str]:
-        """The text of each marked content, by (page index, MCID)."""
+    def texts(self) -> dict[tuple[int, int | None, int], str]:
+        """The text of each marked content, by (page index, its form XObject or None, MCID)."""
         if self._texts is None:
             self._texts = {}
             for n, page in enumerate(self.reader.pages):
                 stack: list[int | None] = []
+                streams: list[int | None] = [None]  # the form with its own /StructParents being drawn, if any
+                forms = page.get("/Resources", {}).get("/XObject", {})
 
-                def before(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack) -> None:
+                def entered(operands: list, forms: Any = forms) -> int | None:
+                    form = forms.get(operands[0]) if operands else None
+                    reference = forms.raw_get(operands[0]) if form is not None else None
+                    return reference.idnum if "/StructParents" in (form or {}) else None
+
+                def before(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack,
+                           streams: list = streams) -> None:
                     if operator == b"BDC":
                         properties = operands[1] if len(operands) > 1 else None
                         mcid = properties.get("/MCID") if isinstance(properties, DictionaryObject) else None
@@ -102,13 +116,29 @@ class Tree:
                         stack.append(None)
                     elif operator == b"EMC" and stack:
                         stack.pop()
+                    elif operator == b"Do" and (form := entered(operands)) is not None:
+                        # (pypdf reports the text shown before a Do after this: a sheet shows none of its own)
+                        streams.append(form)
+                        stack.append(FORM)  # the page's marked content does not reach into the form's
 
-                def text(content: str, cm: Any, tm: Any, font: Any, size: Any, stack: list = stack, n: int = n) -> None:
-                    mcid = next((m for m in reversed(stack) if m is not None), None)
+                def after(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack,
+                          streams: list = streams) -> None:
+                    if operator == b"Do" and entered(operands) is not None:
+                        streams.pop()
+                        stack.pop()
+
+                def text(content: str, cm: Any, tm: Any, font: Any, size: Any, stack: list = stack, n: int = n,
+                         streams: list = streams) -> None:
+                    mcid = None
+                    for m in reversed(stack):
+                        if m is not None:
+                            mcid = None if m == FORM else m
+                            break
                     if mcid is not None:
-                        self._texts[(n, mcid)] = self._texts.get((n, mcid), "") + content
+                        key = (n, streams[-1], mcid)
+                        self._texts[key] = self._texts.get(key, "") + content
 
-                page.extract_text(visitor_operand_before=before, visitor_text=text)
+                page.extract_text(visitor_operand_before=before, visitor_operand_after=after, visitor_text=text)
         return self._texts
 
     def text(self, element: Element) -> str:

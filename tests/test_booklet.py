@@ -6,7 +6,6 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
 import pypdf
@@ -16,7 +15,6 @@ from generator.build import booklet_name
 from generator.library import load_library
 from generator.render.pdf.booklet import PAPER, impose, sides
 from generator.render.views.describe import pdf_name
-from tests.conftest import ROOT, sharing_pdfs
 from tests.pagetext import once_per_file
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -101,16 +99,9 @@ def test_a4_pages_fill_a5_halves_exactly(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def booklet_build(small_built, tmp_path_factory) -> tuple[Path, Path]:
-    """The small book (tests/conftest.py ``small_project``) built with its booklet: (the project, its PDF folder).
-    Imposing and folding do not depend on how many games the book has."""
-    project, _ = small_built
-    out = tmp_path_factory.mktemp("booklet")
-    with sharing_pdfs(tmp_path_factory):  # the book itself is the shared build's: the booklet is made here
-        result = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), "build", "--pdf-only",
-                                 "--booklet", "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    return project, out / "pdf"
+def booklet_build(small_booklet) -> tuple[Path, Path]:
+    """The small book built with its booklet (tests/conftest.py ``small_booklet``): (the project, its PDF folder)."""
+    return small_booklet
 
 
 _WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')

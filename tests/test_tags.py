@@ -2,7 +2,8 @@
 
 Every PDF the shared builds make (the book, the score pad, each score sheet, both editions): headings in order with
 no level skipped, every table's headers scoped and associated with their cells, every form field's tooltip (/TU)
-holding what a person sees beside its box. Each reading is proven on a small broken fixture first: a hand-made page
+holding what a person sees beside its box; and the small project's booklet, whose tree is its book's carried onto
+the imposed sheets. Each reading is proven on a small broken fixture first: a hand-made page
 laid out and written as the build writes it, or a built file changed with pypdf.
 """
 
@@ -14,6 +15,9 @@ import pypdf
 import pytest
 from pypdf.generic import NameObject
 
+from generator.build import booklet_name
+from generator.library import load_library
+from generator.render.pdf.booklet import impose
 from generator.render.pdf.weasy import Engine
 from generator.render.pdf.writer import PdfWriter
 from tests.conftest import CURRENT, PUBLISHED
@@ -137,6 +141,64 @@ def test_running_heads_are_artifacts_and_nothing_is_left_empty(tmp_path):
             assert pagination == [] and empty and links and "/F" not in links[0]
 
 
+def _references(catalog: pypdf.generic.DictionaryObject) -> list[pypdf.generic.DictionaryObject]:
+    """Every marked-content reference (/MCR) of a file's structure tree (``catalog``: its /Root)."""
+    found, stack = [], [catalog["/StructTreeRoot"]]
+    while stack:
+        kids = stack.pop().get("/K", [])
+        for kid in kids if isinstance(kids, list) else [kids]:
+            kid = kid.get_object() if hasattr(kid, "get_object") else kid
+            if isinstance(kid, dict) and kid.get("/Type") == "/MCR":
+                found.append(kid)
+            elif isinstance(kid, dict) and "/S" in kid:
+                stack.append(kid)
+    return found
+
+
+def test_the_booklet_carries_its_books_tree_onto_the_sheets(tmp_path):
+    """Imposed, a tagged book reads as it did (every element, its role and text, in order), each marked content now
+    referenced in the form XObject of its page (/Stm) on the sheet that draws it (/Pg); its links stay links, where
+    their text is now printed. Without /Stm the references name nothing in the sheet's own stream."""
+    body = ('<style>@page { @top-center { content: "Running head" } } h1 { break-before: page }</style>'
+            + "".join(f'<h1>Game {n}</h1><h2>Players</h2><p>Text of game {n}, <a href="#g{(n + 1) % 5}">next</a>.</p>'
+                      + TABLE.format(n, n + 1).replace("<h1>Hearts</h1>", f'<h2 id="g{n}">Scoring</h2>')
+                      for n in range(5)))
+    book = _write(tmp_path, body, name="book.pdf")
+    assert impose(book, tmp_path / "booklet.pdf") == 4  # 5 pages, 3 blanks: two sheets
+    before, after = Tree(book), Tree(tmp_path / "booklet.pdf")
+    read = [(e.role, before.text(e)) for e in before.elements]
+    assert [(e.role, after.text(e)) for e in after.elements] == read and len(read) > 40
+    assert heading_problems(after) == table_problems(after) == field_problems(after) == []
+    reader = pypdf.PdfReader(tmp_path / "booklet.pdf")
+    references = _references(reader.trailer["/Root"])
+    assert len(references) == sum(len(e.mcids) for e in before.elements)
+    for reference in references:  # the form named is one its sheet draws, and has the page's /StructParents
+        sheet, form = reference["/Pg"], reference.raw_get("/Stm")
+        assert form in list(sheet["/Resources"]["/XObject"].values()) and "/StructParents" in form.get_object()
+    assert all(page["/Tabs"] == "/S" for page in reader.pages)
+    catalog = reader.trailer["/Root"]
+    assert catalog["/MarkInfo"]["/Marked"] and catalog["/Lang"] == "en" and catalog["/ViewerPreferences"]["/DisplayDocTitle"]
+    xmp = catalog["/Metadata"].get_data().decode()
+    assert 'pdfuaid:part="1"' in xmp and "Fixture (booklet)</rdf:li>" in xmp and reader.metadata.title == "Fixture (booklet)"
+    links = [a.get_object() for page in reader.pages for a in page.get("/Annots", ())]
+    assert len(links) == 5 and all(link["/StructParent"] is not None and link["/F"] == 4 for link in links)
+    for page in reader.pages:  # each link within a half of the sheet where a page is drawn
+        half = float(page.mediabox.width) / 2
+        for link in (a.get_object() for a in page.get("/Annots", ())):
+            x0, x1 = sorted(float(v) for v in link["/Rect"][::2])
+            y0, y1 = sorted(float(v) for v in link["/Rect"][1::2])
+            slot = int(x0 >= half)
+            assert slot * half <= x0 < x1 <= (slot + 1) * half and 0 <= y0 < y1 <= float(page.mediabox.height)
+            assert f"/P{slot}" in page["/Resources"]["/XObject"]
+    assert {w.get_object()["/Subtype"] for e in after.of("Link") for w in e.widgets} == {"/Link"}
+    writer = pypdf.PdfWriter(clone_from=tmp_path / "booklet.pdf")  # broken: the references lose their forms
+    for reference in _references(writer.root_object):
+        del reference["/Stm"]
+    writer.write(tmp_path / "broken.pdf")
+    broken = Tree(tmp_path / "broken.pdf")
+    assert [(e.role, broken.text(e)) for e in broken.elements] != read
+
+
 # --- every PDF the shared builds make ------------------------------------------------------------------------------
 
 def _pdfs(built) -> list[tuple[str, Path]]:
@@ -154,3 +216,14 @@ def test_every_pdf_reads_in_order_with_its_tables_and_fields_named(built):
                      + field_problems(tree)]
     assert problems == [], f"{len(problems)} problems:\n" + "\n".join(problems[:30])
     assert seen["H1"] >= 60 and seen["TH"] >= 1000 and seen["Form"] >= 4000, seen  # the readings had work to do
+
+
+@pytest.mark.slow
+def test_the_booklet_reads_in_order_with_its_tables_named(small_booklet):
+    """The small book's booklet (the one build of it the suite shares): the same readings as every PDF's."""
+    project, pdfs = small_booklet
+    tree = Tree(pdfs / booklet_name(load_library(project)))
+    problems = heading_problems(tree) + table_problems(tree) + field_problems(tree)
+    assert problems == [], "\n".join(problems[:30])
+    assert len(tree.of("H1")) >= 5 and len(tree.of("TH")) >= 50, (len(tree.of("H1")), len(tree.of("TH")))
+    assert all(tree.text(h) for h in tree.of("H1"))
