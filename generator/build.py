@@ -39,7 +39,7 @@ from .errors import DISK_FULL, BuildError, OutputError, os_problem
 from .library import Library, load_library
 from .progress import Report, parse, quiet
 from .render.pdf import worker as pdf_worker
-from .render.process import die_with_parent
+from .render.process import die_with_parent, scratch_environment
 from .render.site.engine import render_site
 
 log = logging.getLogger("rulebook")
@@ -118,8 +118,9 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
     # In a process group of its own, so that a stopped render takes the process it forked with it. Its output is
     # read as it comes: the stages' reports are shown as they arrive, the rest kept for warnings and errors.
     kept: list[str] = []
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                          preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1]) as process:
+    with scratch_environment() as env, subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env,
+            preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1]) as process:
         reader = threading.Thread(target=_read_reports, args=(process.stderr, kept, progress), daemon=True)
         reader.start()
         try:

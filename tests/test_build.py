@@ -314,3 +314,29 @@ def test_the_pages_are_listed_as_mkdocs_lists_a_docs_folder_but_what_changed_las
     mkdocs_order = [f.src_uri for f in get_files(config)]
     assert any("/" in rel for rel in mkdocs_order) and mkdocs_order.index("changes.md") < len(mkdocs_order) - 1
     assert result["files"] == [rel for rel in mkdocs_order if rel != "changes.md"] + ["changes.md"]
+
+
+def test_a_render_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """WeasyPrint copies the bundled fonts into a temporary folder and removes it only when its font configuration is
+    collected; the render's process ends without collecting: every build left two 3.5 MB folders in /tmp. The render
+    is given a temporary folder of the build's, removed when it ends. On a book of one game."""
+    import tempfile
+
+    from generator import build as build_module
+    from generator.library import load_library
+    from tests.checkfix import make_project
+
+    game = ("id: demo\ntitle: Demo Rummy\ncategory: cards\nintroduced: \"2026.1\"\n"
+            "sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]\nplayers: 2-4\n"
+            "equipment: {cards: [{decks: 1}]}\ndeal: {each: 7, upcard: 1}\ngoal: {winner: high, target: 500}\n")
+    project = make_project(tmp_path / "book", {"games": [game]})
+    shutil.copytree(ROOT / "templates", project / "templates")
+    shutil.copy(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
+    build_module.render_pdfs(load_library(project), tmp_path / "pdf")
+    assert sorted(p.name for p in (tmp_path / "pdf").iterdir()) != []
+    assert sorted(p.name for p in scratch.iterdir()) == []
