@@ -115,8 +115,10 @@ def test_a_source_that_is_not_a_plain_text_file_in_the_project_is_one_line(proje
             (project / file).with_name("hop").unlink()
     assert code == 1
     assert SECRET not in output
+    if file.startswith("rules_data/frozen/") and kind == "bytes that are not UTF-8":
+        says = "was changed after 2026.1 was published"  # a record is judged by its sealed digest, before it is read
     line = one_line(output, file, says)
-    assert len(line) < 400
+    assert len(line) < (520 if file.startswith("rules_data/frozen/") else 400)  # a record's line says how to mend it
     hostile.tried("file and network access")
 
 
@@ -356,7 +358,8 @@ def test_variant_titles_a_reader_cannot_tell_apart_are_one_title(project, title)
                                                encoding="utf-8")):
         code, output = validate(project)
     assert code == 1
-    one_line(output, "rules_data/golf.yaml:116", "reads as the title of variant four-card-golf")
+    at = raw.splitlines().index(next(line for line in raw.splitlines() if "title: Six Card Golf" in line)) + 1
+    one_line(output, f"rules_data/golf.yaml:{at}", "reads as the title of variant four-card-golf")
 
 
 def test_titles_that_differ_on_the_page_are_not_one_title():

@@ -133,7 +133,11 @@ KINDS = {
 def moved_aside(path: Path):
     """``path`` moved aside for the block (which may put anything in its place), then moved back: the original is
     never written through, as a link put in its place would let it be (to a file outside the project)."""
-    aside = path.with_name(f".fuzz-aside-{path.name}")
+    # Beside it, but for a file of a published edition's record: there, any file more is a change to the record
+    # (frozen.changed), so the original waits beside the project's folder of records.
+    record = next((parent for parent in path.parents if parent.parent.name == "frozen"), None)
+    aside = (record.parent.parent / f".fuzz-aside-{record.name}-{path.name}.aside" if record is not None
+             else path.with_name(f".fuzz-aside-{path.name}"))
     os.rename(path, aside)
     try:
         yield
