@@ -193,6 +193,8 @@ def test_a_folder_in_place_of_a_file_is_one_line_from_every_command(project, tmp
     from generator.render.site.plugin import RulebookPlugin
 
     file = "rules_data/euchre.yaml"
+    for git in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "book"]):
+        subprocess.run(["git", "-C", str(project), *git], check=True, capture_output=True)  # publish builds a commit
     _folder(project / file)
     code, output = run("--root", str(project), "build", "--site-only", "--out", str(tmp_path / "out"))
     assert code == 1 and not (tmp_path / "out").exists()
@@ -209,14 +211,17 @@ def test_a_folder_in_place_of_a_file_is_one_line_from_every_command(project, tmp
     plugin._generate(config)
     page = (Path(config["docs_dir"]) / "index.md").read_text(encoding="utf-8")
     assert "The book cannot be built" in page and f"{file}:" in page and "is a folder" in page
-    code, output = run("--root", str(project), "publish")
+    code, output = run("--root", str(project), "publish")  # the folder is a change not committed: said first
+    assert code == 1
+    one_line(output, f"error: {file}", "not committed")
+    code, output = run("--root", str(project), "publish", "--allow-dirty")
     assert code == 1
     one_line(output, f"{file}:", "is a folder")
     code, output = run("--root", str(project), "diff", str(ROOT), str(project))
     assert code == 1
     one_line(output, f"{file}:", "is a folder")
     monkeypatch.chdir(project)
-    _, annotations, summary = check_pr(project, "HEAD")  # not a git repository: the base is not compared
+    _, annotations, summary = check_pr(project, "HEAD")
     assert any(file in a and "is a folder" in a for a in annotations) and "Traceback" not in summary
 
 

@@ -131,9 +131,16 @@ class _Carry:
                 return self.placed[page][0]
             if value.idnum in self.copied:
                 return self.copied[value.idnum]
-            reference = self.writer._add_object(NullObject())  # first, so that a cycle (/P, /Parent) finds it
+            target = value.get_object()
+            if not isinstance(target, (DictionaryObject, ArrayObject)):  # a leaf: no cycle can lead back to it
+                self.copied[value.idnum] = reference = self.writer._add_object(self.copy(target, number))
+                return reference
+            # An empty one of its kind first, filled in place once copied: a cycle (/P, /Parent) finds it.
+            shell = DictionaryObject() if isinstance(target, DictionaryObject) else ArrayObject()
+            reference = self.writer._add_object(shell)
             self.copied[value.idnum] = reference
-            self.writer._objects[reference.idnum - 1] = self.copy(value.get_object(), number)
+            copied = self.copy(target, number)
+            shell.update(copied) if isinstance(shell, DictionaryObject) else shell.extend(copied)
             return reference
         if isinstance(value, StreamObject):  # none in a structure tree or an outline WeasyPrint writes
             return value.clone(self.writer)
