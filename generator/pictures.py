@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from html.parser import HTMLParser
@@ -278,9 +279,34 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
     if not changed:
         return []
     try:
-        from playwright.sync_api import Error, sync_playwright
+        import playwright.sync_api  # noqa: F401 - only asked whether it is there: the pages are shot in _shoot
     except ImportError:
         raise BuildError("playwright: not installed: the site's pictures are drawn in Chromium (make venv)") from None
+    # Playwright's synchronous API runs one event loop a thread, and refuses to start in a thread that runs one
+    # already ("using Playwright Sync API inside the asyncio loop"): a caller's own Playwright (a test session's
+    # shared Chromium) or asyncio loop. The pages are shot in a thread of their own, which never has one.
+    outcome: list = []
+
+    def shoot() -> None:
+        try:
+            outcome.append(_shoot(before, after, out, changed, progress))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread below
+            outcome.append(exc)
+
+    worker = threading.Thread(target=shoot, name="pictures: site pages", daemon=True)
+    worker.start()
+    worker.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    progress("pictures: site pages", len(changed), len(changed), final=True)
+    return outcome[0]
+
+
+def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[str] | None, list[str] | None]],
+           progress: Report) -> list[Picture]:
+    """The pictures of the ``changed`` pages (``site_pictures``), shot in Chromium."""
+    from playwright.sync_api import Error, sync_playwright
+
     pictures = []
     try:
         with sync_playwright() as p:
@@ -305,7 +331,6 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
             browser.close()
     except Error as exc:
         raise BuildError(f"Chromium could not draw the site's pages: {str(exc).splitlines()[0]}") from None
-    progress("pictures: site pages", len(changed), len(changed), final=True)
     return pictures
 
 
@@ -314,6 +339,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     alters, written to ``out`` with ``index.html``; return them. Refused, before anything is read, when a source is a
     link leaving the project."""
     from .build import PDF_MEMORY_MB, PDF_MEMORY_MB_PER_GAME, PDF_TIMEOUT, PDF_TIMEOUT_PER_GAME, _limit_memory
+    from .render.process import scratch_environment
 
     leaving = links_leaving(root)
     if leaving:
@@ -330,10 +356,12 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     progress("pictures: the book before and after")
     games = len(before.games) + len(after.games)
     try:
-        done = subprocess.run([sys.executable, "-m", "generator.render.pdf.pair", str(base), before.edition.id,
-                               str(root), after.edition.id, str(scratch)], capture_output=True, text=True,
-                              timeout=PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * games, cwd=Path(__file__).resolve().parents[1],
-                              preexec_fn=_limit_memory(PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * games))
+        with scratch_environment() as env:
+            done = subprocess.run([sys.executable, "-m", "generator.render.pdf.pair", str(base), before.edition.id,
+                                   str(root), after.edition.id, str(scratch)], capture_output=True, text=True, env=env,
+                                  timeout=PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * games,
+                                  cwd=Path(__file__).resolve().parents[1],
+                                  preexec_fn=_limit_memory(PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * games))
     except subprocess.TimeoutExpired:
         raise BuildError("the pictures' book render took too long and was stopped") from None
     if done.returncode != 0:
