@@ -237,13 +237,42 @@ def column_groups(block: SheetBlock) -> list[str | None]:
     return (out + [None] * len(block.columns))[:len(block.columns)]
 
 
-def column_titles(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[str]:
-    """Each column's full name, its group's heading before its own ('Guys – Game 1'): two columns of one heading
-    under two groups are two boxes, not one name twice."""
+def player_heading(view: Any, n: int) -> str:
+    """The heading over player (or team) ``n``'s columns, from 1: 'Player 2', 'Team 1'."""
+    return f"{'Team' if is_team_sheet(view) else 'Player'} {n}"
+
+
+def player_groups(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[tuple[str, int]]:
+    """The headings a blank sheet (a ``part``) draws over each player's several columns, each (heading, columns
+    spanned): 500 Rummy's 'Team 1' over its Bid and Score; none where a player has one column (or on the book's
+    sheet, whose columns are headed '1: Bid')."""
+    names = name_cells(view, block, part) if part else []
+    if not names or names[0] <= 1 or is_running(view, block):
+        return []
+    return [(player_heading(view, n), span) for n, span in enumerate(names, 1)]
+
+
+def drawn_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[tuple[str | None, str]]:
+    """Per column, as the sheet draws it: the heading over it and its neighbours (a player's or team's over their
+    columns, a group's), if any, and its own heading ('Bid' under 'Team 1', 'Game 1' under 'Guys')."""
     columns = sheet_columns(view, block, part)
-    if block.player_columns:
-        return columns
-    return [f"{view.text(g)} – {c}" if g else c for g, c in zip(column_groups(block), columns, strict=True)]
+    players = player_groups(view, block, part)
+    if players:
+        per = players[0][1]
+        return [(players[i // per][0], block.columns[i % per]) for i in range(len(columns))]
+    over: list[str | None] = []
+    for group in block.groups:
+        over += [view.text(group.label)] * group.span
+    return list(zip((over + [None] * len(columns))[:len(columns)], columns, strict=True))
+
+
+def column_titles(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[str]:
+    """Each column's full name, as a person reads it on the sheet: the heading over its group before its own
+    ('Guys – Game 1'; a player's, 'Team 1, Bid'): two columns of one heading under two groups are two boxes, not
+    one name twice, and a box is named by what heads it (a form field's tooltip, tests/tagtree.py)."""
+    if player_groups(view, block, part):
+        return [f"{group}, {label}" for group, label in drawn_columns(view, block, part)]
+    return [f"{group} – {label}" if group else label for group, label in drawn_columns(view, block, part)]
 
 
 @dataclass(frozen=True)
@@ -451,7 +480,8 @@ def template_globals() -> dict[str, Any]:
     return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
             "is_team_sheet": is_team_sheet, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
-            "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles}
+            "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles,
+            "player_groups": player_groups}
 
 
 KEEPER_BLANK_ROWS = 12  # hand rows the site's score keeper starts with for a game whose rows are not listed
