@@ -246,20 +246,19 @@ def test_the_pictures_show_each_changed_page_before_and_after(branch, tmp_path):
             assert colour in {c for _, c in page.convert("RGB").getcolors(1 << 20)}, file
 
 
-def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_path):
-    # The test session's shared Chromium (tests/conftest.py browser) runs Playwright's event loop in the worker's
-    # thread: a second Playwright started in that thread failed, and a check run after a browser test drew no site.
-    from playwright.sync_api import sync_playwright
-
+def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_path, browser):
+    """The test session's shared Chromium (tests/conftest.py ``browser``, asked for here) runs Playwright's event loop
+    in this worker's thread: a second Playwright started in that thread failed, and a check run after a browser test
+    drew no site."""
     from generator.pictures import site_pictures
 
+    assert browser.is_connected()
     for side, words in (("before", "Hearts may not be led"), ("after", "Hearts may never be led")):
         (tmp_path / side).mkdir()
         (tmp_path / side / "index.html").write_text(f"<html><body><article><p>{words}</p></article></body></html>",
                                                     encoding="utf-8")
     (tmp_path / "out").mkdir()
-    with sync_playwright():
-        made = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
+    made = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
     assert [p.name for p in made] == ["site page home page"] and made[0].marked == 4, made  # not, never: at each width
     assert {f.name for f in (tmp_path / "out").iterdir()} == {f"site-index-{w}-{s}.png" for w in ("phone", "desktop")
                                                                for s in ("before", "after")}
