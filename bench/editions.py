@@ -46,7 +46,7 @@ def ten_editions(dest: Path, project: Callable[[Path], Path] | None = None, rele
     edition with a decision of its own; with ``slip``, the last edition printed with a misspelling (``SLIP``: it must
     hold Basic Rummy, which the current edition of today adds): a word of the edition's own, or, in a game an
     earlier edition printed, of a decision of the edition's (a sentence it adds)."""
-    from generator.release import new_edition
+    from generator.commands.edition import new_edition
     from tests.conftest import copy_project
 
     root = (project or copy_project)(dest)
@@ -131,7 +131,7 @@ def publish_correction(results: dict, tmp: Path, pairs: int = 1, releases: int =
                        project: Callable[[Path], Path] | None = None) -> None:
     """Publish after a correction to the current edition of ten editions against one build of it from nothing;
     the ratio of the best of each."""
-    from generator.library import load_library
+    from generator.book.library import load_library
 
     root = ten_editions(tmp / "publish", project, releases, slip=True)
     current = load_library(root).book.current

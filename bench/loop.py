@@ -63,7 +63,7 @@ def validate(results: dict, repeat: int = 5, cwd: Path = ROOT) -> None:
     """`rulebook validate` of the book in ``cwd``, against Python starting and importing what validation needs."""
     py = str(BIN / "python")
     validate_s, imports_s, bare_s = _best([str(BIN / "rulebook"), "validate"],
-                                          [py, "-c", "import generator.checks, generator.report"], [py, "-c", "pass"],
+                                          [py, "-c", "import generator.checks, generator.commands.validate"], [py, "-c", "pass"],
                                           repeat=repeat, cwd=cwd)
     results.update(loop_validate_s=validate_s, loop_validate_imports_s=imports_s, loop_python_bare_s=bare_s,
                    loop_validate_target_s=0.3, loop_validate_vs_target=validate_s / 0.3)

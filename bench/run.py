@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 from bench.editions import editions, publish_correction  # noqa: E402
 from bench.loop import loop, suite  # noqa: E402
 from bench.synthetic import make_book  # noqa: E402
+from generator.book.library import load_library  # noqa: E402
 from generator.checks import run_checks  # noqa: E402
-from generator.library import load_library  # noqa: E402
 from tests.conftest import copy_project  # noqa: E402
 
 
@@ -101,7 +101,7 @@ def _child(code: str) -> dict:
 PDF_BOOK = """
 import json, resource, sys, time
 from pathlib import Path
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.pdf.book import Layout, render_book
 from generator.render.pdf.weasy import Engine
 lib = load_library(Path({root!r}))
@@ -129,7 +129,7 @@ print(json.dumps({{"s": t, "pages": len(doc.pages)}}))
 PDF_SAME_PAGES = """
 import json, time
 from pathlib import Path
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.pdf.book import book_html
 from generator.render.pdf.fetcher import ASSET_ROOT, ProjectFetcher
 from weasyprint import CSS, HTML
@@ -150,7 +150,7 @@ print(json.dumps({{"s": t, "pages": len(doc.pages)}}))
 PDF_ONE_GAME = """
 import json, time
 from pathlib import Path
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.pdf.book import Layout, render_book
 from generator.render.pdf.weasy import Engine
 from tests.conftest import edit_one_word
@@ -170,7 +170,7 @@ PDF_FIT = """
 import json, time
 from pathlib import Path
 import generator.render.pdf.book as pdf
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.pdf.weasy import Engine
 if not {fit}:
     pdf.FIT_STEPS, pdf.MAX_REBALANCE = (), 0

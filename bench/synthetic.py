@@ -52,8 +52,8 @@ def make_book(dest: Path, games: int) -> Path:
     for page in ("general-rules", "game-board-layouts", "about"):
         shutil.copy(ROOT / "content" / f"{page}.md", dest / "content" / f"{page}.md")
     # Its earlier editions as published (`rulebook freeze`), as the real book's are: the frozen check compares them.
-    from generator.freeze import write
-    from generator.library import load_library
+    from generator.book.frozen import write
+    from generator.book.library import load_library
 
     data = yaml.safe_load(book)
     ids = [edition["id"] for edition in data["editions"]]

@@ -1,17 +1,15 @@
-"""The ``rulebook`` command: argument parsing only; errors are caught once and printed."""
+"""The ``rulebook`` command: argument parsing only. Each verb is run by its module in ``commands/``; errors are
+caught here once and printed in one line."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from .errors import RulebookError, SourceErrors, clean, os_problem
 
@@ -21,148 +19,71 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from . import report
-    from .checks import run_checks
-    from .library import load_library
+    from .commands import validate
 
-    lib = load_library(_root(args), args.edition, allow_missing=args.allow_missing)
-    findings = run_checks(lib)
-    if args.format == "json":
-        print(report.as_json(findings))
-    elif args.format == "github":
-        print(report.as_github(findings, len(lib.games)))
-    else:
-        print(report.as_text(findings, len(lib.games)))
-    return 1 if any(f.severity == "error" for f in findings) else 0
-
-
-@contextlib.contextmanager
-def _progress() -> Iterator[Any]:
-    """The stages of a long command, shown as they run (``progress.py``); closed quietly if it fails."""
-    from .progress import Progress
-
-    shown = Progress()
-    try:
-        yield shown
-    except BaseException:
-        shown.close(quietly=True)
-        raise
-    shown.close()
+    return validate.run(_root(args), args.edition, args.allow_missing, args.format)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from . import report
-    from .build import build
+    from .commands import build
 
-    if args.booklet and args.site_only:
-        raise RulebookError("--booklet is made from the book PDF; leave out --site-only")
-    # The findings as `rulebook validate` prints them (warnings too), so that `make` validates only once.
-    with _progress() as progress:
-        out = build(_root(args), edition_id=args.edition, out=Path(args.out) if args.out else None,
-                    site=not args.pdf_only, pdf=not args.site_only, paper=args.paper, duplex=args.duplex,
-                    booklet=args.booklet, report=lambda found, games: print(report.as_text(found, games), flush=True),
-                    progress=progress)
-    print(f"built {out}")
-    return 0
+    return build.run(_root(args), args.edition, Path(args.out) if args.out else None, site=not args.pdf_only,
+                     pdf=not args.site_only, paper=args.paper, duplex=args.duplex, booklet=args.booklet)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .render.site.engine import serve
+    from .commands import serve
 
-    serve(_root(args), args.addr, args.edition)
-    return 0
+    return serve.run(_root(args), args.addr, args.edition)
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
-    from .preview import Preview, watch
+    from .commands import preview
 
-    root = _root(args)
-    target = Path(args.out) if args.out else root / "preview" / "book.pdf"  # not build/: a build replaces it
-    preview = Preview(root, target, edition=args.edition, paper=args.paper, duplex=args.duplex)
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a preview ends
-        watch(preview, report=lambda line: print(line, flush=True))
-    return 0
+    return preview.run(_root(args), args.edition, Path(args.out) if args.out else None, args.paper, args.duplex)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .schema import write_schemas
+    from .commands import schema
 
-    for path in write_schemas(_root(args)):
-        print(f"wrote {path.relative_to(_root(args))}")
-    return 0
+    return schema.run(_root(args))
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from .publish import publish
+    from .commands import publish
 
-    with _progress() as progress:
-        done = publish(_root(args), args.branch, progress, allow_dirty=args.allow_dirty)
-    deployed = f"deployed {', '.join(done.deployed)}" if done.deployed else "deployed nothing"
-    kept = f"; kept {', '.join(done.kept)} as deployed (unchanged since)" if done.kept else ""
-    print(f"{deployed}{kept} to the local '{args.branch}' branch, built from commit {done.commit} (push it to publish)")
-    return 0
+    return publish.run(_root(args), args.branch, args.allow_dirty)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from .diff import render
+    from .commands import diff
 
-    print(render(args.old, args.new, _root(args), args.format))
-    return 0
+    return diff.run(args.old, args.new, _root(args), args.format)
 
 
 def cmd_check_pr(args: argparse.Namespace) -> int:
-    from .prcheck import check_pr
+    from .commands import check_pr
 
-    with _progress() as progress:
-        code, annotations, summary = check_pr(_root(args), args.base, progress,
-                                              Path(args.pictures).resolve() if args.pictures else None)
-    print("\n".join(annotations), flush=True)
-    if args.summary:
-        with open(args.summary, "a", encoding="utf-8") as out:
-            out.write(summary + "\n")
-    else:
-        print(summary)
-    return code
+    return check_pr.run(_root(args), args.base, Path(args.summary) if args.summary else None,
+                        Path(args.pictures).resolve() if args.pictures else None)
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
-    from .freeze import freeze_unsealed
-    from .library import load_library
+    from .commands import freeze
 
-    written = freeze_unsealed(load_library(_root(args), args.edition))
-    print(f"wrote {len(written)} files under {written[0].parent.relative_to(_root(args))}, sealed in "
-          "rules_data/book.yaml (record:): commit them together; the diff shows a reviewer what it records")
-    return 0
+    return freeze.run(_root(args), args.edition)
 
 
 def cmd_edition_new(args: argparse.Namespace) -> int:
-    from . import report
-    from .checks import run_checks
-    from .release import new_edition
+    from .commands import edition
 
-    with _progress() as progress:
-        lib = new_edition(_root(args), args.id, args.label, args.date, progress=progress)
-    print(report.as_text(run_checks(lib), len(lib.games)))
-    previous = lib.previous()
-    print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "
-          f"is frozen as published (rules_data/frozen/{previous.id if previous else ''}/): commit rules_data/. "
-          "Record corrections of mistakes in rules_data/errata.yaml and the family's decisions in "
-          "rules_data/revisions.yaml")
-    return 0
+    return edition.run(_root(args), args.id, args.label, args.date)
 
 
 def cmd_new_game(args: argparse.Namespace) -> int:
-    from .library import load_library
-    from .scaffold import new_game, slugify
+    from .commands import new_game
 
-    book = load_library(_root(args)).book
-    for path in new_game(_root(args), args.name, book.current, args.section, args.source,
-                         [d.seed for d in book.sources]):
-        print(f"wrote {path.relative_to(_root(args))}")
-    print("next: fill in the rules" + ("" if args.source else ", record the family's decision to add it in "
-          f"rules_data/revisions.yaml (kind: game_added, game: {slugify(args.name)}, edition: \"{book.current}\", "
-          "why: …)") + ", then run `make validate`")
-    return 0
+    return new_game.run(_root(args), args.name, args.section, args.source)
 
 
 def parser() -> argparse.ArgumentParser:

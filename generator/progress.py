@@ -12,10 +12,11 @@ back (``parse``) and hands on.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -120,3 +121,15 @@ class Progress:
         """End every stage still open; ``quietly`` when the command failed (its error says why, not a time)."""
         for stage in list(self.stages):
             self.end(stage, quietly)
+
+
+@contextlib.contextmanager
+def shown() -> Iterator[Progress]:
+    """The stages of a long command, shown on stderr as they run; closed quietly if the command fails."""
+    progress = Progress()
+    try:
+        yield progress
+    except BaseException:
+        progress.close(quietly=True)
+        raise
+    progress.close()

@@ -57,8 +57,8 @@ def make_project(root: Path, fixture: dict) -> Path:
     if "dictionary" in fixture:
         (data / "dictionary.txt").write_text(fixture["dictionary"], encoding="utf-8")
     if "freeze" in fixture:  # publish an edition as the files are now, then edit them: {freeze: ID, then: [[file, old, new]]}
-        from generator.freeze import write
-        from generator.library import load_library
+        from generator.book.frozen import write
+        from generator.book.library import load_library
         write(load_library(root, fixture["freeze"]))
         for file, old, new in fixture.get("then", []):  # old "": write the file whole
             text = (root / file).read_text(encoding="utf-8") if old else ""

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.library import load_library
+from generator.book.library import load_library
+from generator.commands.build import build
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -56,13 +56,21 @@ def _session_folder(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # a worker's folder sits in the session's
 
 
+# The cache `make` keeps beside its build: the renders it made of the book as it is. The suite reads them where their
+# digest matches (the code, the templates, the sources: ``generator/render/pdf/cache.py``) and renders into it where
+# not, so `make && make test` renders each edition once, and a fresh clone's `make test` once too.
+BUILD_CACHE = ROOT / "build" / ".cache"
+
+
 @contextlib.contextmanager
-def sharing_pdfs(tmp_path_factory):
-    """Within this block, a PDF render whose inputs were rendered before in this session is copied
-    (RULEBOOK_PDF_CACHE, ``generator/render/pdf/cache.py``). For fixtures that build the book as it is
-    (several do, in several workers); tests of the render itself run without it."""
+def sharing_pdfs(tmp_path_factory, book_as_it_is: bool = True):
+    """Within this block, a PDF render whose inputs were rendered before is copied (RULEBOOK_PDF_CACHE): the book as it
+    is (or a copy of its sources) from the cache `make` keeps (``BUILD_CACHE``), another book (``book_as_it_is``
+    false: the small project) from the session's own. For fixtures that build a book (several do, in several
+    workers); tests of the render itself run without it."""
+    folder = BUILD_CACHE if book_as_it_is else _session_folder(tmp_path_factory) / "pdf-renders"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("RULEBOOK_PDF_CACHE", str(_session_folder(tmp_path_factory) / "pdf-renders"))
+        mp.setenv("RULEBOOK_PDF_CACHE", str(folder))
         yield
 
 
@@ -84,7 +92,7 @@ def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name
             return None
         if not done.exists():
             root = ROOT if project is None else project(base / f"project-{name}")
-            with sharing_pdfs(tmp_path_factory):
+            with sharing_pdfs(tmp_path_factory, book_as_it_is=project is None):
                 build(root, edition_id=edition, out=target, site=site, booklet=booklet)
             done.touch()
     return target.resolve()
@@ -257,7 +265,7 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
 def as_published(project: Path) -> Path:
     """Record the copy's 2026.1 as the published edition (`rulebook freeze`): a test that plants a mistake
     in a game of that edition plays a book that was printed with it, not a change to the printed book."""
-    from generator.freeze import write
+    from generator.book.frozen import write
 
     write(load_library(project, PUBLISHED))
     return project

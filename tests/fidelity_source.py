@@ -19,8 +19,8 @@ from types import SimpleNamespace
 
 import yaml
 
-from generator.library import Library
-from generator.prose import expand
+from generator.book.library import Library
+from generator.book.prose import expand
 
 # A word: letters/digits (and ½ and the suit signs), joined by an apostrophe or a comma/point
 # between digits ("10,000", "2's", "dealer's"). Markup characters are words of their own, so a

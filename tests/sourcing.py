@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.library import Library
+from generator.book.library import Library
 from generator.render.site.docs import finder_record
 from generator.render.views.pages import game_page
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from generator.book.library import load_library
 from generator.checks import run_checks
 from generator.cli import main
-from generator.library import load_library
 from tests.checkfix import make_project
 
 GAME = """\

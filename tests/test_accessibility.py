@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import booklet_name
-from generator.library import load_library
+from generator.book.library import load_library
+from generator.commands.build import booklet_name
 from generator.render.pdf.booklet import impose
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.tagtree import Tree, _rows

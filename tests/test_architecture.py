@@ -1,5 +1,10 @@
 """The house in order, read off the code's own imports (ast; nothing is imported, built or run).
 
+- generator/ is read off its folders, in the order the pipeline runs: ``book`` (the book as data: its files read,
+  the model, one edition assembled), ``checks``, ``render``, ``commands`` (one module a verb). A stage imports only
+  the stages before it (no stage imports a command); ``errors`` and ``progress``, beside the stages, import none
+  of them; ``cli`` parses the arguments and hands each verb to its command (it imports commands and errors only).
+  generator/ keeps at most five modules of its own.
 - No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
   count: they are the same tie, made later).
 - render/ is split by what it makes: ``views`` (what both outputs say), ``site`` and ``pdf``. The site and print
@@ -33,6 +38,10 @@ OWN_MODULES = 4  # render/'s own modules besides its packages, __init__.py count
 ENGINE = ("mkdocs", "material", "mike")  # the site engine's packages
 ENGINE_WORDS = {"mkdocs", "mike", "mkdocs.yml"}  # a string naming its commands or its configuration
 ENGINE_HOME = f"{RENDER}.site"
+STAGES = ("book", "checks", "render", "commands")  # generator/'s packages, in the order the pipeline runs
+SHARED = {"generator.errors", "generator.progress"}  # beside the stages: any stage may use them; they use none
+ENTRY = {"generator.cli", "generator.__main__"}  # the command line: it hands each verb to its command
+TOP_MODULES = 5  # generator/'s own modules besides its packages, __init__.py counted
 DOTTED = re.compile(r"^generator(?:\.\w+)+(?::\w+)?$")  # a module of ours named by a string ("a.b" or "a.b:Name")
 
 Sources = dict[str, str]  # module name -> source; a package is its __init__, by the package's name
@@ -161,6 +170,36 @@ def crossings(sources: Sources) -> list[str]:
     return found
 
 
+def _stage(name: str) -> str | None:
+    """The stage module ``name`` belongs to ("book", "checks", "render", "commands"), or None (generator/'s own)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in STAGES else None
+
+
+def stage_order(sources: Sources) -> list[str]:
+    """Imports that run against the pipeline: a stage importing a later stage (a command, say), a shared module
+    importing any stage, the command line importing anything but the commands and the errors."""
+    found = []
+    for name in sorted(sources):
+        mine = _stage(name)
+        for target in sorted(imports(name, sources)):
+            theirs = _stage(target)
+            if mine is not None and theirs is not None and STAGES.index(theirs) > STAGES.index(mine):
+                found.append(f"{name} imports {target} ({mine} comes before {theirs})")
+            elif name in SHARED and theirs is not None:
+                found.append(f"{name} imports {target} (shared by every stage, it uses none)")
+            elif name == "generator.cli" and theirs != "commands" and target not in {"generator.errors", "generator"} \
+                    and not target.startswith("generator.commands"):
+                found.append(f"{name} imports {target} (the command line parses; the commands do the work)")
+    return found
+
+
+def top_modules(sources: Sources) -> list[str]:
+    """generator/'s modules that are in none of its packages (its __init__ counted)."""
+    return sorted(name for name in sources if name == "generator" or (name.count(".") == 1 and name not in
+                                                                       {f"generator.{s}" for s in STAGES}))
+
+
 def _constants(source: str) -> list[str]:
     return [node.value for node in _nodes(source) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
 
@@ -222,7 +261,8 @@ def _named_modules(sources: Sources) -> list[tuple[str, str]]:
 
 def _tree(**modules: str) -> Sources:
     """A small tree: keyword ``render__site__docs`` is module generator.render.site.docs (the packages are there)."""
-    sources = {"generator": "", RENDER: "", f"{RENDER}.views": "", f"{RENDER}.site": "", f"{RENDER}.pdf": ""}
+    sources = {"generator": "", RENDER: "", f"{RENDER}.views": "", f"{RENDER}.site": "", f"{RENDER}.pdf": "",
+               **{f"generator.{stage}": "" for stage in STAGES if stage != "render"}}
     for key, source in modules.items():
         sources[".".join(["generator", *key.split("__")])] = source
     return sources
@@ -250,6 +290,23 @@ BROKEN = {
         engine_outside, _tree(cli="import importlib\nserve = importlib.import_module('mkdocs.commands.serve')")),
     "publish runs mike": (engine_outside, _tree(publish="import subprocess\nsubprocess.run(['mike', 'deploy'])")),
     "the build reads mkdocs.yml": (engine_outside, _tree(build="CONFIG = 'mkdocs.yml'")),
+    "a check imports a command": (
+        stage_order, _tree(checks__frozen="from ..commands.freeze import write", commands__freeze="")),
+    "the book imports a check, lazily": (
+        stage_order, _tree(book__library="def f():\n    from ..checks import run_checks")),
+    "the book imports the render": (
+        stage_order, _tree(book__model="import generator.render.views.describe", render__views__describe="")),
+    "a view imports a command": (
+        stage_order, _tree(render__views__changes="from ...commands.diff import compare", commands__diff="")),
+    "the checks import the render": (
+        stage_order, _tree(checks__sheets="from ..render.views import sheets", render__views__sheets="")),
+    "progress imports the render": (stage_order, _tree(progress="from .render.process import die_with_parent",
+                                                       render__process="")),
+    "errors import the book": (stage_order, _tree(errors="from .book.files import read_source", book__files="")),
+    "the command line does a command's work": (
+        stage_order, _tree(cli="def cmd():\n    from .book.library import load_library", book__library="")),
+    "generator/ holds six modules of its own": (
+        lambda s: top_modules(s)[TOP_MODULES:], _tree(cli="", errors="", progress="", build="", report="")),
     "render/ holds five modules of its own": (
         lambda s: own_modules(s)[OWN_MODULES:], _tree(render__a="", render__b="", render__c="", render__d="")),
 }
@@ -266,9 +323,17 @@ def test_a_sound_tree_passes_every_rule():
                     render__site__verify="WORKER = 'sw.js'", render__views__markup="from ...loader import x",
                     render__site__engine="import mkdocs\nCONFIG = 'mkdocs.yml'", loader="x = 1",
                     render__pdf__worker="from ..process import die_with_parent\nfrom ..views.describe import pdf_name",
-                    render__process="", render__views__describe="", build="from .render.site.engine import render")
+                    render__process="", render__views__describe="",
+                    commands__build="from ..render.site.engine import render\nfrom ..checks import run_checks\n"
+                                    "from ..book.library import load_library\nfrom . import validate",
+                    commands__validate="from ..errors import clean", errors="", progress="",
+                    checks__edition="from ..book.frozen import stored\nfrom ..errors import SourceError",
+                    book__frozen="from .library import DATA_DIR\nfrom ..errors import Location", book__library="",
+                    render__site__plugin="def f():\n    from ...checks import run_checks",
+                    cli="from .errors import clean\ndef cmd():\n    from .commands import build")
     assert not cycles(sources) and not crossings(sources) and not engine_outside(sources) and not unresolved(sources)
-    assert len(own_modules(sources)) <= OWN_MODULES
+    assert not stage_order(sources)
+    assert len(own_modules(sources)) <= OWN_MODULES and len(top_modules(sources)) <= TOP_MODULES
 
 
 def test_a_missing_module_named_by_a_string_is_found():
@@ -300,6 +365,18 @@ def test_only_the_site_package_knows_the_site_engine():
     sources = _modules()
     assert {what for _, what in engine_uses(sources)} >= {"imports mkdocs.plugins", "names 'mike'"}  # it is read
     assert engine_outside(sources) == []
+
+
+def test_the_stages_import_only_the_stages_before_them():
+    sources = _modules()
+    assert {_stage(name) for name in sources} >= set(STAGES)  # the stages this test speaks of exist
+    assert {target for name in sources if _stage(name) == "commands" for target in imports(name, sources)} >= {
+        "generator.checks", "generator.book.library"}  # the imports are read (a command uses the stages)
+    assert stage_order(sources) == []
+
+
+def test_generator_keeps_at_most_five_modules_of_its_own():
+    assert len(top_modules(_modules())) <= TOP_MODULES, top_modules(_modules())
 
 
 def test_render_keeps_at_most_four_modules_of_its_own():

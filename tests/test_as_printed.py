@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.book.library import load_library
 from generator.errors import BuildError
-from generator.library import load_library
 from generator.render.pdf.book import render_book
 from tests.checkfix import make_project
 from tests.pagetext import pdf_reader

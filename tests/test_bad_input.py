@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import build as build_module
-from generator.build import STAMP, build
+from generator.book.library import load_library
+from generator.commands import build as build_module
+from generator.commands.build import STAMP, build
 from generator.errors import UNPRINTABLE, Location, RulebookError, SourceError, SourceErrors
-from generator.library import load_library
 from tests import hostile
 from tests.conftest import copy_project
 from tests.test_faults import one_line, run, tiny
@@ -41,7 +41,7 @@ def project(tmp_path_factory) -> Path:
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path, monkeypatch):
     """Each case its own cache, read from disk (not from this process's memory): a damaged one stays here."""
-    from generator import loader
+    from generator.book import loader
     from generator.checks import editorial
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -53,7 +53,7 @@ def own_cache(tmp_path, monkeypatch):
 
 def forget() -> None:
     """Forget what this process read (as a new process would): the next validate reads the cache on disk."""
-    from generator import loader
+    from generator.book import loader
     from generator.checks import editorial
 
     loader._PARSED.clear()
@@ -192,7 +192,7 @@ def test_a_link_that_stays_in_the_project_is_read(project):
 
 
 def test_a_folder_only_read_is_not_called_one_to_write_to(project, monkeypatch):
-    from generator import files
+    from generator.book import files
 
     def refused(path):
         raise PermissionError(13, "Permission denied", str(path))
@@ -363,7 +363,7 @@ def test_variant_titles_a_reader_cannot_tell_apart_are_one_title(project, title)
 
 
 def test_titles_that_differ_on_the_page_are_not_one_title():
-    from generator.lookalike import reader_key
+    from generator.book.lookalike import reader_key
 
     assert reader_key("Trash") != reader_key("Trashy") != reader_key("Trash!")
     assert reader_key("Oh Hell!") != reader_key("Oh Well!")
@@ -605,7 +605,7 @@ def test_an_out_folder_in_the_sources_is_refused_in_one_line(tmp_path, monkeypat
 
 @pytest.mark.parametrize("where", ["theirs.pdf", "content/book.pdf", "rules_data/frozen/book.pdf"])
 def test_a_preview_never_replaces_a_file_it_did_not_write(tmp_path, where):
-    from generator.preview import Preview
+    from generator.commands.preview import Preview
 
     project = tiny(tmp_path / "project")
     target = (tmp_path / where) if where == "theirs.pdf" else project / where

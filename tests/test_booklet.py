@@ -11,8 +11,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from generator.build import booklet_name
-from generator.library import load_library
+from generator.book.library import load_library
+from generator.commands.build import booklet_name
 from generator.render.pdf.booklet import PAPER, impose, sides
 from generator.render.views.describe import pdf_name
 from tests.pagetext import once_per_file

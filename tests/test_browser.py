@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from generator.publish import publish
+from generator.commands.publish import publish
 from tests.conftest import CHROMIUM, copy_project, sharing_pdfs
 
 pytestmark = [pytest.mark.browser,

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from generator.prose import expand
+from generator.book.prose import expand
 from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.pagetext import page_count
@@ -75,8 +75,8 @@ def test_score_sheet_per_game(built, library, published_library):
 def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monkeypatch):
     """With RULEBOOK_PDF_CACHE set, the same sources, paper and sides are rendered once; a change
     to any source file, the paper or the sides is rendered afresh."""
-    from generator import build as build_module
-    from generator.library import load_library
+    from generator.book.library import load_library
+    from generator.commands import build as build_module
     from tests.conftest import copy_project
 
     renders: list[tuple[str, str, bool]] = []
@@ -111,6 +111,50 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
     assert not half_written
 
 
+def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkeypatch):
+    """Without RULEBOOK_PDF_CACHE, a build keeps its whole renders in its own cache folder (``keep``), a folder for
+    each edition, paper and sides holding the ``KEPT_RENDERS`` used last: a build of what was rendered before copies
+    it (an edit undone too), one of anything else renders, and the oldest render goes. With RULEBOOK_PDF_CACHE, that
+    folder is used in its place (the suite's: the one `make` keeps)."""
+    from generator.book.library import load_library
+    from generator.commands import build as build_module
+    from tests.conftest import copy_project
+
+    renders: list[str] = []
+
+    def render(lib, pdf_dir, paper, duplex, keep, progress=None):  # stands in for WeasyPrint: the cache is what is tested
+        renders.append(lib.edition.id)
+        pdf_dir.mkdir(parents=True, exist_ok=True)
+        (pdf_dir / "book.pdf").write_bytes(str(len(renders)).encode())
+        return {"game-golf": len(renders)}
+
+    monkeypatch.setattr(build_module, "_render_pdfs", render)
+    monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
+    project = copy_project(tmp_path / "project")
+    prose = project / "content" / "golf.md"
+    original = prose.read_text(encoding="utf-8")
+    keep = tmp_path / "build" / ".cache"
+
+    def book(text: str, edition: str | None = None, cache: Path = keep) -> int:
+        prose.write_text(text, encoding="utf-8")
+        out = tmp_path / f"pdf-{len(renders)}"
+        anchors = build_module.render_pdfs(load_library(project, edition), out, keep=cache)
+        assert (out / "book.pdf").read_bytes() == str(anchors["game-golf"]).encode()  # the render's own files
+        return anchors["game-golf"]
+
+    assert book(original) == 1 and book(original) == 1  # copied
+    assert book(original + " ") == 2 and book(original + "  ") == 3  # edits render; the first render goes
+    assert book(original + " ") == 2  # an edit undone: kept
+    assert book(original) == 4  # the oldest went (KEPT_RENDERS)
+    kind = keep / build_module.RENDERS / "2026.2-letter-simplex"
+    assert len([e for e in kind.iterdir() if not e.name.startswith(".")]) == build_module.KEPT_RENDERS == 2
+    assert book(original, "2026.1") == 5 and book(original) == 4  # each edition in a folder of its own
+    assert build_module.render_pdfs(load_library(project), tmp_path / "uncached") == {"game-golf": 6}  # no cache
+    monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(keep))  # the suite's: the cache a build kept
+    assert book(original, cache=tmp_path / "elsewhere") == 4 and not (tmp_path / "elsewhere").exists()
+    assert len(renders) == 6
+
+
 def test_the_cache_key_is_the_same_whatever_the_process_did_before():
     """The key counts the system's text libraries WeasyPrint uses, not a copy another package brings: once the site
     drew its icons with Pillow (which loads its own HarfBuzz and FreeType), publish laid out again a book it had kept.
@@ -131,7 +175,7 @@ def test_a_build_keeps_its_score_sheets_one_by_one(tmp_path, monkeypatch):
     of each edition and paper stay. What is copied or laid out as before is, byte for byte, a render from nothing.
     On two games' sheets: two parts, one of them landscape (Oh Hell!), and blank rows to the foot with a page of
     samples after them (the Gin tournament)."""
-    from generator.library import load_library
+    from generator.book.library import load_library
     from generator.render.pdf import scorepad
     from generator.render.pdf import worker as pdf_worker
     from generator.render.pdf.book import game_pages
@@ -264,7 +308,7 @@ def test_site_worker(case, tmp_path):
     copy_project(tmp_path / "project")
     code = f"""import gc, os, signal
 from pathlib import Path
-from generator.build import build
+from generator.commands.build import build
 from generator.errors import RulebookError
 from generator.render.site.worker import SiteWorker, generate
 project = Path({str(tmp_path / "project")!r})
@@ -322,8 +366,8 @@ def test_a_render_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     is given a temporary folder of the build's, removed when it ends. On a book of one game."""
     import tempfile
 
-    from generator import build as build_module
-    from generator.library import load_library
+    from generator.book.library import load_library
+    from generator.commands import build as build_module
     from tests.checkfix import make_project
 
     game = ("id: demo\ntitle: Demo Rummy\ncategory: cards\nintroduced: \"2026.1\"\n"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from generator.book.library import load_library
 from generator.checks import load_all, run_checks
-from generator.library import load_library
 from tests.checkfix import make_project
 from tests.conftest import ROOT
 

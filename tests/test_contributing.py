@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.freeze import FROZEN_DIR
-from generator.library import load_library
+from generator.book.frozen import FROZEN_DIR
+from generator.book.library import load_library
 from tests.conftest import ROOT, as_published, copy_project
 
 GUIDE = ROOT / "CONTRIBUTING.md"

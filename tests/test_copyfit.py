@@ -332,7 +332,7 @@ def test_a_page_of_no_games_longer_than_a_run_is_laid_out_whole(small_built, tmp
     """With runs shorter than a prose page (the General Rules), the page is laid out whole, as one layout gives it:
     it has no games to cut it at, and was once laid out empty (its anchor then linked to from the contents missing)."""
     import generator.render.pdf.book as pdf
-    from generator.library import load_library
+    from generator.book.library import load_library
     from tests.pdffacts import differences, pdf_facts
 
     project, out = small_built

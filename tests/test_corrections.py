@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.build import build
-from generator.library import load_library
+from generator.book.library import load_library
+from generator.commands.build import build
 from tests.conftest import ROOT, as_published, copy_project
 
 BIN = Path(sys.executable).parent

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from generator.library import load_library
-from generator.model import CardEquipment, Deal, GameBody, Goal, ScoreItem, ScoreTable
+from generator.book.library import load_library
+from generator.book.model import CardEquipment, Deal, GameBody, Goal, ScoreItem, ScoreTable
 from generator.render.views import describe
 from generator.render.views.markup import Markup
 from generator.render.views.pages import game_page

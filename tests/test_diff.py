@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from generator.diff import as_printed, compare, compare_game, lines, markdown
-from generator.library import GameSource, load_library
-from generator.model import Game
+from generator.book.compare import as_printed, compare, compare_game, lines, markdown
+from generator.book.library import GameSource, load_library
+from generator.book.model import Game
 from tests.conftest import ROOT
 
 # (file, text before, text after, the line `rulebook diff` must print). One row per kind of change.

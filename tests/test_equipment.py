@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.cards import SUITS, CardSet, domino_pips, domino_tiles, parse_cards, rank_name
-from generator.phrases import meld_cards, parse_players, parse_range
+from generator.book.cards import SUITS, CardSet, domino_pips, domino_tiles, parse_cards, rank_name
+from generator.book.phrases import meld_cards, parse_players, parse_range
 
 decks = st.integers(min_value=1, max_value=6)
 jokers = st.sampled_from([0, 2])
@@ -112,7 +112,7 @@ def test_suits_are_four():
        st.integers(min_value=-1, max_value=15))
 def test_a_compiled_phrase_answers_as_the_phrase_does(phrase, suit, rank):
     """parse_cards tables its answers for the 53 cards (issue 14); any card, in a deck or not, reads the same."""
-    from generator.cards import _parse
+    from generator.book.cards import _parse
 
     assert parse_cards(phrase)((rank, suit)) == _parse(phrase)((rank, suit))
 
@@ -126,8 +126,8 @@ def test_parsed_player_counts_are_kept_apart_by_type():
 
 def test_cards_in_play_answers_for_each_configuration_however_many_come_and_go(monkeypatch):
     """Each configuration's JSON is kept by the object (issue 14); a new object never gets another's answer."""
-    import generator.equipment as equipment
-    from generator.model import CardEquipment
+    import generator.book.equipment as equipment
+    from generator.book.model import CardEquipment
 
     monkeypatch.setattr(equipment, "_JSON", {})
     for n in range(5000):  # past the store's limit: it is emptied, and ids of let-go objects come back

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from generator.book.library import load_library
 from generator.errors import SourceErrors
-from generator.library import load_library
 from tests.conftest import ROOT, copy_project
 
 RUMMOLI = """    evidence:

@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from generator.library import load_library
-from generator.prose import expand
+from generator.book.library import load_library
+from generator.book.prose import expand
 from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, ROOT
 

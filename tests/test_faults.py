@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import build as build_module
-from generator.build import build
 from generator.cli import main
+from generator.commands import build as build_module
+from generator.commands.build import build
 from generator.errors import RulebookError
 from tests import hostile
 from tests.checkfix import make_project
@@ -188,8 +188,8 @@ def test_a_source_that_is_not_a_file_gets_one_line_naming_it(project, case, file
 
 def test_a_folder_in_place_of_a_file_is_one_line_from_every_command(project, tmp_path, monkeypatch):
     """build, preview, serve, publish, check-pr and diff say what validate says (they crashed with IsADirectoryError)."""
-    from generator.prcheck import check_pr
-    from generator.preview import Preview, watch
+    from generator.commands.check_pr import check_pr
+    from generator.commands.preview import Preview, watch
     from generator.render.site.plugin import RulebookPlugin
 
     file = "rules_data/euchre.yaml"
@@ -226,7 +226,7 @@ def test_a_folder_in_place_of_a_file_is_one_line_from_every_command(project, tmp
 
 
 def test_a_missing_git_is_one_line(project, tmp_path, monkeypatch):
-    from generator.prcheck import check_pr
+    from generator.commands.check_pr import check_pr
 
     monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))
     code, output = run("--root", str(ROOT), "diff", "HEAD~1", "HEAD")
@@ -235,7 +235,7 @@ def test_a_missing_git_is_one_line(project, tmp_path, monkeypatch):
     code, annotations, summary = check_pr(project, "origin/main")  # the change is still checked
     assert code == 0 and "git: not found" in summary
     with pytest.raises(RulebookError, match="git: not found"):
-        from generator.publish import publish
+        from generator.commands.publish import publish
 
         publish(project)
 
@@ -335,7 +335,7 @@ def test_kill_9_during_a_build_leaves_no_process_and_the_next_build_no_staging_f
     each render stalled, so that the kill comes during it on any machine."""
     project = tiny(tmp_path / "project")
     out = project / "build"
-    code = ("import sys; from generator import build; build.WORKER = 'tests.stalled_worker'; "
+    code = ("import sys; from generator.commands import build; build.WORKER = 'tests.stalled_worker'; "
             f"from generator.cli import main; main(['--root', {str(project)!r}, 'build'])")
     started = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -431,7 +431,7 @@ def test_a_build_of_one_half_keeps_the_other_as_it_was(tmp_path, monkeypatch):
 
 def test_a_leftover_staging_folder_goes_and_one_in_use_stays(tmp_path):
     """A folder a stopped build left goes; one a build holds stays, and so does a user's folder of the same name."""
-    from generator.build import STAGING, claim, sweep
+    from generator.commands.build import STAGING, claim, sweep
 
     left, lock = claim(tmp_path, STAGING)
     (left / "half-written.pdf").write_bytes(b"%PDF")
@@ -452,7 +452,7 @@ def test_a_leftover_staging_folder_goes_and_one_in_use_stays(tmp_path):
 
 def test_publish_cleans_its_temporary_folder_however_it_ends(tmp_path):
     """A publish stopped with SIGTERM removes its folder; one a kill -9 left is removed by the next publish."""
-    TEMP_PREFIX = "rulebook-publish-"  # noqa: N806 - generator.publish.TEMP_PREFIX, the name publish always gave it
+    TEMP_PREFIX = "rulebook-publish-"  # noqa: N806 - generator.commands.publish.TEMP_PREFIX, the name publish always gave it
 
     repo = copy_project(tmp_path / "repo")
     git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
@@ -464,7 +464,7 @@ def test_publish_cleans_its_temporary_folder_however_it_ends(tmp_path):
     left = temp / f"{TEMP_PREFIX}killed"  # as a publish killed with -9 leaves it: marked as its (build.claim)
     left.mkdir()
     (left / build_module.STAMP).write_text(build_module.STAMP_TEXT, encoding="utf-8")
-    code = ("import time; from pathlib import Path; from generator import publish\n"
+    code = ("import time; from pathlib import Path; from generator.commands import publish\n"
             "def stalled(lib, pdf_dir, **kwargs):\n"
             "    pdf_dir.mkdir(parents=True); print('rendering', flush=True); time.sleep(60)\n"
             "publish.render_pdfs = stalled\n"

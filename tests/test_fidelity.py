@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity import Failure, check, errata_groups

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from generator.book.frozen import FROZEN_DIR, fingerprint, stored, write
 from generator.checks import run_checks
 from generator.cli import main
-from generator.freeze import FROZEN_DIR, fingerprint, stored, write
 from tests.conftest import PUBLISHED, ROOT, copy_project
 
 
@@ -23,7 +23,7 @@ def test_the_published_edition_prints_what_was_published(library, published_libr
 def test_the_committed_fingerprint_is_what_freeze_writes(published_library, tmp_path):
     """Committed as `rulebook freeze` writes it, byte for byte (nobody edited it by hand), and complete."""
     project = copy_project(tmp_path)
-    from generator.library import load_library
+    from generator.book.library import load_library
     write(load_library(project, PUBLISHED))
     ours, theirs = sorted((ROOT / FROZEN_DIR / PUBLISHED).glob("*.yaml")), sorted((project / FROZEN_DIR / PUBLISHED).glob("*.yaml"))
     assert [p.name for p in ours] == [p.name for p in theirs]
@@ -76,7 +76,7 @@ TAMPER = [
 
 @pytest.mark.parametrize("tamper,where,words", [t[1:] for t in TAMPER], ids=[t[0] for t in TAMPER])
 def test_a_change_to_the_published_record_is_one_error_at_the_record(tmp_path, tamper, where, words):
-    from generator.library import load_library
+    from generator.book.library import load_library
 
     project = copy_project(tmp_path)
     tamper(project)
@@ -98,7 +98,7 @@ def test_freeze_refuses_a_sealed_record_in_one_line(tmp_path, capsys):
 
 
 def test_the_seal_is_set_in_a_flow_or_a_block_mapping():
-    from generator.freeze import sealed_book
+    from generator.book.frozen import sealed_book
 
     digest = "sha256:" + "a" * 64
     flow = 'editions:\n  - {id: "2026.1", year: 2026, date: "2026-01-01"}\n  - {id: "2026.2", year: 2026}\ncurrent: "2026.2"\n'

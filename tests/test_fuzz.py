@@ -273,7 +273,7 @@ def damage(entry: Path, kind: str, n: int, others: list[Path], project: Path) ->
 
 def _fresh_process() -> None:
     """Forget what this process read, as the next run of validate would have."""
-    from generator import loader
+    from generator.book import loader
     from generator.checks import editorial
 
     loader._PARSED.clear()

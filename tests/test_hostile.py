@@ -26,11 +26,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build import build
+from generator.book.library import load_library
+from generator.book.loader import parse_yaml
 from generator.checks import run_checks
+from generator.commands.build import build
 from generator.errors import BuildError, RulebookError
-from generator.library import load_library
-from generator.loader import parse_yaml
 from generator.render.pdf.book import book_html
 from tests import hostile
 from tests.checkfix import make_project
@@ -121,7 +121,7 @@ def hostile_build(tmp_path_factory, trap):
     assert {f.check for f in refused} <= {"reference.unknown", "prose.image", "prose.long_word",
                                           "title.breaks_heading"}, refused
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("generator.build.run_checks", lambda lib: [f for f in run_checks(lib) if f not in refused])
+        patch.setattr("generator.commands.build.run_checks", lambda lib: [f for f in run_checks(lib) if f not in refused])
         out = build(project, out=base / "out")
     hostile.tried("markup (prose)", len(MARKDOWN))
     hostile.tried("markup (YAML strings)", len(YAML_STRINGS))
@@ -252,7 +252,7 @@ def test_a_refused_resource_fails_the_render_clearly():
 
 
 def test_non_utf8_and_oversized_files_are_refused(tmp_path):
-    from generator.loader import MAX_FILE_BYTES, read_yaml
+    from generator.book.loader import MAX_FILE_BYTES, read_yaml
 
     for name, raw, problem in (("latin.yaml", b"title: caf\xe9\n", "not UTF-8"),
                                ("utf16.yaml", "title: x\n".encode("utf-16"), "not UTF-8"),
@@ -344,7 +344,7 @@ def test_broken_link_leaves_the_last_build(good_build):
 
 
 def test_refused_resource_leaves_the_last_build(good_build, monkeypatch):
-    from generator import build as build_module
+    from generator.commands import build as build_module
     from generator.render.pdf.fetcher import RefusedResource
 
     project, out, before = good_build
@@ -399,7 +399,7 @@ def test_a_runaway_pdf_render_is_stopped_and_leaves_the_last_build(good_build, m
 def test_a_stopped_render_takes_the_processes_it_forked_with_it(tmp_path, monkeypatch):
     """The render forks a process for the sheets; stopped at its time limit, neither may be left running (a
     stand-in worker that forks at once and sleeps, so that the stop comes after the fork on any machine)."""
-    from generator import build as build_module
+    from generator.commands import build as build_module
 
     monkeypatch.setattr(build_module, "WORKER", "tests.sleepy_worker")
     monkeypatch.setenv("RULEBOOK_PDF_TIMEOUT", "1")
@@ -409,7 +409,7 @@ def test_a_stopped_render_takes_the_processes_it_forked_with_it(tmp_path, monkey
 
 
 def test_a_failed_publish_leaves_gh_pages_unchanged(tmp_path):
-    from generator.publish import publish
+    from generator.commands.publish import publish
 
     repo = copy_project(tmp_path)
     git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.book.library import load_library
 from generator.checks import run_checks
-from generator.library import load_library
 from tests.conftest import CURRENT, copy_project
 
 

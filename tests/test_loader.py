@@ -6,9 +6,9 @@ import time
 
 import pytest
 
+from generator.book.library import load_library
+from generator.book.loader import MAX_FILE_BYTES, parse_yaml, read_yaml
 from generator.errors import SourceError, SourceErrors
-from generator.library import load_library
-from generator.loader import MAX_FILE_BYTES, parse_yaml, read_yaml
 from tests.conftest import copy_project
 
 BAD = [
@@ -105,7 +105,7 @@ def test_schema_rejects_wrong_types_with_the_line(tmp_path):
 
 def test_a_file_read_again_is_not_parsed_again_and_editions_do_not_leak(monkeypatch):
     """Parsed files are kept (issue 14), but each load gets its own data: an older edition edits its data."""
-    import generator.loader as loader
+    import generator.book.loader as loader
     from tests.conftest import ROOT
 
     def dumps(lib):
@@ -127,7 +127,7 @@ def test_a_file_read_again_is_not_parsed_again_and_editions_do_not_leak(monkeypa
 
 def _fresh_process(monkeypatch, tmp_path):
     """Empty the in-process store, as a new run starts; the user's cache is ``tmp_path``."""
-    import generator.loader as loader
+    import generator.book.loader as loader
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(loader, "_PARSED", {})

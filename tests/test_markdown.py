@@ -127,8 +127,8 @@ BOLD_IN_DATA = {
 @pytest.mark.parametrize("case", list(BOLD_IN_DATA), ids=list(BOLD_IN_DATA))
 def test_bold_in_data_prints_bold_in_every_block(case, tmp_path):
     """No data block prints YAML's ** as asterisks: glance, score tables, rounds, score-sheet fields and columns."""
-    from generator.library import load_library
-    from generator.prose import format_value
+    from generator.book.library import load_library
+    from generator.book.prose import format_value
     from generator.render.views import describe
     from generator.render.views.markup import environment
     from generator.render.views.pages import game_page

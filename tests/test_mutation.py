@@ -3,7 +3,7 @@
 Every numeric leaf of a game's data (``rules_data/<game>.yaml``), and every number the prose states
 that a check binds to the data, is changed in turn (in process, one game at a time). Each change must
 
-(a) show in ``rulebook diff``'s engine (``generator.diff.compare_game``) as a change to that game, with
+(a) show in ``rulebook diff``'s engine (``generator.book.compare.compare_game``) as a change to that game, with
     the old and the new value in its words;
 (b) change the game page's rendered text, unless the leaf is on NON_PRINTING below, with its reason;
 (c) when the same quantity is stated twice (a stated total, count, deck size or best score, a worked
@@ -25,15 +25,15 @@ from typing import Any
 
 import pytest
 
+from generator.book.compare import compare_game
+from generator.book.library import GameSource, Library, load_library
+from generator.book.loader import TextDoc, YamlDoc
+from generator.book.model import Game
+from generator.book.numwords import score, to_words
+from generator.book.prose import REF, format_value
 from generator.checks import effective, load_all, run_checks
 from generator.checks.prose_numbers import PHRASES, modelled
 from generator.checks.values import stated_values
-from generator.diff import compare_game
-from generator.library import GameSource, Library, load_library
-from generator.loader import TextDoc, YamlDoc
-from generator.model import Game
-from generator.numwords import score, to_words
-from generator.prose import REF, format_value
 from generator.render.site.docs import game_markdown, site_environment
 from generator.render.views.pages import game_page
 from tests.conftest import ROOT
@@ -289,7 +289,7 @@ def _bodies(data: dict) -> list[tuple[tuple, dict]]:
 
 def named_deal_lines(gs: GameSource) -> list[tuple[str, tuple, Any]]:
     """Each deal line naming its players, asked for far more than any deck or set holds (the most the model allows)."""
-    from generator.model import MAX_DEALT
+    from generator.book.model import MAX_DEALT
 
     out = []
     for prefix, body in _bodies(gs.doc.data):
@@ -302,7 +302,7 @@ def named_deal_lines(gs: GameSource) -> list[tuple[str, tuple, Any]]:
 def face_value_under_a_total(gs: GameSource) -> list[tuple[str, tuple, Any]]:
     """Each card group under a stated total whose cards all have a number, valued at face value
     instead where that changes what they are worth ('Each seven: 30' -> four sevens at 7)."""
-    from generator.cards import parse_cards
+    from generator.book.cards import parse_cards
     deck = [(rank, suit) for rank in range(1, 14) for suit in "cdhs"]
     out = []
     for prefix, body in _bodies(gs.doc.data):

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from generator.numwords import _SCALE_VALUES, _VALUES, WORD_PATTERN, from_words, styled, to_words
-from generator.prose import expand
+from generator.book.numwords import _SCALE_VALUES, _VALUES, WORD_PATTERN, from_words, styled, to_words
+from generator.book.prose import expand
 
 CASES = [(0, "zero"), (4, "four"), (10, "ten"), (13, "thirteen"), (21, "twenty-one"), (90, "ninety"),
          (100, "one hundred"), (125, "one hundred twenty-five"), (1000, "one thousand"),

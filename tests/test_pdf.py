@@ -10,8 +10,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from generator.build import render_pdfs
-from generator.library import load_library
+from generator.book.library import load_library
+from generator.commands.build import render_pdfs
 from generator.render.pdf.book import game_pages, render_book
 from generator.render.pdf.scorepad import render_sheet
 from generator.render.views.describe import pdf_name

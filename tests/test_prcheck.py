@@ -91,8 +91,8 @@ def test_the_check_reports_a_pull_request(base, tmp_path, capsys, name):
 
 def _accepted(root: Path) -> int:
     """How many findings the book's acceptances cover in ``root`` (the change leaves them as they are)."""
+    from generator.book.library import load_library
     from generator.checks import run_checks
-    from generator.library import load_library
 
     return sum(f.severity == "accepted" for f in run_checks(load_library(root)))
 
@@ -157,7 +157,7 @@ def branch(tmp_path_factory) -> tuple[Path, str]:
 
 
 def test_the_summary_sets_decisions_corrections_and_other_edits_apart(branch, tmp_path):
-    from generator.prcheck import check_pr
+    from generator.commands.check_pr import check_pr
 
     code, _, summary = check_pr(branch, "HEAD~1")
     assert code == 0, summary
@@ -177,7 +177,7 @@ def test_the_summary_sets_decisions_corrections_and_other_edits_apart(branch, tm
 
 
 def test_a_list_is_shown_by_the_item_that_changed(branch):
-    from generator.prcheck import check_pr
+    from generator.commands.check_pr import check_pr
 
     _, _, summary = check_pr(branch, "HEAD~1")
     line = next(line for line in summary.splitlines() if "pub-rummy" in line and "games" in line)
@@ -215,7 +215,7 @@ def test_a_link_leaving_the_project_is_refused_and_nothing_quotes_it(base, tmp_p
 def test_the_pictures_show_each_changed_page_before_and_after(branch, tmp_path):
     from PIL import Image
 
-    from generator.prcheck import check_pr
+    from generator.commands.check_pr import check_pr
 
     folder = tmp_path / "pictures"
     code, _, summary = check_pr(branch, "HEAD~1", pictures=folder)
@@ -250,7 +250,7 @@ def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_
     """The test session's shared Chromium (tests/conftest.py ``browser``, asked for here) runs Playwright's event loop
     in this worker's thread: a second Playwright started in that thread failed, and a check run after a browser test
     drew no site."""
-    from generator.pictures import site_pictures
+    from generator.commands.pictures import site_pictures
 
     assert browser.is_connected()
     for side, words in (("before", "Hearts may not be led"), ("after", "Hearts may never be led")):
@@ -266,7 +266,7 @@ def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_
 
 @pytest.mark.parametrize("inside", ["notes.txt", "rules_data"])
 def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_path, inside):
-    from generator.prcheck import check_pr
+    from generator.commands.check_pr import check_pr
 
     repo = tmp_path / "pr"
     shutil.copytree(base, repo)
@@ -286,7 +286,7 @@ def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_
 
 
 def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_boxed():
-    from generator.pictures import _Page, _Word, changed_words
+    from generator.commands.pictures import _Page, _Word, changed_words
 
     def page(number: int, words: list[str], label: str) -> _Page:
         body = [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)]
@@ -303,7 +303,7 @@ def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_box
 
 
 def test_a_decision_with_an_impossible_date_is_one_error_in_the_summary(base, tmp_path):
-    from generator.prcheck import check_pr
+    from generator.commands.check_pr import check_pr
 
     repo = tmp_path / "pr"
     shutil.copytree(base, repo)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pypdf
 
-from generator.library import load_library
-from generator.preview import Preview, sources_stamp, watch
+from generator.book.library import load_library
+from generator.commands.preview import Preview, sources_stamp, watch
 from generator.render.pdf.book import BookParts, Layout, render_book
 from generator.render.pdf.weasy import Engine
 from tests.conftest import EDITED_GAME, edit_one_word, small_project

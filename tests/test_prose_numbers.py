@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from generator.book.model import GameBody
 from generator.checks.prose_numbers import PHRASES, number_findings
-from generator.model import GameBody
 
 BODY = GameBody.model_validate({
     "players": "2-4", "equipment": {"cards": [{"decks": 2}]}, "deal": {"each": 10},

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.publish import DIGEST, built_commit
+from generator.commands.publish import DIGEST, built_commit
 
 ROOT = Path(__file__).resolve().parent.parent
 COPIED = ("book.yaml", "mkdocs.yml", "pyproject.toml", "rules_data", "content", "templates", "schema", "docs")
@@ -179,9 +179,9 @@ def test_publish_keeps_an_edition_that_did_not_change_and_builds_one_that_did(tm
 def test_an_edition_whose_sources_as_printed_change_is_built_again(tmp_path):
     """The digest follows what an edition's build reads: a change that a later edition makes (undone for it) leaves it
     as it was; a change to what it prints, the code, or the editions listed does not."""
-    from generator.freeze import write
-    from generator.library import load_library
-    from generator.publish import build_digest
+    from generator.book.frozen import write
+    from generator.book.library import load_library
+    from generator.commands.publish import build_digest
 
     root = _tiny_book(tmp_path / "book")
     before = {ed: build_digest(load_library(root, ed)) for ed in ("2026.1", "2026.2")}

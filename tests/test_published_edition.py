@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.library import load_library
-from generator.loader import read_yaml
-from generator.model import Errata
-from generator.prose import expand, format_value
+from generator.book.library import load_library
+from generator.book.loader import read_yaml
+from generator.book.model import Errata
+from generator.book.prose import expand, format_value
 from generator.render.views import describe
 from generator.render.views.describe import pdf_name
 from generator.render.views.pages import game_page
@@ -458,7 +458,7 @@ def test_each_correction_shows_only_in_its_edition(built, erratum):
 def test_glance_boxes_show_the_editions_own_data(built, edition):
     """Every "at a glance" box on the built site is the one described from this edition's data.
 
-    The published edition's data has every erratum undone (generator/library.py), so a corrected
+    The published edition's data has every erratum undone (generator/book/library.py), so a corrected
     value in a 2026.1 box, or a published one in 2026.2, fails here.
     """
     lib = library(edition)

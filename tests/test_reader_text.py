@@ -124,7 +124,7 @@ def test_the_book_and_the_score_pad_name_no_file_and_only_the_addresses_the_sour
 def test_an_editors_note_is_printed_once_and_set_apart(built):
     """The editors' words (a page's editor_note: what the page lacks) print once, marked as theirs, in both
     editions' site and book; they are not written into the family's prose (Game Board Layouts said it four times)."""
-    from generator.library import load_library
+    from generator.book.library import load_library
     from tests.conftest import ROOT
 
     checked = 0

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.book.library import load_library
 from generator.checks import run_checks
-from generator.library import load_library
 from tests.conftest import ROOT, copy_project, small_project
 
 FIRST, SECOND = ("2026.3", "Revision 3 (Dec/2026)", "2026-12-20"), ("2027.1", "Revision 1 (Jan/2027)", "2027-01-15")
@@ -284,7 +284,7 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
 def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str], str]:
     import shutil
 
-    from generator.freeze import MANIFEST, folder, record_digest, sealed_book
+    from generator.book.frozen import MANIFEST, folder, record_digest, sealed_book
 
     copy = shutil.copytree(root, tmp / "book")
     _git(copy, "add", "-A")
@@ -294,7 +294,7 @@ def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str
     if also_seal:  # the digests and the seal written again, as if the record had been published so
         record = folder(copy, "2026.3")
         (record / MANIFEST).unlink()
-        from generator.freeze import _manifest
+        from generator.book.frozen import _manifest
         (record / MANIFEST).write_text(_manifest(record), encoding="utf-8")
         book = copy / "rules_data" / "book.yaml"
         book.write_text(sealed_book(book.read_text(encoding="utf-8"), "2026.3", record_digest(record)), encoding="utf-8")
@@ -335,7 +335,7 @@ def new_builds(lifecycle, tmp_path_factory):
     """2026.3 and 2027.1, each built as `make` builds it: site and PDF (the PDFs in one process: ONE_RENDER_PROCESS)."""
     import io
 
-    from generator.build import build
+    from generator.commands.build import build
     from generator.progress import Progress
 
     root, out = lifecycle["root"], tmp_path_factory.mktemp("builds")
@@ -840,7 +840,7 @@ def test_a_decisions_sentence_is_printed_as_text_inside_its_note(why):
     """The reason is the family's text, printed as written: no Markdown, no HTML, and all of it inside the note."""
     import markdown
 
-    from generator.model import Revision
+    from generator.book.model import Revision
     from generator.render.site.docs import game_markdown, site_environment
     from generator.render.views.markup import PROSE_EXTENSIONS
     from generator.render.views.pages import game_page

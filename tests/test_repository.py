@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.site.docs import game_markdown, site_environment
 from generator.render.site.repository import correction_address, repository, web_address
 from generator.render.views.pages import game_page

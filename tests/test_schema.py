@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.schema import SCHEMAS, schema_text
+from generator.book.schema import SCHEMAS, schema_text
 from tests.conftest import ROOT
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from generator.book.library import load_library
 from generator.checks.rounds import sequence_length
-from generator.library import load_library
 from generator.render.pdf.writer import SUM_SCRIPT
 from generator.render.views.describe import pdf_name
 from generator.render.views.sheets import has_own_sheet
@@ -54,7 +54,7 @@ def _body(lib, game_id: str, variant_id: str | None):
 
 
 def _round_count(rounds) -> int | None:
-    from generator.cards import parse_cards
+    from generator.book.cards import parse_cards
 
     if rounds is None:
         return None
@@ -578,7 +578,7 @@ def test_doubles_are_refused_at_load_where_they_cannot_be_read(rounds, problem):
     """A double's label must say where its number goes, and hands by double are not also listed otherwise."""
     from pydantic import ValidationError
 
-    from generator.model import Rounds
+    from generator.book.model import Rounds
 
     with pytest.raises(ValidationError, match=problem):
         Rounds(**rounds)
@@ -619,7 +619,7 @@ def test_sums_must_name_the_block_columns():
     """``sums`` naming a column the block does not have (or a block with no total) is refused at load."""
     from pydantic import ValidationError
 
-    from generator.model import SheetBlock
+    from generator.book.model import SheetBlock
 
     with pytest.raises(ValidationError, match="sums"):
         SheetBlock(columns=["Bid", "Score"], total="Total", sums=["Points"])
@@ -834,7 +834,7 @@ def test_running_total_rule(body, block, running):
     """sheets.is_running: one case a way a block does or does not keep a running total."""
     from types import SimpleNamespace
 
-    from generator.model import SheetBlock
+    from generator.book.model import SheetBlock
     from generator.render.views.sheets import is_running
 
     view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body}))
@@ -894,7 +894,7 @@ def test_a_row_label_must_say_where_the_row_s_number_goes():
     """A block's row_label names each unlabelled row by its number: without {n} or {nth} every row would have one name."""
     from pydantic import ValidationError
 
-    from generator.model import SheetBlock
+    from generator.book.model import SheetBlock
     from generator.render.views.sheets import row_name
 
     with pytest.raises(ValidationError, match="write {n} or {nth}"):

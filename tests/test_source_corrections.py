@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from generator.library import load_library
+from generator.book.library import load_library
 from generator.render.views.describe import pdf_name
 from generator.render.views.pages import game_page
 from tests.conftest import CURRENT, ROOT

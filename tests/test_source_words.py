@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.arith import ArithmeticError_, worked
-from generator.library import load_library
-from generator.model import CardEquipment, Example, GameBody
+from generator.book.arith import ArithmeticError_, worked
+from generator.book.library import load_library
+from generator.book.model import CardEquipment, Example, GameBody
 from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity_output import pdf_ranges

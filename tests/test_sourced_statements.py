@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.library import load_library
-from generator.model import GameBody
+from generator.book.library import load_library
+from generator.book.model import GameBody
 from generator.render.views import describe
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity_source import heading_text, seed_sentences, unmark, words

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from generator.phrases import parse_players
+from generator.book.phrases import parse_players
 from generator.render.site.docs import finder_record
 from generator.render.views import describe
 from generator.render.views.pages import game_page

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.prose import expand
+from generator.book.prose import expand
 from generator.render.views.describe import pdf_name
 from generator.render.views.pages import game_page
 from generator.render.views.sheets import sheet_round, sheet_rows

@@ -15,8 +15,8 @@ import pypdf
 import pytest
 from pypdf.generic import NameObject
 
-from generator.build import booklet_name
-from generator.library import load_library
+from generator.book.library import load_library
+from generator.commands.build import booklet_name
 from generator.render.pdf.booklet import impose
 from generator.render.pdf.weasy import Engine
 from generator.render.pdf.writer import PdfWriter

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.book.library import load_library
 from generator.errors import BuildError
-from generator.library import load_library
 from generator.render.pdf.book import BookParts, document_maker
 from generator.render.pdf.weasy import Engine, without_cycle_collector
 from generator.render.pdf.writer import PdfWriter

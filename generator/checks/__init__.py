@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..book.library import GameSource, Library
+from ..book.model import Game, GameBody, Variant
 from ..errors import Location, SourceError, clean
-from ..library import GameSource, Library
-from ..model import Game, GameBody, Variant
 
 Severity = Literal["error", "warning"]
 ACCEPTED_FILE = "rules_data/accepted.yaml"

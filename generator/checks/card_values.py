@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from ..cards import CardSet, card_name, parse_cards, rank_name
-from ..equipment import tables, wild_names
+from ..book.cards import CardSet, card_name, parse_cards, rank_name
+from ..book.equipment import tables, wild_names
+from ..book.library import Library
+from ..book.model import ScoreTable
+from ..book.phrases import parse_players
 from ..errors import Location
-from ..library import Library
-from ..model import ScoreTable
-from ..phrases import parse_players
 from . import Body, bodies, check
 
 Finding = tuple[Location, str, str]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import CardSet, parse_cards, rank_name
-from ..equipment import wild_names
+from ..book.cards import CardSet, parse_cards, rank_name
+from ..book.equipment import wild_names
+from ..book.library import Library
+from ..book.phrases import parse_range
 from ..errors import Location
-from ..library import Library
-from ..phrases import parse_range
 from . import bodies, check
 from .card_values import all_cards
 from .values import face_value, score_items

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..book.library import DATA_DIR, Library, edition_key
+from ..book.model import Game
 from ..errors import Location
-from ..library import DATA_DIR, Library, edition_key
-from ..model import Game
 from . import check
 
 Finding = tuple[Location, str, str | None]

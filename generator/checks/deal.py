@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import domino_tiles, parse_cards
-from ..equipment import deal_for, each, tables
+from ..book.cards import domino_tiles, parse_cards
+from ..book.equipment import deal_for, each, tables
+from ..book.library import Library
+from ..book.model import Deal, GameBody
+from ..book.phrases import PLAYER_HORIZON, parse_players
 from ..errors import Location
-from ..library import Library
-from ..model import Deal, GameBody
-from ..phrases import PLAYER_HORIZON, parse_players
 from . import Body, bodies, check, listing
 
 Finding = tuple[Location, str, str]

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..book.frozen import FROZEN_DIR, Difference, check_seal, differences, folder, stored
+from ..book.library import Library, edition_key
+from ..book.prose import MISSING, expand, lookup
 from ..errors import Location
-from ..freeze import FROZEN_DIR, Difference, check_seal, differences, folder, stored
-from ..library import Library, edition_key
-from ..prose import MISSING, expand, lookup
 from . import check
 
 Finding = tuple[Location, str, str | None]

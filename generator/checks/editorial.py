@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from ..book.files import read_source_text, store, stored_text, user_cache
+from ..book.library import Library
+from ..book.loader import YamlDoc, leaves
 from ..errors import Location
-from ..files import read_source_text, store, stored_text, user_cache
-from ..library import Library
-from ..loader import YamlDoc, leaves
 from . import check
 
 Finding = tuple[Location, str, str | None]

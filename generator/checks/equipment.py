@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import JOKER, CardSet, card_name, parse_cards
+from ..book.cards import JOKER, CardSet, card_name, parse_cards
+from ..book.library import Library
 from ..errors import Location
-from ..library import Library
 from . import bodies, check
 
 Finding = tuple[Location, str, str]

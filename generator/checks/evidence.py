@@ -24,12 +24,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..book.library import DATA_DIR, GameSource, Library
+from ..book.loader import TextDoc, YamlDoc, leaves
+from ..book.model import Erratum, Game
+from ..book.numwords import WORD_PATTERN, from_words
+from ..book.prose import MISSING, expand, lookup
 from ..errors import Location
-from ..library import DATA_DIR, GameSource, Library
-from ..loader import TextDoc, YamlDoc, leaves
-from ..model import Erratum, Game
-from ..numwords import WORD_PATTERN, from_words
-from ..prose import MISSING, expand, lookup
 from . import REGISTRY, check
 from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, house_words, unknown_words
 

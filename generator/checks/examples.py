@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..arith import example_values
+from ..book.arith import example_values
+from ..book.library import Library
+from ..book.model import ExampleValue
+from ..book.prose import format_value
 from ..errors import Location
-from ..library import Library
-from ..model import ExampleValue
-from ..prose import format_value
 from . import bodies, check
 
 Finding = tuple[Location, str, str]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..book.library import GameSource, Library, page_span
+from ..book.phrases import parse_players
 from ..errors import Location
-from ..library import GameSource, Library, page_span
-from ..phrases import parse_players
 from . import check
 
 Finding = tuple[Location, str, str | None]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..book.library import BOOK_FILE, DATA_DIR, Library
+from ..book.model import edition_key
 from ..errors import Location, echo
-from ..library import BOOK_FILE, DATA_DIR, Library
-from ..model import edition_key
 from . import check
 
 Finding = tuple[Location, str, str | None]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..book.library import Library
+from ..book.loader import TextDoc
+from ..book.prose import REF
 from ..errors import Location, echo
-from ..library import Library
-from ..loader import TextDoc
-from ..prose import REF
 from . import check
 
 Finding = tuple[Location, str, str | None]

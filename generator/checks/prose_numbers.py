@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..cards import parse_rank
-from ..equipment import tables
+from ..book.cards import parse_rank
+from ..book.equipment import tables
+from ..book.library import Library
+from ..book.model import GameBody
+from ..book.numwords import WORD_PATTERN, from_words
+from ..book.phrases import MAX_DIGITS, parse_players, parse_range
+from ..book.prose import REF
 from ..errors import Location
-from ..library import Library
-from ..model import GameBody
-from ..numwords import WORD_PATTERN, from_words
-from ..phrases import MAX_DIGITS, parse_players, parse_range
-from ..prose import REF
 from . import Body, bodies, check
 
 Finding = tuple[Location, str, str]

@@ -6,12 +6,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .. import hints
+from ..book import hints
+from ..book.library import Library
+from ..book.loader import TextDoc
+from ..book.numwords import SCORE_STYLES, STYLES
+from ..book.prose import MISSING, REF, find_refs, is_block_path, lookup
 from ..errors import Location
-from ..library import Library
-from ..loader import TextDoc
-from ..numwords import SCORE_STYLES, STYLES
-from ..prose import MISSING, REF, find_refs, is_block_path, lookup
 from . import check
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import parse_cards
-from ..equipment import deal_for, doubles_played, each, top_double
+from ..book.cards import parse_cards
+from ..book.equipment import deal_for, doubles_played, each, top_double
+from ..book.library import Library
+from ..book.model import Rounds
+from ..book.phrases import meld_cards, parse_players
 from ..errors import Location
-from ..library import Library
-from ..model import Rounds
-from ..phrases import meld_cards, parse_players
 from . import Body, bodies, check
 
 Finding = tuple[Location, str, str]

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..book.library import CONTENT_DIR, Library
+from ..book.loader import TextDoc
+from ..book.prose import BLOCK_LINE, REF
 from ..errors import Location
-from ..library import CONTENT_DIR, Library
-from ..loader import TextDoc
-from ..prose import BLOCK_LINE, REF
 from . import bodies, check
 
 Finding = tuple[Location, str, str]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import CardSet, parse_cards
-from ..equipment import deal_for, each, tables, wild_names
+from ..book.cards import CardSet, parse_cards
+from ..book.equipment import deal_for, each, tables, wild_names
+from ..book.library import Library
+from ..book.model import ScoreItem
+from ..book.phrases import NumRange, parse_players, parse_range
+from ..book.prose import format_value
 from ..errors import Location
-from ..library import Library
-from ..model import ScoreItem
-from ..phrases import NumRange, parse_players, parse_range
-from ..prose import format_value
 from . import Body, bodies, check
 from .values import face_value
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, Library
+from ..book.model import Source
+from ..book.prose import MISSING, lookup
 from ..errors import Location
-from ..library import BOOK_FILE, CONTENT_DIR, DATA_DIR, Library
-from ..model import Source
-from ..prose import MISSING, lookup
 from . import check
 
 Finding = tuple[Location, str, str]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..equipment import card_config, top_double
+from ..book.equipment import card_config, top_double
+from ..book.library import Library
+from ..book.phrases import parse_players
 from ..errors import Location
-from ..library import Library
-from ..phrases import parse_players
 from . import bodies, check, listing
 
 Finding = tuple[Location, str, str]

@@ -12,12 +12,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..cards import parse_rank, rank_name
+from ..book.cards import parse_rank, rank_name
+from ..book.library import Library
+from ..book.model import ScoreItem
+from ..book.numwords import WORD_PATTERN, from_words
+from ..book.prose import expand, format_value, lookup
 from ..errors import Location
-from ..library import Library
-from ..model import ScoreItem
-from ..numwords import WORD_PATTERN, from_words
-from ..prose import expand, format_value, lookup
 from . import Body, bodies, check
 
 Finding = tuple[Location, str, str]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..book.library import Library
 from ..errors import Location
-from ..library import Library
 from . import check
 
 Finding = tuple[Location, str, str | None]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..book.library import GameSource, Library
 from ..errors import Location
-from ..library import GameSource, Library
 from . import check
 
 Finding = tuple[Location, str, str]

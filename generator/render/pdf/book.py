@@ -37,10 +37,10 @@ from typing import Any
 
 from markupsafe import escape
 
+from ...book.library import Library
+from ...book.prose import expand, format_value
 from ...errors import BuildError
-from ...library import Library
 from ...progress import Report, quiet
-from ...prose import expand, format_value
 from ..views import describe
 from ..views.changes import edition_changes, line_html
 from ..views.markup import Markup, demote_headings, environment, prose_html

@@ -5,8 +5,10 @@ render whose inputs were rendered before can be copied instead of laid out again
 
 - the score sheets and the score pad, kept beside a build (``build/.cache``): an edit to a game's
   prose changes no sheet, and the sheets are most of a build's time (23 s of 33 s);
-- a whole edition's PDFs, kept in ``RULEBOOK_PDF_CACHE`` when it is set: publishing both editions,
-  or a test session building the same book in several places, renders each once.
+- a whole edition's PDFs, kept there too (``build/.cache/editions/<edition>-<paper>-<sides>/``, the newest
+  ``KEPT_RENDERS`` of each): a build of what was built before copies them, and so does the test suite, which
+  reads the cache `make` keeps (``RULEBOOK_PDF_CACHE`` names a cache folder to use in place of the build's own:
+  the suite's, or a session's of its own for other books).
 
 A digest covers the code, the templates and fonts, the locked dependencies, Python's and
 WeasyPrint's versions and the system's text libraries besides the inputs each use names. An entry is written whole and renamed
@@ -83,13 +85,14 @@ def new_digest(*fields: object) -> hashlib._Hash:
 
 
 def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str | None = None,
-         staging: Path | None = None) -> Path:
+         staging: Path | None = None, newest: int | None = None) -> Path:
     """The entry ``folder/name``, made by ``make(staging_folder)`` if it is not there yet.
 
     The entry is made in ``staging`` (default: ``folder``; a build passes its own staging folder,
     which it removes even if the render is killed) and renamed into place. With ``keep_prefix``,
     other entries whose names start with it are removed once the new one is in place (a build
-    keeps one set of sheets per edition and paper, not one per edit).
+    keeps one set of sheets per edition and paper, not one per edit). With ``newest``, the entry is marked as
+    used and only the ``newest`` entries used last stay in ``folder``.
     """
     import fcntl
 
@@ -118,6 +121,13 @@ def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str
             for old in folder.iterdir():
                 if old.name.startswith(keep_prefix) and old.name != name:
                     shutil.rmtree(old, ignore_errors=True)
+        if newest is not None:
+            os.utime(entry)  # used now: the last to go
+            entries = sorted((e for e in folder.iterdir() if not e.name.startswith(".") and e.is_dir()),
+                             key=lambda e: (e.stat().st_mtime_ns, e.name), reverse=True)
+            for old in entries[newest:]:
+                if old.name != name:
+                    shutil.rmtree(old, ignore_errors=True)
     finally:
         os.close(lock)  # and with it the lock
     return entry
@@ -143,7 +153,7 @@ def _listing(entry: Path, name: str | None = None) -> str:
 
 
 def _seal(staged: Path, name: str) -> None:
-    from ...files import store
+    from ...book.files import store
 
     store(staged / MANIFEST, _listing(staged, name))
 
@@ -151,7 +161,7 @@ def _seal(staged: Path, name: str) -> None:
 def proven(entry: Path) -> bool:
     """Whether a kept entry is whole and as it was made: its sealed manifest matches every file in it. One damaged,
     cut short, emptied, added to or from another render is made again, never copied into a build."""
-    from ...files import stored
+    from ...book.files import stored
 
     try:
         kept = stored(entry / MANIFEST, entry) if entry.is_dir() and not entry.is_symlink() else None

@@ -13,8 +13,8 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from ...book.files import MAX_ASSET_BYTES, read_source
 from ...errors import BuildError, SourceError
-from ...files import MAX_ASSET_BYTES, read_source
 
 ASSET_ROOT = Path(__file__).resolve().parents[3] / "templates" / "print"
 

@@ -40,8 +40,8 @@ class MovedLayout(Layout):
 def main(argv: list[str]) -> int:
     """Render both books; print ``error: ...`` and return 1 on a problem the sources cause."""
     before, before_edition, after, after_edition, out = argv
+    from ...book.library import load_library
     from ...errors import RulebookError
-    from ...library import load_library
     from .book import render_book
     from .weasy import Engine
 

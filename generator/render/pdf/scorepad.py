@@ -16,8 +16,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from ...book.library import Library
 from ...errors import BuildError
-from ...library import Library
 from ...progress import Report, quiet
 from ..views.pages import BodyView, GamePage
 from ..views.sheets import SheetFile, fills_page, generic_sheet, sheet_parts
@@ -226,7 +226,7 @@ def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict
 class SheetKeeper:
     """Where score sheets are kept one by one (``render/pdf/cache.py``): each sheet's PDF and what its layout chose,
     under its digest, and the score pad under a digest of all of them. A build keeps its own beside it (``evict``:
-    only the entries of its last render of each edition and paper stay); RULEBOOK_PDF_CACHE keeps every one."""
+    only the entries of its last render of each edition and paper stay)."""
 
     folder: Path
     edition: str

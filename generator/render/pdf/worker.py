@@ -45,7 +45,7 @@ def _task(task: str) -> tuple[str, Any]:
         return "ok", None
     except RulebookError as exc:  # returned as text: an exception object may not survive the trip back
         return "error", str(exc)
-    except OSError as exc:  # a full disk, a folder gone: one line naming it (build.py tells a full disk apart)
+    except OSError as exc:  # a full disk, a folder gone: one line naming it (commands/build.py tells a full disk apart)
         from ...errors import os_problem
 
         return "error", os_problem(exc, out_dir)
@@ -59,12 +59,12 @@ def _task(task: str) -> tuple[str, Any]:
 
 
 def _warn(message: str) -> None:
-    """Tell the build what the render could not do as asked (build.py passes these lines on)."""
+    """Tell the build what the render could not do as asked (commands/build.py passes these lines on)."""
     print(f"{WARNING}{message}", file=sys.stderr, flush=True)
 
 
 def report(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
-    """Tell the build how far a stage has come (build.py shows it: ``progress.py``); one write, so that the
+    """Tell the build how far a stage has come (commands/build.py shows it: ``progress.py``); one write, so that the
     book's and the sheets' processes never mix their lines."""
     from ...progress import line
 
@@ -78,16 +78,12 @@ def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | 
     """Every score sheet and the score pad into ``out_dir``. With ``keep`` (the build's own folder of kept
     renders), the sheets are kept there one by one, each under a digest of its inputs, and the pad under a
     digest of all of them (``scorepad.SheetKeeper``): a prose edit changes no sheet and lays none out; an
-    edit to one sheet lays that one out, and each other one once for the pad. With RULEBOOK_PDF_CACHE set,
-    they are kept there instead, for every render of the same sheets."""
+    edit to one sheet lays that one out, and each other one once for the pad."""
     from .scorepad import SheetKeeper, render_score_pad
     from .weasy import Engine
 
-    shared = os.environ.get("RULEBOOK_PDF_CACHE")
     keeper = None
-    if shared:  # not the cache folder itself: a whole render holds its lock while this one runs
-        keeper = SheetKeeper(Path(shared) / "sheets", lib.edition.id, paper, evict=False)
-    elif keep is not None:
+    if keep is not None:
         # Made in the build's staging folder (out_dir's parent), which the build removes even if this process
         # is killed: a stopped render leaves nothing in the kept sheets.
         keeper = SheetKeeper(keep, lib.edition.id, paper, staging=out_dir.parent)
@@ -120,8 +116,8 @@ def _jobs() -> int:
 def main(argv: list[str]) -> int:
     """``python -m generator.render.pdf.worker ROOT EDITION OUT PAPER DUPLEX KEEP`` (KEEP may be empty)"""
     root, edition, out, paper, duplex, keep = argv
+    from ...book.library import load_library
     from ...errors import RulebookError
-    from ...library import load_library
     from .book import game_pages
 
     try:

@@ -3,6 +3,6 @@
 ``docs.py`` writes the Markdown pages from the views; ``worker.py`` writes them in a process forked as MkDocs
 starts; ``plugin.py`` is the MkDocs plugin that asks for them, sanitizes every page and starts the check;
 ``verify.py`` checks the built site (links, anchors, safety); ``offline.py`` writes the service worker and the
-manifest. ``engine.py`` runs MkDocs and mike for build.py, cli.py and publish.py: no module outside this package
+manifest. ``engine.py`` runs MkDocs and mike for the commands (build, serve, publish, pictures): no module outside this package
 imports the site engine (docs/site-engine.md).
 """

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...files import MAX_ASSET_BYTES, read_source
-from ...library import Library
-from ...phrases import parse_players
-from ...prose import expand, format_value
+from ...book.files import MAX_ASSET_BYTES, read_source
+from ...book.library import Library
+from ...book.phrases import parse_players
+from ...book.prose import expand, format_value
 from ..views import describe
 from ..views.markup import TEMPLATES, demote_headings, environment, prose_markdown, text_markdown
 from ..views.pages import GamePage, game_page

@@ -1,7 +1,7 @@
 """The site engine, run: MkDocs builds and serves the site, mike deploys it as one version per edition.
 
-The rest of the project asks for a site by these functions and never names the engine: ``build.py`` calls
-``render_site``, ``cli.py`` ``serve``, ``publish.py`` ``deploy`` and ``set_default``. What MkDocs calls back while
+The rest of the project asks for a site by these functions and never names the engine: ``commands/build.py`` calls
+``render_site``, ``commands/serve.py`` ``serve``, ``commands/publish.py`` ``deploy`` and ``set_default``. What MkDocs calls back while
 it builds (the pages generated, sanitized and checked) is the plugin's (``plugin.py``). docs/site-engine.md says
 what a port to another engine would touch.
 """
@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...book.files import MAX_ASSET_BYTES, read_source
 from ...errors import BuildError, RulebookError
-from ...files import MAX_ASSET_BYTES, read_source
 from ...progress import Report, quiet
 from ..process import die_with_parent
 
 if TYPE_CHECKING:
-    from ...library import Library
+    from ...book.library import Library
 
 CONFIG = "mkdocs.yml"  # the site's configuration, at the project's root
 

@@ -247,8 +247,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
 def _errors(root: str, edition: str | None) -> list[str]:
     """The errors `rulebook validate` reports, one line each (the preview shows them)."""
+    from ...book.library import load_library
     from ...checks import run_checks
-    from ...library import load_library
 
     lib = load_library(Path(root), edition)
     return [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]

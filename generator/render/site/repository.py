@@ -14,7 +14,7 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-from ...library import Library
+from ...book.library import Library
 
 # A remote as git writes it: 'https://[user[:token]@]host[:port]/path[.git]', 'ssh://[user@]host[:port]/path[.git]'
 # or scp-like 'user@host:path[.git]'. A local path or a file:// remote is no address a reader can open.

@@ -33,7 +33,7 @@ def generate(root: str, edition: str | None, generated: str, downloads: str | No
              written: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Load the edition and write its site's pages (``docs.write_docs``, which ``listed`` and ``written`` are
     given to); return where they are, the nav, the edit sources, the files in reading order and the title."""
-    from ...library import load_library
+    from ...book.library import load_library
     from .docs import write_docs
     from .repository import repository
 

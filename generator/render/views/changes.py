@@ -3,7 +3,7 @@
 Three kinds of change, each told apart: the family's decisions (``rules_data/revisions.yaml``), each with
 its date and why; the corrections of mistakes (``errata.yaml``), whose reasons are on the errata page; and
 the rest, which no record explains (games and variants added from the sources). Every change line comes
-from the data compared (``diff.py``); a record only says which group a line belongs to.
+from the data compared (``book/compare.py``); a record only says which group a line belongs to.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ...diff import BOOK, Change, compare
-from ...library import Library, load_library
-from ...model import Revision
-from ...prose import expand
+from ...book.compare import BOOK, Change, compare
+from ...book.library import Library, load_library
+from ...book.model import Revision
+from ...book.prose import expand
 from .describe import decision_anchor, edition_name, errata_anchor, errata_rows, revision_game
 
 WHAT = {"rule": "rule changed", "alternate_rule": "alternate rule", "target": "target changed",

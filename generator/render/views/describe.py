@@ -11,12 +11,12 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ...cards import JOKER, CardSet, PredicateError, parse_cards
-from ...library import Library, edition_key
-from ...model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
-from ...phrases import parse_players
-from ...prose import expand, format_value
-from ...textdiff import word_runs
+from ...book.cards import JOKER, CardSet, PredicateError, parse_cards
+from ...book.library import Library, edition_key
+from ...book.model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
+from ...book.phrases import parse_players
+from ...book.prose import expand, format_value
+from ...book.textdiff import word_runs
 
 COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
          "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}

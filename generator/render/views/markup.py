@@ -20,7 +20,7 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
-from ...textdiff import escape as markdown_literal
+from ...book.textdiff import escape as markdown_literal
 
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
            "sanitize", "text_markdown"]
@@ -159,7 +159,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         if self.disk is None:
             # Imported here, not above: the loader brings in the data model (pydantic), which the MkDocs plugin's
             # own process does not otherwise need (render/site/worker.py makes the pages); ``files`` does not.
-            from ...files import user_cache
+            from ...book.files import user_cache
 
             try:
                 self.disk = self.directory or user_cache() / "templates"
@@ -176,7 +176,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
             return
         folder = self._disk()
         if folder is not None:
-            from ...files import stored
+            from ...book.files import stored
 
             # Sealed (``files.store``): an entry damaged, cut short, edited or another's is compiled anew, never run.
             kept = stored(self._entry(folder, bucket.key), folder)
@@ -190,7 +190,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         self.compiled[bucket.key] = bucket.bytecode_to_string()
         folder = self._disk()
         if folder is not None:
-            from ...files import store
+            from ...book.files import store
 
             store(self._entry(folder, bucket.key), self.compiled[bucket.key])  # a full disk costs only speed
 
@@ -203,8 +203,8 @@ class _Templates(jinja2.BaseLoader):
         self.folder = folder
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        from ...book.files import read_source_text
         from ...errors import SourceError
-        from ...files import read_source_text
 
         parts = jinja2.loaders.split_template_path(template)  # no '..': TemplateNotFound
         path = self.folder.joinpath(*parts)

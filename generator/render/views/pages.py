@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...arith import ArithmeticError_, example_values, worked
-from ...library import GameSource, Library
-from ...model import Game, GameBody, Round, Source, Variant
-from ...phrases import parse_players
-from ...prose import expand, format_value, lookup, split_blocks
+from ...book.arith import ArithmeticError_, example_values, worked
+from ...book.library import GameSource, Library
+from ...book.model import Game, GameBody, Round, Source, Variant
+from ...book.phrases import parse_players
+from ...book.prose import expand, format_value, lookup, split_blocks
 from . import describe
 from .markup import Markup, escape, inline_markdown
 

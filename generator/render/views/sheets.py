@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...equipment import doubles_played, top_double
-from ...model import ScoreSheet, SheetBlock
-from ...phrases import parse_players
+from ...book.equipment import doubles_played, top_double
+from ...book.model import ScoreSheet, SheetBlock
+from ...book.phrases import parse_players
 from .describe import COINS
 from .describe import goal as goal_words
 
@@ -93,7 +93,7 @@ def sequence_sizes(view: Any, index: int = 0) -> list[int]:
 
 def rank_rounds(ranks: str) -> list[str]:
     """One row per rank of a rounds-by-rank game ('3-K'): '3s', '4s', ... 'Ks'."""
-    from ...cards import parse_cards, rank_name
+    from ...book.cards import parse_cards, rank_name
 
     pred = parse_cards(ranks)
     return [f"{rank_name(r)}s" for r in RANKS if pred((r, "spades"))]
@@ -162,7 +162,7 @@ def fills_page(view: Any, block: SheetBlock) -> bool:
 
 def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     """A sample block's cells: each names a figure of the sheet's worked example (or is literal)."""
-    from ...prose import format_value
+    from ...book.prose import format_value
 
     figures = view.examples().get(sheet.example or "", {})
     rows = []

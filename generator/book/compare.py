@@ -1,7 +1,7 @@
 """What a change does to the rules, in words: one line per change, old → new.
 
-Used by ``rulebook diff OLD NEW`` (the pull-request check's summary) and the site's "What changed"
-page. The models of both sides are walked field by field, generically, so a field added to
+Used by ``rulebook diff OLD NEW`` (``commands/diff.py``), the pull-request check's summary and the site's
+"What changed" page. The models of both sides are walked field by field, generically, so a field added to
 ``model.py`` is compared with no new code (``LABELS`` only names fields nicely); prose is compared
 sentence by sentence with the changed words marked (``textdiff.py``). The result is a list of
 ``Change`` records (game, data path, label, old, new), rendered as Markdown or plain lines.
@@ -11,19 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import tarfile
-import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from io import BytesIO
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from .errors import RulebookError
-from .library import GameSource, Library, load_library
+from .library import GameSource, Library
 from .prose import expand
 from .textdiff import changed_sentences, escape, mark_words
 
@@ -349,42 +343,3 @@ def markdown(summary: Summary, heading: str) -> str:
     for game, changes in summary.games().items():
         out += [f"### {escape(game)}", ""] + [f"- {c.text(markdown=True, with_game=False)}" for c in changes] + [""]
     return "\n".join(out)
-
-
-def checkout(ref: str, repo: Path, dest: Path) -> Path:
-    """The sources at a git ref, unpacked into ``dest`` (only what the book is made of)."""
-    try:
-        data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, "rules_data", "content"],
-                              capture_output=True, check=True).stdout
-    except subprocess.CalledProcessError as exc:
-        raise RulebookError(f"cannot read '{ref}' from git: {exc.stderr.decode(errors='replace').strip()}") from None
-    except FileNotFoundError:
-        raise RulebookError(f"git: not found: '{ref}' is read from git; install git (or put it on PATH), "
-                            "or compare two project folders instead") from None
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(dest, filter="data")
-    return dest
-
-
-def load_side(spec: str, repo: Path, tmp: Path) -> Library:
-    """A library from a folder, or from a git ref of ``repo``."""
-    path = Path(spec)
-    if path.is_dir() and (path / "rules_data").is_dir():
-        return load_library(path.resolve())
-    return load_library(checkout(spec, repo, tmp / re.sub(r"\W", "_", spec)))
-
-
-def diff_summary(old: str, new: str, repo: Path) -> Summary:
-    """The structured change between two git refs or project folders."""
-    with tempfile.TemporaryDirectory() as tmp:
-        return compare(load_side(old, repo, Path(tmp)), load_side(new, repo, Path(tmp)))
-
-
-def render(old: str, new: str, repo: Path, form: str = "markdown") -> str:
-    """``rulebook diff OLD NEW``: what NEW changes in the rules of OLD, as Markdown, text or JSON."""
-    summary = diff_summary(old, new, repo)
-    if form == "json":
-        return json.dumps([asdict(c) for c in summary.changes], ensure_ascii=False, indent=1)
-    if form == "text":
-        return "\n".join(lines(summary)) or "No change to the rules."
-    return markdown(summary, f"What this change does to the rules ({old} → {new})")

@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
-from .errors import Location, SourceError, SourceErrors, echo
 from .files import list_folder
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .lookalike import reader_key

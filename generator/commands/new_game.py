@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .errors import RulebookError
-from .library import BOOK_FILE, CONTENT_DIR, DATA_DIR
+from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
+from ..errors import RulebookError
 
 GAME = """\
 # yaml-language-server: $schema=../schema/game.schema.json
@@ -105,3 +105,16 @@ def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: 
     lines.insert(insert_at, f"{indent}- {slug}\n")
     book.write_text("".join(lines), encoding="utf-8")
     return [data, prose, book]
+
+
+def run(root: Path, name: str, section: str = "cards", source: str | None = None) -> int:
+    """``rulebook new-game NAME``: write the game's two files and say what comes next."""
+    from ..book.library import load_library
+
+    book = load_library(root).book
+    for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources]):
+        print(f"wrote {path.relative_to(root)}")
+    print("next: fill in the rules" + ("" if source else ", record the family's decision to add it in "
+          f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
+          "why: …)") + ", then run `make validate`")
+    return 0

@@ -23,8 +23,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Location, SourceError, echo
 from . import hints
-from .errors import Location, SourceError, echo
 from .files import CONTROL, MAX_FILE_BYTES, read_source, read_source_text, store, stored_text, user_cache
 
 READ_THROUGH_THE_LOADER = (MAX_FILE_BYTES, read_source, user_cache)  # their home before the door was a module

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .checks import Finding, run_checks
-from .diff import BOOK, Change, checkout, compare, markdown, show
-from .errors import RulebookError, SourceErrors
-from .freeze import rewritten
-from .library import DATA_DIR, Library, load_library
-from .progress import Report, quiet
-from .report import annotation
-from .textdiff import escape, mark_words
+from ..book.compare import BOOK, Change, checkout, compare, markdown, show
+from ..book.frozen import rewritten
+from ..book.library import DATA_DIR, Library, load_library
+from ..book.textdiff import escape, mark_words
+from ..checks import Finding, run_checks
+from ..errors import RulebookError, SourceErrors
+from ..progress import Report, quiet
+from .validate import annotation
 
 DICTIONARY = f"{DATA_DIR}/dictionary.txt"
 
@@ -201,7 +201,7 @@ def _value(published: Any, corrected: Any) -> str:
 def described(old: Library, new: Library, heading: str) -> list[str]:
     """What the change does to the rules, as the summary's Markdown: the family's decisions it records (date, why),
     the corrections (kind, evidence), and the other edits, each with the lines it changes, apart."""
-    from .render.views.changes import edition_changes, reader_date
+    from ..render.views.changes import edition_changes, reader_date
 
     revisions, errata = _new(new.revisions, old.revisions), _new(new.errata, old.errata)
     summary = compare(old, new)
@@ -269,3 +269,18 @@ def dictionary_words(base: Path, head: Path) -> list[str]:
     if removed:
         out.append(f"Words it removes: {', '.join(f'**{escape(w)}**' for w in removed)}.")
     return [*out, ""]
+
+
+def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path | None = None) -> int:
+    """``rulebook check-pr``: print the annotations, then the summary (or append it to ``summary_file``)."""
+    from ..progress import shown
+
+    with shown() as progress:
+        code, annotations, summary = check_pr(root, base, progress, pictures)
+    print("\n".join(annotations), flush=True)
+    if summary_file is not None:
+        with open(summary_file, "a", encoding="utf-8") as out:
+            out.write(summary + "\n")
+    else:
+        print(summary)
+    return code

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import OutputError, RulebookError, os_problem
+from ..errors import OutputError, RulebookError, os_problem
 
 WATCHED = ("rules_data", "content", "templates")
 
@@ -36,8 +36,8 @@ class Preview:
 
     def __init__(self, root: Path, target: Path, edition: str | None = None, paper: str = "letter",
                  duplex: bool = False) -> None:
-        from .render.pdf.book import Layout
-        from .render.pdf.weasy import Engine
+        from ..render.pdf.book import Layout
+        from ..render.pdf.weasy import Engine
 
         self.root, self.target, self.edition = root, target, edition
         self.layout = Layout(Engine(paper), duplex)
@@ -61,10 +61,10 @@ class Preview:
 
     def rebuild(self) -> int:
         """Validate and write the PDF; return how many parts had to be laid out again."""
-        from . import report
-        from .checks import run_checks
-        from .library import load_library
-        from .render.pdf.book import render_book
+        from ..book.library import load_library
+        from ..checks import run_checks
+        from ..render.pdf.book import render_book
+        from . import validate as report
 
         lib = load_library(self.root, self.edition)
         errors = [f for f in run_checks(lib) if f.severity == "error"]
@@ -106,3 +106,15 @@ def watch(preview: Preview, report: Callable[[str], None] = print, interval: flo
             rounds -= 1
         if rounds != 0:
             time.sleep(interval)
+
+
+def run(root: Path, edition: str | None = None, out: Path | None = None, paper: str = "letter",
+        duplex: bool = False) -> int:
+    """``rulebook preview``: rebuild the book PDF whenever a source changes, until Ctrl-C."""
+    import contextlib
+
+    target = out or root / "preview" / "book.pdf"  # not build/: a build replaces it
+    preview = Preview(root, target, edition=edition, paper=paper, duplex=duplex)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a preview ends
+        watch(preview, report=lambda line: print(line, flush=True))
+    return 0

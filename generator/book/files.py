@@ -18,7 +18,7 @@ import re
 import stat
 from pathlib import Path
 
-from .errors import Location, SourceError, echo
+from ..errors import Location, SourceError, echo
 
 MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
 MAX_ASSET_BYTES = 64 * 1024 * 1024  # a template's asset (a font, a script) is a few hundred KB

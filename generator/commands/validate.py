@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from .checks import Finding
-from .errors import clean
+from ..checks import Finding
+from ..errors import clean
 
 
 def _plural(n: int, word: str) -> str:
@@ -58,3 +59,19 @@ def as_github(findings: list[Finding], games: int) -> str:
     """GitHub workflow annotations (::error file=...,line=...::message)."""
     lines = [annotation(f) for f in findings if f.severity != "accepted"]
     return "\n".join(lines + accepted(findings) + [summary(findings, games)])
+
+
+def run(root: Path, edition: str | None = None, allow_missing: bool = False, form: str = "text") -> int:
+    """``rulebook validate``: print the findings (text, JSON or GitHub annotations); 1 if any is an error."""
+    from ..book.library import load_library
+    from ..checks import run_checks
+
+    lib = load_library(root, edition, allow_missing=allow_missing)
+    findings = run_checks(lib)
+    if form == "json":
+        print(as_json(findings))
+    elif form == "github":
+        print(as_github(findings, len(lib.games)))
+    else:
+        print(as_text(findings, len(lib.games)))
+    return 1 if any(f.severity == "error" for f in findings) else 0

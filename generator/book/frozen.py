@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, RulebookError, SourceError
+from ..errors import Location, RulebookError, SourceError
 from .files import list_folder, read_source
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
@@ -125,18 +125,6 @@ def write(lib: Library) -> list[Path]:
     part.write_text(sealed, encoding="utf-8")
     part.replace(book)
     return sorted(out.glob("*.yaml"))
-
-
-def freeze_unsealed(lib: Library) -> list[Path]:
-    """`rulebook freeze ID`: write and seal the record of a published edition that has none sealed (one made before
-    records were sealed); refuse, in one line, an edition whose record is sealed."""
-    if lib.edition.record is not None:  # sealed when it was published: a rewrite would pass a change off as printed
-        at = [e.id for e in lib.book.editions].index(lib.edition.id)
-        raise SourceError(lib.book_doc.where(("editions", at, "record")), (
-            f"{lib.edition.id}'s record is sealed: what a published edition printed is written once, by `rulebook "
-            f"edition new`, and never again; a correction goes in {DATA_DIR}/errata.yaml, a decision in "
-            f"{DATA_DIR}/revisions.yaml"))
-    return write(lib)
 
 
 MANIFEST = "SHA256SUMS"  # each file of a record and its digest, as `sha256sum` writes them

@@ -1,4 +1,4 @@
-"""Prose changes sentence by sentence, with the changed words marked (for ``diff.py``).
+"""Prose changes sentence by sentence, with the changed words marked (for ``compare.py``).
 
 A reviewer wants to see which sentence changed and which words in it, not a paragraph twice.
 Sentences are matched with difflib; a changed sentence is shown once, its removed words struck

@@ -27,10 +27,10 @@ from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .errors import BuildError, RulebookError
-from .library import Library
-from .progress import Report, quiet
-from .render.site.engine import CONFIG, render_site
+from ..book.library import Library
+from ..errors import BuildError, RulebookError
+from ..progress import Report, quiet
+from ..render.site.engine import CONFIG, render_site
 
 SOURCES = ("rules_data", "content", "templates", CONFIG)  # what the pictures are drawn from
 WIDTHS = {"phone": 390, "desktop": 1280}  # px: the site's pictures
@@ -338,8 +338,8 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     """Pictures of every book and site page the change from ``base`` (the base's sources, unpacked) to ``root``
     alters, written to ``out`` with ``index.html``; return them. Refused, before anything is read, when a source is a
     link leaving the project."""
+    from ..render.process import scratch_environment
     from .build import PDF_MEMORY_MB, PDF_MEMORY_MB_PER_GAME, PDF_TIMEOUT, PDF_TIMEOUT_PER_GAME, _limit_memory
-    from .render.process import scratch_environment
 
     leaving = links_leaving(root)
     if leaving:
@@ -360,7 +360,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
             done = subprocess.run([sys.executable, "-m", "generator.render.pdf.pair", str(base), before.edition.id,
                                    str(root), after.edition.id, str(scratch)], capture_output=True, text=True, env=env,
                                   timeout=PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * games,
-                                  cwd=Path(__file__).resolve().parents[1],
+                                  cwd=Path(__file__).resolve().parents[2],
                                   preexec_fn=_limit_memory(PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * games))
     except subprocess.TimeoutExpired:
         raise BuildError("the pictures' book render took too long and was stopped") from None

@@ -14,11 +14,11 @@ import re
 import shutil
 from pathlib import Path
 
-from .errors import Location, RulebookError, SourceError, SourceErrors
-from .library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
-from .loader import parse_yaml
-from .model import EDITION_ID, calendar_day
-from .progress import Report, quiet
+from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
+from ..book.loader import parse_yaml
+from ..book.model import EDITION_ID, calendar_day
+from ..errors import Location, RulebookError, SourceError, SourceErrors
+from ..progress import Report, quiet
 
 REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
 
@@ -120,8 +120,8 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
 
     Raises RulebookError (one line naming the argument) for an edition that cannot follow, SourceErrors for findings
     that stop the book; in the second case the freeze and book.yaml are put back as they were."""
-    from .checks import run_checks
-    from .freeze import folder, write
+    from ..book.frozen import folder, write
+    from ..checks import run_checks
 
     lib = load_library(root)
     date = date or datetime.date.today().isoformat()
@@ -168,3 +168,20 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         raise
     shutil.rmtree(kept, ignore_errors=True)
     return new
+
+
+def run(root: Path, edition_id: str, label: str, date: str | None = None) -> int:
+    """``rulebook edition new ID``: open the next edition, print its findings and what to commit."""
+    from ..checks import run_checks
+    from ..progress import shown
+    from .validate import as_text
+
+    with shown() as progress:
+        lib = new_edition(root, edition_id, label, date, progress=progress)
+    print(as_text(run_checks(lib), len(lib.games)))
+    previous = lib.previous()
+    print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "
+          f"is frozen as published (rules_data/frozen/{previous.id if previous else ''}/): commit rules_data/. "
+          "Record corrections of mistakes in rules_data/errata.yaml and the family's decisions in "
+          "rules_data/revisions.yaml")
+    return 0

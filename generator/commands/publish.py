@@ -23,12 +23,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..book.library import Library, edition_key, load_library
+from ..checks import run_checks
+from ..errors import BuildError, Location, RulebookError, SourceError, SourceErrors
+from ..progress import Report, quiet
+from ..render.site import engine
 from .build import held_folder, render_pdfs
-from .checks import run_checks
-from .errors import BuildError, Location, RulebookError, SourceError, SourceErrors
-from .library import Library, edition_key, load_library
-from .progress import Report, quiet
-from .render.site import engine
 
 ALIAS = "latest"
 # What a build of the book reads besides the installed code: a change to any of them not yet committed would be
@@ -82,7 +82,7 @@ def build_digest(lib: Library, code: hashlib._Hash | None = None) -> str:
 
 
 def _code_digest(root: Path) -> hashlib._Hash:
-    from .render.pdf import cache
+    from ..render.pdf import cache
 
     digest = cache.new_digest("publish")
     cache.add_files(digest, root, (engine.CONFIG, "templates"))  # the site's configuration and theme overrides
@@ -150,3 +150,15 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             shutil.rmtree(Path(tmp) / edition.id, ignore_errors=True)
         engine.set_default(root, env, branch, ALIAS)
     return done
+
+
+def run(root: Path, branch: str = "gh-pages", allow_dirty: bool = False) -> int:
+    """``rulebook publish``: deploy, then say what was deployed and kept, from which commit."""
+    from ..progress import shown
+
+    with shown() as progress:
+        done = publish(root, branch, progress, allow_dirty=allow_dirty)
+    deployed = f"deployed {', '.join(done.deployed)}" if done.deployed else "deployed nothing"
+    kept = f"; kept {', '.join(done.kept)} as deployed (unchanged since)" if done.kept else ""
+    print(f"{deployed}{kept} to the local '{branch}' branch, built from commit {done.commit} (push it to publish)")
+    return 0

@@ -34,13 +34,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .checks import Finding, run_checks
-from .errors import DISK_FULL, BuildError, OutputError, os_problem
-from .library import Library, load_library
-from .progress import Report, parse, quiet
-from .render.pdf import worker as pdf_worker
-from .render.process import die_with_parent, scratch_environment
-from .render.site.engine import render_site
+from ..book.library import Library, load_library
+from ..checks import Finding, run_checks
+from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
+from ..progress import Report, parse, quiet
+from ..render.pdf import worker as pdf_worker
+from ..render.process import die_with_parent, scratch_environment
+from ..render.site.engine import render_site
 
 log = logging.getLogger("rulebook")
 
@@ -83,18 +83,24 @@ def _stop_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
+RENDERS = "editions"  # in a build's .cache: whole renders, a folder for each edition, paper and sides
+KEPT_RENDERS = 2  # whole renders a cache keeps of each edition, paper and sides: the newest (an edit, undone)
+
+
 def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool = False,
                 keep: Path | None = None, progress: Report = quiet) -> dict[str, int]:
     """The book PDF and one score-sheet PDF per game into ``pdf_dir``; return the book's anchors.
 
-    The render runs in a child process under a time and memory limit. The score sheets are kept in
-    ``keep`` (a build's .cache folder) and reused while no sheet changes. With RULEBOOK_PDF_CACHE set
-    to a folder, a render of exactly the same inputs is copied from there (``render/pdf/cache.py``).
+    The render runs in a child process under a time and memory limit. With ``keep`` (a build's .cache folder), the
+    whole render is kept there under a digest of what it read (``render/pdf/cache.py``) and copied while nothing
+    changes, and the score sheets are kept one by one, reused while no sheet changes. RULEBOOK_PDF_CACHE, when set,
+    names the cache folder to use instead (the test suite's: the one `make` keeps).
     """
-    folder = os.environ.get("RULEBOOK_PDF_CACHE")
-    if not folder:
-        return _render_pdfs(lib, pdf_dir, paper, duplex, keep, progress)
-    from .render.pdf import cache
+    shared = os.environ.get("RULEBOOK_PDF_CACHE")
+    keep = Path(shared) if shared else keep
+    if keep is None:
+        return _render_pdfs(lib, pdf_dir, paper, duplex, None, progress)
+    from ..render.pdf import cache
 
     digest = cache.new_digest(lib.edition.id, paper, duplex)
     cache.add_files(digest, lib.root, ("rules_data", "content"))
@@ -103,7 +109,8 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
         anchors = _render_pdfs(lib, staged, paper, duplex, keep, progress)
         (staged / ".anchors.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
 
-    entry = cache.kept(Path(folder), digest.hexdigest()[:32], render)
+    kind = f"{lib.edition.id}-{paper}-{'duplex' if duplex else 'simplex'}"
+    entry = cache.kept(keep / RENDERS / kind, digest.hexdigest()[:32], render, newest=KEPT_RENDERS)
     cache.copy_into(entry, pdf_dir, skip=(".anchors.json",))
     return json.loads((entry / ".anchors.json").read_text(encoding="utf-8"))
 
@@ -120,7 +127,7 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
     kept: list[str] = []
     with scratch_environment() as env, subprocess.Popen(
             cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env,
-            preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[1]) as process:
+            preexec_fn=_limit_memory(memory), cwd=Path(__file__).resolve().parents[2]) as process:
         reader = threading.Thread(target=_read_reports, args=(process.stderr, kept, progress), daemon=True)
         reader.start()
         try:
@@ -311,7 +318,7 @@ def _ours(entry: Path) -> bool:
         return _stamped(entry) or (bool(inside & set(HALVES)) and inside <= {*HALVES, f".{CURRENT}"})
     if name.startswith(STAGING):
         return _stamped(entry)
-    return name == ".cache" and all(n.startswith(("sheet-", "sheets-", "pad-", ".")) for n in inside)
+    return name == ".cache" and all(n.startswith(("sheet-", "sheets-", "pad-", ".")) or n == RENDERS for n in inside)
 
 
 def claim_out(root: Path, out: Path) -> None:
@@ -361,7 +368,7 @@ def claim_out(root: Path, out: Path) -> None:
 
 def booklet_name(lib: Library) -> str:
     """The booklet PDF's file name, beside the book's."""
-    from .render.views.describe import pdf_name
+    from ..render.views.describe import pdf_name
 
     return pdf_name(lib).removesuffix(".pdf") + "-booklet.pdf"
 
@@ -393,12 +400,12 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     except OSError as exc:
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
     try:
-        keep = out / ".cache"  # the score sheets of the last build, reused while none changes
+        keep = out / ".cache"  # the last builds' renders, copied while nothing changes, and their sheets, one by one
         # Each output makes the views it prints in its own process; print first, for the pages the site names.
         anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
                               progress=progress) if pdf else None
         if pdf and booklet:
-            from .render.pdf.book import render_booklet  # in this process: only a booklet build needs it
+            from ..render.pdf.book import render_booklet  # in this process: only a booklet build needs it
 
             render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
         if site:
@@ -415,3 +422,20 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         shutil.rmtree(staging, ignore_errors=True)  # unless it was switched to
         os.close(lock)
     return out
+
+
+def run(root: Path, edition: str | None = None, out: Path | None = None, site: bool = True, pdf: bool = True,
+        paper: str = "letter", duplex: bool = False, booklet: bool = False) -> int:
+    """``rulebook build``: the findings as ``rulebook validate`` prints them (so that `make` validates once), then
+    the build, its stages shown as they run."""
+    from ..progress import shown
+    from .validate import as_text
+
+    if booklet and not pdf:
+        raise RulebookError("--booklet is made from the book PDF; leave out --site-only")
+    with shown() as progress:
+        made = build(root, edition_id=edition, out=out, site=site, pdf=pdf, paper=paper, duplex=duplex,
+                     booklet=booklet, report=lambda found, games: print(as_text(found, games), flush=True),
+                     progress=progress)
+    print(f"built {made}")
+    return 0
