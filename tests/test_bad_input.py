@@ -38,12 +38,39 @@ def project(tmp_path_factory) -> Path:
     return copy_project(tmp_path_factory.mktemp("bad-input") / "project")
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path, monkeypatch):
-    """Each case its own cache, read from disk (not from this process's memory): a damaged one stays here."""
+@pytest.fixture(scope="module")
+def warm_cache(project, tmp_path_factory) -> Path:
+    """A cache as validating the book leaves it (both editions): each case starts from a copy of it, as a
+    contributor's validate after an edit does (a cold cache made each case decode the English word list and parse
+    every file again: 1 CPU-s a case, 0.2 warm)."""
     from generator.book import loader
     from generator.checks import editorial
 
+    folder = tmp_path_factory.mktemp("warm-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(folder))
+        mp.setattr(loader, "_PARSED", {})
+        editorial._english.cache_clear()
+        for edition in ((), ("--edition", "2026.1")):
+            run("--root", str(project), "validate", *edition)
+        editorial._english.cache_clear()
+    return folder
+
+
+@pytest.fixture
+def cold_cache() -> None:
+    """Asked for by a case about the cache itself: its own cache starts empty (the findings of no cache)."""
+
+
+@pytest.fixture(autouse=True)
+def own_cache(request, tmp_path, monkeypatch):
+    """Each case its own cache, read from disk (not from this process's memory): a damaged one stays here. It starts
+    as a copy of the warm cache, or empty for a case about the cache (``cold_cache``)."""
+    from generator.book import loader
+    from generator.checks import editorial
+
+    if "cold_cache" not in request.fixturenames:
+        shutil.copytree(request.getfixturevalue("warm_cache"), tmp_path / "cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(loader, "_PARSED", {})
     editorial._english.cache_clear()
@@ -229,9 +256,25 @@ def _damage(kind: str, path: Path) -> None:
 DAMAGE = ["emptied", "cut short", "garbage", "nested deep", "edited", "a pipe", "a folder", "a link out"]
 
 
+@pytest.fixture(scope="module")
+def no_cache_findings(project, tmp_path_factory) -> tuple[int, str]:
+    """What validate says with no cache at all (an empty one), once for every kind of damage."""
+    from generator.book import loader
+    from generator.checks import editorial
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("no-cache")))
+        mp.setattr(loader, "_PARSED", {})
+        editorial._english.cache_clear()
+        found = validate(project)
+        editorial._english.cache_clear()
+    return found
+
+
 @pytest.mark.parametrize("kind", DAMAGE)
-def test_a_damaged_cache_gives_the_findings_of_no_cache(project, tmp_path, kind):
-    fresh = validate(project)
+def test_a_damaged_cache_gives_the_findings_of_no_cache(project, tmp_path, kind, no_cache_findings):
+    fresh = no_cache_findings
+    assert validate(project) == fresh  # the warm cache this case starts from, whole
     entries = sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
     assert any(p.parent.name == "yaml" for p in entries) and any(p.name.startswith("verdicts") for p in entries)
     for entry in entries:
@@ -243,7 +286,7 @@ def test_a_damaged_cache_gives_the_findings_of_no_cache(project, tmp_path, kind)
     assert validate(project) == fresh
 
 
-def test_an_edited_spelling_verdict_does_not_hide_a_misspelling(project, tmp_path):
+def test_an_edited_spelling_verdict_does_not_hide_a_misspelling(project, tmp_path, cold_cache):
     prose = project / "content" / "trash.md"
     original = prose.read_bytes()
     prose.unlink()
