@@ -112,7 +112,31 @@ def unresolved(sources: Sources) -> list[str]:
                 continue
             if base is not None and base not in sources:
                 found.append(f"{name}:{node.lineno}: {base} is no module of ours")
+            elif isinstance(node, ast.ImportFrom) and base is not None:  # and each name it takes is there
+                defined = _top_names(sources[base])
+                found += [f"{name}:{node.lineno}: {base} defines no {alias.name}" for alias in node.names
+                          if alias.name != "*" and alias.name not in defined and f"{base}.{alias.name}" not in sources]
     return found
+
+
+def _top_names(source: str) -> set[str]:
+    """The names a module defines at its top level (functions, classes, assignments, what it imports), ``if`` and
+    ``try`` blocks included."""
+    names: set[str] = set()
+    body = list(_parsed(source).body)
+    while body:
+        node = body.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            body += [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
+                     *(n for handler in getattr(node, "handlers", []) for n in handler.body)]
+    return names
 
 
 def cycles(sources: Sources) -> list[list[str]]:
@@ -271,6 +295,12 @@ def _tree(**modules: str) -> Sources:
 BROKEN = {
     "a relative import a level short": (unresolved, _tree(render__pdf__weasy="def f():\n    from ..errors import E")),
     "an import of a module moved away": (unresolved, _tree(build="from .render.pdf_worker import WARNING")),
+    "an import of a name moved away": (
+        unresolved, _tree(commands__check_pr="from ..book.compare import compare, checkout",
+                          book__compare="import re\ndef compare(): pass\nclass Change: pass")),
+    "an absolute import of a name moved away": (
+        unresolved, _tree(cli="def f():\n    from generator.book.frozen import freeze_unsealed",
+                          book__frozen="FROZEN_DIR = 'x'\nif True:\n    def write(): pass")),
     "two modules import each other": (
         cycles, _tree(render__site__offline="from .verify import WORKER",
                       render__site__verify="def f():\n    from .offline import attributes")),
@@ -320,15 +350,20 @@ def test_each_rule_finds_its_broken_tree(case):
 
 def test_a_sound_tree_passes_every_rule():
     sources = _tree(render__site__offline="from .verify import WORKER\nfrom ..views.markup import environment",
-                    render__site__verify="WORKER = 'sw.js'", render__views__markup="from ...loader import x",
-                    render__site__engine="import mkdocs\nCONFIG = 'mkdocs.yml'", loader="x = 1",
+                    render__site__verify="WORKER = 'sw.js'",
+                    render__views__markup="from ...book.loader import x\ndef environment(): pass",
+                    render__site__engine="import mkdocs\nCONFIG = 'mkdocs.yml'\ndef render(): pass",
+                    book__loader="x: int = 1",
                     render__pdf__worker="from ..process import die_with_parent\nfrom ..views.describe import pdf_name",
-                    render__process="", render__views__describe="",
+                    render__process="def die_with_parent(): pass", render__views__describe="pdf_name = str",
                     commands__build="from ..render.site.engine import render\nfrom ..checks import run_checks\n"
                                     "from ..book.library import load_library\nfrom . import validate",
-                    commands__validate="from ..errors import clean", errors="", progress="",
-                    checks__edition="from ..book.frozen import stored\nfrom ..errors import SourceError",
-                    book__frozen="from .library import DATA_DIR\nfrom ..errors import Location", book__library="",
+                    commands__validate="from ..errors import clean", errors="def clean(): pass\nclass Location: pass",
+                    progress="", checks="def run_checks(): pass",
+                    checks__edition="from ..book.frozen import stored\nfrom ..errors import Location as SourceError",
+                    book__frozen="from .library import DATA_DIR\nfrom ..errors import Location\ntry:\n"
+                                 "    import fcntl\nexcept ImportError:\n    pass\nelse:\n    def stored(): pass",
+                    book__library="DATA_DIR, CONTENT = 'rules_data', 'content'\ndef load_library(): pass",
                     render__site__plugin="def f():\n    from ...checks import run_checks",
                     cli="from .errors import clean\ndef cmd():\n    from .commands import build")
     assert not cycles(sources) and not crossings(sources) and not engine_outside(sources) and not unresolved(sources)
