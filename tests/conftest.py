@@ -91,11 +91,33 @@ def _shared_build(tmp_path_factory, edition: str | None, wait: bool = True, name
         except BlockingIOError:
             return None
         if not done.exists():
-            root = ROOT if project is None else project(base / f"project-{name}")
-            with sharing_pdfs(tmp_path_factory, book_as_it_is=project is None):
-                build(root, edition_id=edition, out=target, site=site, booklet=booklet)
+            made = _made_by_make(edition) if project is None and site and not booklet else None
+            if made is not None:  # `make` built this very build: a copy, so that a `make` meanwhile changes nothing
+                shutil.copytree(made, target / "current")
+                for half in ("site", "pdf"):
+                    (target / half).symlink_to(f"current/{half}")
+            else:
+                root = ROOT if project is None else project(base / f"project-{name}")
+                with sharing_pdfs(tmp_path_factory, book_as_it_is=project is None):
+                    build(root, edition_id=edition, out=target, site=site, booklet=booklet)
             done.touch()
     return target.resolve()
+
+
+def _made_by_make(edition: str | None) -> Path | None:
+    """The build `make` keeps of ``edition`` (build/, or build/editions/<id>/ for `make EDITION=<id>`), if it was made
+    from exactly what a build of it would read now (its ``RECORD`` is the digest ``made_from`` works out): the suite
+    reads it instead of building the edition again."""
+    from generator.commands.build import RECORD, made_from
+
+    lib = load_library(ROOT, edition)
+    wanted = made_from(lib)
+    for out in (ROOT / "build" / "editions" / lib.edition.id, ROOT / "build"):
+        current = out / "current"
+        with contextlib.suppress(OSError):
+            if (current / RECORD).read_text(encoding="utf-8").strip() == wanted:
+                return current.resolve()
+    return None
 
 
 # Debian's Chromium, driven by Playwright (tests/test_browser.py, tests/test_pdfjs_calc.py).

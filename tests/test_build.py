@@ -155,6 +155,46 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
     assert len(renders) == 6
 
 
+def test_a_whole_build_records_what_it_was_made_from(tmp_path, monkeypatch):
+    """A build of both halves keeps the digest of what it read and how it was asked (``made_from``), which the suite
+    compares before reading the build `make` made: the same for a copy of the same sources, another for an edit of a
+    source, a template or the site's configuration, another edition, paper or sides, a booklet or a half; a build of
+    one half carries no record (it holds the other half as it was)."""
+    from generator.book.library import load_library
+    from generator.commands import build as build_module
+    from tests.conftest import copy_project
+
+    def render_pdfs(lib, pdf_dir, **kwargs):  # the renders stand in: the record is what is tested
+        pdf_dir.mkdir(parents=True)
+        return {}
+
+    def render_site(lib, site_dir, *args):
+        site_dir.mkdir(parents=True)
+
+    monkeypatch.setattr(build_module, "render_pdfs", render_pdfs)
+    monkeypatch.setattr(build_module, "render_site", render_site)
+    project = copy_project(tmp_path / "project")
+    out = build_module.build(project, out=tmp_path / "out")
+    record = (out / "current" / build_module.RECORD).read_text(encoding="utf-8").strip()
+    assert record == build_module.made_from(load_library(project))
+    assert record == build_module.made_from(load_library(copy_project(tmp_path / "copy")))  # the folder is not read
+    others = {build_module.made_from(load_library(project, "2026.1")), build_module.made_from(load_library(project),
+              "a4"), build_module.made_from(load_library(project), duplex=True),
+              build_module.made_from(load_library(project), site=False),
+              build_module.made_from(load_library(project), booklet=True)}
+    for name, edit in (("content/golf.md", "\n"), ("templates/print/print.css", "\n"), ("mkdocs.yml", "\n# x\n"),
+                       ("rules_data/errata.yaml", "\n")):
+        path = project / name
+        before = path.read_text(encoding="utf-8")
+        path.write_text(before + edit, encoding="utf-8")
+        others.add(build_module.made_from(load_library(project)))
+        path.write_text(before, encoding="utf-8")
+    assert record not in others and len(others) == 9
+    assert build_module.made_from(load_library(project)) == record  # every edit undone
+    build_module.build(project, out=tmp_path / "out", pdf=False)
+    assert not (out / "current" / build_module.RECORD).exists()
+
+
 def test_the_cache_key_is_the_same_whatever_the_process_did_before():
     """The key counts the system's text libraries WeasyPrint uses, not a copy another package brings: once the site
     drew its icons with Pillow (which loads its own HarfBuzz and FreeType), publish laid out again a book it had kept.

@@ -182,6 +182,7 @@ _LEFT_BEHIND = (STAGING, BUILD, ".old-")  # .old-: a build before builds were sw
 
 # What marks a folder as a build's own: the output folder, and each folder a build makes in it. A build replaces or
 # removes only what carries it: whatever else is there is the user's, and is never removed or renamed.
+RECORD = ".made-from"  # in a build: a digest of what it was made from and how (``made_from``)
 STAMP = ".rulebook-build"
 STAMP_TEXT = ("made by `rulebook build`: the next build replaces what carries this mark here (current, site, pdf, "
               ".build-*); nothing else in this folder is touched\n")
@@ -366,6 +367,21 @@ def claim_out(root: Path, out: Path) -> None:
             (out / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
 
 
+def made_from(lib: Library, paper: str = "letter", duplex: bool = False, site: bool = True, pdf: bool = True,
+              booklet: bool = False) -> str:
+    """A digest of everything a build of ``lib``'s edition reads (the code, templates, dependencies and text libraries
+    as the render cache counts them, the project's sources, templates and site configuration, the repository its pages
+    link) and of what it was asked to make: two builds of equal digests are the same, byte for byte (the suite reads
+    the build `make` made when its digest is the one it would build)."""
+    from ..render.pdf import cache
+    from ..render.site.engine import CONFIG
+    from ..render.site.repository import repository
+
+    digest = cache.new_digest("build", lib.edition.id, paper, duplex, site, pdf, booklet, repository(lib.root))
+    cache.add_files(digest, lib.root, ("rules_data", "content", "templates", CONFIG))
+    return digest.hexdigest()
+
+
 def booklet_name(lib: Library) -> str:
     """The booklet PDF's file name, beside the book's."""
     from ..render.views.describe import pdf_name
@@ -413,6 +429,8 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         for made in staging.iterdir():  # what the render needed on the way: not part of the build
             if made.name not in (*HALVES, STAMP):
                 shutil.rmtree(made) if made.is_dir() else made.unlink()
+        if site and pdf:  # a build of one half carries the other over as it was: no record says what it holds
+            (staging / RECORD).write_text(made_from(lib, paper, duplex, site, pdf, booklet) + "\n", encoding="utf-8")
         _carry_over(out, staging, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made))
         _switch(out, staging)
     except OSError as exc:
