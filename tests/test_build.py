@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -347,7 +348,6 @@ def test_site_worker(case, tmp_path):
 
     copy_project(tmp_path / "project")
     code = f"""import gc, os, signal
-from pathlib import Path
 from generator.commands.build import build
 from generator.errors import RulebookError
 from generator.render.site.worker import SiteWorker, generate
