@@ -348,6 +348,7 @@ def test_site_worker(case, tmp_path):
 
     copy_project(tmp_path / "project")
     code = f"""import gc, os, signal
+from pathlib import Path
 from generator.commands.build import build
 from generator.errors import RulebookError
 from generator.render.site.worker import SiteWorker, generate
