@@ -1,4 +1,5 @@
-"""The PDFs' structure trees, read back with pypdf (tests/tagtree.py): what a screen reader is given (issue 41).
+"""The PDFs' structure trees, read back (tests/tagtree.py: pikepdf, pypdf's text): what a screen reader is given
+(issue 41).
 
 Every PDF the shared builds make (the book, the score pad, each score sheet, both editions): headings in order with
 no level skipped, every table's headers scoped and associated with their cells, every form field's tooltip (/TU)
@@ -190,7 +191,7 @@ def test_the_booklet_carries_its_books_tree_onto_the_sheets(tmp_path):
             slot = int(x0 >= half)
             assert slot * half <= x0 < x1 <= (slot + 1) * half and 0 <= y0 < y1 <= float(page.mediabox.height)
             assert f"/P{slot}" in page["/Resources"]["/XObject"]
-    assert {w.get_object()["/Subtype"] for e in after.of("Link") for w in e.widgets} == {"/Link"}
+    assert {str(w["/Subtype"]) for e in after.of("Link") for w in e.widgets} == {"/Link"}
     writer = pypdf.PdfWriter(clone_from=tmp_path / "booklet.pdf")  # broken: the references lose their forms
     for reference in _references(writer.root_object):
         del reference["/Stm"]
