@@ -62,6 +62,12 @@ class Element:
 
 
 FORM = -1  # on the stack of marked contents: a form XObject's own begins here
+# What pypdf's text extraction reads of a content stream (ISO 32000-1's text, text state and graphics state stack
+# operators, Do for a form XObject; pypdf 7.1, PageObject._extract_text and TextExtraction.operation_handlers) and the
+# marked content that says whose text it is: the copy pypdf reads keeps these alone. The rest (paths, colours, clips:
+# a score sheet's ruled boxes are most of its operators) would be parsed by pypdf to no effect.
+READ = frozenset({"BT", "ET", "q", "Q", "cm", "Tz", "Tc", "Tw", "TL", "Tf", "Td", "TD", "Tm", "T*", "Tj", "TJ", "'", '"',
+                  "Do", "BDC", "BMC", "EMC"})
 
 
 def _key(obj: Any) -> tuple[int, int]:
@@ -111,16 +117,33 @@ class Tree:
                 self._walk(obj, element, element.path, own)
 
     def _drawn(self) -> tuple[pypdf.PdfReader, list[dict[str, tuple[int, int]]]]:
-        """pypdf's reader of a copy of the file that keeps what its pages draw (no structure tree, no annotations
-        or fields, no object streams), and each page's form XObjects as the file names them (the copy numbers its
-        objects anew)."""
+        """pypdf's reader of a copy of the file that keeps what its pages draw as text (see ``READ``; no structure
+        tree, annotations or fields, no object streams), and each page's form XObjects as the file names them (the
+        copy numbers its objects anew)."""
         with pikepdf.open(self.path) as pdf:
-            forms = []
-            for page in pdf.pages:
-                resources = page.obj.get("/Resources")
+            forms, done = [], set()
+
+            def text_only(stream: Any) -> bytes:
+                return pikepdf.unparse_content_stream(
+                    [i for i in pikepdf.parse_content_stream(stream) if str(i.operator) in READ])
+
+            def drawn_forms(resources: Any) -> dict[str, tuple[int, int]]:
+                """The form XObjects ``resources`` names, theirs too, each left with its text only (once)."""
                 xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-                forms.append({str(name): _key(xobject) for name, xobject in xobjects.items()
-                              if xobject.is_indirect} if isinstance(xobjects, pikepdf.Dictionary) else {})
+                named = {}
+                for name, xobject in xobjects.items() if isinstance(xobjects, pikepdf.Dictionary) else ():
+                    if not xobject.is_indirect:
+                        continue
+                    named[str(name)] = _key(xobject)
+                    if xobject.get("/Subtype") == "/Form" and _key(xobject) not in done:
+                        done.add(_key(xobject))
+                        drawn_forms(xobject.get("/Resources"))
+                        xobject.write(text_only(xobject))
+                return named
+
+            for page in pdf.pages:
+                forms.append(drawn_forms(page.obj.get("/Resources")))
+                page.obj.Contents = pdf.make_stream(text_only(page.obj))
                 if "/Annots" in page.obj:
                     del page.obj["/Annots"]
             for name in ("/StructTreeRoot", "/AcroForm", "/Outlines", "/Names"):
