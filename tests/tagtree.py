@@ -158,51 +158,13 @@ class Tree:
     def texts(self) -> dict[tuple[int, tuple[int, int] | None, int], str]:
         """The text of each marked content, by (page index, its form XObject or None, MCID)."""
         if self._texts is None:
-            self._texts = {}
-            reader, names = self._drawn()
-            for n, page in enumerate(reader.pages):
-                stack: list[int | None] = []
-                streams: list[tuple[int, int] | None] = [None]  # the form with its own /StructParents being drawn
-                forms = page.get("/Resources", {}).get("/XObject", {})
-
-                def entered(operands: list, forms: Any = forms, named: dict = names[n]) -> tuple[int, int] | None:
-                    form = forms.get(operands[0]) if operands else None
-                    return named.get(str(operands[0])) if "/StructParents" in (form or {}) else None
-
-                def before(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack,
-                           streams: list = streams) -> None:
-                    if operator == b"BDC":
-                        properties = operands[1] if len(operands) > 1 else None
-                        mcid = properties.get("/MCID") if isinstance(properties, DictionaryObject) else None
-                        stack.append(int(mcid) if mcid is not None else None)
-                    elif operator == b"BMC":
-                        stack.append(None)
-                    elif operator == b"EMC" and stack:
-                        stack.pop()
-                    elif operator == b"Do" and (form := entered(operands)) is not None:
-                        # (pypdf reports the text shown before a Do after this: a sheet shows none of its own)
-                        streams.append(form)
-                        stack.append(FORM)  # the page's marked content does not reach into the form's
-
-                def after(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack,
-                          streams: list = streams) -> None:
-                    if operator == b"Do" and entered(operands) is not None:
-                        streams.pop()
-                        stack.pop()
-
-                def text(content: str, cm: Any, tm: Any, font: Any, size: Any, stack: list = stack, n: int = n,
-                         streams: list = streams) -> None:
-                    mcid = None
-                    for m in reversed(stack):
-                        if m is not None:
-                            mcid = None if m == FORM else m
-                            break
-                    if mcid is not None:
-                        key = (n, streams[-1], mcid)
-                        self._texts[key] = self._texts.get(key, "") + content
-
-                page.extract_text(visitor_operand_before=before, visitor_operand_after=after, visitor_text=text)
+            self._texts = _marked_texts(*self._drawn())
         return self._texts
+
+    def texts_from_the_whole_file(self) -> dict[tuple[int, tuple[int, int] | None, int], str]:
+        """``texts`` as pypdf reads them from the file itself, every object and operator in it (what the copy that
+        ``texts`` reads must give)."""
+        return _marked_texts(pypdf.PdfReader(self.path), self._drawn()[1])
 
     def text(self, element: Element) -> str:
         """What ``element`` reads aloud: the text of its marked contents and its descendants', in order."""
@@ -218,6 +180,56 @@ class Tree:
 
     def of(self, role: str) -> list[Element]:
         return [e for e in self.elements if e.role == role]
+
+
+def _marked_texts(reader: pypdf.PdfReader, names: list[dict[str, tuple[int, int]]]
+                  ) -> dict[tuple[int, tuple[int, int] | None, int], str]:
+    """The text pypdf reads in each marked content of ``reader``'s pages, by (page index, the form XObject it is drawn
+    in, as ``names`` names each page's, or None, MCID)."""
+    texts: dict[tuple[int, tuple[int, int] | None, int], str] = {}
+    for n, page in enumerate(reader.pages):
+        stack: list[int | None] = []
+        streams: list[tuple[int, int] | None] = [None]  # the form with its own /StructParents being drawn
+        forms = page.get("/Resources", {}).get("/XObject", {})
+
+        def entered(operands: list, forms: Any = forms, named: dict = names[n]) -> tuple[int, int] | None:
+            form = forms.get(operands[0]) if operands else None
+            return named.get(str(operands[0])) if "/StructParents" in (form or {}) else None
+
+        def before(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack,
+                   streams: list = streams) -> None:
+            if operator == b"BDC":
+                properties = operands[1] if len(operands) > 1 else None
+                mcid = properties.get("/MCID") if isinstance(properties, DictionaryObject) else None
+                stack.append(int(mcid) if mcid is not None else None)
+            elif operator == b"BMC":
+                stack.append(None)
+            elif operator == b"EMC" and stack:
+                stack.pop()
+            elif operator == b"Do" and (form := entered(operands)) is not None:
+                # (pypdf reports the text shown before a Do after this: a sheet shows none of its own)
+                streams.append(form)
+                stack.append(FORM)  # the page's marked content does not reach into the form's
+
+        def after(operator: bytes, operands: list, cm: Any, tm: Any, stack: list = stack,
+                  streams: list = streams) -> None:
+            if operator == b"Do" and entered(operands) is not None:
+                streams.pop()
+                stack.pop()
+
+        def text(content: str, cm: Any, tm: Any, font: Any, size: Any, stack: list = stack, n: int = n,
+                 streams: list = streams) -> None:
+            mcid = None
+            for m in reversed(stack):
+                if m is not None:
+                    mcid = None if m == FORM else m
+                    break
+            if mcid is not None:
+                key = (n, streams[-1], mcid)
+                texts[key] = texts.get(key, "") + content
+
+        page.extract_text(visitor_operand_before=before, visitor_operand_after=after, visitor_text=text)
+    return texts
 
 
 HEADINGS = {f"H{n}": n for n in range(1, 7)}

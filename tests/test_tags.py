@@ -142,6 +142,23 @@ def test_running_heads_are_artifacts_and_nothing_is_left_empty(tmp_path):
             assert pagination == [] and empty and links and "/F" not in links[0]
 
 
+def test_the_text_is_what_pypdf_reads_in_the_whole_file(tmp_path):
+    """Tree reads each marked content's text from a copy of the file with its text operators alone (tests/tagtree.py,
+    READ): pypdf reads the same from the file itself, on a page of tables, fields, links and running heads, on its
+    booklet (each book page a form XObject on a sheet), and on WeasyPrint's own tagging."""
+    body = ('<style>@page { @top-center { content: "Running head" } @bottom-right { content: counter(page) } }'
+            'h1 { break-before: page } td { border: 1px solid }</style>'
+            + "".join(f'<h1>Game {n}</h1><p>Text of game {n}, <a href="#g{(n + 1) % 3}">next</a>.</p>'
+                      + TABLE.format(_field(f"Game {n}, Round 1, Player 1 Hand", f"h{n}"), n).replace(
+                          "<h1>Hearts</h1>", f'<h2 id="g{n}">Scoring</h2>') for n in range(3)))
+    book = _write(tmp_path, body, name="book.pdf")
+    impose(book, tmp_path / "booklet.pdf")
+    for path in (book, tmp_path / "booklet.pdf", _write(tmp_path, body, False, name="untagged.pdf")):
+        tree = Tree(path)
+        assert tree.texts() == tree.texts_from_the_whole_file(), path.name
+        assert len([text for text in tree.texts().values() if text.strip()]) > 20, path.name
+
+
 def _references(catalog: pypdf.generic.DictionaryObject) -> list[pypdf.generic.DictionaryObject]:
     """Every marked-content reference (/MCR) of a file's structure tree (``catalog``: its /Root)."""
     found, stack = [], [catalog["/StructTreeRoot"]]
@@ -224,6 +241,7 @@ def test_the_booklet_reads_in_order_with_its_tables_named(small_booklet):
     """The small book's booklet (the one build of it the suite shares): the same readings as every PDF's."""
     project, pdfs = small_booklet
     tree = Tree(pdfs / booklet_name(load_library(project)))
+    assert tree.texts() == tree.texts_from_the_whole_file()  # a built file: what the copy Tree reads gives
     problems = heading_problems(tree) + table_problems(tree) + field_problems(tree)
     assert problems == [], "\n".join(problems[:30])
     assert len(tree.of("H1")) >= 5 and len(tree.of("TH")) >= 50, (len(tree.of("H1")), len(tree.of("TH")))
