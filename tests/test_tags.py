@@ -1,4 +1,5 @@
-"""The PDFs' structure trees, read back with pypdf (tests/tagtree.py): what a screen reader is given (issue 41).
+"""The PDFs' structure trees, read back (tests/tagtree.py: pikepdf, pypdf's text): what a screen reader is given
+(issue 41).
 
 Every PDF the shared builds make (the book, the score pad, each score sheet, both editions): headings in order with
 no level skipped, every table's headers scoped and associated with their cells, every form field's tooltip (/TU)
@@ -141,6 +142,23 @@ def test_running_heads_are_artifacts_and_nothing_is_left_empty(tmp_path):
             assert pagination == [] and empty and links and "/F" not in links[0]
 
 
+def test_the_text_is_what_pypdf_reads_in_the_whole_file(tmp_path):
+    """Tree reads each marked content's text from a copy of the file with its text operators alone (tests/tagtree.py,
+    READ): pypdf reads the same from the file itself, on a page of tables, fields, links and running heads, on its
+    booklet (each book page a form XObject on a sheet), and on WeasyPrint's own tagging."""
+    body = ('<style>@page { @top-center { content: "Running head" } @bottom-right { content: counter(page) } }'
+            'h1 { break-before: page } td { border: 1px solid }</style>'
+            + "".join(f'<h1>Game {n}</h1><p>Text of game {n}, <a href="#g{(n + 1) % 3}">next</a>.</p>'
+                      + TABLE.format(_field(f"Game {n}, Round 1, Player 1 Hand", f"h{n}"), n).replace(
+                          "<h1>Hearts</h1>", f'<h2 id="g{n}">Scoring</h2>') for n in range(3)))
+    book = _write(tmp_path, body, name="book.pdf")
+    impose(book, tmp_path / "booklet.pdf")
+    for path in (book, tmp_path / "booklet.pdf", _write(tmp_path, body, False, name="untagged.pdf")):
+        tree = Tree(path)
+        assert tree.texts() == tree.texts_from_the_whole_file(), path.name
+        assert len([text for text in tree.texts().values() if text.strip()]) > 20, path.name
+
+
 def _references(catalog: pypdf.generic.DictionaryObject) -> list[pypdf.generic.DictionaryObject]:
     """Every marked-content reference (/MCR) of a file's structure tree (``catalog``: its /Root)."""
     found, stack = [], [catalog["/StructTreeRoot"]]
@@ -190,7 +208,7 @@ def test_the_booklet_carries_its_books_tree_onto_the_sheets(tmp_path):
             slot = int(x0 >= half)
             assert slot * half <= x0 < x1 <= (slot + 1) * half and 0 <= y0 < y1 <= float(page.mediabox.height)
             assert f"/P{slot}" in page["/Resources"]["/XObject"]
-    assert {w.get_object()["/Subtype"] for e in after.of("Link") for w in e.widgets} == {"/Link"}
+    assert {str(w["/Subtype"]) for e in after.of("Link") for w in e.widgets} == {"/Link"}
     writer = pypdf.PdfWriter(clone_from=tmp_path / "booklet.pdf")  # broken: the references lose their forms
     for reference in _references(writer.root_object):
         del reference["/Stm"]
@@ -220,8 +238,12 @@ def test_every_pdf_reads_in_order_with_its_tables_and_fields_named(built):
 
 @pytest.mark.slow
 def test_the_booklet_reads_in_order_with_its_tables_named(small_booklet):
-    """The small book's booklet (the one build of it the suite shares): the same readings as every PDF's."""
+    """The small book's booklet (the one build of it the suite shares): the same readings as every PDF's; and its
+    smallest score sheet read as pypdf reads the whole file (tests/tagtree.py reads a copy of the text operators)."""
     project, pdfs = small_booklet
+    sheet = Tree(min((pdfs / "score-sheets").glob("*.pdf"), key=lambda pdf: pdf.stat().st_size))
+    assert sheet.texts() == sheet.texts_from_the_whole_file()  # a built file: the copy Tree reads gives the same
+    assert len([text for text in sheet.texts().values() if text.strip()]) > 20
     tree = Tree(pdfs / booklet_name(load_library(project)))
     problems = heading_problems(tree) + table_problems(tree) + field_problems(tree)
     assert problems == [], "\n".join(problems[:30])
