@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..book.compare import BOOK, Change, checkout, compare, markdown, show
+from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.frozen import rewritten
 from ..book.library import DATA_DIR, Library, load_library
 from ..book.textdiff import escape, mark_words
 from ..checks import Finding, run_checks
 from ..errors import RulebookError, SourceErrors
 from ..progress import Report, quiet
+from .diff import checkout
 from .validate import annotation
 
 DICTIONARY = f"{DATA_DIR}/dictionary.txt"
