@@ -64,8 +64,18 @@ PRS = {
 }
 
 
+@pytest.fixture(scope="module")
+def accepted(base) -> int:
+    """How many findings the book's acceptances cover in the base (each pull request leaves them as they are): worked
+    out once, not once a pull request (validating the whole book, 0.3 CPU-s)."""
+    from generator.book.library import load_library
+    from generator.checks import run_checks
+
+    return sum(f.severity == "accepted" for f in run_checks(load_library(base)))
+
+
 @pytest.mark.parametrize("name", PRS)
-def test_the_check_reports_a_pull_request(base, tmp_path, capsys, name):
+def test_the_check_reports_a_pull_request(base, accepted, tmp_path, capsys, name):
     change, code, expected, words = PRS[name]
     repo = tmp_path / "pr"
     shutil.copytree(base, repo)
@@ -86,15 +96,7 @@ def test_the_check_reports_a_pull_request(base, tmp_path, capsys, name):
         assert w in text, (w, text)
     errors_at, diff_at = text.find("error"), text.find("What this change does")
     assert diff_at > 0 and (errors_at < diff_at or code == 0)  # errors first, then the change in words
-    assert f"accepted with a reason: {_accepted(base)}" in text or code == 1  # counted once, never annotated
-
-
-def _accepted(root: Path) -> int:
-    """How many findings the book's acceptances cover in ``root`` (the change leaves them as they are)."""
-    from generator.book.library import load_library
-    from generator.checks import run_checks
-
-    return sum(f.severity == "accepted" for f in run_checks(load_library(root)))
+    assert f"accepted with a reason: {accepted}" in text or code == 1  # counted once, never annotated
 
 
 # -- a branch with a decision, a correction and a new game: the summary sets them apart; the pictures show each page --
@@ -156,10 +158,17 @@ def branch(tmp_path_factory) -> tuple[Path, str]:
     return repo
 
 
-def test_the_summary_sets_decisions_corrections_and_other_edits_apart(branch, tmp_path):
+@pytest.fixture(scope="module")
+def checked(branch) -> tuple[int, str]:
+    """The check of the branch (no pictures): its exit code and summary, for each test that reads the summary."""
     from generator.commands.check_pr import check_pr
 
     code, _, summary = check_pr(branch, "HEAD~1")
+    return code, summary
+
+
+def test_the_summary_sets_decisions_corrections_and_other_edits_apart(checked):
+    code, summary = checked
     assert code == 0, summary
     decisions, corrections = summary.index("### The family's decisions"), summary.index("### Corrections")
     assert decisions < corrections
@@ -176,10 +185,8 @@ def test_the_summary_sets_decisions_corrections_and_other_edits_apart(branch, tm
     assert summary.count("golf") < 4 and "added (pub-rummy)" in summary, summary
 
 
-def test_a_list_is_shown_by_the_item_that_changed(branch):
-    from generator.commands.check_pr import check_pr
-
-    _, _, summary = check_pr(branch, "HEAD~1")
+def test_a_list_is_shown_by_the_item_that_changed(checked):
+    _, summary = checked
     line = next(line for line in summary.splitlines() if "pub-rummy" in line and "games" in line)
     assert "→" not in line and "hearts" not in line, line
 

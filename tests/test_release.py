@@ -16,10 +16,11 @@ each release would cost the suite a minute for nothing more.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ import pytest
 from generator.book.library import load_library
 from generator.checks import run_checks
 from tests.conftest import ROOT, copy_project, small_project
+from tests.pagetext import once_per_file
 
 FIRST, SECOND = ("2026.3", "Revision 3 (Dec/2026)", "2026-12-20"), ("2027.1", "Revision 1 (Jan/2027)", "2027-01-15")
 
@@ -82,9 +84,18 @@ def _same(before: dict[str, str], after: dict[str, str], edition: str) -> None:
 
 
 def rulebook(root: Path, *args: str) -> subprocess.CompletedProcess:
-    """The command as the maintainer types it."""
-    return subprocess.run([sys.executable, "-m", "generator", "--root", str(root), *args], capture_output=True,
-                          text=True, cwd=ROOT)
+    """The command as the maintainer types it: its arguments parsed by the command line, its exit code, what it
+    prints on each stream. Run in this process (``cli.main``), not a Python of its own: starting one and importing
+    the generator cost 0.5 CPU-s a command, ten times a run (tests/test_cli.py runs the command itself)."""
+    from generator.cli import main
+
+    out, err = io.StringIO(), io.StringIO()  # not a terminal, as a captured child's streams are not
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["--root", str(root), *args])
+        except SystemExit as exc:  # the parser's refusal of the arguments
+            code = exc.code if isinstance(exc.code, int) else 1
+    return subprocess.CompletedProcess(["rulebook", "--root", str(root), *args], code, out.getvalue(), err.getvalue())
 
 
 def _release(root: Path, edition: tuple[str, str, str]) -> str:
@@ -333,8 +344,6 @@ ONE_RENDER_PROCESS = ("RULEBOOK_PDF_JOBS", "1")
 @pytest.fixture(scope="module")
 def new_builds(lifecycle, tmp_path_factory):
     """2026.3 and 2027.1, each built as `make` builds it: site and PDF (the PDFs in one process: ONE_RENDER_PROCESS)."""
-    import io
-
     from generator.commands.build import build
     from generator.progress import Progress
 
@@ -358,6 +367,7 @@ def _article(path: Path) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 
+@once_per_file
 def _pdf_text(path: Path) -> str:
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
@@ -745,7 +755,10 @@ NOTES = [
 ]
 
 
-def _pdf(path: Path):
+@once_per_file
+def _pdf(path: Path) -> tuple[object, dict[str, int], dict[str, set[int]], list[str]]:
+    """The book's reader, its named destinations' pages, the pages linking to each, and each page's text: read once a
+    file (several tests read each new edition's book; pypdf took 0.3 s to read its text, each time)."""
     from pypdf import PdfReader
 
     reader = PdfReader(path)
@@ -757,7 +770,7 @@ def _pdf(path: Path):
             target = annot.get("/Dest") or (annot.get("/A") or {}).get("/D")
             if annot.get("/Subtype") == "/Link" and target is not None:
                 links.setdefault(str(target), set()).add(i)
-    return reader, dests, links
+    return reader, dests, links, [page.extract_text() for page in reader.pages]
 
 
 @pytest.mark.parametrize("edition,game,label,decision,why", NOTES, ids=[f"{n[0]} {n[1]}" for n in NOTES])
@@ -785,12 +798,12 @@ def test_a_game_a_decision_changed_says_so_on_its_page(lifecycle, new_builds, ed
     flat = " ".join(html_module.unescape(re.sub(r"<[^>]+>", " ", " ".join(notes))).split())
     assert flat.startswith(f"{label}: ") and why in flat, flat
     assert f'href="#decision-{decision}"' in article
-    reader, dests, links = _pdf(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
+    _, dests, links, texts = _pdf(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
     # The destination is the decision under What changed, with its reason (the game's page has the same words).
-    there = " ".join(reader.pages[dests[f"decision-{decision}"]].extract_text().split())
+    there = " ".join(texts[dests[f"decision-{decision}"]].split())
     assert "Decided " in there and " ".join(why.split()[:4]) in there, there[:300]
     assert links.get(f"decision-{decision}"), "no page links to the decision"
-    game_pages = {i for i, p in enumerate(reader.pages) if why.split()[0] in p.extract_text() and label in p.extract_text()}
+    game_pages = {i for i, text in enumerate(texts) if why.split()[0] in text and label in text}
     assert links[f"decision-{decision}"] & game_pages, (links[f"decision-{decision}"], game_pages)
 
 
@@ -804,11 +817,11 @@ def test_what_changed_points_to_its_own_editions_corrections(new_builds, edition
     assert f'href="../errata/#{anchor}"' in changes
     assert re.search(rf'<h2 class="errata-edition" id="{anchor}">Corrected in {edition} ', errata)
     # Print: the page the errata list this edition's corrections on, which is where the book prints them.
-    reader, dests, _ = _pdf(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
+    reader, dests, _, texts = _pdf(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf")
     flat = " ".join(_pdf_text(new_builds[edition] / "pdf" / f"metzker-book-of-card-game-rules-{edition}.pdf").split())
     named = re.search(r"are listed under Errata, page (\w+),", flat)[1]
     assert named == reader.page_labels[dests[anchor]]
-    assert f"Corrected in {edition}" in reader.pages[dests[anchor]].extract_text()
+    assert f"Corrected in {edition}" in texts[dests[anchor]]
 
 
 def test_the_note_on_the_index_introduces_the_errata_and_each_marks_the_words_it_changed(new_builds):
