@@ -58,13 +58,15 @@ def kept_book(lib: Library, paper: str) -> Path:
 @pytest.fixture(scope="session")
 def printed(built, library, published_library):
     """(edition, paper) -> (the book's PDF, its HTML); letter is the build's, A4 is laid out here (``kept_book``)."""
-    libraries, found = {CURRENT: library, PUBLISHED: published_library}, {}
+    libraries, found, html = {CURRENT: library, PUBLISHED: published_library}, {}, {}
 
     def get(edition: str, paper: str) -> tuple[Path, str]:
         if (edition, paper) not in found:
             lib = libraries[edition]
             pdf = built[edition] / "pdf" / pdf_name(lib) if paper == "letter" else kept_book(lib, paper)
-            found[edition, paper] = pdf, book_html(lib)
+            if edition not in html:  # the book's HTML is the same on either paper (the stylesheet sets the page)
+                html[edition] = book_html(lib)
+            found[edition, paper] = pdf, html[edition]
         return found[edition, paper]
 
     return get
