@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from generator.book.library import Library
+from generator.commands.build import KEPT_RENDERS, RENDERS
+from generator.render.pdf import cache
 from generator.render.pdf.book import book_html, render_book
 from generator.render.pdf.weasy import Engine, page_fill
 from generator.render.views.describe import pdf_name
-from tests.conftest import CURRENT, PUBLISHED
+from tests.conftest import BUILD_CACHE, CURRENT, PUBLISHED
 from tests.pagetext import (
     early_ends,
     header_mismatches,
@@ -40,21 +43,31 @@ CASES = [(edition, paper) for edition in (PUBLISHED, CURRENT) for paper in ("let
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "print"
 
 
+def kept_book(lib: Library, paper: str) -> Path:
+    """The book PDF of ``lib`` on ``paper``, laid out by ``render_book`` as a build lays it out, and kept in the
+    cache `make` keeps (BUILD_CACHE), beside a build's whole renders, under a digest of what the layout reads (the
+    code, the templates, the versions, the sources: render/pdf/cache.py): laid out the first time, read back by the
+    next sessions while none of that changes (no build is made on A4, whose score sheets would cost as much again)."""
+    digest = cache.new_digest(lib.edition.id, paper, "book")
+    cache.add_files(digest, lib.root, ("rules_data", "content"))
+    entry = cache.kept(BUILD_CACHE / RENDERS / f"{lib.edition.id}-{paper}-book", digest.hexdigest()[:32],
+                       lambda staged: render_book(lib, staged / "book.pdf", paper=paper), newest=KEPT_RENDERS)
+    return entry / "book.pdf"
+
+
 @pytest.fixture(scope="session")
-def printed(built, library, published_library, tmp_path_factory):
-    """(edition, paper) -> (the book's PDF, its HTML); letter is the build's, A4 is laid out once here."""
-    libraries, cache = {CURRENT: library, PUBLISHED: published_library}, {}
+def printed(built, library, published_library):
+    """(edition, paper) -> (the book's PDF, its HTML); letter is the build's, A4 is laid out here (``kept_book``)."""
+    libraries, found, html = {CURRENT: library, PUBLISHED: published_library}, {}, {}
 
     def get(edition: str, paper: str) -> tuple[Path, str]:
-        if (edition, paper) not in cache:
+        if (edition, paper) not in found:
             lib = libraries[edition]
-            if paper == "letter":
-                pdf = built[edition] / "pdf" / pdf_name(lib)
-            else:
-                pdf = tmp_path_factory.mktemp(f"book-{edition}-{paper}") / "book.pdf"
-                render_book(lib, pdf, paper=paper)
-            cache[edition, paper] = pdf, book_html(lib)
-        return cache[edition, paper]
+            pdf = built[edition] / "pdf" / pdf_name(lib) if paper == "letter" else kept_book(lib, paper)
+            if edition not in html:  # the book's HTML is the same on either paper (the stylesheet sets the page)
+                html[edition] = book_html(lib)
+            found[edition, paper] = pdf, html[edition]
+        return found[edition, paper]
 
     return get
 
