@@ -10,11 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from bench.run import PARTS, TARGETS, Scale, run, targets
-from generator.commands.build import RENDERS
-from tests.conftest import BUILD_CACHE, EDITED_GAME, ROOT, small_project
-
-TINY_RENDERS = BUILD_CACHE / RENDERS / "bench-test"  # beside the book's own (build.py takes the folder as the build's)
+from bench.run import TARGETS, Scale, run, targets
+from tests.conftest import EDITED_GAME, ROOT, small_project
 
 
 def _tiny(dest: Path) -> Path:
@@ -40,15 +37,10 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
                   editions=(1, 1, 1), editions_project=lambda dest: small_project(dest, (EDITED_GAME, "euchre")),
                   publish_pairs=1,
                   suite_args=(f"PYTEST_ARGS=tests/test_numwords.py -n 0 -q -p no:cacheprovider --basetemp={tmp_path / 'suite'}",))
+    # A render of inputs rendered before in this run is copied (the loop builds the same book from nothing twice).
+    monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "pdf-renders"))
     (tmp_path / "work").mkdir()
-    results: dict = {}
-    for name in PARTS:  # every part, in run()'s order
-        # A build's PDF render of inputs rendered before is copied (RULEBOOK_PDF_CACHE): the loop builds the same book
-        # from nothing twice, and every session builds the same tiny books. Kept in the cache `make` keeps, a folder
-        # for each part: a part renders at most two books of an edition, as many as a cache keeps of each (so none
-        # pushes out another's). What a part times directly (render_book, WeasyPrint, MkDocs) is run as it is.
-        monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(TINY_RENDERS / name))
-        run([name], results, tmp_path / "work", scale)
+    results = run([], {}, tmp_path / "work", scale)
     lines = targets(results, scale)
     assert len(lines) == len(TARGETS), lines  # every target was measured
     ratios = [results[ratio.format(n=2)] for _, _, _, ratio, _ in TARGETS]
