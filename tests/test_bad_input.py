@@ -38,22 +38,32 @@ def project(tmp_path_factory) -> Path:
     return copy_project(tmp_path_factory.mktemp("bad-input") / "project")
 
 
+@contextlib.contextmanager
+def cache_in(folder: Path) -> Iterator[None]:
+    """Within this block, the user's cache is ``folder`` and this process remembers nothing it read before it (as a
+    new process would): validate reads and writes ``folder``."""
+    from generator.book import loader
+    from generator.checks import editorial
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(folder))
+        mp.setattr(loader, "_PARSED", {})
+        editorial._english.cache_clear()
+        try:
+            yield
+        finally:
+            editorial._english.cache_clear()
+
+
 @pytest.fixture(scope="module")
 def warm_cache(project, tmp_path_factory) -> Path:
     """A cache as validating the book leaves it (both editions): each case starts from a copy of it, as a
     contributor's validate after an edit does (a cold cache made each case decode the English word list and parse
     every file again: 1 CPU-s a case, 0.2 warm)."""
-    from generator.book import loader
-    from generator.checks import editorial
-
     folder = tmp_path_factory.mktemp("warm-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_CACHE_HOME", str(folder))
-        mp.setattr(loader, "_PARSED", {})
-        editorial._english.cache_clear()
+    with cache_in(folder):
         for edition in ((), ("--edition", "2026.1")):
             run("--root", str(project), "validate", *edition)
-        editorial._english.cache_clear()
     return folder
 
 
@@ -63,19 +73,13 @@ def cold_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
-def own_cache(request, tmp_path, monkeypatch):
+def own_cache(request, tmp_path):
     """Each case its own cache, read from disk (not from this process's memory): a damaged one stays here. It starts
     as a copy of the warm cache, or empty for a case about the cache (``cold_cache``)."""
-    from generator.book import loader
-    from generator.checks import editorial
-
     if "cold_cache" not in request.fixturenames:
         shutil.copytree(request.getfixturevalue("warm_cache"), tmp_path / "cache")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(loader, "_PARSED", {})
-    editorial._english.cache_clear()
-    yield
-    editorial._english.cache_clear()
+    with cache_in(tmp_path / "cache"):
+        yield
 
 
 def forget() -> None:
@@ -259,16 +263,8 @@ DAMAGE = ["emptied", "cut short", "garbage", "nested deep", "edited", "a pipe", 
 @pytest.fixture(scope="module")
 def no_cache_findings(project, tmp_path_factory) -> tuple[int, str]:
     """What validate says with no cache at all (an empty one), once for every kind of damage."""
-    from generator.book import loader
-    from generator.checks import editorial
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("no-cache")))
-        mp.setattr(loader, "_PARSED", {})
-        editorial._english.cache_clear()
-        found = validate(project)
-        editorial._english.cache_clear()
-    return found
+    with cache_in(tmp_path_factory.mktemp("no-cache")):
+        return validate(project)
 
 
 @pytest.mark.parametrize("kind", DAMAGE)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import logging
 import os
@@ -367,18 +368,27 @@ def claim_out(root: Path, out: Path) -> None:
             (out / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
 
 
-def made_from(lib: Library, paper: str = "letter", duplex: bool = False, site: bool = True, pdf: bool = True,
-              booklet: bool = False) -> str:
-    """A digest of everything a build of ``lib``'s edition reads (the code, templates, dependencies and text libraries
-    as the render cache counts them, the project's sources, templates and site configuration, the repository its pages
-    link) and of what it was asked to make: two builds of equal digests are the same, byte for byte (the suite reads
-    the build `make` made when its digest is the one it would build)."""
+def code_digest(root: Path, *fields: object) -> hashlib._Hash:
+    """A digest of the code, templates, dependencies, versions and text libraries (``render/pdf/cache.py``), the
+    project's site configuration and theme overrides, and ``fields``: what every build reads besides the sources."""
     from ..render.pdf import cache
     from ..render.site.engine import CONFIG
+
+    digest = cache.new_digest(*fields)
+    cache.add_files(digest, root, (CONFIG, "templates"))
+    return digest
+
+
+def made_from(lib: Library, paper: str = "letter", duplex: bool = False, site: bool = True, pdf: bool = True,
+              booklet: bool = False) -> str:
+    """A digest of everything a build of ``lib``'s edition reads (``code_digest``, the project's sources, the
+    repository its pages link) and of what it was asked to make: two builds of equal digests are the same, byte for
+    byte (the suite reads the build `make` made when its digest is the one it would build)."""
+    from ..render.pdf import cache
     from ..render.site.repository import repository
 
-    digest = cache.new_digest("build", lib.edition.id, paper, duplex, site, pdf, booklet, repository(lib.root))
-    cache.add_files(digest, lib.root, ("rules_data", "content", "templates", CONFIG))
+    digest = code_digest(lib.root, "build", lib.edition.id, paper, duplex, site, pdf, booklet, repository(lib.root))
+    cache.add_files(digest, lib.root, ("rules_data", "content"))
     return digest.hexdigest()
 
 

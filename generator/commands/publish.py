@@ -28,7 +28,7 @@ from ..checks import run_checks
 from ..errors import BuildError, Location, RulebookError, SourceError, SourceErrors
 from ..progress import Report, quiet
 from ..render.site import engine
-from .build import held_folder, render_pdfs
+from .build import code_digest, held_folder, render_pdfs
 
 ALIAS = "latest"
 # What a build of the book reads besides the installed code: a change to any of them not yet committed would be
@@ -76,17 +76,9 @@ def build_digest(lib: Library, code: hashlib._Hash | None = None) -> str:
     """A digest of everything the build of ``lib``'s edition reads: the code, templates, dependencies, versions and
     text libraries (``render/pdf/cache.py``), the site's configuration and the edition's sources as assembled
     (``Library.printed_sources``). Equal digests build the same version."""
-    digest = (code or _code_digest(lib.root)).copy()
+    digest = (code or code_digest(lib.root, "publish")).copy()
     digest.update(json.dumps(lib.printed_sources(), sort_keys=True, ensure_ascii=False, default=str).encode())
     return digest.hexdigest()
-
-
-def _code_digest(root: Path) -> hashlib._Hash:
-    from ..render.pdf import cache
-
-    digest = cache.new_digest("publish")
-    cache.add_files(digest, root, (engine.CONFIG, "templates"))  # the site's configuration and theme overrides
-    return digest
 
 
 @dataclass
@@ -123,7 +115,7 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             env.setdefault(f"GIT_{who}_EMAIL", "rulebook-publisher@localhost")
     done = Published(commit=commit)
     there = engine.versions(root, branch)
-    code = _code_digest(root)
+    code = code_digest(root, "publish")
     # Removed however the publish ends: an error, Ctrl-C or SIGTERM (rulebook's own handler unwinds it); one
     # a kill -9 left is removed by the next publish.
     with held_folder(Path(tempfile.gettempdir()), TEMP_PREFIX) as tmp:
