@@ -83,7 +83,7 @@ def cmd_edition_new(args: argparse.Namespace) -> int:
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .commands import new_game
 
-    return new_game.run(_root(args), args.name, args.section, args.source)
+    return new_game.run(_root(args), args.name, args.section, args.source, args.kind)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -160,7 +160,10 @@ def parser() -> argparse.ArgumentParser:
 
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
-    n.add_argument("--section", choices=("cards", "equipment", "tournament"), default="cards")
+    n.add_argument("--section", help="the id of the book's section to list it in (book.yaml sections; default: the "
+                                     "first); the game is of the section's kind")
+    n.add_argument("--kind", choices=("dice", "dominoes", "sticks", "board"),
+                   help="what the game is played with, in a section of several kinds of equipment")
     n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: none, "
                                      "the family's own game: record the decision in revisions.yaml)")
     n.set_defaults(func=cmd_new_game)

@@ -16,7 +16,7 @@ index_title: Index of Games
 sources:
   - {{seed: 000_321aee1cc9de258a.txt, title: the fixture's source}}
 pages:
-  - {{id: about, title: About}}
+  - {pages}
 sections:
   - id: cards
     title: Cards required
@@ -38,7 +38,8 @@ def make_project(root: Path, fixture: dict) -> Path:
     sections: dict[str, list[str]] = {"cards": [], "equipment": [], "tournament": []}
     for game_text in fixture["games"]:
         game = yaml.safe_load(game_text)
-        sections[game["category"]].append(game["id"])
+        # listed in the section its category names, unless the fixture lists it elsewhere ({listed_in: {game: section}})
+        sections[fixture.get("listed_in", {}).get(game["id"], game["category"])].append(game["id"])
         (data / f"{game['id']}.yaml").write_text(game_text, encoding="utf-8")
         prose = fixture.get("prose", {}).get(game["id"], "## Rules\n\nPlay well.\n")
         (content / f"{game['id']}.md").write_text(prose, encoding="utf-8")
@@ -48,6 +49,7 @@ def make_project(root: Path, fixture: dict) -> Path:
     edition = fixture.get("edition", '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}')
     (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
                                                 current=fixture.get("current", "2026.1"),
+                                                pages=fixture.get("pages", "{id: about, title: About}"),
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
     if "accepted" in fixture:

@@ -645,7 +645,7 @@ class Game(GameBody):
     title: str
     subtitle: str | None = None
     other_names: list[str] = []
-    category: Literal["cards", "equipment", "tournament"]
+    category: Slug = Field(description="the id of the book's section the game is listed in (book.yaml sections)")
     equipment_kind: Literal["dice", "dominoes", "sticks", "board"] | None = None
     status: list[Literal["updated_rule", "under_review"]] = []
     introduced: EditionId
@@ -659,8 +659,6 @@ class Game(GameBody):
         _check_lifetime(self.introduced, self.retired)
         if self.players is None:
             raise ValueError("a game must say how many players it takes")
-        if self.category == "equipment" and self.equipment_kind is None:
-            raise ValueError("an 'equipment' game must name its equipment_kind")
         ids = [v.id for v in self.variants]
         if len(ids) != len(set(ids)):
             raise ValueError("variant ids must be unique")
@@ -720,12 +718,39 @@ class PrintedIndex(Strict):
     sections: dict[str, list[IndexEntry]]
 
 
-class Section(Strict):
-    """A group of games, in book order."""
+# What a section holds, which says what a new game in it needs (``rulebook new-game``) and which checks apply: a card
+# game names its deck; a dice, dominoes, sticks or board section's games are equipment games of that kind.
+SectionKind = Literal["cards", "dice", "dominoes", "sticks", "board", "equipment", "tournament"]
+SECTION_KINDS: tuple[str, ...] = SectionKind.__args__
+# A section whose id is one of these is of that kind unless it says otherwise (the Metzker book's three).
+KIND_FROM_ID = ("cards", "equipment", "tournament")
 
-    id: Literal["cards", "equipment", "tournament"]
+
+class Section(Strict):
+    """A group of games, in book order: the book names it, and says what kind of games it holds."""
+
+    id: Slug
     title: str
-    games: list[Slug]
+    kind: SectionKind | None = Field(None, description="what its games are: cards, dice, dominoes, sticks, board, equipment "
+                                          "(several kinds) or tournament; may be left out where the id is "
+                                          "cards, equipment or tournament")
+    finder: str | None = Field(None, description="what the site's game finder calls the section's games "
+                                                 "('Card games'); none: its title")
+    games: list[Slug] = Field([], description="its games' ids, in book order (none yet: an empty list)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _kind(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "kind" not in data and data.get("id") in KIND_FROM_ID:
+            return {**data, "kind": data["id"]}
+        return data
+
+    @model_validator(mode="after")
+    def _kind_given(self) -> Section:
+        if self.kind is None:
+            raise ValueError(f"section '{self.id}' does not say what kind of games it holds: add kind: (one of "
+                             f"{', '.join(SECTION_KINDS)})")
+        return self
 
 
 class Page(Strict):
@@ -733,8 +758,7 @@ class Page(Strict):
 
     id: Slug
     title: str
-    after: Literal["cards", "equipment", "tournament"] | None = Field(
-        None, description="the section this page follows; none: before the games")
+    after: Slug | None = Field(None, description="the id of the section this page follows; none: before the games")
     editor_note: str | None = Field(None, description="the editors' words, printed once under the title and "
                                                       "set apart from the family's (what the page lacks, and why)")
 
@@ -769,6 +793,10 @@ class Book(Strict):
         if self.current not in {e.id for e in self.editions}:
             raise ValueError(f"current edition {self.current} is not among the editions")
         return self
+
+    def kind_of(self, section_id: str) -> str | None:
+        """The kind of the book's section ``section_id`` (None: the book has no such section)."""
+        return next((s.kind for s in self.sections if s.id == section_id), None)
 
 
 class Evidence(Strict):

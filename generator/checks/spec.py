@@ -19,7 +19,7 @@ def vague_equipment(lib: Library) -> Iterator[Finding]:
     game that names no deck at all)."""
     for b in bodies(lib):
         eq = b.rules.equipment
-        if b.gs.game.category == "cards" and b.rules.deal is not None and not (eq and eq.cards):
+        if lib.book.kind_of(b.gs.game.category) == "cards" and b.rules.deal is not None and not (eq and eq.cards):
             yield (b.at("equipment") if eq else b.at("deal"),
                    f"{b.name}no deck is stated: the deal cannot be checked against the cards", b.game)
         if eq is None or b.rules.players is None:

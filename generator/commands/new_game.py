@@ -1,48 +1,64 @@
-"""``rulebook new-game "Name"``: a data and prose pair that validates and builds, ready to fill in."""
+"""``rulebook new-game "Name" [--section S]``: a data and prose pair that validates and builds, ready to fill in.
+
+The game's file is written by a YAML emitter (PyYAML) and read back by the book's own loader before anything is
+written: a title is kept exactly as typed (quotes, ampersands, apostrophes), and a name whose id YAML would read as
+something else (No, On, 1e3) is refused. book.yaml is edited line by line at the places its loader reports, so its
+comments and layout stay as they are.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import yaml
+
+from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
-from ..errors import RulebookError
+from ..book.loader import YamlDoc, parse_yaml
+from ..errors import RulebookError, SourceError
 
-GAME = """\
-# yaml-language-server: $schema=../schema/game.schema.json
-id: {slug}
-title: {title}
-category: cards
-introduced: "{edition}"
-{sources}players: 2-4
-equipment:
-  cards:
-    - decks: 1
-      jokers: false  # the prose says "no jokers"; leave it out where the source does not say
-deal:
-  each: 7
-  upcard: 1
-goal:
-  winner: high
-  target: 500
-"""
+HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
+EQUIPMENT_KINDS = ("dice", "dominoes", "sticks", "board")
 
-# Not a format string: {name} is a reference to the game's data, filled in when the book is built.
-PROSE = """\
-## Players and Cards
+# What a first game of each kind states, to be filled in: enough for it to validate and build. A dice, dominoes,
+# sticks or board game is an equipment game of that kind (equipment_kind); a tournament is played with cards.
+STARTS: dict[str, dict[str, Any]] = {
+    "cards": {"players": "2-4", "equipment": {"cards": [{"decks": 1, "jokers": False}]},
+              "deal": {"each": 7, "upcard": 1}, "goal": {"winner": "high", "target": 500}},
+    "dice": {"players": "2-6", "equipment": {"dice": 5}, "goal": {"winner": "high", "target": 500}},
+    "dominoes": {"players": "2-4", "equipment": {"dominoes": {"set": 6}}, "deal": {"tiles": 7},
+                 "goal": {"winner": "low", "target": 100}},
+    "sticks": {"players": "2-6", "equipment": {"sticks": True}, "goal": {"winner": "high", "target": 10}},
+    "board": {"players": "2-4", "equipment": {"board": "the game's board"}, "goal": {"winner": "race"}},
+}
 
-- {equipment.cards.0.decks} deck of cards, no jokers
-- {players} people can play
-- {deal.each} cards are dealt to each player and one card is turned up
+# Not format strings: {name} is a reference to the game's data, filled in when the book is built.
+TAIL = """\
 
 ## Object of the Game
 
-- First player to {goal.target} wins.
+- {goal}
 
 ## Game Play
 
 - Describe a turn here.
 """
+PROSE = {
+    "cards": ("## Players and Cards\n\n- {equipment.cards.0.decks} deck of cards, no jokers\n- {players} people can "
+              "play\n- {deal.each} cards are dealt to each player and one card is turned up\n",
+              "First player to {goal.target} wins."),
+    "dice": ("## Players and Equipment\n\n- {equipment.dice} dice\n- {players} people can play\n",
+             "First player to {goal.target} points wins."),
+    "dominoes": ("## Players and Equipment\n\n- A double-{equipment.dominoes.set} set of dominoes\n- {players} people "
+                 "can play\n- {deal.tiles} tiles are dealt to each player\n",
+                 "The game ends when a player reaches {goal.target} points; the lowest score wins."),
+    "sticks": ("## Players and Equipment\n\n- A bundle of sticks\n- {players} people can play\n",
+               "First player to {goal.target} points wins."),
+    "board": ("## Players and Equipment\n\n- The game's board\n- {players} people can play\n",
+              "The first player to get every piece home wins."),
+}
 
 
 def slugify(name: str) -> str:
@@ -53,18 +69,114 @@ def slugify(name: str) -> str:
     return slug
 
 
-def _title(path: Path) -> str:
-    """A game file's title as the book sorts it ('10 Dime Rummy'), read without loading the book."""
-    m = re.search(r"^title: *(.+?) *$", path.read_text(encoding="utf-8"), re.M) if path.exists() else None
-    return m.group(1).strip("'\"") if m else path.stem
+def _plain_text(slug: str) -> bool:
+    """Whether ``slug`` written plain is read as that text, by the book's loader and by YAML 1.1 readers alike."""
+    try:
+        ours = parse_yaml(f"id: {slug}\n", "id").data["id"]
+    except SourceError:
+        return False
+    return ours == slug and yaml.safe_load(slug) == slug
 
 
-def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: str | None = None,
-             sources: list[str] | None = None) -> list[Path]:
-    """Create the two files and list the game in book.yaml's section, in the book's alphabetical order;
-    return the files written. ``seed``: the document it comes from, one of ``sources`` (book.yaml's); none given,
-    it cites none."""
+class _Dumper(yaml.SafeDumper):
+    """Lists indented under their key, as the book's files are written (yamllint: indent-sequences)."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def emit(data: dict[str, Any]) -> str:
+    """``data`` as YAML the book's loader reads back as ``data`` (a text it would read otherwise is quoted)."""
+    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
+    if parse_yaml(text, "game").data != data:  # YAML 1.1 and the book's loader disagree on a plain word: quote all
+        text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16, default_style='"')
+    if parse_yaml(text, "game").data != data:
+        raise RulebookError("the game's file could not be written so that it reads back as given: use a title "
+                            "without control characters")
+    return text
+
+
+def game_data(slug: str, title: str, section: str, kind: str, edition: str, seed: str | None) -> dict[str, Any]:
+    """The first data of a game in ``section`` (of ``kind``): what new-game writes."""
+    data: dict[str, Any] = {"id": slug, "title": title, "category": section}
+    if kind in EQUIPMENT_KINDS:
+        data["equipment_kind"] = kind
+    data["introduced"] = edition
+    # A game is cited to the document it was given, and to none it was not: the editors' own game has no source,
+    # and its addition is their decision (revisions.yaml, kind: game_added).
+    data["sources"] = [{"seed": seed, "section": title}] if seed is not None else []
+    return data | STARTS[kind]
+
+
+def _game_kind(section: str, section_kind: str, kind: str | None) -> str:
+    """What kind of game a new game of ``section`` is: its section's, or ``kind`` where the section holds several."""
+    if kind is not None and kind != section_kind and section_kind != "equipment":
+        raise RulebookError(f"section '{section}' holds {section_kind} games: leave --kind out, or choose another "
+                            "section with --section")
+    kind = kind or {"tournament": "cards"}.get(section_kind, section_kind)
+    if kind == "equipment":
+        raise RulebookError(f"section '{section}' holds games of several kinds: say which with --kind "
+                            f"({', '.join(EQUIPMENT_KINDS)})")
+    if section_kind == "equipment" and kind not in EQUIPMENT_KINDS:
+        raise RulebookError(f"section '{section}' holds equipment games: --kind is one of {', '.join(EQUIPMENT_KINDS)}")
+    return kind
+
+
+def _title(root: Path, game: str) -> str:
+    """A listed game's title as the book sorts it ('10 Dime Rummy'); its id if its file cannot be read."""
+    from ..book.loader import read_yaml
+
+    try:
+        title = read_yaml(root / DATA_DIR / f"{game}.yaml", f"{DATA_DIR}/{game}.yaml", root).data.get("title")
+    except (SourceError, AttributeError):
+        return game
+    return title if isinstance(title, str) else game
+
+
+def _listed(root: Path, doc: YamlDoc, lines: list[str], i: int, slug: str, title: str) -> list[str]:
+    """book.yaml's lines with ``slug`` listed in section ``i``'s games where the book's alphabetical order puts it
+    (the book orders its games by title, as its index does); the file's comments and layout kept."""
+    where = f"{doc.path}:{doc.where(('sections', i)).line}"
+    section = doc.data["sections"][i]
+    games = section.get("games") or []
+    if ("sections", i, "games") not in doc.marks:  # no games: key: one after the id
+        line = doc.where(("sections", i, "id"))
+        if not re.match(r"\s*(- )?id:", lines[line.line - 1]):
+            raise RulebookError(f"{where}: section '{section['id']}' is written on one line: write it one key a "
+                                "line (id:, title:, kind:, games:), then run new-game again")
+        pad = " " * (line.col - 1)
+        return [*lines[:line.line], f"{pad}games:\n{pad}  - {slug}\n", *lines[line.line:]]
+    key = doc.where(("sections", i, "games"))
+    pad = " " * (key.col - 1)
+    titles = [_title(root, g).lower() for g in games]
+    at = next((j for j, t in enumerate(titles) if t > title.lower()), len(games))
+    flow = re.fullmatch(r"(\s*)games:\s*\[([^\]#]*)\]\s*(#.*)?\n?", lines[key.line - 1])
+    if flow:  # games: [] or games: [a, b]: written again as a list, one game a line
+        listed = [*games[:at], slug, *games[at:]]
+        block = f"{pad}games:{' ' + flow.group(3) if flow.group(3) else ''}\n" + "".join(
+            f"{pad}  - {g}\n" for g in listed)
+        return [*lines[:key.line - 1], block, *lines[key.line:]]
+    items = [doc.where(("sections", i, "games", j)) for j in range(len(games))]
+    if not games or any(not re.match(r"\s*- [a-z0-9-]+\s*(#.*)?$", lines[item.line - 1]) for item in items):
+        raise RulebookError(f"{where}: the games of section '{section['id']}' are not listed one a line "
+                            "('- game-id'): list them so, then run new-game again")
+    indent = lines[items[0].line - 1][: items[0].col - 3]
+    if at < len(games):
+        return [*lines[:items[at].line - 1], f"{indent}- {slug}\n", *lines[items[at].line - 1:]]
+    return [*lines[:items[-1].line], f"{indent}- {slug}\n", *lines[items[-1].line:]]
+
+
+def new_game(root: Path, name: str, edition: str, section: str | None = None, seed: str | None = None,
+             sources: list[str] | None = None, kind: str | None = None) -> list[Path]:
+    """Create the two files and list the game in book.yaml's section (the first one if None), in the book's
+    alphabetical order; return the files written. ``seed``: the document it comes from, one of ``sources``
+    (book.yaml's); none given, it cites none. ``kind``: the game's kind, for a section holding several."""
     slug = slugify(name)
+    title = name.strip()
+    if not _plain_text(slug):
+        raise RulebookError(f"'{name}' makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
+                            "give the game a longer name (for example 'No Thanks' rather than 'No', "
+                            "'Game 1000' rather than '1000')")
     sources = sources or []
     if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
@@ -76,45 +188,52 @@ def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: 
         if path.exists():
             raise RulebookError(f"{path.relative_to(root)} already exists")
     book = root / DATA_DIR / BOOK_FILE
-    lines = book.read_text(encoding="utf-8").splitlines(keepends=True)
-    # Add the game to the section's games list where the book's alphabetical order puts it (the book
-    # orders its games by title, as its index does), keeping the file's comments and layout.
-    title = name.replace('"', "'").strip()
-    in_section, insert_at, indent = False, None, "      "
-    for i, line in enumerate(lines):
-        if re.match(rf"\s*- id: {section}\s*$", line):
-            in_section = True
-        elif in_section and re.match(r"\s*- id: ", line):
-            break
-        elif in_section and (m := re.match(r"(\s+)- ([a-z0-9-]+)\s*$", line)):
-            indent = m.group(1)
-            if _title(root / DATA_DIR / f"{m.group(2)}.yaml").lower() > title.lower():
-                insert_at = i if insert_at is None or insert_at > i else insert_at
-                break
-            insert_at = i + 1
-    if insert_at is None:
-        raise RulebookError(f"cannot find the games list of section '{section}' in {book.relative_to(root)}")
-    quoted = title if re.fullmatch(r"[\w !&'-]+", title) else f'"{title}"'
-    # A game is cited to the document it was given, and to none it was not: the family's own game has no source,
-    # and its addition is their decision (revisions.yaml, kind: game_added).
-    cited = (f"sources:\n  - seed: {seed}  # the document this game comes from, as book.yaml's sources list it\n"
-             f"    section: {quoted}\n") if seed is not None else (
-        "sources: []  # none given: the family's own game (cite a document of book.yaml's sources if it has one)\n")
-    data.write_text(GAME.format(slug=slug, title=quoted, edition=edition, sources=cited), encoding="utf-8")
-    prose.write_text(PROSE, encoding="utf-8")
-    lines.insert(insert_at, f"{indent}- {slug}\n")
+    text = read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}", root)
+    doc = parse_yaml(text, f"{DATA_DIR}/{BOOK_FILE}")
+    sections = doc.data.get("sections") or []
+    ids = [s.get("id") for s in sections]
+    section = section if section is not None else (ids[0] if ids else None)
+    if section not in ids:
+        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} has no section '{section}': name one of its sections with "
+                            f"--section ({', '.join(map(str, ids)) or 'it has none: add one under sections:'})")
+    i = ids.index(section)
+    section_kind = sections[i].get("kind") or section
+    game_kind = _game_kind(section, section_kind, kind)
+    lines = _listed(root, doc, text.splitlines(keepends=True), i, slug, title)
+    body = HEADER + emit(game_data(slug, title, section, game_kind, edition, seed))
+    if seed is None:
+        body = body.replace("sources: []\n", "sources: []  # none given: the editors' own game (cite a document of "
+                                             "book.yaml's sources if it has one)\n", 1)
+    facts, goal = PROSE[game_kind]
+    data.write_text(body, encoding="utf-8")
+    prose.write_text(facts + TAIL.replace("{goal}", goal), encoding="utf-8")
     book.write_text("".join(lines), encoding="utf-8")
     return [data, prose, book]
 
 
-def run(root: Path, name: str, section: str = "cards", source: str | None = None) -> int:
+def _as_read(slug: str) -> str:
+    """What YAML makes of ``slug`` written plain: 'a boolean (false)', 'a number (1000.0)'."""
+    value = yaml.safe_load(slug)
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, (int, float)):
+        return f"a number ({value})"
+    try:
+        return f"a number ({float(slug)})"
+    except ValueError:
+        return "a YAML 1.1 boolean (y, n) or a number"
+
+
+def run(root: Path, name: str, section: str | None = None, source: str | None = None, kind: str | None = None) -> int:
     """``rulebook new-game NAME``: write the game's two files and say what comes next."""
     from ..book.library import load_library
 
     book = load_library(root).book
-    for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources]):
+    for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources], kind):
         print(f"wrote {path.relative_to(root)}")
-    print("next: fill in the rules" + ("" if source else ", record the family's decision to add it in "
+    print("next: fill in the rules" + ("" if source else ", record the decision to add it in "
           f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
           "why: …)") + ", then run `make validate`")
     return 0

@@ -222,7 +222,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     # What the finder knows of each game works out which player counts its deal supports (20 ms for the book):
     # made when the finder's page or its data is written, after the list of files is given.
     records = functools.cache(lambda: [finder_record(p, stated[p.id]) for p in game_pages])
-    pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records())
+    pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records(), sections=lib.book.sections)
     pages["assets/games.json"] = lambda: json.dumps(records(), indent=1, sort_keys=True)
     pages["errata.md"] = lambda: env.get_template("site/errata.md.j2").render(
         groups=describe.errata_groups(lib), index_note=index_note, url=built_url)

@@ -1,0 +1,54 @@
+"""The book's structure: what a page follows, and which section a game says it is in, name the book's own sections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..book.library import Library
+from ..errors import Location
+from . import check
+
+Finding = tuple[Location, str, str | None]
+# The sections whose games are equipment games of one kind: a game in one names that kind (equipment_kind).
+EQUIPMENT_KINDS = ("dice", "dominoes", "sticks", "board")
+
+
+def _ids(lib: Library) -> str:
+    return ", ".join(s.id for s in lib.book.sections) or "none"
+
+
+@check("page.after_unknown")
+def after_unknown(lib: Library) -> Iterator[Finding]:
+    """A page follows a section the book does not have (the site's navigation and the PDF would lose it)."""
+    sections = {s.id for s in lib.book.sections}
+    for i, page in enumerate(lib.book.pages):
+        if page.after is not None and page.after not in sections:
+            yield (lib.book_doc.where(("pages", i, "after")),
+                   f"page '{page.id}' follows section '{page.after}', which the book does not have (its sections: "
+                   f"{_ids(lib)}): name one of them, or leave after: out to put the page before the games", None)
+
+
+@check("game.section_mismatch")
+def section_mismatch(lib: Library) -> Iterator[Finding]:
+    """A game's category is not the section book.yaml lists it in."""
+    listed = {g: s.id for s in lib.book.sections for g in s.games}
+    for gs in lib.ordered_games():
+        section = listed.get(gs.id)
+        if section is not None and gs.game.category != section:
+            yield (gs.where(("category",)), f"category: {gs.game.category}, but book.yaml lists the game in section "
+                   f"'{section}': write category: {section} (the id of its section)", gs.id)
+
+
+@check("game.kind_mismatch")
+def kind_mismatch(lib: Library) -> Iterator[Finding]:
+    """A game's equipment_kind disagrees with its section's kind: a dice section's games are dice games, and a game
+    in an equipment section names what it is played with."""
+    for gs in lib.ordered_games():
+        kind, has = lib.book.kind_of(gs.game.category), gs.game.equipment_kind
+        if kind in EQUIPMENT_KINDS and has != kind:
+            yield (gs.where(("equipment_kind",) if has else ("category",)),
+                   f"the game is in a {kind} section, but its equipment_kind is {has or 'not given'}: write "
+                   f"equipment_kind: {kind}", gs.id)
+        elif kind == "equipment" and has is None:
+            yield (gs.where(("category",)), "the game is in an equipment section but does not say what it is played "
+                   f"with: add equipment_kind: (one of {', '.join(EQUIPMENT_KINDS)})", gs.id)
