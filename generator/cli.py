@@ -80,6 +80,12 @@ def cmd_edition_new(args: argparse.Namespace) -> int:
     return edition.run(_root(args), args.id, args.label, args.date)
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    from .commands import init
+
+    return init.run(Path(args.dir).resolve(), args.title, args.author, args.pipeline)
+
+
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .commands import new_game
 
@@ -157,6 +163,15 @@ def parser() -> argparse.ArgumentParser:
     en.add_argument("--label", required=True, help="as the cover prints it, e.g. \"Revision 3 (Dec/2026)\"")
     en.add_argument("--date", help="its date, YYYY-MM-DD (default: today)")
     en.set_defaults(func=cmd_edition_new)
+
+    i = sub.add_parser("init", help="start a new book in DIR (new or empty): its data, pages, site configuration, "
+                                    "README, Makefile and CI workflows")
+    i.add_argument("dir", help="the folder to start the book in")
+    i.add_argument("--title", required=True, help="the book's title, as its cover prints it")
+    i.add_argument("--author", help="who keeps the book (default: The editors)")
+    i.add_argument("--pipeline", help="the requirement line its Makefile and CI install the pipeline with (default: "
+                                      "this pipeline's repository and commit, when installed from git)")
+    i.set_defaults(func=cmd_init)
 
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")

@@ -20,6 +20,22 @@ from pathlib import Path
 
 from ..errors import Location, SourceError, echo
 
+# The tool's own templates and assets: inside the installed package (pyproject.toml ships the repository's templates/
+# there as generator/templates), or at the top of the repository the code is run from (a checkout, an editable
+# install). A book's own templates/ folder holds only what it overrides, file by file (``template_folders``).
+_PACKAGE = Path(__file__).resolve().parents[1]
+TOOL_TEMPLATES = _PACKAGE / "templates" if (_PACKAGE / "templates").is_dir() else _PACKAGE.parent / "templates"
+
+
+def template_folders(root: Path | None) -> list[Path]:
+    """Where a template is looked for, first to last: the book's own ``templates/`` (what it overrides), then the
+    tool's. This repository's book is the tool's own: its templates are the tool's, once."""
+    own = root / "templates" if root is not None else None
+    if own is None or not own.is_dir() or os.path.realpath(own) == os.path.realpath(TOOL_TEMPLATES):
+        return [TOOL_TEMPLATES]
+    return [own, TOOL_TEMPLATES]
+
+
 MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
 MAX_ASSET_BYTES = 64 * 1024 * 1024  # a template's asset (a font, a script) is a few hundred KB
 

@@ -84,7 +84,7 @@ def mark_opening(html: str, opening: str) -> Markup:
 
 
 def _env(lib: Library):
-    return environment(fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
+    return environment(lib.root, fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, md=_md)
 
 

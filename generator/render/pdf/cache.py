@@ -26,8 +26,12 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-CODE = Path(__file__).resolve().parents[3]  # the project: generator/, templates/, the lock file
-CODE_FILES = ("generator", "templates", "requirements.lock", "pyproject.toml")
+from ...book.files import TOOL_TEMPLATES
+
+CODE = Path(__file__).resolve().parents[3]  # the project (generator/, templates/, the lock file), or site-packages
+# The tool's templates: at the top of a checkout, or inside the installed package (then "generator" holds them).
+CODE_FILES = ("generator", *(() if TOOL_TEMPLATES.parent != CODE else ("templates",)), "requirements.lock",
+              "pyproject.toml")
 
 
 def add_files(digest: hashlib._Hash, base: Path, names: Iterable[str]) -> None:

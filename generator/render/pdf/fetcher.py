@@ -13,10 +13,10 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from ...book.files import MAX_ASSET_BYTES, read_source
+from ...book.files import MAX_ASSET_BYTES, TOOL_TEMPLATES, read_source
 from ...errors import BuildError, SourceError
 
-ASSET_ROOT = Path(__file__).resolve().parents[3] / "templates" / "print"
+ASSET_ROOT = TOOL_TEMPLATES / "print"
 
 
 class RefusedResource(BuildError):

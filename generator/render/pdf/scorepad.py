@@ -336,7 +336,8 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
         else:
             length = 1  # the contents' pages: each sheet's page number counts them
             for _ in range(4):
-                starts = list(accumulate([length + 1] + [r.pages for r in results[:-1]]))
+                # each sheet's first page (a book with no game yet has none)
+                starts = list(accumulate([length + 1] + [r.pages for r in results]))[:len(results)]
                 contents = engine.document(template.render(sheets=list(zip([r.file for r in results], starts,
                                                                            strict=True))))
                 if len(contents.pages) == length:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...book.files import MAX_ASSET_BYTES, read_source
+from ...book.files import MAX_ASSET_BYTES, read_source, template_folders
 from ...book.library import Library
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
@@ -25,17 +25,17 @@ from .repository import correction_address
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
 
-def copy_through_the_door(source: Path, target: Path) -> None:
-    """Copy the folder ``source`` (the site's assets) into ``target``, each file read through the door every file
-    passes (``files.read_source``): a link out of the templates, a pipe or a device there is one line naming it, and
-    what a link leads to is never published."""
+def copy_through_the_door(source: Path, target: Path, templates: Path = TEMPLATES) -> None:
+    """Copy the folder ``source`` (the site's assets, in the folder ``templates``) into ``target``, each file read
+    through the door every file passes (``files.read_source``): a link out of the templates, a pipe or a device there
+    is one line naming it, and what a link leads to is never published."""
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.rglob("*")) if source.is_dir() else []:
         rel = path.relative_to(source)
         if path.is_dir() and not path.is_symlink():
             (target / rel).mkdir(parents=True, exist_ok=True)
             continue
-        body = read_source(path, f"templates/{path.relative_to(TEMPLATES).as_posix()}", TEMPLATES, MAX_ASSET_BYTES)
+        body = read_source(path, f"templates/{path.relative_to(templates).as_posix()}", templates, MAX_ASSET_BYTES)
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         (target / rel).write_bytes(body)
 
@@ -103,7 +103,7 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
 def site_environment(lib: Library, repo_url: str = "") -> Any:
     """The Jinja environment the site's pages are rendered in; ``repo_url``: the configured repository
     (``repository.repository``), '' for none: a page then offers the book's own address for corrections."""
-    return environment(fmt=format_value, **template_globals(), describe=describe,
+    return environment(lib.root, fmt=format_value, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, prose=prose_markdown, md=text_markdown,
                        demote=lambda text: demote_headings(text, 1), repo_url=repo_url.rstrip("/"),
                        correction_address=correction_address(lib))
@@ -228,7 +228,8 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
         groups=describe.errata_groups(lib), index_note=index_note, url=built_url)
 
     # Copied files first: the list of files given to MkDocs names them.
-    copy_through_the_door(SITE_ASSETS, docs / "assets")
+    for templates in reversed(template_folders(lib.root)):  # the tool's assets, then the book's own over them
+        copy_through_the_door(templates / "site" / "assets", docs / "assets", templates)
     if downloads is not None and downloads.exists():
         shutil.copytree(downloads, docs / "downloads")
 

@@ -34,7 +34,7 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from .plugin import SITE_PAGES
+    from .plugin import SITE_PAGES, overrides
     from .verify import check_site, shipped_scripts
 
     config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
@@ -50,10 +50,11 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         plugin.config.pages = str(pages_file)
     # The theme's own templates (mkdocs.yml's custom_dir) are read by MkDocs, not by the door every other file
     # passes: each is put through it first, so that a link among them to a secret is one line, never a page.
-    overrides = lib.root / "templates" / "site" / "overrides"
-    for path in sorted(overrides.rglob("*")) if overrides.is_dir() else []:
-        if path.is_symlink() or not path.is_dir():
-            read_source(path, path.relative_to(lib.root).as_posix(), lib.root / "templates", MAX_ASSET_BYTES)
+    for folder in overrides(lib.root):
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+            if path.is_symlink() or not path.is_dir():
+                read_source(path, f"templates/{path.relative_to(folder.parents[1]).as_posix()}", folder.parents[1],
+                            MAX_ASSET_BYTES)
     try:
         mkdocs_build(config)
     except (MkDocsException, SystemExit) as exc:

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ...book.files import TOOL_TEMPLATES
 from ..views.markup import environment
 from .verify import WORKER, attributes
 
@@ -43,7 +44,7 @@ LOADS = {"stylesheet", "icon", "shortcut", "manifest", "apple-touch-icon"}  # <l
 THEME_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
 SEARCH_INDEX = "search/search_index.json"
 # The book's colours, as the site's stylesheet sets them (their one home): the manifest's theme colour and the icon.
-STYLESHEET = Path(__file__).resolve().parents[3] / "templates" / "site" / "assets" / "rulebook.css"
+STYLESHEET = TOOL_TEMPLATES / "site" / "assets" / "rulebook.css"
 
 
 def page_loads(rel: str, page_html: str) -> set[str]:
@@ -110,7 +111,7 @@ def icon(size: int) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
     theme = colours()
-    fonts = Path(__file__).resolve().parents[3] / "templates" / "print" / "fonts"
+    fonts = TOOL_TEMPLATES / "print" / "fonts"
     picture = Image.new("RGB", (size, size), theme["theme"])
     draw = ImageDraw.Draw(picture)
     font = ImageFont.truetype(str(fonts / "DejaVuSans.ttf"), round(size * 0.55))

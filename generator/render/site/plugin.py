@@ -17,6 +17,7 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
+from ...book.files import template_folders
 from ...errors import RulebookError
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
@@ -108,6 +109,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self.worker = None
 
     def on_config(self, config: Any) -> Any:
+        theme_overrides(config)
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
         if self.versioned:
@@ -243,6 +245,21 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.verified = config["site_dir"]  # build.render_site need not read every page again
         if self.progress is not None:
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
+
+
+def overrides(root: Path) -> list[Path]:
+    """The theme's templates the book adds to (its pages link the web app manifest): the book's own
+    (templates/site/overrides beside mkdocs.yml) before the tool's."""
+    return [folder / "site" / "overrides" for folder in template_folders(root)]
+
+
+def theme_overrides(config: Any) -> None:
+    """Put the theme's overrides (``overrides``) first among the theme's folders, whatever mkdocs.yml's custom_dir
+    names: a book started by `rulebook init` names none, and gets the tool's."""
+    found = [str(p) for p in overrides(Path(config.config_file_path).parent) if p.is_dir()]
+    seen = {os.path.realpath(p) for p in found}
+    theme = config["theme"]
+    theme.dirs[:] = [*found, *(d for d in theme.dirs if os.path.realpath(d) not in seen)]
 
 
 def _errors(root: str, edition: str | None) -> list[str]:

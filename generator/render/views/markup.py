@@ -20,12 +20,13 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
+from ...book.files import TOOL_TEMPLATES
 from ...book.textdiff import escape as markdown_literal
 
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
            "sanitize", "text_markdown"]
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+TEMPLATES = TOOL_TEMPLATES  # the tool's own; a book may override them (``environment``)
 
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "details", "div",
@@ -196,22 +197,24 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
 
 class _Templates(jinja2.BaseLoader):
-    """The templates, read through the door every file passes (``files.read_source``): a plain UTF-8 file inside the
-    templates folder, never through a link out of it."""
+    """The templates, read through the door every file passes (``files.read_source``): a plain UTF-8 file inside its
+    templates folder, never through a link out of it. The first folder holding a template gives it (a book's own
+    ``templates/`` before the tool's: ``files.template_folders``)."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folders: list[Path]) -> None:
+        self.folders = folders
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
         from ...book.files import read_source_text
         from ...errors import SourceError
 
         parts = jinja2.loaders.split_template_path(template)  # no '..': TemplateNotFound
-        path = self.folder.joinpath(*parts)
-        if not path.is_file() and not path.is_symlink():
+        found = [(f, f.joinpath(*parts)) for f in self.folders]
+        folder, path = next(((f, p) for f, p in found if p.is_file() or p.is_symlink()), (None, None))
+        if path is None:
             raise jinja2.TemplateNotFound(template)
         try:
-            source = read_source_text(path, f"templates/{'/'.join(parts)}", self.folder)
+            source = read_source_text(path, f"templates/{'/'.join(parts)}", folder)
         except SourceError as exc:
             raise jinja2.TemplateError(str(exc)) from None
         mtime = path.lstat().st_mtime_ns
@@ -224,10 +227,13 @@ _OPTIONS = dict(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing
 _COMPILED = _CompiledTemplates(f"jinja2 {jinja2.__version__} {sorted((k, repr(v)) for k, v in _OPTIONS.items())}")
 
 
-def environment(**globals_: Any) -> jinja2.Environment:
-    """The Jinja environment: autoescape on for every template, undefined names are errors."""
+def environment(book_root: Path | None = None, **globals_: Any) -> jinja2.Environment:
+    """The Jinja environment: autoescape on for every template, undefined names are errors; a template in
+    ``book_root``'s own templates/ folder overrides the tool's of the same name."""
+    from ...book.files import template_folders
+
     env = jinja2.Environment(
-        loader=_Templates(TEMPLATES),
+        loader=_Templates(template_folders(book_root)),
         bytecode_cache=_COMPILED,  # every environment has the same options, so the same code
         **_OPTIONS,
     )

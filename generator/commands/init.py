@@ -1,0 +1,122 @@
+"""``rulebook init DIR --title "TITLE"``: a new book in DIR, ready to validate and build.
+
+It writes the book's data (book.yaml with one edition and three sections with no games yet, empty errata, revisions
+and accepted warnings, a house dictionary), its own pages (General Rules, an About page to fill in), mkdocs.yml, a
+short README with the book's two commands, a Makefile that installs the pipeline requirements.txt pins, the check and
+publish workflows, .gitignore and the JSON Schemas editors use. The skeleton is the tool's (templates/init/, shipped
+in the package), read through the door every file passes; nothing of this repository's own book is in it. The book is
+made in a folder beside DIR and renamed into place: a failed init leaves nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+from pathlib import Path
+
+from ..book.files import CONTROL, TOOL_TEMPLATES, read_source_text
+from ..book.schema import write_schemas
+from ..errors import RulebookError
+from .new_game import emit
+
+SKELETON = TOOL_TEMPLATES / "init"
+# Files the package could not ship under their own names (package data leaves out hidden files).
+RENAMED = {"dot-github": ".github", "dot-gitignore": ".gitignore"}
+ACCENT = "#1f5f8b"  # a blue dark enough for white text on the site's header
+DECIDED_BY = "the editors"
+
+
+def _scalar(value: str) -> str:
+    """``value`` as a YAML scalar the book's loader reads back as it is (quoted where it must be)."""
+    return emit({"v": value}).removeprefix("v: ").rstrip("\n")
+
+
+def pipeline_requirement() -> str:
+    """The requirement line that installs the pipeline running now: its repository and commit when it was installed
+    from git (PEP 610's direct_url.json), else its folder or version; a book's CI installs the same."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution("rulebook")
+    except PackageNotFoundError:
+        return "rulebook @ git+https://github.com/OWNER/REPOSITORY@TAG  # the pipeline's repository and tag: edit"
+    try:
+        origin = json.loads(dist.read_text("direct_url.json") or "{}")
+    except json.JSONDecodeError:
+        origin = {}
+    url, vcs = origin.get("url", ""), origin.get("vcs_info") or {}
+    if vcs.get("vcs") == "git" and vcs.get("commit_id"):
+        return f"rulebook @ git+{url}@{vcs['commit_id']}"
+    if url.startswith("file://"):
+        return (f"rulebook @ {url}  # a folder on this machine: for CI, pin the pipeline's repository instead "
+                "(rulebook @ git+https://…@TAG)")
+    return f"rulebook=={dist.version}"
+
+
+def _identity(title: str) -> str:
+    """book.yaml's lines for the book's identity, each a field the book model has (docs/own-book.md)."""
+    from ..book.model import Book
+
+    fields = {"description": f"The games of {title} and their rules.", "decided_by": DECIDED_BY, "accent": ACCENT}
+    lines = [f"{name}: {_scalar(value)}\n" for name, value in fields.items() if name in Book.model_fields]
+    if "contact" in Book.model_fields:
+        lines.append("# contact: how readers reach the editors (an address), printed on the About page and the site\n")
+    return "".join(lines)
+
+
+def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> dict[str, str]:
+    """The new book's files, by their path in it."""
+    edition = f"{today.year}.1"
+    tokens = {
+        "@title@": title, "@title_yaml@": _scalar(title), "@author_yaml@": _scalar(author),
+        "@identity@": _identity(title), "@edition@": edition, "@year@": str(today.year), "@date@": today.isoformat(),
+        "@label_yaml@": _scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
+    }
+    files = {}
+    for path in sorted(SKELETON.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        rel = path.relative_to(SKELETON)
+        text = read_source_text(path, f"templates/init/{rel.as_posix()}", TOOL_TEMPLATES)
+        for token, value in tokens.items():
+            text = text.replace(token, value)
+        files[Path(*(RENAMED.get(part, part) for part in rel.parts)).as_posix()] = text
+    return files
+
+
+def _text(what: str, value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise RulebookError(f"the book's {what} is empty: give one, e.g. --{what} \"The Smith Family Book of Games\"")
+    if CONTROL.search(value) or "\n" in value:
+        raise RulebookError(f"the book's {what} holds a control character or a line break: write it on one line")
+    return value
+
+
+def run(target: Path, title: str, author: str | None = None, pipeline: str | None = None) -> int:
+    """``rulebook init DIR``: write a new book into DIR (new or empty), and say what comes next."""
+    title, author = _text("title", title), _text("author", author if author is not None else "The editors")
+    if target.exists() and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
+        raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
+                            "name another")
+    files = skeleton(title, author, pipeline or pipeline_requirement(), datetime.date.today())
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.parent / f".{target.name}.init-{os.getpid()}"
+    try:
+        for rel, text in files.items():
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staging / rel).write_text(text, encoding="utf-8")
+        write_schemas(staging)
+        if target.exists():
+            target.rmdir()  # empty, as checked above
+        staging.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for rel in sorted(files):
+        print(f"wrote {target / rel}")
+    print(f"wrote {target / 'schema'}/ (the JSON Schemas editors check the YAML with)")
+    print(f"next: cd {target} && rulebook new-game \"NAME\" --section cards, then `make` (validate and build); "
+          "README.md there says more")
+    return 0
