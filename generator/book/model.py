@@ -619,7 +619,7 @@ BoxField = Literal["players", "equipment", "deal", "wild", "scoring", "goal"]
 
 
 class Variant(GameBody):
-    """Another way to play a game, from another source, shown beside the family's rule."""
+    """Another way to play a game, from another source, shown beside the book's own rule."""
 
     id: Slug
     title: str
@@ -628,7 +628,7 @@ class Variant(GameBody):
                         "same (the game's row is true of it), unstated (its source does not say), in_rules (its source "
                         "says otherwise, in its rules' words)")
     introduced: EditionId
-    retired: EditionId | None = Field(None, description="the first edition without it (the family's decision, "
+    retired: EditionId | None = Field(None, description="the first edition without it (the editors' decision, "
                                                         "rules_data/revisions.yaml); earlier editions keep it")
     sources: list[Source]
 
@@ -649,7 +649,7 @@ class Game(GameBody):
     equipment_kind: Literal["dice", "dominoes", "sticks", "board"] | None = None
     status: list[Literal["updated_rule", "under_review"]] = []
     introduced: EditionId
-    retired: EditionId | None = Field(None, description="the first edition without the game (the family's decision, "
+    retired: EditionId | None = Field(None, description="the first edition without the game (the editors' decision, "
                                                         "rules_data/revisions.yaml); earlier editions keep it")
     sources: list[Source]
     variants: list[Variant] = []
@@ -760,7 +760,7 @@ class Page(Strict):
     title: str
     after: Slug | None = Field(None, description="the id of the section this page follows; none: before the games")
     editor_note: str | None = Field(None, description="the editors' words, printed once under the title and "
-                                                      "set apart from the family's (what the page lacks, and why)")
+                                                      "set apart from the book's (what the page lacks, and why)")
 
 
 class SourceDocument(Strict):
@@ -770,7 +770,7 @@ class SourceDocument(Strict):
     title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a family games blog'")
     transcribed_in: EditionId | None = Field(
         None, description="the edition that took this document's games and variants into the book as they stand: "
-        "what it adds then is transcribed, not decided; a game taken from it in a later edition is the family's "
+        "what it adds then is transcribed, not decided; a game taken from it in a later edition is the editors' "
         "decision (revisions.yaml)")
 
 
@@ -845,12 +845,12 @@ LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retire
 
 
 class Revision(Strict):
-    """The family's own decision, not a mistake: a rule changed, an alternate rule added, a target changed,
+    """The editors' own decision, not a mistake: a rule changed, an alternate rule added, a target changed,
     a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``), as errata."""
 
     id: Slug
     edition: EditionId = Field(description="the first edition with the change")
-    date: Date = Field(description="the day the family decided it, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
+    date: Date = Field(description="the day the editors decided it, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
     kind: Literal["rule", "alternate_rule", "target", "game_added", "game_retired", "variant_added", "variant_retired"]
     why: str = Field(min_length=1, description="one sentence for readers: what changed and why")
     file: str | None = Field(None, description="the file changed: rules_data/<game>.yaml or content/<page>.md")
@@ -865,7 +865,7 @@ class Revision(Strict):
     @model_validator(mode="after")
     def _shape(self) -> Revision:
         if not self.why.strip():
-            raise ValueError("why: say in one sentence what the family changed and why")
+            raise ValueError("why: say in one sentence what the editors changed and why")
         changes = self.file is not None
         if self.kind in LIFETIME_KINDS or (self.kind == "alternate_rule" and not changes):
             if changes or self.path is not None or self.before is not None or self.after is not None:
@@ -892,7 +892,7 @@ class Revision(Strict):
 
 
 class Revisions(Strict):
-    """The family's decisions between editions (rules_data/revisions.yaml)."""
+    """The editors' decisions between editions (rules_data/revisions.yaml)."""
 
     revisions: list[Revision] = []
 
