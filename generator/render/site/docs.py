@@ -25,10 +25,11 @@ from .repository import correction_address
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
 
-def copy_through_the_door(source: Path, target: Path, templates: Path = TEMPLATES) -> None:
+def copy_through_the_door(source: Path, target: Path, templates: Path | None = None) -> None:
     """Copy the folder ``source`` (the site's assets, in the folder ``templates``) into ``target``, each file read
     through the door every file passes (``files.read_source``): a link out of the templates, a pipe or a device there
     is one line naming it, and what a link leads to is never published."""
+    templates = templates or TEMPLATES
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.rglob("*")) if source.is_dir() else []:
         rel = path.relative_to(source)
