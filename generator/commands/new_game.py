@@ -84,6 +84,11 @@ class _Dumper(yaml.SafeDumper):
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         super().increase_indent(flow, False)
 
+    def choose_scalar_style(self) -> str:
+        # Quoted where it must be, with double quotes, as the book's files quote an edition ("2026.2").
+        style = super().choose_scalar_style()
+        return '"' if style == "'" else style
+
 
 def emit(data: dict[str, Any]) -> str:
     """``data`` as YAML the book's loader reads back as ``data`` (a text it would read otherwise is quoted)."""
