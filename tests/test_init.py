@@ -314,3 +314,25 @@ def test_the_books_workflows_pass_actionlint(tmp_path: Path) -> None:
                 if not re.search(r'runner-label: label "ubuntu-24\.04" is unknown', line)]
     assert [p for p in problems if not p.startswith(str(bad))] == []
     assert any("github.nope" in p or '"nope"' in p for p in problems), found.stdout
+
+
+# -- the pipeline as a package -----------------------------------------------------------------------------------------
+
+
+def test_the_package_ships_every_template_and_asset(tmp_path: Path) -> None:
+    """The wheel holds templates/ (the skeleton `init` writes included) as generator/templates, where the installed
+    pipeline finds them (files.TOOL_TEMPLATES); the repository keeps templates/ at its top."""
+    import sys
+    import zipfile
+
+    root = TOOL_TEMPLATES.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+                    "--disable-pip-version-check", "-w", str(tmp_path), str(root)], check=True, capture_output=True)
+    [wheel] = tmp_path.glob("rulebook-*.whl")
+    shipped = {n.removeprefix("generator/templates/") for n in zipfile.ZipFile(wheel).namelist()
+               if n.startswith("generator/templates/")}
+    ours = {p.relative_to(TOOL_TEMPLATES).as_posix() for p in TOOL_TEMPLATES.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+    assert ours and shipped == ours, sorted(ours ^ shipped)
+    assert {"init/rules_data/book.yaml", "init/dot-github/workflows/check.yml", "print/print.css"} <= shipped
+    assert not (root / "build" / "lib").exists()  # built beside the virtual environment, not in the book's output
