@@ -105,6 +105,23 @@ def test_a_book_started_by_init_takes_three_games_and_builds_publishes_and_opens
     assert _errors(book) == []
 
 
+# Titles and authors: the book init makes validates with no finding at all, whatever they are called.
+NAMES = {
+    "plain": ("Pine Street Games", "The Pine Street Club"),
+    "names the English list lacks": ("The Szczepański Book of Gamez", "The O'Briens and Ngata"),
+    "YAML's marks": ("Yes: #1 & 'Best' \"Games\"", "- The Club -"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAMES))
+def test_the_book_init_makes_has_no_finding(case: str, tmp_path: Path) -> None:
+    title, author = NAMES[case]
+    book = _init(tmp_path, title, "--author", author)
+    lib = load_library(book)
+    assert (lib.book.title, lib.book.author) == (title, author)
+    assert [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib)] == []
+
+
 # -- what init refuses -----------------------------------------------------------------------------------------------
 
 

@@ -137,6 +137,12 @@ def _lookup(written: str, house: set[str]) -> str | None:
     return word if len(word) > 1 and word not in house else None
 
 
+def unknown_in(text: str) -> list[str]:
+    """The words of ``text`` the English list lacks, as ``spelling.unknown_word`` looks them up (sorted)."""
+    looked_up = {_lookup(w, set()) for w in WORD.findall(text)} - {None}
+    return sorted(unknown_words(looked_up))
+
+
 @check("spelling.unknown_word", "warning")
 def unknown_word(lib: Library) -> Iterator[Finding]:
     """A word is in neither the English word list nor the house dictionary of game terms."""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_source_text
 from ..book.schema import write_schemas
+from ..checks.editorial import unknown_in
 from ..errors import RulebookError
 from .new_game import emit
 
@@ -102,6 +103,10 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
         raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
                             "name another")
     files = skeleton(title, author, pipeline or pipeline_requirement(), datetime.date.today())
+    # The book's own name and its editors' are right as written: the house dictionary knows them from the start.
+    names = unknown_in(f"{title} {author}")
+    if names:
+        files["rules_data/dictionary.txt"] += "# the book's title and author\n" + "".join(f"{w}\n" for w in names)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.parent / f".{target.name}.init-{os.getpid()}"
     try:
