@@ -27,7 +27,7 @@ sections:
   - id: tournament
     title: Tournament
     games: [{tournament}]
-{extra}"""
+{more_sections}{extra}"""
 
 
 def make_project(root: Path, fixture: dict) -> Path:
@@ -43,13 +43,14 @@ def make_project(root: Path, fixture: dict) -> Path:
         (data / f"{game['id']}.yaml").write_text(game_text, encoding="utf-8")
         prose = fixture.get("prose", {}).get(game["id"], "## Rules\n\nPlay well.\n")
         (content / f"{game['id']}.md").write_text(prose, encoding="utf-8")
-    for key, prose in fixture.get("prose", {}).items():  # a variant's prose: 'game.variant'
-        if "." in key:
+    for key, prose in fixture.get("prose", {}).items():  # a variant's prose ('game.variant'), or a page's
+        if "." in key or not (data / f"{key}.yaml").exists():
             (content / f"{key}.md").write_text(prose, encoding="utf-8")
     edition = fixture.get("edition", '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}')
     (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
                                                 current=fixture.get("current", "2026.1"),
                                                 pages=fixture.get("pages", "{id: about, title: About}"),
+                                                more_sections=fixture.get("sections", ""),
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
     if "accepted" in fixture:

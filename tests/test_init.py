@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from generator.book.files import TOOL_TEMPLATES
-from generator.book.library import load_library
+from generator.book.library import SITE_NAMES, load_library
 from generator.checks import run_checks
 from generator.cli import main
 
@@ -83,6 +83,9 @@ def test_a_book_started_by_init_takes_three_games_and_builds_publishes_and_opens
     for name in ("crazy-eights", "yacht", "ludo"):
         assert (site / "games" / name / "index.html").exists() and (pdf / "score-sheets" / f"{name}.pdf").exists()
     assert len(list(pdf.glob("*.pdf"))) == 2  # the book and the score pad
+    # Every name at the site's top is one of its own (SITE_NAMES, which no page may take) or a page of the book.
+    names = {p.name.split(".")[0] for p in site.iterdir()} - {p.id for p in lib.book.pages}
+    assert names and names <= SITE_NAMES, sorted(names - SITE_NAMES)
     assert '<meta name="club" content="own">' in (site / "index.html").read_text(encoding="utf-8")
     finder = (site / "finder" / "index.html").read_text(encoding="utf-8")
     kind_menu = re.search(r'<select id="finder-category".*?</select>', finder, re.S)[0]

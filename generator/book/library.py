@@ -37,6 +37,10 @@ DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
 BOOK_FILE = "book.yaml"
 ERRATA_FILE = "errata.yaml"
+# The site's own pages and folders, beside the book's pages (render/site/docs.py writes them; tests/test_init.py holds
+# the two lists together): a page of the book's own cannot take one of these ids.
+SITE_NAMES = frozenset({"index", "finder", "book-index", "errata", "changes", "games", "keep", "assets", "downloads",
+                        "_offline", "search", "404", "sitemap", "manifest", "sw"})
 REVISIONS_FILE = "revisions.yaml"
 ACCEPTED_FILE = "accepted.yaml"
 __all__ = ["edition_key"]  # the edition order lives in model.py; re-exported for the stages that import it here

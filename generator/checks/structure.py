@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..book.library import Library
+from ..book.library import SITE_NAMES, Library
 from ..errors import Location
 from . import check
 
@@ -52,3 +52,35 @@ def kind_mismatch(lib: Library) -> Iterator[Finding]:
         elif kind == "equipment" and has is None:
             yield (gs.where(("category",)), "the game is in an equipment section but does not say what it is played "
                    f"with: add equipment_kind: (one of {', '.join(EQUIPMENT_KINDS)})", gs.id)
+
+
+@check("page.duplicate_id")
+def duplicate_page(lib: Library) -> Iterator[Finding]:
+    """Two of the book's pages have one id (one file, one address): the site cannot hold both."""
+    seen: dict[str, int] = {}
+    for i, page in enumerate(lib.book.pages):
+        if page.id in seen:
+            yield (lib.book_doc.where(("pages", i, "id")), f"page '{page.id}' is listed twice (also item "
+                   f"{seen[page.id] + 1} of pages): give each page an id of its own, or remove this one", None)
+        seen.setdefault(page.id, i)
+
+
+@check("page.reserved_id")
+def reserved_page(lib: Library) -> Iterator[Finding]:
+    """A page of the book's own takes the name of one of the site's own pages (the finder, the index, the errata)."""
+    for i, page in enumerate(lib.book.pages):
+        if page.id in SITE_NAMES:
+            yield (lib.book_doc.where(("pages", i, "id")), f"page id '{page.id}' is the name of one of the site's own "
+                   f"pages ({', '.join(sorted(SITE_NAMES))}): give the page another id, and rename content/"
+                   f"{page.id}.md to match", None)
+
+
+@check("section.duplicate_id")
+def duplicate_section(lib: Library) -> Iterator[Finding]:
+    """Two sections have one id: a game's category and a page's after: could not tell them apart."""
+    seen: dict[str, int] = {}
+    for i, section in enumerate(lib.book.sections):
+        if section.id in seen:
+            yield (lib.book_doc.where(("sections", i, "id")), f"section '{section.id}' is given twice (also item "
+                   f"{seen[section.id] + 1} of sections): give each section an id of its own", None)
+        seen.setdefault(section.id, i)
