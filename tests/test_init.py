@@ -165,6 +165,7 @@ def test_init_refuses_in_one_line_and_writes_nothing(case: str, tmp_path: Path, 
 # The sections a book may have: (the section as book.yaml gives it, --kind, what the game says it is).
 SECTIONS = {
     "cards, listed": ("  - id: hands\n    title: Hands\n    kind: cards\n    games:\n      - yacht-two\n", None, None),
+    "cards, a flow list": ("  - id: hands\n    title: Hands\n    kind: cards\n    games: [yacht-two]\n", None, None),
     "dice, empty list": ("  - id: dice-games\n    title: Dice\n    kind: dice\n    games: []\n", None, "dice"),
     "dominoes, no games key": ("  - id: tiles\n    title: Tiles\n    kind: dominoes\n", None, "dominoes"),
     "sticks": ("  - id: sticks\n    title: Sticks\n    kind: sticks\n    games: []\n", None, "sticks"),
@@ -194,7 +195,7 @@ def test_new_game_adds_a_game_of_its_sections_kind_to_any_section(case: str, tmp
     assert main(["--root", str(book), "new-game", "Apple Race", "--section", sid, *(["--kind", kind] if kind else [])]) == 0
     lib = load_library(book)
     listed = next(s for s in lib.book.sections if s.id == sid).games
-    assert listed[0] == "apple-race" and set(listed) == {"apple-race", *re.findall(r"- (yacht-two)", section)}
+    assert listed[0] == "apple-race" and set(listed) == {"apple-race", *re.findall(r"yacht-two", section)}
     game = lib.games["apple-race"].game
     assert (game.category, game.equipment_kind) == (sid, equipment_kind)
     assert _errors(book) == []
