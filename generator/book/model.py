@@ -722,7 +722,7 @@ class PrintedIndex(Strict):
 # game names its deck; a dice, dominoes, sticks or board section's games are equipment games of that kind.
 SectionKind = Literal["cards", "dice", "dominoes", "sticks", "board", "equipment", "tournament"]
 SECTION_KINDS: tuple[str, ...] = SectionKind.__args__
-# A section whose id is one of these is of that kind unless it says otherwise (the Metzker book's three).
+# A section whose id is one of these is of that kind unless it says otherwise (the ids this repository's book uses).
 KIND_FROM_ID = ("cards", "equipment", "tournament")
 
 

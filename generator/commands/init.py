@@ -90,7 +90,7 @@ def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> di
 def _text(what: str, value: str) -> str:
     value = value.strip()
     if not value:
-        raise RulebookError(f"the book's {what} is empty: give one, e.g. --{what} \"The Smith Family Book of Games\"")
+        raise RulebookError(f"the book's {what} is empty: give one, e.g. --{what} \"The Pine Street Book of Games\"")
     if CONTROL.search(value) or "\n" in value:
         raise RulebookError(f"the book's {what} holds a control character or a line break: write it on one line")
     return value
