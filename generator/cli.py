@@ -180,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--kind", choices=("dice", "dominoes", "sticks", "board"),
                    help="what the game is played with, in a section of several kinds of equipment")
     n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: none, "
-                                     "the family's own game: record the decision in revisions.yaml)")
+                                     "the editors' own game: record the decision in revisions.yaml)")
     n.set_defaults(func=cmd_new_game)
 
     sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model")
