@@ -5,7 +5,7 @@ gives as text stays text. Phrases written the way the book writes them (players 
 groups ``K-10``, melds ``2 sets of 3``) are checked here, on load, by the parsers they use later.
 The JSON Schema contributors' editors use is generated from these classes.
 
-What the book prints around the family's words is generated from these models, so they hold what a
+What the book prints around its editors' words is generated from these models, so they hold what a
 source *states*: a number with the source's own qualifier (``qualifiers``, ``typically``), a part
 the transcriber worked out marked ``implied`` (checked, never printed), each document a game cites
 named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule 5.
@@ -619,7 +619,7 @@ BoxField = Literal["players", "equipment", "deal", "wild", "scoring", "goal"]
 
 
 class Variant(GameBody):
-    """Another way to play a game, from another source, shown beside the family's rule."""
+    """Another way to play a game, from another source, shown beside the book's own rule."""
 
     id: Slug
     title: str
@@ -628,7 +628,7 @@ class Variant(GameBody):
                         "same (the game's row is true of it), unstated (its source does not say), in_rules (its source "
                         "says otherwise, in its rules' words)")
     introduced: EditionId
-    retired: EditionId | None = Field(None, description="the first edition without it (the family's decision, "
+    retired: EditionId | None = Field(None, description="the first edition without it (the editors' decision, "
                                                         "rules_data/revisions.yaml); earlier editions keep it")
     sources: list[Source]
 
@@ -649,7 +649,7 @@ class Game(GameBody):
     equipment_kind: Literal["dice", "dominoes", "sticks", "board"] | None = None
     status: list[Literal["updated_rule", "under_review"]] = []
     introduced: EditionId
-    retired: EditionId | None = Field(None, description="the first edition without the game (the family's decision, "
+    retired: EditionId | None = Field(None, description="the first edition without the game (the editors' decision, "
                                                         "rules_data/revisions.yaml); earlier editions keep it")
     sources: list[Source]
     variants: list[Variant] = []
@@ -736,25 +736,37 @@ class Page(Strict):
     after: Literal["cards", "equipment", "tournament"] | None = Field(
         None, description="the section this page follows; none: before the games")
     editor_note: str | None = Field(None, description="the editors' words, printed once under the title and "
-                                                      "set apart from the family's (what the page lacks, and why)")
+                                                      "set apart from the book's own (what the page lacks, and why)")
 
 
 class SourceDocument(Strict):
     """A document games and variants are taken from, named once: its file and what it is, for readers."""
 
     seed: str = Field(min_length=1, description="the file under the sources folder")
-    title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a family games blog'")
+    title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a games blog'")
     transcribed_in: EditionId | None = Field(
         None, description="the edition that took this document's games and variants into the book as they stand: "
-        "what it adds then is transcribed, not decided; a game taken from it in a later edition is the family's "
+        "what it adds then is transcribed, not decided; a game taken from it in a later edition is the editors' "
         "decision (revisions.yaml)")
 
 
 class Book(Strict):
     """Book-level data."""
 
-    title: str
-    author: str
+    title: str = Field(min_length=1, description="the book's title, as its cover, site and PDF print it")
+    author: str = Field(min_length=1, description="who made the book, as the cover and the PDF name them")
+    description: str = Field(min_length=1, description="one sentence about the book: the site's description, the "
+                             "PDF's subject, the installed app's")
+    decided_by: str = Field("the editors", min_length=1, description="whose decisions the book records, as a "
+                            "sentence names them: 'the family', 'the club' (\"The family's decisions\")")
+    contact: str = Field("", description="how readers reach the editors (an e-mail address or a web address); "
+                         "empty: none given")
+    accent: Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")] = Field(
+        description="the book's colour, \"#rrggbb\", dark enough for white text on it: the cover, the "
+        "headings' rules, the site's header")
+    cover_line: str = Field("", description="a line printed on the cover above the title (empty: none)")
+    keywords: list[Annotated[str, Field(min_length=1)]] = Field(
+        [], description="what the book is about, a few words each: the PDF's keywords")
     language: str = "en"
     editions: list[Edition]
     current: EditionId
@@ -817,12 +829,12 @@ LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retire
 
 
 class Revision(Strict):
-    """The family's own decision, not a mistake: a rule changed, an alternate rule added, a target changed,
+    """The editors' own decision (book.yaml's decided_by), not a mistake: a rule changed, an alternate rule added, a target changed,
     a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``), as errata."""
 
     id: Slug
     edition: EditionId = Field(description="the first edition with the change")
-    date: Date = Field(description="the day the family decided it, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
+    date: Date = Field(description="the day it was decided, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
     kind: Literal["rule", "alternate_rule", "target", "game_added", "game_retired", "variant_added", "variant_retired"]
     why: str = Field(min_length=1, description="one sentence for readers: what changed and why")
     file: str | None = Field(None, description="the file changed: rules_data/<game>.yaml or content/<page>.md")
@@ -837,7 +849,7 @@ class Revision(Strict):
     @model_validator(mode="after")
     def _shape(self) -> Revision:
         if not self.why.strip():
-            raise ValueError("why: say in one sentence what the family changed and why")
+            raise ValueError("why: say in one sentence what was changed and why")
         changes = self.file is not None
         if self.kind in LIFETIME_KINDS or (self.kind == "alternate_rule" and not changes):
             if changes or self.path is not None or self.before is not None or self.after is not None:
@@ -864,7 +876,7 @@ class Revision(Strict):
 
 
 class Revisions(Strict):
-    """The family's decisions between editions (rules_data/revisions.yaml)."""
+    """The editors' decisions between editions (rules_data/revisions.yaml)."""
 
     revisions: list[Revision] = []
 

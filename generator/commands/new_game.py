@@ -95,11 +95,11 @@ def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: 
     if insert_at is None:
         raise RulebookError(f"cannot find the games list of section '{section}' in {book.relative_to(root)}")
     quoted = title if re.fullmatch(r"[\w !&'-]+", title) else f'"{title}"'
-    # A game is cited to the document it was given, and to none it was not: the family's own game has no source,
-    # and its addition is their decision (revisions.yaml, kind: game_added).
+    # A game is cited to the document it was given, and to none it was not: the book's own game has no source,
+    # and its addition is the editors' decision (revisions.yaml, kind: game_added).
     cited = (f"sources:\n  - seed: {seed}  # the document this game comes from, as book.yaml's sources list it\n"
              f"    section: {quoted}\n") if seed is not None else (
-        "sources: []  # none given: the family's own game (cite a document of book.yaml's sources if it has one)\n")
+        "sources: []  # none given: the book's own game (cite a document of book.yaml's sources if it has one)\n")
     data.write_text(GAME.format(slug=slug, title=quoted, edition=edition, sources=cited), encoding="utf-8")
     prose.write_text(PROSE, encoding="utf-8")
     lines.insert(insert_at, f"{indent}- {slug}\n")
@@ -114,7 +114,7 @@ def run(root: Path, name: str, section: str = "cards", source: str | None = None
     book = load_library(root).book
     for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources]):
         print(f"wrote {path.relative_to(root)}")
-    print("next: fill in the rules" + ("" if source else ", record the family's decision to add it in "
+    print("next: fill in the rules" + ("" if source else f", record the decision of {book.decided_by} to add it in "
           f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
           "why: …)") + ", then run `make validate`")
     return 0

@@ -86,30 +86,34 @@ def page_address(rel: str) -> str:
     return folder + "/" if folder else "./"
 
 
-def colours(css: str | None = None) -> dict[str, str]:
-    """The book's primary colour and the colour set on it, from the site's stylesheet (its :root)."""
+def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]:
+    """The book's colour (``accent``, book.yaml's; else the site's stylesheet's primary colour) and the colour set on
+    it, from the site's stylesheet (its :root)."""
     text = css if css is not None else STYLESHEET.read_text(encoding="utf-8")
     root = re.search(r":root\s*\{([^}]*)\}", text)
     found = dict(re.findall(r"--md-(primary-(?:fg|bg)-color)\s*:\s*(#[0-9a-fA-F]{3,8})\s*;", root[1] if root else ""))
-    return {"theme": found.get("primary-fg-color", "#000000"), "on_theme": found.get("primary-bg-color", "#ffffff")}
+    return {"theme": accent or found.get("primary-fg-color", "#000000"),
+            "on_theme": found.get("primary-bg-color", "#ffffff")}
 
 
-def manifest(name: str) -> str:
-    """The web app manifest of an edition titled ``name``: it installs at, and opens, the edition's home page."""
-    theme = colours()
+def manifest(name: str, description: str | None = None, accent: str | None = None) -> str:
+    """The web app manifest of an edition titled ``name`` (as typed: JSON, not HTML), described by ``description`` (the
+    book's, if given), in the book's colour ``accent``: it installs at, and opens, the edition's home page."""
+    theme = colours(accent=accent)
     icons = [{"src": path, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
              for size, path in sorted(ICONS.items()) for purpose in ("any", "maskable")]
-    return json.dumps({"name": name, "start_url": "./", "scope": "./", "display": "standalone",
+    described = {"description": description} if description else {}
+    return json.dumps({"name": name, **described, "start_url": "./", "scope": "./", "display": "standalone",
                        "theme_color": theme["theme"], "background_color": theme["on_theme"], "icons": icons},
                       indent=1, ensure_ascii=False) + "\n"
 
 
-def icon(size: int) -> bytes:
+def icon(size: int, accent: str | None = None) -> bytes:
     """The book's icon, ``size`` pixels square, as PNG: a spade in the colour set on the book's green, small enough to
     stay whole inside the circle a phone may cut a maskable icon to (the same bytes on every build)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    theme = colours()
+    theme = colours(accent=accent)
     fonts = Path(__file__).resolve().parents[3] / "templates" / "print" / "fonts"
     picture = Image.new("RGB", (size, size), theme["theme"])
     draw = ImageDraw.Draw(picture)
@@ -127,14 +131,15 @@ def worker_script(edition: str, kept: Iterable[str], version: str) -> str:
     return template.render(edition=edition, version=version, precache=sorted(set(kept)), fallback=FALLBACK)
 
 
-def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[str], loads: Iterable[str]) -> None:
+def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[str], loads: Iterable[str],
+                  description: str | None = None, accent: str | None = None) -> None:
     """Write into the built ``site`` the manifest, its icons and (for an edition) the service worker, which keeps
     ``pages`` (built pages, by path in the site) and ``loads`` (what they load) that the site has: a file missing
     would make the worker fail to install, and nothing work offline."""
     for size, path in ICONS.items():
         (site / path).parent.mkdir(parents=True, exist_ok=True)
-        (site / path).write_bytes(icon(size))
-    (site / MANIFEST).write_text(manifest(name), encoding="utf-8")
+        (site / path).write_bytes(icon(size, accent))
+    (site / MANIFEST).write_text(manifest(name, description, accent), encoding="utf-8")
     if edition is None:
         return
     files = sorted({rel for rel in pages if kept_page(rel)} | {rel for rel in loads if (site / rel).is_file()}
