@@ -96,6 +96,13 @@ def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]
             "on_theme": found.get("primary-bg-color", "#ffffff")}
 
 
+def in_colour(css: str, accent: str) -> str:
+    """The site's stylesheet with the book's colour (book.yaml's ``accent``) as the theme's primary colour (its :root's
+    ``--md-primary-fg-color``), the header's and the installed app's."""
+    return re.sub(r"(:root\s*\{[^}]*?--md-primary-fg-color\s*:\s*)#[0-9a-fA-F]{3,8}", lambda m: m[1] + accent.lower(), css,
+                  count=1)
+
+
 def manifest(name: str, description: str | None = None, accent: str | None = None) -> str:
     """The web app manifest of an edition titled ``name`` (as typed: JSON, not HTML), described by ``description`` (the
     book's, if given), in the book's colour ``accent``: it installs at, and opens, the edition's home page."""

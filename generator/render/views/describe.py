@@ -439,7 +439,8 @@ def file_stem(title: str) -> str:
 
     Letters lose their accents and everything else becomes one hyphen, so the name is the same on every system and
     in an address; a title with no Latin letter or digit is named 'book'."""
-    plain = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    # An apostrophe, straight or curly, keeps its word whole ("Tom's" -> 'toms').
+    plain = unicodedata.normalize("NFKD", re.sub(r"['\u2019]", "", title)).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "book"
 
 
