@@ -16,10 +16,11 @@ import pytest
 from markupsafe import Markup
 
 from generator.book.library import load_library
+from generator.book.model import AccentShades
 from generator.commands.build import build
 from generator.render.pdf.book import _env, print_colours
 from generator.render.pdf.weasy import Engine
-from generator.render.site.offline import MANIFEST, manifest
+from generator.render.site.offline import MANIFEST, STYLESHEET, in_colour, manifest, palette
 from generator.render.views.describe import file_stem, pdf_name, possessive
 from tests.checkfix import make_project
 from tests.conftest import ROOT
@@ -198,6 +199,22 @@ def test_the_print_colour_is_the_book_s(accent, faded):
     assert str(print_colours(accent)) == f":root {{ --accent: {accent.lower()}; --accent-faded: {faded}; }}"
 
 
+def test_the_site_is_in_the_book_s_colours():
+    """The Metzker book gives its shades: its stylesheet is the template's, byte for byte. Another book's colour, with
+    its shades worked out or given, leaves none of the template's own colours where they stood for a shade."""
+    css = STYLESHEET.read_text(encoding="utf-8")
+    book = load_library(ROOT).book
+    assert in_colour(css, palette(book.accent, book.accent_shades)) == css
+    template = set(palette(book.accent, book.accent_shades).values())
+    for shades in (None, AccentShades(link_on_dark="#F0C0C0")):
+        colours = palette("#7A1212", shades)
+        red = in_colour(css, colours)
+        assert not template & {c.lower() for c in re.findall(r"#[0-9a-fA-F]{6}", red)}, red
+        assert colours["primary"] == colours["link"] == "#7a1212" and "--md-primary-fg-color: #7a1212;" in red
+        assert (colours["link_on_dark"] == "#f0c0c0") == (shades is not None)
+        assert f".md-nav__link--active {{ color: {colours['link']}; }}" in red
+
+
 # One title with every character HTML escapes, an accent and a typed entity, built whole (site and PDF) once.
 BUILT_TITLE = 'Rock & Roll <Club> "Rules" \'n\' Café &amp;'
 BUILT_DESCRIPTION = 'Rules for "rock" & <roll>, as the club\'s players play them.'
@@ -232,4 +249,4 @@ def test_a_built_book_names_itself_as_typed(built_book):
     assert (info.title, info.author, info.subject) == (f"{BUILT_TITLE} – 2026, Revision 1 (Jan/2026)", BUILT_AUTHOR,
                                                       BUILT_DESCRIPTION)
     css = (out / "site" / "assets" / "rulebook.css").read_text(encoding="utf-8")
-    assert "#7a1212" in css
+    assert "#7a1212" in css and "#1f4d2b" not in css

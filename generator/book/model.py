@@ -750,6 +750,18 @@ class SourceDocument(Strict):
         "decision (revisions.yaml)")
 
 
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description='a colour, "#rrggbb"')]
+
+
+class AccentShades(Strict):
+    """The site's shades of the book's colour, chosen for contrast; each left out is worked out from the colour."""
+
+    light: Colour | None = Field(None, description="a lighter shade (the theme's hover)")
+    dark: Colour | None = Field(None, description="a darker shade (the theme's)")
+    link: Colour | None = Field(None, description="links and the page open in the navigation, on the light page")
+    link_on_dark: Colour | None = Field(None, description="the same on the dark page: a light tint")
+
+
 class Book(Strict):
     """Book-level data."""
 
@@ -761,9 +773,10 @@ class Book(Strict):
                             "sentence names them: 'the family', 'the club' (\"The family's decisions\")")
     contact: str = Field("", description="how readers reach the editors (an e-mail address or a web address); "
                          "empty: none given")
-    accent: Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")] = Field(
+    accent: Colour = Field(
         description="the book's colour, \"#rrggbb\", dark enough for white text on it: the cover, the "
         "headings' rules, the site's header")
+    accent_shades: AccentShades = Field(default_factory=AccentShades, description="the site's shades of the accent")
     cover_line: str = Field("", description="a line printed on the cover above the title (empty: none)")
     keywords: list[Annotated[str, Field(min_length=1)]] = Field(
         [], description="what the book is about, a few words each: the PDF's keywords")

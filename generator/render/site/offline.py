@@ -24,6 +24,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..views.markup import environment
@@ -96,11 +97,39 @@ def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]
             "on_theme": found.get("primary-bg-color", "#ffffff")}
 
 
-def in_colour(css: str, accent: str) -> str:
-    """The site's stylesheet with the book's colour (book.yaml's ``accent``) as the theme's primary colour (its :root's
-    ``--md-primary-fg-color``), the header's and the installed app's."""
-    return re.sub(r"(:root\s*\{[^}]*?--md-primary-fg-color\s*:\s*)#[0-9a-fA-F]{3,8}", lambda m: m[1] + accent.lower(), css,
-                  count=1)
+# How each of the site's shades is worked out from the book's colour when book.yaml does not give it: mixed with white
+# or black by this much (the colour is dark enough for white text, so it reads as a link on white as it is).
+SHADES = {"light": ("#ffffff", 0.15), "dark": ("#000000", 0.25), "link": ("#ffffff", 0.0),
+          "link_on_dark": ("#ffffff", 0.6)}
+# Where the site's stylesheet sets each shade: (its block, the property).
+SHADE_PROPERTIES = {"primary": (":root", "--md-primary-fg-color"), "light": (":root", "--md-primary-fg-color--light"),
+                    "dark": (":root", "--md-primary-fg-color--dark"), "link": (":root", "--md-typeset-a-color"),
+                    "link_on_dark": ('[data-md-color-scheme="slate"]', "--md-typeset-a-color")}
+
+
+def mix(colour: str, other: str, share: float) -> str:
+    """'#rrggbb' with ``share`` of ``other`` mixed in (sRGB)."""
+    a, b = (tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (colour, other))
+    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b, strict=True))
+
+
+def palette(accent: str, shades: Any = None) -> dict[str, str]:
+    """The book's colour and its shades on the site: book.yaml's ``accent`` and ``accent_shades`` (an object with the
+    attributes ``SHADES`` names, each None where it is to be worked out)."""
+    given = {name: getattr(shades, name, None) for name in SHADES}
+    return {"primary": accent.lower(), **{name: (given[name] or mix(accent, *SHADES[name])).lower() for name in SHADES}}
+
+
+def in_colour(css: str, colours: dict[str, str]) -> str:
+    """The site's stylesheet in the book's ``colours`` (``palette``): each colour its blocks set for a shade is replaced
+    wherever the stylesheet uses it (the page open in the navigation is in the links' colour)."""
+    own = {}
+    for name, (block, prop) in SHADE_PROPERTIES.items():
+        found = re.search(re.escape(block) + r"\s*\{([^}]*)\}", css)
+        value = re.search(rf"(?<![\w-]){re.escape(prop)}\s*:\s*(#[0-9a-fA-F]{{6}})\s*;", found[1]) if found else None
+        if value:
+            own[value[1].lower()] = colours[name]
+    return re.sub(r"#[0-9a-fA-F]{6}\b", lambda m: own.get(m[0].lower(), m[0]), css)
 
 
 def manifest(name: str, description: str | None = None, accent: str | None = None) -> str:

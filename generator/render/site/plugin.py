@@ -12,10 +12,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from markupsafe import escape
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from markupsafe import escape
 from mkdocs.plugins import BasePlugin
 
 from ...errors import RulebookError
