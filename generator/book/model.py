@@ -842,8 +842,9 @@ LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retire
 
 
 class Revision(Strict):
-    """The editors' own decision (book.yaml's decided_by), not a mistake: a rule changed, an alternate rule added, a target changed,
-    a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``), as errata."""
+    """The editors' own decision (book.yaml's decided_by), not a mistake: a rule changed, an alternate rule added, a
+    target changed, a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``),
+    as errata."""
 
     id: Slug
     edition: EditionId = Field(description="the first edition with the change")
