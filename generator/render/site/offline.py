@@ -145,7 +145,7 @@ def manifest(name: str, description: str | None = None, accent: str | None = Non
 
 
 def icon(size: int, accent: str | None = None) -> bytes:
-    """The book's icon, ``size`` pixels square, as PNG: a spade in the colour set on the book's green, small enough to
+    """The book's icon, ``size`` pixels square, as PNG: a spade in the colour set on the book's colour, small enough to
     stay whole inside the circle a phone may cut a maskable icon to (the same bytes on every build)."""
     from PIL import Image, ImageDraw, ImageFont
 
