@@ -94,7 +94,8 @@ def cmd_new_game(args: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser (also used to document the commands)."""
-    p = argparse.ArgumentParser(prog="rulebook", description="Build and check the Metzker Book of Card Game Rules.")
+    p = argparse.ArgumentParser(prog="rulebook", description="Build and check a book of game rules (the one in --root): "
+                                                          "validate its data, build its site and PDF, publish its editions.")
     p.add_argument("--root", default=".", help="project folder (default: current folder)")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -180,7 +181,7 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--kind", choices=("dice", "dominoes", "sticks", "board"),
                    help="what the game is played with, in a section of several kinds of equipment")
     n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: none, "
-                                     "the editors' own game: record the decision in revisions.yaml)")
+                                     "the book's own game: record the decision in revisions.yaml)")
     n.set_defaults(func=cmd_new_game)
 
     sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model")

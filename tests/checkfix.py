@@ -9,6 +9,8 @@ import yaml
 BOOK = """\
 title: Fixture Book
 author: Tests
+description: A book of one fixture game.
+accent: "#1f4d2b"
 editions:
   - {edition}
 current: "{current}"

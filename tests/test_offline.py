@@ -96,10 +96,11 @@ def test_a_corrected_edition_is_another_version(built, tmp_path):
     site = shutil.copytree(built["2026.2"] / "site", tmp_path / "site")
     pages = [p.relative_to(site).as_posix() for p in site.rglob("*.html")]
     loads = set().union(*(page_loads(rel, (site / rel).read_text(encoding="utf-8")) for rel in pages))
-    name = json.loads((site / MANIFEST).read_text(encoding="utf-8"))["name"]
+    manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
 
     def version() -> str:
-        write_offline(site, "2026.2", name, pages, loads)
+        write_offline(site, "2026.2", manifest["name"], pages, loads, manifest.get("description"),
+                      manifest["theme_color"])
         return _worker(site)["VERSION"]
 
     first = version()

@@ -459,7 +459,7 @@ AFTER_OPENING = [
      "rules_data/errata.yaml"),
     ("a decision without a reason", [("content/hearts.md", "may not be led", "may never be led"),
                                      ("rules_data/revisions.yaml", "revisions: []\n", REVISION.replace("WHY", '" "'))],
-     "why: say in one sentence what the editors changed and why", "rules_data/revisions.yaml"),
+     "why: say in one sentence what was changed and why", "rules_data/revisions.yaml"),
     ("a change to the frozen edition", [("content/rummoli.md", "4 or more is best", "5 or more is best")],
      "this changes the 2026.1 and 2026.2 editions as published", "content/rummoli.md"),
     ("a game retired without a reason", [("rules_data/sticks.yaml", 'introduced: "2026.1"\n',

@@ -192,7 +192,7 @@ def check_seal(root: Path, edition: str, recorded: str) -> Seal:
     def how(path: str) -> str:
         return (f"put it back as `rulebook edition new` wrote it when {edition} was published (git checkout <that "
                 f"commit> -- {path}): what a published edition printed never changes; a correction goes in "
-                f"{DATA_DIR}/errata.yaml, a decision of the family in {DATA_DIR}/revisions.yaml")
+                f"{DATA_DIR}/errata.yaml, a decision in {DATA_DIR}/revisions.yaml")
 
     if not base.is_dir():
         return Seal([(where, f"{where}/, the record of {edition} as published, is missing: {how(where)}")], None)

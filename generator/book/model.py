@@ -5,7 +5,7 @@ gives as text stays text. Phrases written the way the book writes them (players 
 groups ``K-10``, melds ``2 sets of 3``) are checked here, on load, by the parsers they use later.
 The JSON Schema contributors' editors use is generated from these classes.
 
-What the book prints around the family's words is generated from these models, so they hold what a
+What the book prints around its editors' words is generated from these models, so they hold what a
 source *states*: a number with the source's own qualifier (``qualifiers``, ``typically``), a part
 the transcriber worked out marked ``implied`` (checked, never printed), each document a game cites
 named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule 5.
@@ -760,25 +760,50 @@ class Page(Strict):
     title: str
     after: Slug | None = Field(None, description="the id of the section this page follows; none: before the games")
     editor_note: str | None = Field(None, description="the editors' words, printed once under the title and "
-                                                      "set apart from the book's (what the page lacks, and why)")
+                                                      "set apart from the book's own (what the page lacks, and why)")
 
 
 class SourceDocument(Strict):
     """A document games and variants are taken from, named once: its file and what it is, for readers."""
 
     seed: str = Field(min_length=1, description="the file under the sources folder")
-    title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a family games blog'")
+    title: str = Field(min_length=1, description="what it is, as a sentence goes on: 'a games blog'")
     transcribed_in: EditionId | None = Field(
         None, description="the edition that took this document's games and variants into the book as they stand: "
         "what it adds then is transcribed, not decided; a game taken from it in a later edition is the editors' "
         "decision (revisions.yaml)")
 
 
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description='a colour, "#rrggbb"')]
+
+
+class AccentShades(Strict):
+    """The site's shades of the book's colour, chosen for contrast; each left out is worked out from the colour."""
+
+    light: Colour | None = Field(None, description="a lighter shade (the theme's hover)")
+    dark: Colour | None = Field(None, description="a darker shade (the theme's)")
+    link: Colour | None = Field(None, description="links and the page open in the navigation, on the light page")
+    link_on_dark: Colour | None = Field(None, description="the same on the dark page: a light tint")
+
+
 class Book(Strict):
     """Book-level data."""
 
-    title: str
-    author: str
+    title: str = Field(min_length=1, description="the book's title, as its cover, site and PDF print it")
+    author: str = Field(min_length=1, description="who made the book, as the cover and the PDF name them")
+    description: str = Field(min_length=1, description="one sentence about the book: the site's description, the "
+                             "PDF's subject, the installed app's")
+    decided_by: str = Field("the editors", min_length=1, description="whose decisions the book records, as a "
+                            "sentence names them: 'the family', 'the club' (\"The family's decisions\")")
+    contact: str = Field("", description="how readers reach the editors (an e-mail address or a web address); "
+                         "empty: none given")
+    accent: Colour = Field(
+        description="the book's colour, \"#rrggbb\", dark enough for white text on it: the cover, the "
+        "headings' rules, the site's header")
+    accent_shades: AccentShades = Field(default_factory=AccentShades, description="the site's shades of the accent")
+    cover_line: str = Field("", description="a line printed on the cover above the title (empty: none)")
+    keywords: list[Annotated[str, Field(min_length=1)]] = Field(
+        [], description="what the book is about, a few words each: the PDF's keywords")
     language: str = "en"
     editions: list[Edition]
     current: EditionId
@@ -845,12 +870,13 @@ LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retire
 
 
 class Revision(Strict):
-    """The editors' own decision, not a mistake: a rule changed, an alternate rule added, a target changed,
-    a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``), as errata."""
+    """The editors' own decision (book.yaml's decided_by), not a mistake: a rule changed, an alternate rule added, a
+    target changed, a game or variant added or retired. Older editions are rebuilt by undoing a change (``before``),
+    as errata."""
 
     id: Slug
     edition: EditionId = Field(description="the first edition with the change")
-    date: Date = Field(description="the day the editors decided it, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
+    date: Date = Field(description="the day it was decided, written YYYY-MM-DD (quoted), e.g. \"2026-12-01\"")
     kind: Literal["rule", "alternate_rule", "target", "game_added", "game_retired", "variant_added", "variant_retired"]
     why: str = Field(min_length=1, description="one sentence for readers: what changed and why")
     file: str | None = Field(None, description="the file changed: rules_data/<game>.yaml or content/<page>.md")
@@ -865,7 +891,7 @@ class Revision(Strict):
     @model_validator(mode="after")
     def _shape(self) -> Revision:
         if not self.why.strip():
-            raise ValueError("why: say in one sentence what the editors changed and why")
+            raise ValueError("why: say in one sentence what was changed and why")
         changes = self.file is not None
         if self.kind in LIFETIME_KINDS or (self.kind == "alternate_rule" and not changes):
             if changes or self.path is not None or self.before is not None or self.after is not None:

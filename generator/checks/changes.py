@@ -151,7 +151,7 @@ def _added_unsaid(lib: Library) -> Iterator[Finding]:
             cited = [s.seed for s in sources]
             because = (f"it cites {', '.join(cited)}, which {DATA_DIR}/book.yaml does not say {introduced} took in "
                        "(sources: transcribed_in)") if cited else "it cites no source it comes from"
-            yield doc.where(loc), (f"introduced: {introduced} with no revision saying why the family added it "
-                                   f"({because}): add one to {DATA_DIR}/revisions.yaml (kind: {kind}, game: "
+            yield doc.where(loc), (f"introduced: {introduced} with no revision saying why {lib.book.decided_by} "
+                                   f"added it ({because}): add one to {DATA_DIR}/revisions.yaml (kind: {kind}, game: "
                                    f"{game.id}{f', variant: {variant}' if variant else ''}, edition: \"{introduced}\", "
                                    "why: …)"), game.id

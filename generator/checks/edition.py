@@ -127,8 +127,8 @@ def frozen(lib: Library) -> Iterator[Finding]:
                         f"this would have {_short(d.now)}")
             title = f"{old.games[d.game].game.heading()}: " if d.game in old.games else ""
             add((where, printed, now), ed, where, f"{title}this changes \0editions as published: record it in the "
-                "edition that makes it, an erratum if \0latest was wrong (errata.yaml) or a revision if the family "
-                f"decided it (revisions.yaml) ({what})", d.game)
+                "edition that makes it, an erratum if \0latest was wrong (errata.yaml) or a revision if "
+                f"{lib.book.decided_by} decided it (revisions.yaml) ({what})", d.game)
     for editions, where, text, game in found.values():
         yield where, text.replace("\0editions", _editions(editions)).replace("\0latest", editions[-1]), game
 

@@ -91,7 +91,9 @@ def house_words(root: Path) -> set[str]:
 
 
 def _yaml_lines(doc: YamlDoc) -> Iterator[tuple[Location, str]]:
-    return ((doc.where(loc), text) for loc, text in leaves(doc.data, SKIP_KEYS) if isinstance(text, str))
+    # An address (book.yaml's contact, a link in a note) is not words, in YAML as in prose.
+    return ((doc.where(loc), _ADDRESS.sub(" ", text) if "@" in text or "://" in text else text)
+            for loc, text in leaves(doc.data, SKIP_KEYS) if isinstance(text, str))
 
 
 def texts(lib: Library) -> list[tuple[Location, str]]:

@@ -200,9 +200,10 @@ def _value(published: Any, corrected: Any) -> str:
 
 
 def described(old: Library, new: Library, heading: str) -> list[str]:
-    """What the change does to the rules, as the summary's Markdown: the family's decisions it records (date, why),
+    """What the change does to the rules, as the summary's Markdown: the book's decisions it records (date, why),
     the corrections (kind, evidence), and the other edits, each with the lines it changes, apart."""
     from ..render.views.changes import edition_changes, reader_date
+    from ..render.views.describe import possessive
 
     revisions, errata = _new(new.revisions, old.revisions), _new(new.errata, old.errata)
     summary = compare(old, new)
@@ -217,7 +218,7 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
         return [markdown(summary, heading)]
     out = [f"## {heading}", ""]
     if revisions:
-        out += ["### The family's decisions", ""]
+        out += [f"### {escape(possessive(new.book.decided_by, start=True))} decisions", ""]
         out += [f"- `{r.id}` is filed under edition {r.edition}, not {new.edition.id}, the edition this change makes."
                 for r in revisions if r not in here] + ([""] if len(here) < len(revisions) else [])
         for record, decision in zip(here, grouped.decisions, strict=True):

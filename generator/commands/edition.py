@@ -182,6 +182,6 @@ def run(root: Path, edition_id: str, label: str, date: str | None = None) -> int
     previous = lib.previous()
     print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "
           f"is frozen as published (rules_data/frozen/{previous.id if previous else ''}/): commit rules_data/. "
-          "Record corrections of mistakes in rules_data/errata.yaml and the family's decisions in "
-          "rules_data/revisions.yaml")
+          "Record corrections of mistakes in rules_data/errata.yaml and the decisions of "
+          f"{lib.book.decided_by} in rules_data/revisions.yaml")
     return 0

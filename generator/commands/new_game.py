@@ -207,7 +207,7 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     lines = _listed(root, doc, text.splitlines(keepends=True), i, slug, title)
     body = HEADER + emit(game_data(slug, title, section, game_kind, edition, seed))
     if seed is None:
-        body = body.replace("sources: []\n", "sources: []  # none given: the editors' own game (cite a document of "
+        body = body.replace("sources: []\n", "sources: []  # none given: the book's own game (cite a document of "
                                              "book.yaml's sources if it has one)\n", 1)
     facts, goal = PROSE[game_kind]
     data.write_text(body, encoding="utf-8")
@@ -238,7 +238,7 @@ def run(root: Path, name: str, section: str | None = None, source: str | None = 
     book = load_library(root).book
     for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources], kind):
         print(f"wrote {path.relative_to(root)}")
-    print("next: fill in the rules" + ("" if source else ", record the decision to add it in "
+    print("next: fill in the rules" + ("" if source else f", record the decision of {book.decided_by} to add it in "
           f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
           "why: …)") + ", then run `make validate`")
     return 0

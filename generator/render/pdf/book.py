@@ -85,7 +85,20 @@ def mark_opening(html: str, opening: str) -> Markup:
 
 def _env(lib: Library):
     return environment(lib.root, fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
-                       book=lib.book, edition=lib.edition, md=_md)
+                       book=lib.book, edition=lib.edition, md=_md, colours=print_colours(lib.book.accent))
+
+
+# The cover's cream, which its words are printed in on the book's colour; the line of games is that cream at 85 % on
+# the colour, as one colour (an opacity is painted as a group that PDF/UA finds outside any marked content).
+COVER_CREAM = (0xfd, 0xf8, 0xec)
+
+
+def print_colours(accent: str) -> Markup:
+    """The book's colour as print.css reads it (``var(--accent)``), from book.yaml's ``accent`` ('#rrggbb', checked by
+    the model), and the cover's line of games mixed from it: a stylesheet for a page's <head>."""
+    rgb = [int(accent[i:i + 2], 16) for i in (1, 3, 5)]
+    faded = " ".join(f"{0.85 * c + 0.15 * a:.2f}".rstrip("0").rstrip(".") for c, a in zip(COVER_CREAM, rgb, strict=True))
+    return Markup(f":root {{ --accent: {accent.lower()}; --accent-faded: rgb({faded}); }}")  # noqa: S704 - checked
 
 
 def book_prints_sheet(lib: Library, page: GamePage, view: BodyView) -> bool:

@@ -231,6 +231,9 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     # Copied files first: the list of files given to MkDocs names them.
     for templates in reversed(template_folders(lib.root)):  # the tool's assets, then the book's own over them
         copy_through_the_door(templates / "site" / "assets", docs / "assets", templates)
+    stylesheet = docs / "assets" / offline.STYLESHEET.name
+    stylesheet.write_text(offline.in_colour(stylesheet.read_text(encoding="utf-8"),
+                                            offline.palette(lib.book.accent, lib.book.accent_shades)), encoding="utf-8")
     if downloads is not None and downloads.exists():
         shutil.copytree(downloads, docs / "downloads")
 

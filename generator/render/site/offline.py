@@ -24,6 +24,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from ...book.files import TOOL_TEMPLATES
@@ -87,30 +88,69 @@ def page_address(rel: str) -> str:
     return folder + "/" if folder else "./"
 
 
-def colours(css: str | None = None) -> dict[str, str]:
-    """The book's primary colour and the colour set on it, from the site's stylesheet (its :root)."""
+def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]:
+    """The book's colour (``accent``, book.yaml's; else the site's stylesheet's primary colour) and the colour set on
+    it, from the site's stylesheet (its :root)."""
     text = css if css is not None else STYLESHEET.read_text(encoding="utf-8")
     root = re.search(r":root\s*\{([^}]*)\}", text)
     found = dict(re.findall(r"--md-(primary-(?:fg|bg)-color)\s*:\s*(#[0-9a-fA-F]{3,8})\s*;", root[1] if root else ""))
-    return {"theme": found.get("primary-fg-color", "#000000"), "on_theme": found.get("primary-bg-color", "#ffffff")}
+    return {"theme": accent or found.get("primary-fg-color", "#000000"),
+            "on_theme": found.get("primary-bg-color", "#ffffff")}
 
 
-def manifest(name: str) -> str:
-    """The web app manifest of an edition titled ``name``: it installs at, and opens, the edition's home page."""
-    theme = colours()
+# How each of the site's shades is worked out from the book's colour when book.yaml does not give it: mixed with white
+# or black by this much (the colour is dark enough for white text, so it reads as a link on white as it is).
+SHADES = {"light": ("#ffffff", 0.15), "dark": ("#000000", 0.25), "link": ("#ffffff", 0.0),
+          "link_on_dark": ("#ffffff", 0.6)}
+# Where the site's stylesheet sets each shade: (its block, the property).
+SHADE_PROPERTIES = {"primary": (":root", "--md-primary-fg-color"), "light": (":root", "--md-primary-fg-color--light"),
+                    "dark": (":root", "--md-primary-fg-color--dark"), "link": (":root", "--md-typeset-a-color"),
+                    "link_on_dark": ('[data-md-color-scheme="slate"]', "--md-typeset-a-color")}
+
+
+def mix(colour: str, other: str, share: float) -> str:
+    """'#rrggbb' with ``share`` of ``other`` mixed in (sRGB)."""
+    a, b = (tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (colour, other))
+    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b, strict=True))
+
+
+def palette(accent: str, shades: Any = None) -> dict[str, str]:
+    """The book's colour and its shades on the site: book.yaml's ``accent`` and ``accent_shades`` (an object with the
+    attributes ``SHADES`` names, each None where it is to be worked out)."""
+    given = {name: getattr(shades, name, None) for name in SHADES}
+    return {"primary": accent.lower(), **{name: (given[name] or mix(accent, *SHADES[name])).lower() for name in SHADES}}
+
+
+def in_colour(css: str, colours: dict[str, str]) -> str:
+    """The site's stylesheet in the book's ``colours`` (``palette``): each colour its blocks set for a shade is replaced
+    wherever the stylesheet uses it (the page open in the navigation is in the links' colour)."""
+    own = {}
+    for name, (block, prop) in SHADE_PROPERTIES.items():
+        found = re.search(re.escape(block) + r"\s*\{([^}]*)\}", css)
+        value = re.search(rf"(?<![\w-]){re.escape(prop)}\s*:\s*(#[0-9a-fA-F]{{6}})\s*;", found[1]) if found else None
+        if value:
+            own[value[1].lower()] = colours[name]
+    return re.sub(r"#[0-9a-fA-F]{6}\b", lambda m: own.get(m[0].lower(), m[0]), css)
+
+
+def manifest(name: str, description: str | None = None, accent: str | None = None) -> str:
+    """The web app manifest of an edition titled ``name`` (as typed: JSON, not HTML), described by ``description`` (the
+    book's, if given), in the book's colour ``accent``: it installs at, and opens, the edition's home page."""
+    theme = colours(accent=accent)
     icons = [{"src": path, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
              for size, path in sorted(ICONS.items()) for purpose in ("any", "maskable")]
-    return json.dumps({"name": name, "start_url": "./", "scope": "./", "display": "standalone",
+    described = {"description": description} if description else {}
+    return json.dumps({"name": name, **described, "start_url": "./", "scope": "./", "display": "standalone",
                        "theme_color": theme["theme"], "background_color": theme["on_theme"], "icons": icons},
                       indent=1, ensure_ascii=False) + "\n"
 
 
-def icon(size: int) -> bytes:
-    """The book's icon, ``size`` pixels square, as PNG: a spade in the colour set on the book's green, small enough to
+def icon(size: int, accent: str | None = None) -> bytes:
+    """The book's icon, ``size`` pixels square, as PNG: a spade in the colour set on the book's colour, small enough to
     stay whole inside the circle a phone may cut a maskable icon to (the same bytes on every build)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    theme = colours()
+    theme = colours(accent=accent)
     fonts = TOOL_TEMPLATES / "print" / "fonts"
     picture = Image.new("RGB", (size, size), theme["theme"])
     draw = ImageDraw.Draw(picture)
@@ -128,14 +168,15 @@ def worker_script(edition: str, kept: Iterable[str], version: str) -> str:
     return template.render(edition=edition, version=version, precache=sorted(set(kept)), fallback=FALLBACK)
 
 
-def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[str], loads: Iterable[str]) -> None:
+def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[str], loads: Iterable[str],
+                  description: str | None = None, accent: str | None = None) -> None:
     """Write into the built ``site`` the manifest, its icons and (for an edition) the service worker, which keeps
     ``pages`` (built pages, by path in the site) and ``loads`` (what they load) that the site has: a file missing
     would make the worker fail to install, and nothing work offline."""
     for size, path in ICONS.items():
         (site / path).parent.mkdir(parents=True, exist_ok=True)
-        (site / path).write_bytes(icon(size))
-    (site / MANIFEST).write_text(manifest(name), encoding="utf-8")
+        (site / path).write_bytes(icon(size, accent))
+    (site / MANIFEST).write_text(manifest(name, description, accent), encoding="utf-8")
     if edition is None:
         return
     files = sorted({rel for rel in pages if kept_page(rel)} | {rel for rel in loads if (site / rel).is_file()}

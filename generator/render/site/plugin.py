@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from markupsafe import escape
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
@@ -63,6 +64,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.generated_files: list[str] = []  # the generated files, in the order MkDocs is to read them
         self.repo = ""  # the repository the sources are kept in, as configured (repository.py); '' for none
         self.edition: str | None = None  # the edition built (None: the page saying the book cannot be built)
+        self.name = ""  # the site's name and description as typed (config's are escaped for the theme): the app's
+        self.description: str | None = None
+        self.accent: str | None = None  # the book's colour (book.yaml), None on the page saying it cannot be built
         self.pages: set[str] = set()  # the pages built, and what they load: the book's service worker keeps them
         self.loads: set[str] = set()  # (offline.py)
 
@@ -80,7 +84,13 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo}
 
     def _use(self, answer: dict[str, Any], config: Any) -> None:
-        config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
+        config["docs_dir"], config["nav"] = answer["docs"], answer["nav"]
+        # The site's name, description and author are the book's (book.yaml), whatever mkdocs.yml says. The theme
+        # prints them into HTML as they are, and once more through its escape filter (the logo's tooltip): escaped
+        # here once and marked so, each prints as typed in both.
+        self.name, self.description, self.accent = answer["site_name"], answer.get("site_description"), answer.get("accent")
+        for key in ("site_name", "site_description", "site_author"):
+            config[key] = escape(answer[key]) if answer.get(key) is not None else None
         self.edit_urls, self.generated_files = answer["edit"], answer["files"]
         self.edition, self.repo = answer.get("edition"), answer.get("repo", "")
 
@@ -233,7 +243,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if self.last_page is not None:
             self.check.written(self.last_page)
         # Written before the check lists the site's files (every page links the manifest).
-        offline.write_offline(Path(config["site_dir"]), self.edition, config["site_name"], self.pages, self.loads)
+        offline.write_offline(Path(config["site_dir"]), self.edition, self.name, self.pages, self.loads,
+                              description=self.description, accent=self.accent)
         try:
             problems = self.check.problems()
         except RulebookError as exc:

@@ -60,7 +60,10 @@ def repository(root: Path, setting: str = "", env: Mapping[str, str] | None = No
 
 
 def correction_address(lib: Library) -> str | None:
-    """The address the book's own pages give for corrections (About the Book's e-mail), None if they give none."""
+    """The e-mail address for corrections: book.yaml's ``contact`` when it is one, else the first the book's own pages
+    give (About the Book's), None if neither gives one."""
+    if _MAIL.fullmatch(lib.book.contact.strip()):
+        return lib.book.contact.strip()
     for page in lib.book.pages:
         m = _MAIL.search(lib.pages[page.id].text) if page.id in lib.pages else None
         if m:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import html
 import json
 import os
 import signal
@@ -41,7 +40,9 @@ def generate(root: str, edition: str | None, generated: str, downloads: str | No
     docs = Path(root) / generated / lib.edition.id / "docs"
     book_pages = json.loads(Path(pages).read_text(encoding="utf-8")) if pages else None
     repo = repository(Path(root), repo) or ""  # configured, never built in: '' offers the book's own address
-    where = {"docs": str(docs), "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}"),  # printed raw
+    # The site's name and what the theme says of the book, as typed (the plugin escapes them for the theme).
+    where = {"docs": str(docs), "site_name": f"{lib.book.title} · {lib.edition.id}",
+             "site_description": lib.book.description, "site_author": lib.book.author, "accent": lib.book.accent,
              "edition": lib.edition.id, "repo": repo}
 
     def tell(result: dict[str, Any]) -> None:

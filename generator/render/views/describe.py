@@ -7,6 +7,7 @@ sheets read the same facts the same way.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -375,7 +376,7 @@ def printed_index_note(lib: Library) -> str | None:
         parts.append(f"the games {since} have lines of their own, titled and counted as on their pages, "
                      f"in the book's alphabetical order ({_listing(added)})")
     if retired:
-        parts.append(f"the games the family retired have no line ({_listing(retired)})")
+        parts.append(f"the games {lib.book.decided_by} retired have no line ({_listing(retired)})")
     return "; ".join(parts) + "."
 
 
@@ -430,7 +431,26 @@ def edition_name(edition: Edition) -> str:
 
 def pdf_name(lib: Library) -> str:
     """The book PDF's file name, with the edition (the PDF is written by it, and the site links it)."""
-    return f"metzker-book-of-card-game-rules-{lib.edition.id}.pdf"
+    return f"{file_stem(lib.book.title)}-{lib.edition.id}.pdf"
+
+
+def file_stem(title: str) -> str:
+    """A title as a file name: 'Rock & Roll <Club>' -> 'rock-roll-club', 'Règles du café' -> 'regles-du-cafe'.
+
+    Letters lose their accents and everything else becomes one hyphen, so the name is the same on every system and
+    in an address; a title with no Latin letter or digit is named 'book'."""
+    # An apostrophe, straight or curly, keeps its word whole ("Tom's" -> 'toms').
+    plain = unicodedata.normalize("NFKD", re.sub(r"['\u2019]", "", title)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "book"
+
+
+def possessive(whose: str, start: bool = False) -> str:
+    """Whose decisions: 'the family' -> "the family's", 'the editors' -> "the editors'"; ``start``: as a sentence
+    starts ("The family's"), the rest as written."""
+    owner = whose.strip()
+    if start:
+        owner = owner[:1].upper() + owner[1:]
+    return owner + ("'" if owner.endswith("s") else "'s")
 
 
 def errata_rows(lib: Library) -> list[ErratumRow]:

@@ -102,7 +102,7 @@ def _prose_converter() -> markdown.Markdown:
     return markdown.Markdown(extensions=PROSE_EXTENSIONS)
 
 
-# An e-mail address as prose prints it (brent.metzker@gmail.com), in text outside a link, code or preformatted text.
+# An e-mail address as prose prints it (editor@example.org), in text outside a link, code or preformatted text.
 EMAIL = re.compile(r"(?<![\w.+@-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?<!\.)(?![\w@-])")
 _TAG = re.compile(r"""(<(?:[^>"']|"[^"]*"|'[^']*')*>)""")  # a tag, a '>' inside its quoted attributes included
 _NO_LINK = {"a", "code", "pre"}  # inside these an address stays text (a link in a link is invalid HTML)
