@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...book.files import MAX_ASSET_BYTES, read_source
-from ...errors import BuildError, RulebookError
+from ...errors import BuildError, EngineErrors, RulebookError, SourceError
 from ...progress import Report, quiet
 from ..process import die_with_parent
 
 if TYPE_CHECKING:
     from ...book.library import Library
+    from .log import Said
 
 CONFIG = "mkdocs.yml"  # the site's configuration, at the project's root
 
@@ -34,6 +35,7 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    from .log import kept
     from .plugin import SITE_PAGES
     from .verify import check_site, shipped_scripts
 
@@ -55,9 +57,11 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         if path.is_symlink() or not path.is_dir():
             read_source(path, path.relative_to(lib.root).as_posix(), lib.root / "templates", MAX_ASSET_BYTES)
     try:
-        mkdocs_build(config)
-    except (MkDocsException, SystemExit) as exc:
-        raise BuildError(f"mkdocs build failed: {exc}") from exc
+        with kept(lambda: getattr(plugin, "building", None)) as log:
+            try:
+                mkdocs_build(config)
+            except (MkDocsException, SystemExit) as exc:
+                raise refused(exc, log.take(), plugin.edit_urls, lib.root) from None
     except (OSError, KeyboardInterrupt, RulebookError):
         raise  # a full disk, a stop, a source refused: the build says what and where
     except Exception as exc:  # noqa: BLE001 - Markdown or MkDocs gave up on something validate passed
@@ -66,6 +70,28 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
                          f"{first}); please report it, with that page") from None
     if plugin.verified != str(site_dir):  # the plugin checks every page after building
         check_site(site_dir, shipped_scripts(config))
+
+
+def refused(exc: BaseException, said: list[Said], sources: dict[str, str], root: Path) -> RulebookError:
+    """The error a failed engine run (``exc``, having logged ``said``) is reported as: the book's own error where the
+    plugin raised one; else each warning and error the engine logged, in its words, at the source of the page it is
+    about (``sources``: each page's, by its path in the docs); else the engine's last word."""
+    from mkdocs.exceptions import Abort, PluginError
+
+    from .log import located, one_line
+
+    cause = exc.__context__ if isinstance(exc, Abort) and exc.__context__ is not None else exc
+    if isinstance(cause, PluginError) and isinstance(cause.__cause__, RulebookError):
+        return cause.__cause__  # the book's own error (a source the pages are made from), as validate says it
+    ours = str(cause) if isinstance(cause, PluginError) else None  # the plugin's own words (its site check)
+    problems = [SourceError(located(s, sources, root), f"MkDocs: {one_line(s.message)}")
+                for s in said if s.message != ours]
+    if not problems:
+        return BuildError(ours or f"the site engine (MkDocs) refused the book: {one_line(str(exc))}")
+    # The site check (the plugin's) finds the same slips again in the pages built: its first words, after MkDocs's
+    also = f" (the built site's check: {'; '.join(ours.splitlines()[1:3] or [ours])})" if ours else ""
+    return EngineErrors(problems, f"the site was not built: MkDocs refused what the lines above say{also}; "
+                                  "nothing was changed")
 
 
 def serve(root: Path, addr: str, edition: str | None = None) -> None:

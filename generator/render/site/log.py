@@ -1,0 +1,97 @@
+"""What the site engine (MkDocs) logs while it builds, kept and placed at the source it comes from.
+
+MkDocs says what it refuses in its log: in strict mode it counts the warnings and ends with "Aborted with 1 warnings
+in strict mode!", and the warnings themselves reached no one (its counting handler is the only one on its logger, so
+Python's last-resort printer stays silent). A build keeps them here and reports each in the engine's own words, at
+the source file (and line, where the message quotes what the file holds) of the page it names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import Location
+
+ENGINE_LOGGER = "mkdocs"  # MkDocs's loggers, and those of the theme's and plugins' (mkdocs.plugins.*)
+QUOTED = re.compile(r"'([^'\n]+)'|\"([^\"\n]+)\"|^\s*-\s+(\S+)\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Said:
+    """One warning or error the engine logged, and the page being built when it did (None: before any)."""
+
+    level: int
+    message: str
+    page: str | None
+
+
+class Kept(logging.Handler):
+    """Keeps what the engine logs at ``level`` and above, with the page ``building()`` names at the time."""
+
+    def __init__(self, building: Callable[[], str | None], level: int = logging.WARNING) -> None:
+        super().__init__(level)
+        self.building = building
+        self.said: list[Said] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception):  # a message that cannot be formatted is still one line
+            self.said.append(Said(record.levelno, record.getMessage(), self.building()))
+            return
+        self.said.append(Said(record.levelno, str(record.msg), self.building()))
+
+    def take(self) -> list[Said]:
+        """What was kept since the last ``take``."""
+        said, self.said = self.said, []
+        return said
+
+
+@contextlib.contextmanager
+def kept(building: Callable[[], str | None], level: int = logging.WARNING) -> Iterator[Kept]:
+    """Within this block, what the engine logs at ``level`` and above is kept (``Kept``), not lost."""
+    logger = logging.getLogger(ENGINE_LOGGER)
+    handler = Kept(building, level)
+    before = logger.level
+    logger.addHandler(handler)
+    if logger.getEffectiveLevel() > level:
+        logger.setLevel(level)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(before)
+
+
+def located(said: Said, sources: dict[str, str], root: Path) -> Location:
+    """Where a maintainer finds what ``said`` is about: the source of the first site page it quotes (``sources``: a
+    page's source, by its path in the site's docs), else of the page being built; the line of that source holding
+    another string the message quotes (a link's target, an anchor), where one does. A message about the navigation
+    that names no page is about book.yaml, which the navigation is made from."""
+    quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(said.message)]
+    page = next((q for q in quoted if q in sources), said.page if said.page in sources else None)
+    if page is None:
+        return Location("rules_data/book.yaml" if "nav" in said.message else "mkdocs.yml")
+    source = sources[page]
+    try:
+        lines = (root / source).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return Location(source)
+    for wanted in (q for q in quoted if q != page):
+        for n, line in enumerate(lines, 1):
+            if wanted in line:
+                return Location(source, n)
+        # a link's target as the page was made from it: written without the part the site adds (#anchor, .md)
+        bare = wanted.split("#")[0].removesuffix(".md") or wanted
+        for n, line in enumerate(lines, 1):
+            if bare and f"]({bare}" in line:
+                return Location(source, n)
+    return Location(source)
+
+
+def one_line(message: str) -> str:
+    """The engine's message as one line (a list it gives below a sentence, joined to it)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
