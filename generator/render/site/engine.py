@@ -8,10 +8,12 @@ what a port to another engine would touch.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -97,10 +99,35 @@ def refused(exc: BaseException, said: list[Said], sources: dict[str, str], root:
 def serve(root: Path, addr: str, edition: str | None = None) -> None:
     """Serve the site of ``edition`` (the current one if None) at ``addr``, built again when a source changes."""
     from mkdocs.commands.serve import serve as mkdocs_serve
+    from mkdocs.exceptions import MkDocsException
 
-    if edition:
-        os.environ["RULEBOOK_EDITION"] = edition  # read by the plugin, as mike's builds give it
-    mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True)
+    from .log import address_told, one_line
+
+    def told(url: str) -> None:
+        print(f"serving the site at {url} (built again when a source changes; Ctrl-C stops)", flush=True)
+
+    given = {"RULEBOOK_EDITION": edition} if edition else {}  # read by the plugin, as mike's builds give it
+    before = {name: os.environ.get(name) for name in ("RULEBOOK_EDITION", "RULEBOOK_GENERATED")}
+    # The pages are generated into a folder of the preview's own, removed when it stops: never into build/, where a
+    # build refuses what it did not make (and a preview and a build may run at once).
+    with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told):
+        os.environ.update({**given, "RULEBOOK_GENERATED": generated})
+        try:
+            # Not strict: a warning is printed (at its source) and the preview goes on showing the book
+            mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True, strict=False)
+        except (MkDocsException, SystemExit) as exc:  # the first build failed (the line above says why)
+            raise BuildError(f"the preview did not start: {one_line(str(exc))}") from None
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            raise BuildError(f"{addr} is in use (another preview, or another server): stop it, or give another "
+                             "address with --addr, such as 127.0.0.1:8001") from None
+        finally:
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 def versioned(env: dict[str, str]) -> dict[str, str]:

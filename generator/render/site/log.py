@@ -39,6 +39,8 @@ class Kept(logging.Handler):
         self.said: list[Said] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(f"{ENGINE_LOGGER}.livereload"):
+            return  # the preview's server, about itself (a rebuild failed: the plugin says why; a page not found)
         with contextlib.suppress(Exception):  # a message that cannot be formatted is still one line
             self.said.append(Said(record.levelno, record.getMessage(), self.building()))
             return
@@ -95,3 +97,50 @@ def located(said: Said, sources: dict[str, str], root: Path) -> Location:
 def one_line(message: str) -> str:
     """The engine's message as one line (a list it gives below a sentence, joined to it)."""
     return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
+SERVING = re.compile(r"(?:\[[\d:]+\] )?Serving on (\S+)")  # the preview's server, listening (its log stamps the time)
+
+
+class _Address(logging.Handler):
+    def __init__(self, say: Callable[[str], None]) -> None:
+        super().__init__(logging.INFO)
+        self.say = say
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = SERVING.match(str(record.msg))
+        if found:
+            self.say(found[1])
+
+
+@contextlib.contextmanager
+def address_told(say: Callable[[str], None]) -> Iterator[None]:
+    """Within this block, ``say`` is given the live preview's address once its server listens."""
+    logger = logging.getLogger(f"{ENGINE_LOGGER}.livereload")
+    handler, before = _Address(say), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(before)
+
+
+def changed(before: dict[str, tuple[int, int]], now: dict[str, tuple[int, int]]) -> list[str]:
+    """The files added, changed or removed between two ``snapshot``s."""
+    return sorted(name for name in before.keys() | now.keys() if before.get(name) != now.get(name))
+
+
+def snapshot(root: Path, watched: list[str]) -> dict[str, tuple[int, int]]:
+    """Each file under ``watched`` (folders or files): its time and size, by its path from ``root``."""
+    found: dict[str, tuple[int, int]] = {}
+    for name in watched:
+        base = Path(name)
+        with contextlib.suppress(OSError):
+            for path in [base] if base.is_file() else sorted(base.rglob("*")):
+                if path.is_file():
+                    stat = path.stat()
+                    with contextlib.suppress(ValueError):
+                        found[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+    return found

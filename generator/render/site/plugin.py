@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.edition: str | None = None  # the edition built (None: the page saying the book cannot be built)
         self.pages: set[str] = set()  # the pages built, and what they load: the book's service worker keeps them
         self.loads: set[str] = set()  # (offline.py)
+        # serving: each build told in one line (``_told``): what changed since the last, how long it took, and
+        # what is wrong with the book; what MkDocs logged, each at its source, before it
+        self.log: Any = None  # what MkDocs logs while serving (log.Kept)
+        self.sources: dict[str, tuple[int, int]] | None = None  # the watched files as the last build saw them
+        self.changed: list[str] = []
+        self.started = 0.0
+        self.rebuilt = False  # a build after the first
+        self.failed = ""  # the error the last build failed with (serving), told already
+        self.status = ""
+        self.root = Path.cwd()  # the book's folder (serving: set at each build)
 
     @property
     def versioned(self) -> bool:
@@ -95,9 +106,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             # The preview shows why the book cannot be built, and builds it again when the file is saved.
             self.problems = []
             self._use(_error_site(Path(request["root"]) / request["generated"], str(exc)), config)
+            self.status = f"the book cannot be built (the preview says so): {_first(str(exc))}"
             return
         if self.serving:
             self.problems = _errors(request["root"], request["edition"])
+            self.status = (f"{len(self.problems)} error{'s' if len(self.problems) != 1 else ''}, shown atop every "
+                           f"page: {_first(self.problems[0])}" if self.problems else "")
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # `mkdocs serve` builds on every save: each build is made here (no worker), so that a slip in a
@@ -106,8 +120,19 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if self.serving and self.worker is not None:
             self.worker.stop()
             self.worker = None
+        if self.serving:
+            from .log import kept
+
+            self._log = kept(lambda: getattr(self, "building", None))
+            self.log = self._log.__enter__()
+
+    def on_shutdown(self) -> None:
+        if self.log is not None:
+            self._log.__exit__(None, None, None)
+            self.log = None
 
     def on_config(self, config: Any) -> Any:
+        self.started = time.monotonic()
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
         if self.versioned:
@@ -124,6 +149,14 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return config
 
     def on_pre_build(self, config: Any) -> None:
+        if self.serving:
+            from .log import changed, snapshot
+
+            root = Path(config["config_file_path"]).resolve().parent
+            now = snapshot(root, [*config["watch"], config["config_file_path"]])
+            self.rebuilt = self.sources is not None
+            self.changed = changed(self.sources, now) if self.rebuilt else []
+            self.sources, self.status, self.root = now, "", root
         # A later build with this plugin (the live preview): generated here, from the sources as they are now.
         if not self.asked:
             self._generate(config)
@@ -186,6 +219,19 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         server.unwatch(config["docs_dir"])
         return server
 
+    def _told(self, what: str) -> None:
+        """Serving: what MkDocs logged during this build, each at its source, then the build in one line (``what``,
+        after what changed)."""
+        from ...errors import clean
+        from .log import located, one_line
+
+        for said in self.log.take() if self.log is not None else []:
+            if said.message == self.failed:
+                continue
+            print(clean(f"{located(said, self.edit_urls, self.root)}: MkDocs: {one_line(said.message)}"), flush=True)
+        shown = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more" if len(self.changed) > 3 else "")
+        print(clean(f"{shown} changed: {what}" if shown else what), flush=True)
+
     def building_page(self) -> str:
         """The page being built, as a failure names it: its path on the site, and the source it is made from."""
         page = getattr(self, "building", None)
@@ -219,6 +265,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return output
 
     def on_build_error(self, error: Exception) -> None:
+        if self.serving:
+            from .log import one_line
+
+            self._told(f"not built: {one_line(str(error))[:300]}; the preview shows the last build until this is "
+                       "corrected")
+            self.failed = str(error)  # MkDocs logs it next: told once
         if self.worker is not None:
             self.worker.stop()
         self.worker, self.asked = None, False
@@ -238,9 +290,15 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             raise PluginError(str(exc)) from exc
         finally:
             self.check = None
-        if problems:
+        if problems and self.serving:  # the preview shows the pages as built, and says what their check found
+            self.status = "; ".join(filter(None, (self.status, "the built site failed its checks: "
+                                                  + _first("\n".join(problems)))))
+        elif problems:
             raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
-        self.verified = config["site_dir"]  # build.render_site need not read every page again
+        else:
+            self.verified = config["site_dir"]  # build.render_site need not read every page again
+        if self.serving:
+            self._told(f"{'rebuilt' if self.rebuilt else 'built'} in {time.monotonic() - self.started:.1f} s" + (f"; {self.status}" if self.status else ""))
         if self.progress is not None:
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
 
@@ -252,6 +310,12 @@ def _errors(root: str, edition: str | None) -> list[str]:
 
     lib = load_library(Path(root), edition)
     return [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]
+
+
+def _first(text: str) -> str:
+    """The first line of a message, saying how many more it has."""
+    lines = text.strip().splitlines() or [""]
+    return lines[0] + (f" (and {len(lines) - 1} more lines)" if len(lines) > 1 else "")
 
 
 def _banner(problems: list[str]) -> str:
