@@ -496,3 +496,57 @@ def test_an_os_error_names_its_path_and_what_it_means():
         "rules_data/a.yaml: is a folder where a file should be: move the folder away"
     with pytest.raises(OutputError, match="the disk is full"):
         raise OutputError(os_problem(full, "/x"))
+
+
+# What MkDocs refuses in a book validate passes (links in prose are checked by the site engine alone, for now): each
+# is reported in MkDocs's own words, at the source file and line, not as "Aborted with 1 warnings in strict mode!".
+# (prose line 5, as written; the words MkDocs says.)
+ENGINE_REFUSES = {
+    "a link to a page the site lacks": ("[the rules](nowhere.md)", "Doc file 'games/demo.md' contains a link "
+                                        "'nowhere.md', but the target 'games/nowhere.md' is not found among "
+                                        "documentation files."),
+    "a page linked from the wrong folder": ("[the about page](about.md)", "Doc file 'games/demo.md' contains a link "
+                                            "'about.md', but the target 'games/about.md' is not found among "
+                                            "documentation files."),
+    "an anchor the page lacks": ("[the deal](#nowhere)", "Doc file 'games/demo.md' contains a link '#nowhere', but "
+                                 "there is no such anchor on this page."),
+    "an absolute link": ("[home](/games/)", "Doc file 'games/demo.md' contains an absolute link '/games/', it was "
+                         "left as is."),
+    "a link to a folder, not a page": ("[the games](../)", "Doc file 'games/demo.md' contains an unrecognized "
+                                       "relative link '../', it was left as is. Did you mean '../index.md'?"),
+}
+
+
+@pytest.mark.parametrize("link, words", ENGINE_REFUSES.values(), ids=ENGINE_REFUSES.keys())
+def test_what_the_site_engine_refuses_is_told_in_its_words_at_the_source_line(tmp_path, link, words):
+    project = tiny(tmp_path / "project")
+    (project / "content" / "demo.md").write_text(f"## Rules\n\nPlay well.\n\nSee {link}.\n", encoding="utf-8")
+    code, printed = run("--root", str(project), "build", "--site-only", "--out", str(tmp_path / "out"))
+    assert code == 1 and "Traceback" not in printed, printed
+    lines = printed.strip().splitlines()
+    assert f"content/demo.md:5: MkDocs: {words}" in lines, printed
+    assert lines[-1].startswith("error: the site was not built: MkDocs refused what the lines above say")
+    assert "strict mode" not in printed
+    assert not (tmp_path / "out" / "site").exists()
+
+
+def test_a_page_the_sites_navigation_lacks_is_told_at_its_source(tmp_path):
+    """A page MkDocs finds in no place of the navigation (an About page placed after a section the book lacks, which
+    validate is to catch first): the engine's words, at the page's source, from the site render itself."""
+    from generator.book.library import load_library
+    from generator.errors import EngineErrors
+    from generator.render.site.engine import render_site
+
+    project = tiny(tmp_path / "project")
+    book = project / "rules_data" / "book.yaml"
+    text = book.read_text(encoding="utf-8").replace("{id: about, title: About}", "{id: about, title: About, "
+                                                                                 "after: tournament}")
+    book.write_text(text.replace("  - id: tournament\n    title: Tournament\n    games: []\n", ""), encoding="utf-8")
+    assert "tournament\n" not in book.read_text(encoding="utf-8")
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    with pytest.raises(EngineErrors) as refused:
+        render_site(load_library(project), staging / "site", staging, None)
+    assert [str(e) for e in refused.value.errors] == [
+        'content/about.md: MkDocs: The following pages exist in the docs directory, but are not included in the "nav" '
+        "configuration: - about.md"]
