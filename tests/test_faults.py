@@ -498,35 +498,53 @@ def test_an_os_error_names_its_path_and_what_it_means():
         raise OutputError(os_problem(full, "/x"))
 
 
-# What MkDocs refuses in a book validate passes (links in prose are checked by the site engine alone, for now): each
-# is reported in MkDocs's own words, at the source file and line, not as "Aborted with 1 warnings in strict mode!".
-# (prose line 5, as written; the words MkDocs says.)
+# What MkDocs refuses in a book validate passes (links in prose are checked by the site engine alone, for now; the
+# site's configuration is the engine's): each is reported in MkDocs's own words, at the source file and line, not as
+# "Aborted with 1 warnings in strict mode!". (the file, the text replaced and what replaces it, the words MkDocs says,
+# and how the line it is found at begins: the link's, or the setting's MkDocs names.)
+PROSE = "content/demo.md"
+
+
+def _link(link: str) -> tuple[str, str, str]:
+    return PROSE, "Play well.\n", f"Play well.\n\nSee {link}.\n"
+
+
 ENGINE_REFUSES = {
-    "a link to a page the site lacks": ("[the rules](nowhere.md)", "Doc file 'games/demo.md' contains a link "
+    "a link to a page the site lacks": (*_link("[the rules](nowhere.md)"), "Doc file 'games/demo.md' contains a link "
                                         "'nowhere.md', but the target 'games/nowhere.md' is not found among "
-                                        "documentation files."),
-    "a page linked from the wrong folder": ("[the about page](about.md)", "Doc file 'games/demo.md' contains a link "
-                                            "'about.md', but the target 'games/about.md' is not found among "
-                                            "documentation files."),
-    "an anchor the page lacks": ("[the deal](#nowhere)", "Doc file 'games/demo.md' contains a link '#nowhere', but "
-                                 "there is no such anchor on this page."),
-    "an absolute link": ("[home](/games/)", "Doc file 'games/demo.md' contains an absolute link '/games/', it was "
-                         "left as is."),
-    "a link to a folder, not a page": ("[the games](../)", "Doc file 'games/demo.md' contains an unrecognized "
-                                       "relative link '../', it was left as is. Did you mean '../index.md'?"),
+                                        "documentation files.", "See "),
+    "a page linked from the wrong folder": (*_link("[the about page](about.md)"), "Doc file 'games/demo.md' contains "
+                                            "a link 'about.md', but the target 'games/about.md' is not found among "
+                                            "documentation files.", "See "),
+    "an anchor the page lacks": (*_link("[the deal](#nowhere)"), "Doc file 'games/demo.md' contains a link "
+                                 "'#nowhere', but there is no such anchor on this page.", "See "),
+    "an absolute link": (*_link("[home](/games/)"), "Doc file 'games/demo.md' contains an absolute link '/games/', "
+                         "it was left as is.", "See "),
+    "a link to a folder, not a page": (*_link("[the games](../)"), "Doc file 'games/demo.md' contains an "
+                                       "unrecognized relative link '../', it was left as is. Did you mean "
+                                       "'../index.md'?", "See "),
+    "a setting of the wrong type": ("mkdocs.yml", "use_directory_urls: true", "use_directory_urls: maybe",
+                                    "Config value 'use_directory_urls': Expected type: <class 'bool'> but received: "
+                                    "<class 'str'>", "use_directory_urls:"),
+    "a theme not installed": ("mkdocs.yml", "  name: material", "  name: nonexistent", "Config value 'theme': "
+                              "Unrecognised theme name: 'nonexistent'. The available installed themes are: mkdocs, "
+                              "readthedocs, material", "theme:"),
 }
 
 
-@pytest.mark.parametrize("link, words", ENGINE_REFUSES.values(), ids=ENGINE_REFUSES.keys())
-def test_what_the_site_engine_refuses_is_told_in_its_words_at_the_source_line(tmp_path, link, words):
+@pytest.mark.parametrize("file, old, new, words, at", ENGINE_REFUSES.values(), ids=ENGINE_REFUSES.keys())
+def test_what_the_site_engine_refuses_is_told_in_its_words_at_the_source_line(tmp_path, file, old, new, words, at):
     project = tiny(tmp_path / "project")
-    (project / "content" / "demo.md").write_text(f"## Rules\n\nPlay well.\n\nSee {link}.\n", encoding="utf-8")
+    text = (project / file).read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (project / file).write_text(text.replace(old, new), encoding="utf-8")
+    line = next(n for n, line in enumerate(text.replace(old, new).splitlines(), 1) if line.startswith(at))
     code, printed = run("--root", str(project), "build", "--site-only", "--out", str(tmp_path / "out"))
     assert code == 1 and "Traceback" not in printed, printed
     lines = printed.strip().splitlines()
-    assert f"content/demo.md:5: MkDocs: {words}" in lines, printed
+    assert f"{file}:{line}: MkDocs: {words}" in lines, printed
     assert lines[-1].startswith("error: the site was not built: MkDocs refused what the lines above say")
-    assert "strict mode" not in printed
+    assert "strict mode" not in printed and "Aborted" not in printed
     assert not (tmp_path / "out" / "site").exists()
 
 

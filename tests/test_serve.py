@@ -136,3 +136,15 @@ def test_serve_tells_its_address_and_each_build_and_writes_nothing_in_the_book(o
     assert sorted(p.relative_to(project) for p in project.rglob("*")) == before  # nothing made in the book
     built = subprocess.run(build, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
+
+
+def test_serve_on_an_address_in_use_is_one_line(one_game):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        addr = f"127.0.0.1:{taken.getsockname()[1]}"
+        result = subprocess.run([sys.executable, "-m", "generator", "--root", str(one_game), "serve", "--addr", addr],
+                                capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr == (f"error: {addr} is in use (another preview, or another server): stop it, or give another "
+                             "address with --addr, such as 127.0.0.1:8001\n")

@@ -41,7 +41,11 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from .plugin import SITE_PAGES
     from .verify import check_site, shipped_scripts
 
-    config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
+    with kept(lambda: None) as log:  # a configuration MkDocs refuses: its words, at mkdocs.yml's line
+        try:
+            config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
+        except (MkDocsException, SystemExit) as exc:
+            raise refused(exc, log.take(), {}, lib.root) from None
     plugin = config.plugins["rulebook"]
     plugin.config.edition = lib.edition.id
     plugin.config.generated = str(staging / "generated")
@@ -89,7 +93,7 @@ def refused(exc: BaseException, said: list[Said], sources: dict[str, str], root:
     problems = [SourceError(located(s, sources, root), f"MkDocs: {one_line(s.message)}")
                 for s in said if s.message != ours]
     if not problems:
-        return BuildError(ours or f"the site engine (MkDocs) refused the book: {one_line(str(exc))}")
+        return BuildError(ours or f"the site engine (MkDocs) stopped: {one_line(str(exc))}")
     # The site check (the plugin's) finds the same slips again in the pages built: its first words, after MkDocs's
     also = f" (the built site's check: {'; '.join(ours.splitlines()[1:3] or [ours])})" if ours else ""
     return EngineErrors(problems, f"the site was not built: MkDocs refused what the lines above say{also}; "
@@ -101,7 +105,7 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
     from mkdocs.commands.serve import serve as mkdocs_serve
     from mkdocs.exceptions import MkDocsException
 
-    from .log import address_told, one_line
+    from .log import address_told, kept
 
     def told(url: str) -> None:
         print(f"serving the site at {url} (built again when a source changes; Ctrl-C stops)", flush=True)
@@ -110,13 +114,15 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
     before = {name: os.environ.get(name) for name in ("RULEBOOK_EDITION", "RULEBOOK_GENERATED")}
     # The pages are generated into a folder of the preview's own, removed when it stops: never into build/, where a
     # build refuses what it did not make (and a preview and a build may run at once).
-    with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told):
+    # What MkDocs logs is kept from the start (a configuration it refuses); the plugin tells it at each build.
+    with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told), \
+            kept(lambda: None) as log:
         os.environ.update({**given, "RULEBOOK_GENERATED": generated})
         try:
             # Not strict: a warning is printed (at its source) and the preview goes on showing the book
             mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True, strict=False)
-        except (MkDocsException, SystemExit) as exc:  # the first build failed (the line above says why)
-            raise BuildError(f"the preview did not start: {one_line(str(exc))}") from None
+        except (MkDocsException, SystemExit) as exc:  # refused before serving (what the plugin told is not kept)
+            raise refused(exc, log.take(), {}, root) from None
         except OSError as exc:
             if exc.errno != errno.EADDRINUSE:
                 raise

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import Location
+from ...book.files import read_source_text
+from ...errors import Location, RulebookError
 
 ENGINE_LOGGER = "mkdocs"  # MkDocs's loggers, and those of the theme's and plugins' (mkdocs.plugins.*)
 QUOTED = re.compile(r"'([^'\n]+)'|\"([^\"\n]+)\"|^\s*-\s+(\S+)\s*$", re.MULTILINE)
@@ -54,8 +55,17 @@ class Kept(logging.Handler):
 
 @contextlib.contextmanager
 def kept(building: Callable[[], str | None], level: int = logging.WARNING) -> Iterator[Kept]:
-    """Within this block, what the engine logs at ``level`` and above is kept (``Kept``), not lost."""
+    """Within this block, what the engine logs at ``level`` and above is kept (``Kept``), not lost: by the handler
+    an enclosing block keeps it with (one place, so that nothing is told twice), now asking ``building``."""
     logger = logging.getLogger(ENGINE_LOGGER)
+    outer = next((h for h in logger.handlers if isinstance(h, Kept)), None)
+    if outer is not None:
+        asked, outer.building = outer.building, building
+        try:
+            yield outer
+        finally:
+            outer.building = asked
+        return
     handler = Kept(building, level)
     before = logger.level
     logger.addHandler(handler)
@@ -75,22 +85,22 @@ def located(said: Said, sources: dict[str, str], root: Path) -> Location:
     that names no page is about book.yaml, which the navigation is made from."""
     quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(said.message)]
     page = next((q for q in quoted if q in sources), said.page if said.page in sources else None)
-    if page is None:
-        return Location("rules_data/book.yaml" if "nav" in said.message else "mkdocs.yml")
-    source = sources[page]
-    try:
-        lines = (root / source).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+    if page is not None:
+        source = sources[page]
+    else:  # the configuration (a value it quotes: its line), or the navigation, made from book.yaml
+        source = "rules_data/book.yaml" if re.search(r"\bnav\b", said.message) else "mkdocs.yml"
+    try:  # through the door every read passes (a source that is a link out is never read here)
+        lines = read_source_text(root / source, source, root).splitlines()
+    except (RulebookError, OSError):
         return Location(source)
     for wanted in (q for q in quoted if q != page):
-        for n, line in enumerate(lines, 1):
-            if wanted in line:
-                return Location(source, n)
-        # a link's target as the page was made from it: written without the part the site adds (#anchor, .md)
+        key = re.compile(rf"\s*(- )?{re.escape(wanted)}\s*:")  # a setting it names: its key, before any mention
+        # a link's target as the page was written: without the part the site adds (#anchor, .md)
         bare = wanted.split("#")[0].removesuffix(".md") or wanted
-        for n, line in enumerate(lines, 1):
-            if bare and f"]({bare}" in line:
-                return Location(source, n)
+        for holds in (key.match, lambda line, w=wanted: w in line, lambda line, b=bare: f"]({b}" in line):
+            found = next((n for n, line in enumerate(lines, 1) if holds(line)), None)
+            if found is not None:
+                return Location(source, found)
     return Location(source)
 
 
