@@ -568,3 +568,34 @@ def test_a_page_the_sites_navigation_lacks_is_told_at_its_source(tmp_path):
     assert [str(e) for e in refused.value.errors] == [
         'content/about.md: MkDocs: The following pages exist in the docs directory, but are not included in the "nav" '
         "configuration: - about.md"]
+
+
+# What WeasyPrint ignores or cannot use is said in its words by the PDF render (its own logger drops it): each kind
+# once, with how many more like it. (the page's stylesheet, what the render passes on)
+PRINT_ENGINE_REFUSES = {
+    "an unknown property": ("p { colr: red; }", ["warning: WeasyPrint: Ignored `colr: red` at 1:5, unknown property."]),
+    "a value it cannot read": ("p { color: nonsense; }",
+                               ["warning: WeasyPrint: Ignored `color: nonsense` at 1:5, invalid value."]),
+    "the same slip three times": ("p { colr: red; } h1 { colr: blue; } h2 { colr: green; }",
+                                  ["warning: WeasyPrint: Ignored `colr: red` at 1:5, unknown property. "
+                                   "(and 2 more like it)"]),
+    "nothing to say": ("p { color: red; }", []),
+}
+
+
+@pytest.mark.parametrize("css, told", PRINT_ENGINE_REFUSES.values(), ids=PRINT_ENGINE_REFUSES.keys())
+def test_what_the_print_engine_refuses_is_passed_on_in_its_words(capsys, css, told):
+    import logging
+
+    import weasyprint
+
+    from generator.render.pdf import worker
+
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(worker._ENGINE)  # as the render's process does (worker.main)
+    try:
+        weasyprint.HTML(string=f"<style>{css}</style><p>x</p>").render()
+        worker._ENGINE.tell()
+    finally:
+        logger.removeHandler(worker._ENGINE)
+    assert capsys.readouterr().err.splitlines() == told
