@@ -7,6 +7,7 @@ Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs s
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import time
@@ -67,7 +68,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.loads: set[str] = set()  # (offline.py)
         # serving: each build told in one line (``_told``): what changed since the last, how long it took, and
         # what is wrong with the book; what MkDocs logged, each at its source, before it
-        self.log: Any = None  # what MkDocs logs while serving (log.Kept)
+        self.log: Any = None  # what MkDocs logs while serving (log.Kept), kept until MkDocs shuts down (held)
+        self.held = contextlib.ExitStack()
         self.sources: dict[str, tuple[int, int]] | None = None  # the watched files as the last build saw them
         self.changed: list[str] = []
         self.started = 0.0
@@ -123,13 +125,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if self.serving:
             from .log import kept
 
-            self._log = kept(lambda: getattr(self, "building", None))
-            self.log = self._log.__enter__()
+            self.log = self.held.enter_context(kept(lambda: getattr(self, "building", None)))
 
     def on_shutdown(self) -> None:
-        if self.log is not None:
-            self._log.__exit__(None, None, None)
-            self.log = None
+        self.held.close()  # what MkDocs logs is no longer kept here
+        self.log = None
 
     def on_config(self, config: Any) -> Any:
         self.started = time.monotonic()
@@ -298,7 +298,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         else:
             self.verified = config["site_dir"]  # build.render_site need not read every page again
         if self.serving:
-            self._told(f"{'rebuilt' if self.rebuilt else 'built'} in {time.monotonic() - self.started:.1f} s" + (f"; {self.status}" if self.status else ""))
+            took = f"{'rebuilt' if self.rebuilt else 'built'} in {time.monotonic() - self.started:.1f} s"
+            self._told(f"{took}; {self.status}" if self.status else took)
         if self.progress is not None:
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
 
