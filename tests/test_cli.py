@@ -120,11 +120,15 @@ def test_outside_a_book_every_verb_says_where_it_looked_and_offers_root(tmp_path
         ["book", "rules_data", "book.yaml"] + (["content", "deeper"] if inside else ["empty"]))
 
 
-def test_a_root_that_is_no_folder_is_one_line(tmp_path):
-    result = run("--root", str(tmp_path / "nowhere"), "validate")
+@pytest.mark.parametrize("made, what", [(None, "no such folder"), ("file", "not a folder")])
+def test_a_root_that_is_no_folder_is_one_line(tmp_path, made, what):
+    root = tmp_path / "root"
+    if made == "file":
+        root.write_text("not a book\n", encoding="utf-8")
+    result = run("--root", str(root), "validate")
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr == f"error: {tmp_path / 'nowhere'}: no such folder: give --root a book's folder (the one " \
-                            "that holds rules_data/book.yaml)\n"
+    assert result.stderr == f"error: {root}: {what}: give --root a book's folder (the one that holds " \
+                            "rules_data/book.yaml)\n"
 
 
 def test_diff_of_two_book_folders_needs_no_book_where_it_runs(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -13,12 +14,13 @@ def book_root(root: Path, verb: str) -> Path:
     from ..book.library import BOOK_FILE, DATA_DIR
     from ..errors import RulebookError
 
-    book = f"{DATA_DIR}/{BOOK_FILE}"  # what makes a folder a book's
-    if (root / book).is_file():
+    book = f"{DATA_DIR}/{BOOK_FILE}"  # what makes a folder a book's: there in any form (the loader says what is
+    if os.path.lexists(root / book):  # wrong with one that is not a plain file, through the door every read passes)
         return root
     if not root.is_dir():
-        raise RulebookError(f"{root}: no such folder: give --root a book's folder (the one that holds {book})")
-    above = next((folder for folder in root.parents if (folder / book).is_file()), None)
+        what = "not a folder" if root.exists() else "no such folder"
+        raise RulebookError(f"{root}: {what}: give --root a book's folder (the one that holds {book})")
+    above = next((folder for folder in root.parents if os.path.lexists(folder / book)), None)
     if above is not None:
         raise RulebookError(f"{root} is not a book's folder (no {book}): it is inside the book in {above}; run "
                             f"`rulebook {verb}` there, or `rulebook --root {shlex.quote(str(above))} {verb}`")
