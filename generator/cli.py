@@ -18,66 +18,76 @@ def _root(args: argparse.Namespace) -> Path:
     return Path(args.root).resolve()
 
 
+def _book(args: argparse.Namespace) -> Path:
+    """The book's folder (--root), or one line saying where the command looked and how to name it."""
+    from .commands import book_root
+
+    verb = " ".join(filter(None, (args.command, getattr(args, "edition_command", None))))
+    return book_root(_root(args), verb)
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from .commands import validate
 
-    return validate.run(_root(args), args.edition, args.allow_missing, args.format)
+    return validate.run(_book(args), args.edition, args.allow_missing, args.format)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
     from .commands import build
 
-    return build.run(_root(args), args.edition, Path(args.out) if args.out else None, site=not args.pdf_only,
+    return build.run(_book(args), args.edition, Path(args.out) if args.out else None, site=not args.pdf_only,
                      pdf=not args.site_only, paper=args.paper, duplex=args.duplex, booklet=args.booklet)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from .commands import serve
 
-    return serve.run(_root(args), args.addr, args.edition)
+    return serve.run(_book(args), args.addr, args.edition)
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
     from .commands import preview
 
-    return preview.run(_root(args), args.edition, Path(args.out) if args.out else None, args.paper, args.duplex)
+    return preview.run(_book(args), args.edition, Path(args.out) if args.out else None, args.paper, args.duplex)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from .commands import schema
 
-    return schema.run(_root(args))
+    return schema.run(_book(args))
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
     from .commands import publish
 
-    return publish.run(_root(args), args.branch, args.allow_dirty)
+    return publish.run(_book(args), args.branch, args.allow_dirty)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
     from .commands import diff
 
-    return diff.run(args.old, args.new, _root(args), args.format)
+    # git refs are read from the book's repository; two folders need no book here
+    folders = all((Path(side) / "rules_data").is_dir() for side in (args.old, args.new))
+    return diff.run(args.old, args.new, _root(args) if folders else _book(args), args.format)
 
 
 def cmd_check_pr(args: argparse.Namespace) -> int:
     from .commands import check_pr
 
-    return check_pr.run(_root(args), args.base, Path(args.summary) if args.summary else None,
+    return check_pr.run(_book(args), args.base, Path(args.summary) if args.summary else None,
                         Path(args.pictures).resolve() if args.pictures else None)
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
     from .commands import freeze
 
-    return freeze.run(_root(args), args.edition)
+    return freeze.run(_book(args), args.edition)
 
 
 def cmd_edition_new(args: argparse.Namespace) -> int:
     from .commands import edition
 
-    return edition.run(_root(args), args.id, args.label, args.date)
+    return edition.run(_book(args), args.id, args.label, args.date)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -89,7 +99,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .commands import new_game
 
-    return new_game.run(_root(args), args.name, args.section, args.source, args.kind)
+    return new_game.run(_book(args), args.name, args.section, args.source, args.kind)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -113,3 +113,7 @@ def os_problem(exc: OSError, where: str | os.PathLike | None = None, root: Path 
 
 class OutputError(RulebookError):
     """Output could not be written or read (a full disk, a read-only folder): nothing already built was changed."""
+
+
+class EngineErrors(SourceErrors, BuildError):
+    """What an engine the build runs (MkDocs) refused, in its own words, each at the source it comes from."""

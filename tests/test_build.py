@@ -425,3 +425,17 @@ def test_a_render_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     build_module.render_pdfs(load_library(project), tmp_path / "pdf")
     assert sorted(p.name for p in (tmp_path / "pdf").iterdir()) != []
     assert sorted(p.name for p in scratch.iterdir()) == []
+
+
+def test_a_build_ends_naming_the_site_and_the_pdf_a_reader_opens(built, library, monkeypatch):
+    """`make` ends with the paths a newcomer opens: the site's home page and the book PDF, from the folder it ran in."""
+    from generator.commands.build import outputs
+
+    out = built[CURRENT]
+    monkeypatch.chdir(out.parent)
+    lines = outputs(library, out)
+    assert [line.split(": ")[0] for line in lines] == ["site", "PDF"]
+    paths = [Path(line.split(": ", 1)[1]) for line in lines]
+    assert paths[0] == Path(out.name) / "site" / "index.html" and paths[1].suffix == ".pdf"
+    assert all(path.is_file() for path in paths)
+    assert outputs(library, out, site=False) == lines[1:] and outputs(library, out, pdf=False) == lines[:1]

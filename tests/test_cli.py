@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+
+import pytest
 
 from tests.conftest import ROOT, as_published, copy_project
 
@@ -43,7 +46,18 @@ def test_build_prints_the_findings_validate_prints_and_builds_nothing_on_an_erro
     validate = run("--root", str(project), "validate")
     built = run("--root", str(project), "build", "--site-only", "--out", str(tmp_path / "out"))
     assert built.returncode == 0, built.stderr
-    assert built.stdout.startswith(validate.stdout)  # every finding and the summary, then 'built ...'
+    # every error and warning, and the summary, as validate says them; the accepted ones counted in one line that
+    # says where they are listed; then where the build is
+    listed = [line for line in validate.stdout.splitlines() if line.startswith("accepted: ")]
+    reasons = len(listed)
+    accepted = sum(int(line.split()[1]) for line in listed)
+    assert accepted > 1 and reasons > 1
+    shown = [line for line in validate.stdout.splitlines() if not line.startswith("accepted: ")]
+    lines = built.stdout.splitlines()
+    assert lines[:len(shown) + 1] == [*shown[:-1], f"{accepted} accepted warnings, for {reasons} reasons given in "
+                                      "rules_data/accepted.yaml: `rulebook validate` lists them", shown[-1]]
+    assert lines[len(shown) + 1:] == [f"built {tmp_path / 'out'}", f"site: {tmp_path / 'out' / 'site' / 'index.html'}"]
+    assert (tmp_path / "out" / "site" / "index.html").is_file()
     prose = project / "content" / "euchre.md"  # a reference to nothing: reference.unknown, an error
     prose.write_text(prose.read_text(encoding="utf-8").replace("{goal.target} wins", "{goal.targte} wins"), encoding="utf-8")
     as_published(project)  # the one error is the slip, not also a change to the printed 2026.1
@@ -51,7 +65,10 @@ def test_build_prints_the_findings_validate_prints_and_builds_nothing_on_an_erro
                                                                     "--out", str(tmp_path / "out2"))
     assert validate.returncode == built.returncode == 1
     assert " error" in validate.stdout and "1 error" in validate.stdout.splitlines()[-1]
-    assert built.stdout == validate.stdout and not (tmp_path / "out2" / "site").exists()
+    counted = re.compile(r"\d+ accepted warnings?, for \d+ reasons? given in rules_data/accepted\.yaml: ")
+    assert [line for line in built.stdout.splitlines() if not counted.match(line)] == \
+        [line for line in validate.stdout.splitlines() if not line.startswith("accepted: ")]  # errors, warnings agree
+    assert not (tmp_path / "out2" / "site").exists()
 
 
 def test_validate_ends_at_once_but_prints_everything_and_fails_on_a_finding(tmp_path):
@@ -71,3 +88,52 @@ def test_validate_ends_at_once_but_prints_everything_and_fails_on_a_finding(tmp_
     reported = [f for f in json.loads(as_json.stdout) if f["severity"] != "accepted"]  # accepted: once per reason
     assert as_json.returncode == 1 and len(reported) == sum(not line.startswith("accepted: ") for line in lines) - 1
     assert as_json.stdout.endswith("]\n")
+
+
+# Every verb that reads a book, with the arguments it needs (diff compares git refs of the book's repository).
+BOOK_VERBS = {"validate": [], "build": [], "serve": [], "preview": [], "publish": [], "new-game": ["Crazy Eights"],
+              "edition new": ["2030.1", "--label", "Revision 9"], "diff": ["HEAD~1", "HEAD"],
+              "check-pr": ["--base", "HEAD"], "freeze": ["2026.1"], "schema": []}
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["an empty folder", "a folder inside the book"])
+@pytest.mark.parametrize("verb", BOOK_VERBS)
+def test_outside_a_book_every_verb_says_where_it_looked_and_offers_root(tmp_path, monkeypatch, capsys, verb, inside):
+    """One line, no traceback: the folder looked in, the book it is inside (looked for upward), and --root."""
+    from generator.cli import main
+
+    book = tmp_path / "book"
+    (book / "rules_data").mkdir(parents=True)
+    (book / "rules_data" / "book.yaml").write_text("title: A\n", encoding="utf-8")
+    here = book / "content" / "deeper" if inside else tmp_path / "empty"
+    here.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    assert main([*verb.split(), *BOOK_VERBS[verb]]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"error: {here} is not a book's folder (no rules_data/book.yaml): "), err
+    if inside:
+        assert f"it is inside the book in {book}; " in err and f"`rulebook --root {book} {verb}`" in err
+    else:
+        assert f"`rulebook --root DIR {verb}`" in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted(  # nothing written, wherever it ran
+        ["book", "rules_data", "book.yaml"] + (["content", "deeper"] if inside else ["empty"]))
+
+
+@pytest.mark.parametrize("made, what", [(None, "no such folder"), ("file", "not a folder")])
+def test_a_root_that_is_no_folder_is_one_line(tmp_path, made, what):
+    root = tmp_path / "root"
+    if made == "file":
+        root.write_text("not a book\n", encoding="utf-8")
+    result = run("--root", str(root), "validate")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f"error: {root}: {what}: give --root a book's folder (the one that holds " \
+                            "rules_data/book.yaml)\n"
+
+
+def test_diff_of_two_book_folders_needs_no_book_where_it_runs(tmp_path):
+    """Two folders compared need no book at --root (git refs do: they are the book's repository's)."""
+    old, new = copy_project(tmp_path / "old"), copy_project(tmp_path / "new")
+    (tmp_path / "elsewhere").mkdir()
+    result = run("diff", str(old), str(new), "--format", "text", cwd=tmp_path / "elsewhere")
+    assert (result.returncode, result.stdout.strip()) == (0, "No change to the rules."), result.stderr

@@ -496,3 +496,106 @@ def test_an_os_error_names_its_path_and_what_it_means():
         "rules_data/a.yaml: is a folder where a file should be: move the folder away"
     with pytest.raises(OutputError, match="the disk is full"):
         raise OutputError(os_problem(full, "/x"))
+
+
+# What MkDocs refuses in a book validate passes (links in prose are checked by the site engine alone, for now; the
+# site's configuration is the engine's): each is reported in MkDocs's own words, at the source file and line, not as
+# "Aborted with 1 warnings in strict mode!". (the file, the text replaced and what replaces it, the words MkDocs says,
+# and how the line it is found at begins: the link's, or the setting's MkDocs names.)
+PROSE = "content/demo.md"
+
+
+def _link(link: str) -> tuple[str, str, str]:
+    return PROSE, "Play well.\n", f"Play well.\n\nSee {link}.\n"
+
+
+ENGINE_REFUSES = {
+    "a link to a page the site lacks": (*_link("[the rules](nowhere.md)"), "Doc file 'games/demo.md' contains a link "
+                                        "'nowhere.md', but the target 'games/nowhere.md' is not found among "
+                                        "documentation files.", "See "),
+    "a page linked from the wrong folder": (*_link("[the about page](about.md)"), "Doc file 'games/demo.md' contains "
+                                            "a link 'about.md', but the target 'games/about.md' is not found among "
+                                            "documentation files.", "See "),
+    "an anchor the page lacks": (*_link("[the deal](#nowhere)"), "Doc file 'games/demo.md' contains a link "
+                                 "'#nowhere', but there is no such anchor on this page.", "See "),
+    "an absolute link": (*_link("[home](/games/)"), "Doc file 'games/demo.md' contains an absolute link '/games/', "
+                         "it was left as is.", "See "),
+    "a link to a folder, not a page": (*_link("[the games](../)"), "Doc file 'games/demo.md' contains an "
+                                       "unrecognized relative link '../', it was left as is. Did you mean "
+                                       "'../index.md'?", "See "),
+    "a setting of the wrong type": ("mkdocs.yml", "use_directory_urls: true", "use_directory_urls: maybe",
+                                    "Config value 'use_directory_urls': Expected type: <class 'bool'> but received: "
+                                    "<class 'str'>", "use_directory_urls:"),
+    "a theme not installed": ("mkdocs.yml", "  name: material", "  name: nonexistent", "Config value 'theme': "
+                              "Unrecognised theme name: 'nonexistent'. The available installed themes are: mkdocs, "
+                              "readthedocs, material", "theme:"),
+}
+
+
+@pytest.mark.parametrize("file, old, new, words, at", ENGINE_REFUSES.values(), ids=ENGINE_REFUSES.keys())
+def test_what_the_site_engine_refuses_is_told_in_its_words_at_the_source_line(tmp_path, file, old, new, words, at):
+    project = tiny(tmp_path / "project")
+    text = (project / file).read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (project / file).write_text(text.replace(old, new), encoding="utf-8")
+    line = next(n for n, line in enumerate(text.replace(old, new).splitlines(), 1) if line.startswith(at))
+    code, printed = run("--root", str(project), "build", "--site-only", "--out", str(tmp_path / "out"))
+    assert code == 1 and "Traceback" not in printed, printed
+    lines = printed.strip().splitlines()
+    assert f"{file}:{line}: MkDocs: {words}" in lines, printed
+    assert lines[-1].startswith("error: the site was not built: MkDocs refused what the lines above say")
+    assert "strict mode" not in printed and "Aborted" not in printed
+    assert not (tmp_path / "out" / "site").exists()
+
+
+def test_a_page_the_sites_navigation_lacks_is_told_at_its_source(tmp_path):
+    """A page MkDocs finds in no place of the navigation (an About page placed after a section the book lacks, which
+    validate is to catch first): the engine's words, at the page's source, from the site render itself."""
+    from generator.book.library import load_library
+    from generator.errors import EngineErrors
+    from generator.render.site.engine import render_site
+
+    project = tiny(tmp_path / "project")
+    book = project / "rules_data" / "book.yaml"
+    text = book.read_text(encoding="utf-8").replace("{id: about, title: About}", "{id: about, title: About, "
+                                                                                 "after: tournament}")
+    book.write_text(text.replace("  - id: tournament\n    title: Tournament\n    games: []\n", ""), encoding="utf-8")
+    assert "tournament\n" not in book.read_text(encoding="utf-8")
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    with pytest.raises(EngineErrors) as refused:
+        render_site(load_library(project), staging / "site", staging, None)
+    assert [str(e) for e in refused.value.errors] == [
+        'content/about.md: MkDocs: The following pages exist in the docs directory, but are not included in the "nav" '
+        "configuration: - about.md"]
+
+
+# What WeasyPrint ignores or cannot use is said in its words by the PDF render (its own logger drops it): each kind
+# once, with how many more like it. (the page's stylesheet, what the render passes on)
+PRINT_ENGINE_REFUSES = {
+    "an unknown property": ("p { colr: red; }", ["warning: WeasyPrint: Ignored `colr: red` at 1:5, unknown property."]),
+    "a value it cannot read": ("p { color: nonsense; }",
+                               ["warning: WeasyPrint: Ignored `color: nonsense` at 1:5, invalid value."]),
+    "the same slip three times": ("p { colr: red; } h1 { colr: blue; } h2 { colr: green; }",
+                                  ["warning: WeasyPrint: Ignored `colr: red` at 1:5, unknown property. "
+                                   "(and 2 more like it)"]),
+    "nothing to say": ("p { color: red; }", []),
+}
+
+
+@pytest.mark.parametrize("css, told", PRINT_ENGINE_REFUSES.values(), ids=PRINT_ENGINE_REFUSES.keys())
+def test_what_the_print_engine_refuses_is_passed_on_in_its_words(capsys, css, told):
+    import logging
+
+    import weasyprint
+
+    from generator.render.pdf import worker
+
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(worker._ENGINE)  # as the render's process does (worker.main)
+    try:
+        weasyprint.HTML(string=f"<style>{css}</style><p>x</p>").render()
+        worker._ENGINE.tell()
+    finally:
+        logger.removeHandler(worker._ENGINE)
+    assert capsys.readouterr().err.splitlines() == told

@@ -273,7 +273,7 @@ def test_relative_paths_out_of_the_project_are_refused(tmp_path):
     prose.write_text(prose.read_text(encoding="utf-8") + "\n[x](../../outside/canary.txt)\n\n[y](../../../etc/passwd)\n",
                      encoding="utf-8")
     as_published(project)  # past the frozen-edition check: this tests the site build's own refusal
-    with pytest.raises(BuildError, match="mkdocs build failed"):
+    with pytest.raises(BuildError, match="MkDocs: Doc file"):
         build(project, out=tmp_path / "out", pdf=False)
     leftovers = [p for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != ".rulebook-build"
                  ] if (tmp_path / "out").exists() else []  # (the mark of the folder as a build's: not output)

@@ -4,15 +4,20 @@ and turns back into the book when the file is saved right; it never stops answer
 from __future__ import annotations
 
 import html
+import queue
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from tests.conftest import copy_project
+import pytest
+
+from tests.conftest import copy_project, small_project
 
 
 def _free_port() -> int:
@@ -65,3 +70,81 @@ def test_serve_shows_a_slip_in_the_page_and_recovers(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _lines(stream, into: queue.Queue) -> None:
+    for line in stream:
+        into.put(line.rstrip("\n"))
+
+
+def _next_line(lines: queue.Queue, wanted: str, timeout: float = 60) -> str:
+    """The next line the server prints that holds ``wanted`` (the lines before it skipped), or fail."""
+    end = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < end:
+        try:
+            line = lines.get(timeout=max(0.1, end - time.monotonic()))
+        except queue.Empty:
+            break
+        seen.append(line)
+        if wanted in line:
+            return line
+    raise AssertionError(f"no line with {wanted!r} in {timeout} s; printed: {seen}")
+
+
+@pytest.fixture(scope="module")
+def one_game(tmp_path_factory) -> Path:
+    """A book of one game (Golf), its 2026.1 recorded as published."""
+    return small_project(tmp_path_factory.mktemp("one-game") / "project", games=("golf",))
+
+
+def test_serve_tells_its_address_and_each_build_and_writes_nothing_in_the_book(one_game, tmp_path):
+    """The address a person can open once it answers; one line a build: what changed, how long, what is wrong (the
+    engine's words at the source); and the book's folder as it was, so that `make` after `make serve` builds."""
+    project = tmp_path / "book"
+    shutil.copytree(one_game, project)
+    build = [sys.executable, "-m", "generator", "--root", str(project), "build", "--site-only"]
+    assert subprocess.run(build, capture_output=True).returncode == 0  # `make`, then `make serve`, then `make`
+    before = sorted(p.relative_to(project) for p in project.rglob("*"))
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "generator", "--root", str(project), "serve", "--addr",
+                               f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=_lines, args=(server.stdout, lines), daemon=True).start()
+        assert re.fullmatch(r"built in \d+\.\d s", _next_line(lines, "built in", 120))
+        address = _next_line(lines, "serving the site at ")
+        url = re.search(r"http://127\.0\.0\.1:\d+/", address)[0]
+        assert url == f"http://127.0.0.1:{port}/"
+        assert "Golf" in _wait_for(url + "games/golf/", lambda t: "Golf" in t)
+        prose = project / "content" / "golf.md"
+        prose.touch()
+        assert re.fullmatch(r"content/golf\.md changed: rebuilt in \d+\.\d s", _next_line(lines, "changed: "))
+        lines_before = prose.read_text(encoding="utf-8").count("\n")
+        prose.write_text(prose.read_text(encoding="utf-8") + "See [the rules](nowhere.md).\n", encoding="utf-8")
+        warned = _next_line(lines, "MkDocs: ")
+        assert warned.startswith(f"content/golf.md:{lines_before + 1}: MkDocs: Doc file 'games/golf.md' contains a "
+                                 "link 'nowhere.md'"), warned
+        told = _next_line(lines, "changed: ")
+        assert told.startswith("content/golf.md changed: rebuilt in ") and "broken link nowhere.md" in told
+        prose.write_text(prose.read_text(encoding="utf-8").replace("See [the rules](nowhere.md).\n", ""),
+                         encoding="utf-8")
+        assert re.fullmatch(r"content/golf\.md changed: rebuilt in \d+\.\d s", _next_line(lines, "changed: "))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert sorted(p.relative_to(project) for p in project.rglob("*")) == before  # nothing made in the book
+    built = subprocess.run(build, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+
+
+def test_serve_on_an_address_in_use_is_one_line(one_game):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        addr = f"127.0.0.1:{taken.getsockname()[1]}"
+        result = subprocess.run([sys.executable, "-m", "generator", "--root", str(one_game), "serve", "--addr", addr],
+                                capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr == (f"error: {addr} is in use (another preview, or another server): stop it, or give another "
+                             "address with --addr, such as 127.0.0.1:8001\n")

@@ -401,10 +401,11 @@ def booklet_name(lib: Library) -> str:
 
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
           pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
-          report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet) -> Path:
+          report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet,
+          done: Callable[[Library, Path], None] | None = None) -> Path:
     """Validate and build one edition; return the output folder. ``report`` is given the current edition's
     findings and its number of games before anything is built (``rulebook build`` prints them, as validate does);
-    ``progress`` each stage as it goes (``progress.py``)."""
+    ``progress`` each stage as it goes (``progress.py``); ``done`` the library and the output folder once built."""
     progress("validate")
     lib = load_library(root, edition_id)  # load
     if lib.is_current:  # an earlier edition is built as it was published, not checked
@@ -449,7 +450,27 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # unless it was switched to
         os.close(lock)
+    if done is not None:
+        done(lib, out)
     return out
+
+
+def outputs(lib: Library, out: Path, site: bool = True, pdf: bool = True, booklet: bool = False) -> list[str]:
+    """What a build in ``out`` made, one line each, as a reader opens it: the site's home page, the book PDF (and
+    its booklet); a path under the current folder is given from there."""
+    from ..render.views.describe import pdf_name
+
+    def shown(path: Path) -> str:
+        with contextlib.suppress(ValueError, OSError):
+            return str(path.relative_to(Path.cwd()))
+        return str(path)
+
+    lines = [f"site: {shown(out / 'site' / 'index.html')}"] if site else []
+    if pdf:
+        lines.append(f"PDF: {shown(out / 'pdf' / pdf_name(lib))}")
+        if booklet:
+            lines.append(f"booklet: {shown(out / 'pdf' / booklet_name(lib))}")
+    return lines
 
 
 def run(root: Path, edition: str | None = None, out: Path | None = None, site: bool = True, pdf: bool = True,
@@ -461,9 +482,13 @@ def run(root: Path, edition: str | None = None, out: Path | None = None, site: b
 
     if booklet and not pdf:
         raise RulebookError("--booklet is made from the book PDF; leave out --site-only")
+    made: list[str] = []
     with shown() as progress:
-        made = build(root, edition_id=edition, out=out, site=site, pdf=pdf, paper=paper, duplex=duplex,
-                     booklet=booklet, report=lambda found, games: print(as_text(found, games), flush=True),
-                     progress=progress)
-    print(f"built {made}")
+        out = build(root, edition_id=edition, out=out, site=site, pdf=pdf, paper=paper, duplex=duplex,
+                    booklet=booklet, progress=progress,
+                    # the accepted warnings counted, not listed: validate lists them, and errors and warnings alike
+                    report=lambda found, games: print(as_text(found, games, listed=False), flush=True),
+                    done=lambda lib, folder: made.extend(outputs(lib, folder, site, pdf, booklet)))
+    print(f"built {out}")
+    print("\n".join(made))
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..checks import Finding
+from ..checks import ACCEPTED_FILE, Finding
 from ..errors import clean
 
 
@@ -31,11 +31,22 @@ def accepted(findings: list[Finding]) -> list[str]:
     return [f"accepted: {n} {check}: {because}" for (check, because), n in sorted(reasons.items())]
 
 
-def as_text(findings: list[Finding], games: int) -> str:
-    """One line per error or warning, the accepted ones once per reason, then the summary."""
+def accepted_count(findings: list[Finding]) -> list[str]:
+    """The accepted warnings in one line, saying where they are listed (none: no line)."""
+    reasons = len(accepted(findings))
+    n = sum(f.severity == "accepted" for f in findings)
+    if not n:
+        return []
+    return [f"{n} accepted {'warning' if n == 1 else 'warnings'}, for {_plural(reasons, 'reason')} given in "
+            f"{ACCEPTED_FILE}: `rulebook validate` lists them"]
+
+
+def as_text(findings: list[Finding], games: int, listed: bool = True) -> str:
+    """One line per error or warning, the accepted ones once per reason (``listed``) or counted in one line, then the
+    summary."""
     lines = [f"{clean(f.path)}:{f.line}: {f.check}: {f.message}" + (" (warning)" if f.severity == "warning" else "")
              for f in findings if f.severity != "accepted"]
-    return "\n".join(lines + accepted(findings) + [summary(findings, games)])
+    return "\n".join(lines + (accepted(findings) if listed else accepted_count(findings)) + [summary(findings, games)])
 
 
 def as_json(findings: list[Finding]) -> str:

@@ -15,7 +15,9 @@ with a 100 MB ceiling hung until its time limit).
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import signal
 import sys
 import traceback
@@ -32,11 +34,18 @@ _STATE: dict[str, Any] = {}
 
 def _task(task: str) -> tuple[str, Any]:
     """Render one PDF: "book", or "sheets" (every sheet on its own, and the score pad)."""
+    lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
+    try:
+        return _render(task, lib, out_dir, paper, duplex)
+    finally:
+        _ENGINE.tell()  # in the process that rendered it (the sheets' is forked)
+
+
+def _render(task: str, lib: Any, out_dir: Path, paper: str, duplex: bool) -> tuple[str, Any]:
     from ...errors import RulebookError
     from ..views.describe import pdf_name
     from .book import render_book
 
-    lib, out_dir, paper, duplex = (_STATE[k] for k in ("lib", "out", "paper", "duplex"))
     try:
         if task == "book":
             return "ok", render_book(lib, out_dir / pdf_name(lib), paper=paper, duplex=duplex, warn=_warn,
@@ -61,6 +70,33 @@ def _task(task: str) -> tuple[str, Any]:
 def _warn(message: str) -> None:
     """Tell the build what the render could not do as asked (commands/build.py passes these lines on)."""
     print(f"{WARNING}{message}", file=sys.stderr, flush=True)
+
+
+class _EngineWarnings(logging.Handler):
+    """WeasyPrint's own warnings and errors (a stylesheet or image it could not use, CSS it ignored), kept to be
+    passed on to the build in its words (``tell``): WeasyPrint gives its logger a handler that drops them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.said: dict[str, tuple[str, int]] = {}  # by the message less what it quotes: the first, and how many
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = " ".join(record.getMessage().split())
+        except Exception:  # noqa: BLE001 - a message that cannot be formatted is still told
+            message = " ".join(str(record.msg).split())
+        kind = re.sub(r"'[^']*'|`[^`]*`|\d+", "…", message)
+        first, n = self.said.get(kind, (message, 0))
+        self.said[kind] = (first, n + 1)
+
+    def tell(self) -> None:
+        """Each kind of message once, the first of its kind, and how many more there were."""
+        for first, n in self.said.values():
+            _warn(f"WeasyPrint: {first}" + (f" (and {n - 1} more like it)" if n > 1 else ""))
+        self.said.clear()
+
+
+_ENGINE = _EngineWarnings()
 
 
 def report(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
@@ -116,6 +152,7 @@ def _jobs() -> int:
 def main(argv: list[str]) -> int:
     """``python -m generator.render.pdf.worker ROOT EDITION OUT PAPER DUPLEX KEEP`` (KEEP may be empty)"""
     root, edition, out, paper, duplex, keep = argv
+    logging.getLogger("weasyprint").addHandler(_ENGINE)
     from ...book.library import load_library
     from ...errors import RulebookError
     from .book import game_pages

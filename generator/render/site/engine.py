@@ -8,21 +8,24 @@ what a port to another engine would touch.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...book.files import MAX_ASSET_BYTES, read_source
-from ...errors import BuildError, RulebookError
+from ...errors import BuildError, EngineErrors, RulebookError, SourceError
 from ...progress import Report, quiet
 from ..process import die_with_parent
 
 if TYPE_CHECKING:
     from ...book.library import Library
+    from .log import Said
 
 CONFIG = "mkdocs.yml"  # the site's configuration, at the project's root
 
@@ -34,10 +37,15 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
+    from .log import kept
     from .plugin import SITE_PAGES, overrides
     from .verify import check_site, shipped_scripts
 
-    config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
+    with kept(lambda: None) as log:  # a configuration MkDocs refuses: its words, at mkdocs.yml's line
+        try:
+            config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
+        except (MkDocsException, SystemExit) as exc:
+            raise refused(exc, log.take(), {}, lib.root) from None
     plugin = config.plugins["rulebook"]
     plugin.config.edition = lib.edition.id
     plugin.config.generated = str(staging / "generated")
@@ -56,9 +64,11 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
                 read_source(path, f"templates/{path.relative_to(folder.parents[1]).as_posix()}", folder.parents[1],
                             MAX_ASSET_BYTES)
     try:
-        mkdocs_build(config)
-    except (MkDocsException, SystemExit) as exc:
-        raise BuildError(f"mkdocs build failed: {exc}") from exc
+        with kept(lambda: getattr(plugin, "building", None)) as log:
+            try:
+                mkdocs_build(config)
+            except (MkDocsException, SystemExit) as exc:
+                raise refused(exc, log.take(), plugin.edit_urls, lib.root) from None
     except (OSError, KeyboardInterrupt, RulebookError):
         raise  # a full disk, a stop, a source refused: the build says what and where
     except Exception as exc:  # noqa: BLE001 - Markdown or MkDocs gave up on something validate passed
@@ -69,13 +79,62 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
         check_site(site_dir, shipped_scripts(config))
 
 
+def refused(exc: BaseException, said: list[Said], sources: dict[str, str], root: Path) -> RulebookError:
+    """The error a failed engine run (``exc``, having logged ``said``) is reported as: the book's own error where the
+    plugin raised one; else each warning and error the engine logged, in its words, at the source of the page it is
+    about (``sources``: each page's, by its path in the docs); else the engine's last word."""
+    from mkdocs.exceptions import Abort, PluginError
+
+    from .log import located, one_line
+
+    cause = exc.__context__ if isinstance(exc, Abort) and exc.__context__ is not None else exc
+    if isinstance(cause, PluginError) and isinstance(cause.__cause__, RulebookError):
+        return cause.__cause__  # the book's own error (a source the pages are made from), as validate says it
+    ours = str(cause) if isinstance(cause, PluginError) else None  # the plugin's own words (its site check)
+    problems = [SourceError(located(s, sources, root), f"MkDocs: {one_line(s.message)}")
+                for s in said if s.message != ours]
+    if not problems:
+        return BuildError(ours or f"the site engine (MkDocs) stopped: {one_line(str(exc))}")
+    # The site check (the plugin's) finds the same slips again in the pages built: its first words, after MkDocs's
+    also = f" (the built site's check: {'; '.join(ours.splitlines()[1:3] or [ours])})" if ours else ""
+    return EngineErrors(problems, f"the site was not built: MkDocs refused what the lines above say{also}; "
+                                  "nothing was changed")
+
+
 def serve(root: Path, addr: str, edition: str | None = None) -> None:
     """Serve the site of ``edition`` (the current one if None) at ``addr``, built again when a source changes."""
     from mkdocs.commands.serve import serve as mkdocs_serve
+    from mkdocs.exceptions import MkDocsException
 
-    if edition:
-        os.environ["RULEBOOK_EDITION"] = edition  # read by the plugin, as mike's builds give it
-    mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True)
+    from .log import address_told, kept
+
+    def told(url: str) -> None:
+        print(f"serving the site at {url} (built again when a source changes; Ctrl-C stops)", flush=True)
+
+    given = {"RULEBOOK_EDITION": edition} if edition else {}  # read by the plugin, as mike's builds give it
+    before = {name: os.environ.get(name) for name in ("RULEBOOK_EDITION", "RULEBOOK_GENERATED")}
+    # The pages are generated into a folder of the preview's own, removed when it stops: never into build/, where a
+    # build refuses what it did not make (and a preview and a build may run at once).
+    # What MkDocs logs is kept from the start (a configuration it refuses); the plugin tells it at each build.
+    with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told), \
+            kept(lambda: None) as log:
+        os.environ.update({**given, "RULEBOOK_GENERATED": generated})
+        try:
+            # Not strict: a warning is printed (at its source) and the preview goes on showing the book
+            mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True, strict=False)
+        except (MkDocsException, SystemExit) as exc:  # refused before serving (what the plugin told is not kept)
+            raise refused(exc, log.take(), {}, root) from None
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            raise BuildError(f"{addr} is in use (another preview, or another server): stop it, or give another "
+                             "address with --addr, such as 127.0.0.1:8001") from None
+        finally:
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 def versioned(env: dict[str, str]) -> dict[str, str]:

@@ -7,8 +7,10 @@ Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs s
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,17 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.accent: str | None = None  # the book's colour (book.yaml), None on the page saying it cannot be built
         self.pages: set[str] = set()  # the pages built, and what they load: the book's service worker keeps them
         self.loads: set[str] = set()  # (offline.py)
+        # serving: each build told in one line (``_told``): what changed since the last, how long it took, and
+        # what is wrong with the book; what MkDocs logged, each at its source, before it
+        self.log: Any = None  # what MkDocs logs while serving (log.Kept), kept until MkDocs shuts down (held)
+        self.held = contextlib.ExitStack()
+        self.sources: dict[str, tuple[int, int]] | None = None  # the watched files as the last build saw them
+        self.changed: list[str] = []
+        self.started = 0.0
+        self.rebuilt = False  # a build after the first
+        self.failed = ""  # the error the last build failed with (serving), told already
+        self.status = ""
+        self.root = Path.cwd()  # the book's folder (serving: set at each build)
 
     @property
     def versioned(self) -> bool:
@@ -106,9 +119,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             # The preview shows why the book cannot be built, and builds it again when the file is saved.
             self.problems = []
             self._use(_error_site(Path(request["root"]) / request["generated"], str(exc)), config)
+            self.status = f"the book cannot be built (the preview says so): {_first(str(exc))}"
             return
         if self.serving:
             self.problems = _errors(request["root"], request["edition"])
+            self.status = (f"{len(self.problems)} error{'s' if len(self.problems) != 1 else ''}, shown atop every "
+                           f"page: {_first(self.problems[0])}" if self.problems else "")
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # `mkdocs serve` builds on every save: each build is made here (no worker), so that a slip in a
@@ -117,9 +133,18 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if self.serving and self.worker is not None:
             self.worker.stop()
             self.worker = None
+        if self.serving:
+            from .log import kept
+
+            self.log = self.held.enter_context(kept(lambda: getattr(self, "building", None)))
+
+    def on_shutdown(self) -> None:
+        self.held.close()  # what MkDocs logs is no longer kept here
+        self.log = None
 
     def on_config(self, config: Any) -> Any:
         theme_overrides(config)
+        self.started = time.monotonic()
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
         if self.versioned:
@@ -136,6 +161,14 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return config
 
     def on_pre_build(self, config: Any) -> None:
+        if self.serving:
+            from .log import changed, snapshot
+
+            root = Path(config["config_file_path"]).resolve().parent
+            now = snapshot(root, [*config["watch"], config["config_file_path"]])
+            self.rebuilt = self.sources is not None
+            self.changed = changed(self.sources, now) if self.rebuilt else []
+            self.sources, self.status, self.root = now, "", root
         # A later build with this plugin (the live preview): generated here, from the sources as they are now.
         if not self.asked:
             self._generate(config)
@@ -198,6 +231,19 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         server.unwatch(config["docs_dir"])
         return server
 
+    def _told(self, what: str) -> None:
+        """Serving: what MkDocs logged during this build, each at its source, then the build in one line (``what``,
+        after what changed)."""
+        from ...errors import clean
+        from .log import located, one_line
+
+        for said in self.log.take() if self.log is not None else []:
+            if said.message == self.failed:
+                continue
+            print(clean(f"{located(said, self.edit_urls, self.root)}: MkDocs: {one_line(said.message)}"), flush=True)
+        shown = ", ".join(self.changed[:3]) + (f" and {len(self.changed) - 3} more" if len(self.changed) > 3 else "")
+        print(clean(f"{shown} changed: {what}" if shown else what), flush=True)
+
     def building_page(self) -> str:
         """The page being built, as a failure names it: its path on the site, and the source it is made from."""
         page = getattr(self, "building", None)
@@ -231,6 +277,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return output
 
     def on_build_error(self, error: Exception) -> None:
+        if self.serving:
+            from .log import one_line
+
+            self._told(f"not built: {one_line(str(error))[:300]}; the preview shows the last build until this is "
+                       "corrected")
+            self.failed = str(error)  # MkDocs logs it next: told once
         if self.worker is not None:
             self.worker.stop()
         self.worker, self.asked = None, False
@@ -251,9 +303,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             raise PluginError(str(exc)) from exc
         finally:
             self.check = None
-        if problems:
+        if problems and self.serving:  # the preview shows the pages as built, and says what their check found
+            self.status = "; ".join(filter(None, (self.status, "the built site failed its checks: "
+                                                  + _first("\n".join(problems)))))
+        elif problems:
             raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
-        self.verified = config["site_dir"]  # build.render_site need not read every page again
+        else:
+            self.verified = config["site_dir"]  # build.render_site need not read every page again
+        if self.serving:
+            took = f"{'rebuilt' if self.rebuilt else 'built'} in {time.monotonic() - self.started:.1f} s"
+            self._told(f"{took}; {self.status}" if self.status else took)
         if self.progress is not None:
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
 
@@ -280,6 +339,12 @@ def _errors(root: str, edition: str | None) -> list[str]:
 
     lib = load_library(Path(root), edition)
     return [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]
+
+
+def _first(text: str) -> str:
+    """The first line of a message, saying how many more it has."""
+    lines = text.strip().splitlines() or [""]
+    return lines[0] + (f" (and {len(lines) - 1} more lines)" if len(lines) > 1 else "")
 
 
 def _banner(problems: list[str]) -> str:
