@@ -8,7 +8,7 @@ was introduced later. There is one copy of the data, never two.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +94,14 @@ class Library:
     revisions: list[Revision] = field(default_factory=list)  # all editions': the family's decisions
     revisions_doc: YamlDoc | None = None
     every_game: dict[str, GameSource] = field(default_factory=dict)  # every game file, in this edition or not
+    # Where the lists the checks read (the house dictionary, the confusables) come from, if not ``root``: a pull
+    # request is judged by its base's lists (commands/check_pr.py), never by the ones it brings.
+    lists_from: Path | None = None
+
+    @property
+    def lists_root(self) -> Path:
+        """The project whose lists (dictionary, confusables) the checks read: ``lists_from``, else ``root``."""
+        return self.lists_from or self.root
 
     @property
     def is_current(self) -> bool:
@@ -119,7 +127,8 @@ class Library:
             return self
         kept = self.__dict__.setdefault("_editions", {})
         if edition_id not in kept:
-            kept[edition_id] = load_library(self.root, edition_id, allow_missing=True)
+            kept[edition_id] = replace(load_library(self.root, edition_id, allow_missing=True),
+                                         lists_from=self.lists_from)
         return kept[edition_id]
 
     def scope(self) -> dict[str, Any]:

@@ -56,7 +56,7 @@ def _bare(token: str) -> str:
 def _known(tokens: set[str], lib: Library) -> dict[str, bool]:
     """Whether the dictionary knows each written word: the English list, the house words, the book's notation
     (numbers, card plurals, 'heartJ'); a placeholder ({examples.x.stated}) is the data's, not a word to spell."""
-    house = house_words(lib.root)
+    house = house_words(lib.lists_root)
     looked: dict[str, str | None] = {}
     for raw in tokens:
         token = _bare(raw)
@@ -393,7 +393,7 @@ def false_evidence(lib: Library) -> Iterator[Finding]:
     words = {t for _, e in mine if e.evidence.kind in ("spelling", "usage")
              for pair in word_changes(e.published, e.corrected) for side in pair for t in side.split()}
     known = _known(words, lib) if words else {}
-    groups = confusables(lib.root) if any(e.evidence.kind == "usage" for _, e in mine) else []
+    groups = confusables(lib.lists_root) if any(e.evidence.kind == "usage" for _, e in mine) else []
     published = _as_published(lib) if any(e.evidence.kind in ("arithmetic", "contradiction") for _, e in mine) else None
     for i, e in mine:
         kind = e.evidence.kind
