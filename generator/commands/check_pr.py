@@ -30,7 +30,7 @@ from ..checks import Finding, listing, run_checks
 from ..errors import RulebookError, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 from .diff import checkout
-from .validate import annotation
+from .validate import annotation, no_commands
 
 DICTIONARY = f"{DATA_DIR}/dictionary.txt"
 CONFUSABLES = f"{DATA_DIR}/confusables.txt"
@@ -54,7 +54,10 @@ def _side(root: Path) -> Side:
     except SourceErrors as exc:  # each slip as an error finding, where it is
         return Side(None, [Finding(e.where.path, e.where.line or 1, "source.unreadable", e.problem)
                            for e in exc.errors])
-    return Side(lib, run_checks(lib))
+    try:
+        return Side(lib, run_checks(lib))
+    except RulebookError as exc:  # a check that cannot go on is an error where it stopped, and the check reports
+        return Side(lib, _failed(exc))
 
 
 def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> list[Finding]:
@@ -110,15 +113,6 @@ def _code(value: object) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", one)), default=0) + 1)
     pad = " " if one.startswith("`") or one.endswith("`") else ""
     return f"{fence}{pad}{one}{pad}{fence}"
-
-
-WORKFLOW_COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)
-
-
-def no_commands(text: str) -> str:
-    """``text`` with no line a GitHub runner takes as a workflow command (``::error``, ``::stop-commands::``,
-    ``##[``): each such line's first character escaped (Markdown shows ``\\:`` as ``:``)."""
-    return WORKFLOW_COMMAND.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
 # -- every file the change touches, under the part of the project it changes --------------------------------------
@@ -183,7 +177,7 @@ class ListEntry:
         if self.grant is not None:
             check, file, matching = self.grant
             return f.check == check and f.path == file and (matching is None or matching in f.message)
-        said = set(re.findall(r"[\w'’]+", f.message.casefold().replace("’", "'")))
+        said = set(re.findall(r"\w+(?:['’]\w+)*", f.message.casefold().replace("’", "'")))
         return bool(self.words & said)
 
 
