@@ -335,6 +335,17 @@ def undo(change: Change, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) ->
     text.text = text.text.replace(str(change.new), str(change.old))
 
 
+def _no_file(root: Path, gid: str) -> str:
+    """What to do about a game book.yaml lists with no file: a game a published edition printed is retired, never
+    deleted (its published record, rules_data/frozen/<edition>/<game>.yaml, says it was printed)."""
+    printed = sorted(p.parent.name for p in (root / DATA_DIR / "frozen").glob(f"*/{gid}.yaml"))
+    if not printed:
+        return f"no game file for '{gid}': write {DATA_DIR}/{gid}.yaml (rulebook new-game), or take this line out"
+    return (f"no game file for '{gid}', which {', '.join(printed)} printed: a published game is never deleted: put "
+            f"back {DATA_DIR}/{gid}.yaml and {CONTENT_DIR}/{gid}.md, and retire it: retired: in its file, and a "
+            f"decision in {DATA_DIR}/{REVISIONS_FILE} (kind: game_retired, game: {gid}, why: ...)")
+
+
 def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
     """Load and validate every source file; raise SourceErrors listing every bad file at once."""
     errors: list[SourceError] = []
@@ -435,7 +446,7 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             seen.setdefault(gid, section.id)
             file = f"{DATA_DIR}/{gid}.yaml"
             if gid not in games and file not in docs and file not in unreadable and not allow_missing:
-                errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
+                errors.append(SourceError(book_doc.where(("sections", i, "games", j)), _no_file(root, gid)))
     titles: dict[str, str] = {}
     for gid, gs in sorted(games.items()):
         other = titles.setdefault(reader_key(gs.game.heading()), gid)  # as a reader sees it: 'Trash ' is 'Trash'
