@@ -18,7 +18,7 @@ from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
 from .files import list_folder
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
-from .lookalike import reader_key
+from .lookalike import foreign_letters, reader_key
 from .model import (
     Acceptance,
     Accepted,
@@ -452,9 +452,10 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         other = titles.setdefault(reader_key(gs.game.heading()), gid)  # as a reader sees it: 'Trash ' is 'Trash'
         if other != gid:
             theirs = games[other].game.heading()
+            letters = "; ".join(filter(None, (foreign_letters(gs.game.heading()), foreign_letters(theirs))))
             alike = "" if theirs == gs.game.heading() else (
                 f" as a reader sees it ({echo(theirs)} there: they differ only in spaces, case or letters that look "
-                "alike)")
+                "alike" + (f": {letters}" if letters else "") + ")")
             errors.append(SourceError(gs.where(("title",)), f"{echo(gs.game.heading())} is also the title of {other}"
                                       f"{alike}: two games cannot share a name in the index: write a title that tells "
                                       "them apart instead"))
@@ -462,8 +463,10 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         for i, variant in enumerate(gs.game.variants):
             first = seen_variants.setdefault(reader_key(variant.title), variant.id)
             if first != variant.id:
+                letters = foreign_letters(variant.title)
                 errors.append(SourceError(gs.where(("variants", i, "title")),
-                                          f"{echo(variant.title)} reads as the title of variant {first}: two variants "
+                                          f"{echo(variant.title)} reads as the title of variant {first}"
+                                          + (f" ({letters})" if letters else "") + ": two variants "
                                           "of a game cannot share a heading: write a title that tells them apart"))
     for gid, gs in games.items():
         if gid not in listed:
