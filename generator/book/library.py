@@ -301,7 +301,8 @@ def _change_value(change: Change, docs: dict[str, YamlDoc]) -> tuple[YamlDoc, An
     doc = docs.get(change.file)
     if doc is None:
         raise SourceError(change.at, f"{change.kind} '{change.id}': no data file {change.file}: "
-                                     f"write the file in {DATA_DIR}/ it changes instead")
+                                     f"write the file in {DATA_DIR}/ it changes instead (a game's id, its files' "
+                                     "name, is permanent once printed: a game given a new id takes its old one back)")
     path = change.path.split(".") if change.path else []
     try:
         container, key = _get(doc.data, path)
@@ -327,7 +328,8 @@ def undo(change: Change, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) ->
     text = texts.get(change.file)
     if text is None:
         raise SourceError(change.at, f"{change.kind} '{change.id}': no text file {change.file}: "
-                                     f"name the {CONTENT_DIR}/ file it changes instead")
+                                     f"name the {CONTENT_DIR}/ file it changes instead (a game's id, its files' "
+                                     "name, is permanent once printed: a game given a new id takes its old one back)")
     found = text.text.count(str(change.new))
     if found != change.count:
         raise SourceError(change.at, f"{stale}: '{change.new}' occurs {found} times, the {change.kind} says "
