@@ -29,6 +29,7 @@ from ..book.textdiff import escape, mark_words
 from ..checks import Finding, listing, run_checks
 from ..errors import RulebookError, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
+from ..render.site.engine import CONFIG
 from .diff import checkout
 from .validate import annotation, no_commands
 
@@ -126,7 +127,7 @@ def part(path: str) -> str:
         return PARTS[1]
     if path.startswith(("content/", f"{DATA_DIR}/")):
         return PARTS[0]
-    if path.startswith(("templates/", "generator/")) or path in ("mkdocs.yml", "pyproject.toml", "requirements.lock"):
+    if path.startswith(("templates/", "generator/")) or path in (CONFIG, "pyproject.toml", "requirements.lock"):
         return PARTS[2]
     return PARTS[3]
 
