@@ -265,7 +265,7 @@ def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_
         (tmp_path / side / "index.html").write_text(f"<html><body><article><p>{words}</p></article></body></html>",
                                                     encoding="utf-8")
     (tmp_path / "out").mkdir()
-    made = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
+    made, _ = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
     assert [p.name for p in made] == ["site page home page"] and made[0].marked == 4, made  # not, never: at each width
     assert {f.name for f in (tmp_path / "out").iterdir()} == {f"site-index-{w}-{s}.png" for w in ("phone", "desktop")
                                                                for s in ("before", "after")}

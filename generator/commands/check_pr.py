@@ -335,7 +335,7 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
     """(exit code, annotation lines, summary Markdown) for the tree at ``root`` against git ref ``base``;
     ``progress`` is told each stage as it runs. With ``pictures``, the pages the change alters are drawn there,
     before and after (``pictures.py``), if it validates. Whatever fails, the summary is written, errors first."""
-    from .pictures import links_leaving
+    from .pictures import checkout_made, links_leaving
 
     progress("validate this change")
     # A source that links out of the project is refused before anything reads it: no finding, summary line or
@@ -353,6 +353,8 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         base_root = Path(tmp) / "base"
         try:
             checkout(base, root, base_root)
+            if pictures is not None:  # the base's pages are drawn by its own code, templates and settings
+                checkout_made(base, root, base_root)
             old = _side(base_root)
         except RulebookError as exc:
             old = Side(None, [])
@@ -380,9 +382,14 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
             failed += _failed(exc)
         body += how_checked(entries, before, [p for s, p in files if part(p) == PARTS[1] and p not in LISTS])
         errors = [f for f in head.findings if f.severity == "error"] + failed
+        made_files = [p for _, p in files if part(p) == PARTS[2]]
+        if pictures is None and made_files:
+            body += ["## How the book is made", "", "This change edits what the book is made with (code, templates, "
+                     "styles, settings); run the check with --pictures to see the pages whose output differs.", "",
+                     *(f"- {_code(p)}" for p in made_files), ""]
         if pictures is not None:
             try:
-                body += drawn(root, base_root, old.lib, head.lib, pictures, errors, base_problem, progress)
+                body += drawn(root, base_root, old.lib, head.lib, pictures, errors, base_problem, progress, made_files)
             except RulebookError as exc:
                 failed += _failed(exc)
                 errors += failed[-1:]
@@ -420,26 +427,55 @@ def opened(old: Library, new: Library) -> list[str]:
     return lines
 
 
+def _restyled(names: list[str], lib: Library) -> str:
+    """The pages whose output a change of how the book is made alters, said in one line: every game page, or each."""
+    games = [n for n in names if n.startswith("site page games/")]
+    book = [n for n in names if n.startswith("book ")]
+    parts = []
+    if games and len(games) >= len(lib.games):
+        parts.append(f"every game page of the site ({len(games)} of {len(lib.games)})")
+    elif games:
+        parts.append(f"{len(games)} game page{'s' if len(games) != 1 else ''} of the site")
+    others = [n for n in names if n.startswith("site page ") and n not in games]
+    if others:
+        parts.append(f"{len(others)} other page{'s' if len(others) != 1 else ''} of the site")
+    if book:
+        parts.append(f"{len(book)} page{'s' if len(book) != 1 else ''} of the book ("
+                     + ", ".join(n.removeprefix("book ") for n in book[:6]) + (", …" if len(book) > 6 else "") + ")")
+    return "; ".join(parts)
+
+
 def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Finding],
-          base_problem: str, progress: Report = quiet) -> list[str]:
-    """The summary's section on the pictures: each page drawn, or why none is."""
+          base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
+    """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
+    output they alter) and on the pictures: each page drawn, or why none is."""
     from .pictures import draw
 
+    made = [f"- {_code(p)}" for p in made_files or []]
+    head = ["## How the book is made", "", "This change edits what the book is made with (code, templates, styles, "
+            "settings): the pages are drawn before by the base's own, after by the change's.", "", *made, ""] if made \
+        else []
     out = ["### Pictures of the pages this change alters", ""]
     if errors or new is None:
-        return [*out, "Not drawn: this change has errors, and a picture shows only what validate accepts.", ""]
+        return [*head, *out, "Not drawn: this change has errors, and a picture shows only what validate accepts.", ""]
     if old is None:
-        return [*out, f"Not drawn: {base_problem or 'the base does not load'}.", ""]
+        return [*head, *out, f"Not drawn: {_text(base_problem or 'the base does not load')}.", ""]
     try:
-        made = draw(root, base, old, new, folder, progress)
+        result = draw(root, base, old, new, folder, progress)
     except RulebookError as exc:
-        return [*out, f"Not drawn: {_text(str(exc))}", ""]
-    if not made:
-        return [*out, "The change alters no page of the book or the site.", ""]
+        return [*head, *out, f"Not drawn: {_text(str(exc))}", ""]
+    if head and result.restyled:
+        head[-1:] = ["", f"Pages whose output differs though their words do not: {_restyled(result.restyled, new)}; "
+                         "a few of them are drawn below.", ""]
+    elif head and result.made_differently:
+        head[-1:] = ["", "Drawn by each side's own making, no page's output differs but where its words do.", ""]
+    pictures = result.pictures
+    if not pictures:
+        return [*head, *out, "The change alters no page of the book or the site.", ""]
     out += [f"In the check's artifact `pictures` (open `index.html`), before and after, the words the change removes "
-            f"boxed red and those it adds green: {len(made)} page{'s' if len(made) != 1 else ''}.", ""]
-    out += [f"- {_text(p.name)}: " + ", ".join(_code(f) for f in p.before + p.after) for p in made]
-    return [*out, ""]
+            f"boxed red and those it adds green: {len(pictures)} page{'s' if len(pictures) != 1 else ''}.", ""]
+    out += [f"- {_text(p.name)}: " + ", ".join(_code(f) for f in p.before + p.after) for p in pictures]
+    return [*head, *out, ""]
 
 
 def _listed(record: Any, other: dict[str, list[Change]]) -> list[Change]:
