@@ -449,7 +449,7 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
           base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
     """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
     output they alter) and on the pictures: each page drawn, or why none is."""
-    from .pictures import draw
+    from .pictures import FEW, draw
 
     made = [f"- {_code(p)}" for p in made_files or []]
     head = ["## How the book is made", "", "This change edits what the book is made with (code, templates, styles, "
@@ -464,11 +464,16 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
         result = draw(root, base, old, new, folder, progress)
     except RulebookError as exc:
         return [*head, *out, f"Not drawn: {_text(str(exc))}", ""]
-    if head and result.restyled:
-        head[-1:] = ["", f"Pages whose output differs though their words do not: {_restyled(result.restyled, new)}; "
-                         "a few of them are drawn below.", ""]
-    elif head and result.made_differently:
-        head[-1:] = ["", "Drawn by each side's own making, no page's output differs but where its words do.", ""]
+    if head and result.made_differently:
+        # Every page whose output differs, by its words or not (a template renaming a box changes the words of
+        # every game page; a style, none): said as a whole, and a few of those whose words are the same drawn.
+        worded = [re.sub(r" \((?:new|gone|page \d+ before)\)$", "", p.name) for p in result.pictures
+                  if not p.name.endswith("(its output)")]
+        differing = list(dict.fromkeys(worded + result.restyled))
+        head[-1:] = ["", f"Pages whose output differs: {_restyled(differing, new)}"
+                     + (f"; {min(len(result.restyled), FEW)} of the {len(result.restyled)} whose words are the same "
+                        "drawn below." if result.restyled else "."), ""] if differing else [
+            "", "No page's output differs.", ""]
     pictures = result.pictures
     if not pictures:
         return [*head, *out, "The change alters no page of the book or the site.", ""]
