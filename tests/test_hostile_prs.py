@@ -148,6 +148,12 @@ def every_part(r: Path) -> None:  # one file of each part of the project
     (r / "generator/checks/quiet.txt").write_text("x\n", encoding="utf-8")
 
 
+def new_game(r: Path) -> None:  # the family's own game, decided: the summary states it as its page does
+    assert main(["--root", str(r), "new-game", "Parlour Rummy"]) == 0
+    decision(r, "  - id: parlour-added\n    edition: \"2026.2\"\n    date: \"2026-11-20\"\n    kind: game_added\n"
+                "    game: parlour-rummy\n    why: Played in the parlour.\n")
+
+
 # name: (the change, exit code, annotations that must be there as (level, file, words on the line or None for
 # line 1, check), words the summary holds, words it must not hold)
 PRS = {
@@ -197,6 +203,11 @@ PRS = {
     "a correction filed under the published edition": (
         filed_under_frozen, 1, [("error", "rules_data/errata.yaml", 'edition: "2026.1"', "edition.frozen")],
         ['write edition: "2026.2"'], ["record it with the game's source instead"]),
+    "a new game": (
+        new_game, 0, [],
+        ["### Games this change adds\n\n#### Parlour Rummy\n\nAs its page states it:", "- Players: 2-4 players",
+         "- Deal: 7 cards each", "- To win: High score wins; play to 500", "before Dice (10,000): the 2 games after it"],
+        ["Source:", "Sources"]),
     "a file of each part of the project": (
         every_part, 0, [],
         ["## Every file this change touches", "### How the book is made\n\n- `templates/print/print.css` (changed)",

@@ -374,6 +374,7 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
             if head.lib is not None and old.lib is not None:
                 body += opened(old.lib, head.lib)
                 body += described(old.lib, head.lib, f"What this change does to the rules ({base} → this change)")
+                body += new_games(old.lib, head.lib)
                 body += dictionary_words(base_root, root)
             else:
                 why = "this change does not load (see the errors above)" if head.lib is None else base_problem
@@ -558,6 +559,32 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
     if gone:
         out += ["Records this change removes: " + ", ".join(_code(r.id) for r in gone) + ".", ""]
     return out
+
+
+def new_games(old: Library, new: Library) -> list[str]:
+    """The summary's lines on each game the change adds: its facts as its page states them (the page's own "at a
+    glance" rows: players, equipment, deal, goal...), and, in one line, why the book's later pages move."""
+    from ..render.views.pages import game_page
+
+    order = [g for section in new.book.sections for g in section.games if g in new.games]
+    added = [g for g in order if g not in old.games]
+    if not added:
+        return []
+    out = ["### Games this change adds", ""]
+    for gid in added:
+        gs = new.games[gid]
+        page = game_page(new, gs)
+        section = next(s for s in new.book.sections if gid in s.games)
+        later = order[order.index(gid) + 1:]
+        out += [f"#### {_text(gs.game.heading())}", "", "As its page states it:", ""]
+        out += [f"- {_text(label)}: {_text(text)}" for label, text in page.main.glance]
+        out += [f"- Variants: {', '.join(_text(v.title) for v, _ in page.variants)}" if page.variants else ""]
+        where = (f"before {_text(new.games[later[0]].game.heading())}" if later else "at the end of the games")
+        out += ["", f"Its page comes in “{_text(section.title)}”, {where}: "
+                + (f"the {len(later)} game{'s' if len(later) != 1 else ''} after it, and every page after them "
+                   "(the index, what changed), move on by its pages, and the contents and index give their new page "
+                   "numbers." if later else "the pages after it (the index, what changed) move on by its pages."), ""]
+    return [line for n, line in enumerate(out) if line or not (n and out[n - 1] == "")]
 
 
 def _words(path: Path) -> set[str]:
