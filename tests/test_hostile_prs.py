@@ -154,6 +154,12 @@ def new_game(r: Path) -> None:  # the family's own game, decided: the summary st
                 "    game: parlour-rummy\n    why: Played in the parlour.\n")
 
 
+def taken_in_moved(r: Path) -> None:  # a game from a document taken in before, its decision dodged by moving when
+    assert main(["--root", str(r), "new-game", "Cellar Rummy", "--source", "000_321aee1cc9de258a.txt"]) == 0
+    edit(r, "rules_data/book.yaml", "  title: the book as published (2026, Revision 1)\n  transcribed_in: '2026.1'",
+         "  title: the book as published (2026, Revision 1)\n  transcribed_in: '2026.2'")
+
+
 # name: (the change, exit code, annotations that must be there as (level, file, words on the line or None for
 # line 1, check), words the summary holds, words it must not hold)
 PRS = {
@@ -203,6 +209,11 @@ PRS = {
     "a correction filed under the published edition": (
         filed_under_frozen, 1, [("error", "rules_data/errata.yaml", 'edition: "2026.1"', "edition.frozen")],
         ['write edition: "2026.2"'], ["record it with the game's source instead"]),
+    "a document's edition moved to spare a decision": (
+        taken_in_moved, 1,
+        [("error", "rules_data/book.yaml", ("first", "- seed: 000_321aee1cc9de258a.txt"), "list.licenses_own_change"),
+         ("error", "rules_data/cellar-rummy.yaml", "introduced:", "revision.missing")],
+        ["changes the edition that took in 000\\_321aee1cc9de258a.txt: 2026.1 → 2026.2"], []),
     "a new game": (
         new_game, 0, [],
         ["### Games this change adds\n\n#### Parlour Rummy\n\nAs its page states it:", "- Players: 2-4 players",

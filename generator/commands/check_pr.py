@@ -249,6 +249,17 @@ def list_changes(base: Path, head: Path, old: Library, new: Library) -> list[Lis
     out += [ListEntry(ACCEPTED, _gone_line(head, ACCEPTED, line), f"no longer accepts {check} in {file}",
                       grant=(check, file, matching))
             for (check, file, matching), (line, _, _) in before.items() if (check, file, matching) not in after]
+    # book.yaml's documents: when the book took each in (transcribed_in) decides which added games need no decision.
+    was = {d.seed: d for d in old.book.sources}
+    for n, d in enumerate(new.book.sources):
+        line = new.book_doc.where(("sources", n)).line
+        seed = frozenset({d.seed.casefold(), d.seed.casefold().rsplit(".", 1)[0]})
+        if d.seed not in was:
+            out.append(ListEntry(f"{DATA_DIR}/book.yaml", line, f"adds the document {d.seed}, taken in in "
+                                 f"{d.transcribed_in}", seed))
+        elif was[d.seed].transcribed_in != d.transcribed_in:
+            out.append(ListEntry(f"{DATA_DIR}/book.yaml", line, f"changes the edition that took in {d.seed}: "
+                                 f"{was[d.seed].transcribed_in} → {d.transcribed_in}", seed))
     return sorted(out, key=lambda e: (e.path, e.line, e.what))
 
 
@@ -260,7 +271,10 @@ def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Finding], list[
     entries = list_changes(base_root, head.lib.root, old.lib, head.lib)
     if not entries:
         return head.findings, []
-    lib = dataclasses.replace(head.lib, lists_from=base_root, accepted=old.lib.accepted, accepted_doc=old.lib.accepted_doc)
+    was = {d.seed: d for d in old.lib.book.sources}  # a document the base has: when the base says it was taken in
+    book = head.lib.book.model_copy(update={"sources": [was.get(d.seed, d) for d in head.lib.book.sources]})
+    lib = dataclasses.replace(head.lib, lists_from=base_root, accepted=old.lib.accepted, accepted_doc=old.lib.accepted_doc,
+                              book=book)
     by_base = run_checks(lib)
     verdict = sorted([f for f in by_base if f.path not in LISTS] + [f for f in head.findings if f.path in LISTS])
     live = {_key(f) for f in head.findings if f.severity != "accepted"}
