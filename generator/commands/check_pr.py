@@ -13,6 +13,7 @@ dictionary. When the change cannot be compared (the base or the head does not lo
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import html
 import re
@@ -388,7 +389,9 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
             if head.lib is not None and old.lib is not None:
                 body += opened(old.lib, head.lib)
                 body += described(old.lib, head.lib, f"What this change does to the rules ({base} → this change)")
-                body += new_games(old.lib, head.lib)
+                # A game validate refuses (its errors above say why) has its facts left unstated.
+                with contextlib.suppress(ValueError, KeyError, IndexError, TypeError, AttributeError):
+                    body += new_games(old.lib, head.lib)
                 body += dictionary_words(base_root, root)
             else:
                 why = "this change does not load (see the errors above)" if head.lib is None else base_problem
@@ -456,7 +459,8 @@ def _restyled(names: list[str], lib: Library) -> str:
         parts.append(f"{len(others)} other page{'s' if len(others) != 1 else ''} of the site")
     if book:
         parts.append(f"{len(book)} page{'s' if len(book) != 1 else ''} of the book ("
-                     + ", ".join(n.removeprefix("book ") for n in book[:6]) + (", …" if len(book) > 6 else "") + ")")
+                     + ", ".join(_text(n.removeprefix("book ")) for n in book[:6]) + (", …" if len(book) > 6 else "")
+                     + ")")
     return "; ".join(parts)
 
 

@@ -200,7 +200,7 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
     old, new = (_pages(pdf) for pdf, _ in sides)
     pictures: list[Picture] = []
     restyled: list[str] = []
-    rasters = [_rasters(pdf, folder / f"{side}-rasters") for (pdf, _), side in zip(sides, ("before", "after"))
+    rasters = [_rasters(pdf, folder / f"{side}-rasters") for (pdf, _), side in zip(sides, ("before", "after"), strict=True)
                ] if styled else None
 
     def name_of(a: _Page | None, b: _Page | None) -> str:
