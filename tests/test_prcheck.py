@@ -368,3 +368,20 @@ def test_a_change_of_how_the_book_is_made_is_drawn_by_each_sides_own_making(tmp_
             return sum(n for n, (r, g, b) in image.convert("RGB").getcolors(1 << 22) if r > 150 and g < 60 and b < 60)
 
     assert red(f"{page[1]}-before.png") == 0 < red(f"{page[1]}-after.png")
+
+
+def test_words_only_pushed_onto_the_next_page_are_not_boxed():
+    """Two pages before, two after: a word added on the first pushes its last word onto the second; only the added
+    word is boxed, not the one that moved, nor any on the second page."""
+    from generator.commands.pictures import _Page, _Word, block_marks
+
+    def page(number: int, words: list[str]) -> _Page:
+        return _Page(number, 792, [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)])
+
+    before = [page(1, ["deal", "seven", "cards", "each"]), page(2, ["then", "play", "to", "500"])]
+    after = [page(1, ["deal", "seven", "red", "cards"]), page(2, ["each", "then", "play", "to", "500"])]
+    gone, came = block_marks(before, after)
+    assert gone == [set(), set()] and came == [{2}, set()], (gone, came)
+    moved = [page(1, ["deal", "seven", "cards"]), page(2, ["each", "then", "play", "to", "600"])]
+    gone, came = block_marks(before, moved)
+    assert gone == [set(), {3}] and came == [set(), {4}], (gone, came)  # 500 -> 600 boxed; 'each' only moved

@@ -370,8 +370,8 @@ def _same_game(e: Erratum, lib: Library, page: str, quote: str) -> str | None:
     title = lib.every_game[game].game.title
     if page in lib.games and page != game:
         return (f"it quotes the page of {lib.games[page].game.title}, another game (a number another game prints "
-                f"proves nothing about {title}): quote a page about {title}: its own page, the index line of "
-                f"its book.yaml entry, or a passage of a book page that names it")
+                f"proves nothing about {title}): quote a page about {title}: its own page (for a correction of its "
+                f"index line or its sheet), or a passage of a book page that names it")
     if page in lib.pages:
         for passage in (p.strip() for p in quote.split("; ")):
             paragraph = _paragraph(lib, page, passage)

@@ -337,7 +337,7 @@ def _failed(exc: RulebookError) -> list[Finding]:
 def _annotation(f: Finding) -> str:
     """A finding as a workflow command; one that no file holds is annotated on the run, not on a line."""
     if f.path:
-        return annotation(f)
+        return annotation(dataclasses.replace(f, line=max(1, f.line)))  # a file's line, never 0
     return annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
 
 

@@ -230,20 +230,31 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
                     if len(restyled) <= FEW:
                         pictures.append(drawn(old[i], new[j], set(), set()))
             continue
-        # The block's words diffed as one text, not page by page: words a change only pushed onto the next page
-        # (reflowed) are the same words in the same order, and are not boxed.
-        at_a = [(i, k) for i in range(i1, i2) for k in old[i].said()]
-        at_b = [(j, k) for j in range(j1, j2) for k in new[j].said()]
-        gone_at, came_at = changed_words([old[i].words[k].text for i, k in at_a], [new[j].words[k].text for j, k in at_b])
+        gone_in, came_in = block_marks(old[i1:i2], new[j1:j2])
         pairs = list(zip(range(i1, i2), range(j1, j2), strict=False))
         pairs += [(i, None) for i in range(i1 + len(pairs), i2)] + [(None, j) for j in range(j1 + len(pairs), j2)]
         for i, j in pairs:
             a, b = (old[i] if i is not None else None), (new[j] if j is not None else None)
-            # dot leaders are no words to box
-            gone = {k for n in gone_at for p, k in [at_a[n]] if p == i and re.search(r"\w", old[p].words[k].text)}
-            came = {k for n in came_at for p, k in [at_b[n]] if p == j and re.search(r"\w", new[p].words[k].text)}
-            pictures.append(drawn(a, b, gone, came))
+            pictures.append(drawn(a, b, gone_in[i - i1] if i is not None else set(),
+                                  came_in[j - j1] if j is not None else set()))
     return pictures, restyled
+
+
+def block_marks(old: list[_Page], new: list[_Page]) -> tuple[list[set[int]], list[set[int]]]:
+    """The words to box on each page of a run of pages the change alters: those it removes (before) and adds (after).
+    The run's words are diffed as one text, not page by page: words a change only pushed onto the next page
+    (reflowed) are the same words in the same order, and are not boxed; nor are dot leaders, no words."""
+    at_a = [(n, k) for n, page in enumerate(old) for k in page.said()]
+    at_b = [(n, k) for n, page in enumerate(new) for k in page.said()]
+    gone_at, came_at = changed_words([old[n].words[k].text for n, k in at_a], [new[n].words[k].text for n, k in at_b])
+    gone: list[set[int]] = [set() for _ in old]
+    came: list[set[int]] = [set() for _ in new]
+    for marks, at, pages, found in ((gone, at_a, old, gone_at), (came, at_b, new, came_at)):
+        for i in found:
+            n, k = at[i]
+            if re.search(r"\w", pages[n].words[k].text):
+                marks[n].add(k)
+    return gone, came
 
 
 class _Article(HTMLParser):
