@@ -276,3 +276,33 @@ def test_validate_prints_no_workflow_command_from_a_reason(base, tmp_path, capsy
     commands = [line for line in lines if line.lstrip().startswith(("::", "##["))]
     assert commands and all(ANNOTATION.match(line) for line in commands), commands
     assert any("reason.not_one_line" in line for line in commands)
+
+
+def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
+    """A project with code of its own, checked by the change's code (as CI runs it): a change that makes the spelling
+    check find nothing and misspells a word is judged by the base's code too, which finds the word: an error at the
+    check's file."""
+    import os
+    import sys
+
+    from tests.conftest import ROOT, small_project
+
+    repo = small_project(tmp_path / "repo")
+    shutil.copytree(ROOT / "generator", repo / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    edit(repo, "generator/checks/editorial.py", "    house = house_words(lib.lists_root)\n",
+         "    return\n    house = house_words(lib.lists_root)\n")
+    edit(repo, HECK, "Play the first hand with", "Play the frist hand with")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a quiet check")
+    hostile.tried("pull request")
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
+                          capture_output=True, text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout
+    assert "::error file=generator/checks/editorial.py,line=1,title=code.licenses_own_change::" in out, out
+    assert f"{HECK}:{_line(repo, repo, HECK, 'frist')} spelling.unknown_word" in out.split("code.licenses_own_change: ")[1], out
+    assert "title=spelling.unknown_word" not in out  # the change's own code says nothing of it
+    assert "the base's code too" in out

@@ -16,8 +16,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import html
+import io
+import json
+import os
 import re
 import subprocess
+import sys
+import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,6 +288,43 @@ def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Finding], list[
     return verdict, [(e, [f for f in silenced if e.decides(f)]) for e in entries]
 
 
+CHECKS_CODE = ("generator/checks/", "generator/book/")  # the code that reads the book and judges it
+
+
+def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], before: set[tuple[str, str, str]],
+                 code: list[str]) -> list[Finding]:
+    """Errors at each file of the checks' code the change edits (``code``) when the base's own code, run on this
+    change's sources, finds what this change brings and its own code no longer does: a change to how the book is
+    checked licenses nothing in the same change. None when the base has no code of its own or cannot run."""
+    if not code:
+        return []
+    base_code = tmp / "base-code"
+    try:
+        data = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref, "generator"],
+                              capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            tar.extractall(base_code, filter="data")
+        env = {**os.environ, "PYTHONPATH": str(base_code)}
+        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "validate", "--format", "json"],
+                              capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
+        found = json.loads(done.stdout)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError):
+        return []  # (a base with no code, or whose validate cannot say: the change's own findings stand alone)
+    # Matched by check, file and line, not message: a change may reword what a check says, not what it finds.
+    live = {(f.check, f.path, f.line) for f in findings if f.severity != "accepted"}
+    silenced = sorted({(f["check"], f["path"], f["message"], f["line"]) for f in found
+                       if isinstance(f, dict) and f.get("severity") in ("error", "warning")
+                       and (f.get("check"), f.get("path"), f.get("message")) not in before
+                       and (f.get("check"), f.get("path"), f.get("line")) not in live})
+    if not silenced:
+        return []
+    said = listing(f"{path}:{line} {check}" for check, path, _, line in silenced)
+    return [Finding(path, 1, "code.licenses_own_change", (
+        f"this change edits the checks' code, and the base's code finds in this same change what its own no longer "
+        f"does ({said}): land the change to the checks first, on its own, then the change it allows"), "error")
+        for path in code]
+
+
 def list_findings(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tuple[str, str, str]]) -> list[Finding]:
     """Each list entry as a finding at its line: an error where it silences what this same change brings (a list
     licenses nothing in the change that edits it), else a warning for the reviewer to read."""
@@ -320,8 +362,9 @@ def how_checked(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tu
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
     if code:
-        out += ["", "The change edits the code of the checks or of the book's reading (its findings are judged by it):",
-                ""] + [f"- {_code(p)}" for p in code]
+        out += [""] * bool(entries) + ["The change edits the code of the checks or of the book's reading: its sources are judged by the "
+                "base's code too, and what that finds and the change's code does not is an error "
+                "(code.licenses_own_change):", ""] + [f"- {_code(p)}" for p in code]
     return [*out, ""]
 
 
@@ -385,6 +428,12 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         before = {_key(f) for f in old.findings if f.severity != "accepted"}
         head.findings = sorted(head.findings + list_findings(entries, before))
         files = touched(root, base) if not base_problem else []
+        checks_code = [p for s, p in files if p.startswith(CHECKS_CODE) and p.endswith(".py") and s != "deleted"]
+        if checks_code and head.lib is not None and old.lib is not None:
+            progress(f"validate this change by {base}'s code")
+            head.findings = sorted(head.findings + by_base_code(base, root, Path(tmp), head.findings, before,
+                                                                checks_code))
+            progress(f"validate this change by {base}'s code", final=True)
         try:
             if head.lib is not None and old.lib is not None:
                 body += opened(old.lib, head.lib)
