@@ -676,3 +676,39 @@ def test_a_quote_left_open_is_reported_where_it_opens(project, line, opened):
 def test_a_source_error_message_never_holds_a_raw_control_character():
     error = SourceError(Location("a\x1bb.md", 1), "bad \x07 thing \u202e here\nand a second line")
     assert not TERMINAL.search(str(error)) and "\\x1b" in str(error) and "\\u202e" in str(error)
+
+
+# A look-alike letter is named by its script, so the contributor sees what the page hides: (game, title with
+# one letter of another script, the words the refusal holds).
+FOREIGN = [("hearts", "\u0397earts", "'\u0397' is Greek (GREEK CAPITAL LETTER ETA), drawn like H"),
+           ("euchre", "\u0415uchre", "'\u0415' is Cyrillic (CYRILLIC CAPITAL LETTER IE), drawn like E"),
+           ("sweep", "\u13daweep", "'\u13da' is Cherokee (CHEROKEE LETTER DU), drawn like S"),
+           ("sticks", "Stick\u0455", "'\u0455' is Cyrillic (CYRILLIC SMALL LETTER DZE), drawn like s")]
+
+
+@pytest.mark.parametrize("game,title,words", FOREIGN, ids=[f[0] for f in FOREIGN])
+def test_a_look_alike_letter_is_named_by_its_script(project, game, title, words):
+    data, prose = project / "rules_data" / f"{game}-again.yaml", project / "content" / f"{game}-again.md"
+    text = (project / "rules_data" / f"{game}.yaml").read_text(encoding="utf-8")
+    plain = next(line for line in text.splitlines() if line.startswith("title: "))
+    data.write_text(text.replace(f"id: {game}", f"id: {game}-again").replace(plain, f"title: {json.dumps(title)}", 1),
+                    encoding="utf-8")
+    shutil.copy(project / "content" / f"{game}.md", prose)
+    try:
+        code, output = validate(project, "--allow-missing")
+    finally:
+        data.unlink()
+        prose.unlink()
+    assert code == 1
+    one_line(output, f"rules_data/{game}-again.yaml", words)
+
+
+@pytest.mark.parametrize("slug,words", [("pu\u0455h", "'\u0455' is Cyrillic"), ("g\u03bflf", "'\u03bf' is Greek")])
+def test_a_look_alike_letter_in_an_id_is_named_by_its_script(project, slug, words):
+    path = project / "rules_data" / "errata.yaml"
+    raw = path.read_text(encoding="utf-8")
+    first = next(line for line in raw.splitlines() if line.startswith("  - id: "))
+    with replaced(path, lambda p: p.write_text(raw.replace(first, f"  - id: {slug}", 1), encoding="utf-8")):
+        code, output = validate(project)
+    assert code == 1
+    one_line(output, "rules_data/errata.yaml", words)

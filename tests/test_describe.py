@@ -260,3 +260,25 @@ def test_the_checks_catch_what_they_look_for():
     assert describe.deck(CardEquipment(decks=1, jokers=False)) == "1 deck, no jokers"
     assert describe.goal(Goal(winner="high", target=500)) == "High score wins; play to 500"
     assert describe.deal(GameBody(deal=Deal(upcard=1))) == ["1 card turned up"]
+
+
+def test_a_game_with_no_source_prints_no_empty_source_line(tmp_path):
+    """The family's own game cites no document: no empty 'Source:' line in print, no empty 'Sources' heading on the
+    site; its page still ends where print marks the end (the markers the layout tests read)."""
+    from generator.cli import main
+    from generator.render.pdf.book import book_html
+    from generator.render.site.docs import game_markdown, site_environment
+    from tests.conftest import small_project
+
+    project = small_project(tmp_path / "book", games=("golf",))
+    assert main(["--root", str(project), "new-game", "Porch Rummy"]) == 0
+    lib = load_library(project)
+    page = game_page(lib, lib.games["porch-rummy"])
+    assert page.sources() == []
+    site = game_markdown(site_environment(lib), page)
+    assert "Sources" not in site and "Source:" not in site
+    html = book_html(lib)
+    article = html[html.index('id="trailer-porch-rummy"') - 400:html.index('id="end-porch-rummy"') + 40]
+    assert "Source:" not in article and '<p class="sources">' not in article, article
+    golf = html[html.index('id="trailer-golf"'):html.index('id="end-golf"')]
+    assert "Source: " in golf  # a game that cites one still says it

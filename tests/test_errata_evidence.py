@@ -233,3 +233,50 @@ def test_a_long_rewrite_is_one_change_and_a_long_word_no_near_spelling():
         ("shufles", "shuffles"), ("the", "all")]
     long = "a" * (LONGEST_WORD + 1)
     assert not near(long, long[:-1]) and near(long[:LONGEST_WORD], long[:LONGEST_WORD - 1])
+
+
+# A contradiction is about the thing corrected: a page about the same game (another game's page that happens to
+# print the new number proves nothing), and the same quantity (the number beside the same word): (the erratum's
+# change, the about page, words the one finding holds, or None when the evidence holds).
+OTHER = DEMO.replace("id: demo", "id: other").replace("Demo Rummy", "Other Rummy").replace("STATED", "25")
+OTHER_PROSE = "## Rules\n\nPlay to 400 points. Deal 400 cards.\n"
+NEIGHBOURS = "A family book. In this family, Demo Rummy is played to 400 points.\n\nOur neighbours play to 400 points.\n"
+def cited(change: tuple, page: str, words: str) -> tuple:
+    """A text erratum's change with contradiction evidence quoting ``words`` of ``page``."""
+    edits, [fields] = change
+    return edits, [fields.replace("why: A slip.", f"why: x, page: {page}, words: {words}")]
+
+
+TO_400 = text("Play to 500 points", "Play to 400 points", "contradiction", "proofread")
+SAME_GAME = [
+    ("the game's target, another game's page", value(*TARGET, ", page: other, words: Play to 400 points"), ABOUT,
+     "another game"),
+    ("the game's text, another game's page", cited(TO_400, "other", "Play to 400 points"), ABOUT, "another game"),
+    ("a book page's paragraph about no game", value(*TARGET, ", page: about, words: Our neighbours play to 400 points"),
+     NEIGHBOURS, "does not name Demo Rummy"),
+    ("the same game's paragraph", value(*TARGET, ", page: about, words: Demo Rummy is played to 400 points"),
+     NEIGHBOURS, None),
+    ("the same game's paragraph, a text", cited(TO_400, "about", "Demo Rummy is played to 400 points"), NEIGHBOURS,
+     None),
+    ("another quantity", value(*TARGET, ", page: about, words: Demo Rummy has room for 400 people"),
+     "A family book. Demo Rummy has room for 400 people.\n", "another quantity"),
+    ("another quantity in a text", cited(TO_400, "about", "Demo Rummy has room for 400 people"),
+     "A family book. Demo Rummy has room for 400 people.\n", "another quantity"),
+]
+
+
+@pytest.mark.parametrize("change,about,words", [c[1:] for c in SAME_GAME], ids=[c[0] for c in SAME_GAME])
+def test_a_contradiction_quotes_the_same_game_and_quantity(tmp_path, change, about, words):
+    from generator.checks import run_checks
+    from tests.checkfix import make_project
+
+    edits, fields = change
+    errata = "errata:\n" + "".join(f"  - id: demo-fix-{n}\n    edition: \"2026.2\"\n    {f}\n    note: x\n"
+                                   for n, f in enumerate(fields))
+    fixture = {"games": [DEMO.replace("STATED", "25"), OTHER], "prose": {"demo": PROSE, "other": OTHER_PROSE},
+               "about": about, "edition": TWO_EDITIONS, "current": "2026.2", "freeze": "2026.1",
+               "then": [*map(list, edits), ["rules_data/errata.yaml", "", errata]]}
+    found = [f for f in run_checks(load_library(make_project(tmp_path / "book", fixture)))
+             if f.check == "erratum.false_evidence"]
+    assert len(found) == (words is not None), [f.message for f in found]
+    assert all(words in f.message and f.path == "rules_data/errata.yaml" for f in found), [f.message for f in found]

@@ -3,6 +3,7 @@ first and always, an annotation for every error and each new warning, the summar
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -265,7 +266,7 @@ def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_
         (tmp_path / side / "index.html").write_text(f"<html><body><article><p>{words}</p></article></body></html>",
                                                     encoding="utf-8")
     (tmp_path / "out").mkdir()
-    made = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
+    made, _ = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
     assert [p.name for p in made] == ["site page home page"] and made[0].marked == 4, made  # not, never: at each width
     assert {f.name for f in (tmp_path / "out").iterdir()} == {f"site-index-{w}-{s}.png" for w in ("phone", "desktop")
                                                                for s in ("before", "after")}
@@ -323,3 +324,64 @@ def test_a_decision_with_an_impossible_date_is_one_error_in_the_summary(base, tm
     code, _, summary = check_pr(repo, "HEAD~1")  # no traceback: the date is one error at its line
     assert code == 1 and "`rules_data/revisions.yaml:2` source.unreadable" in summary and "2027-02-30" in summary, \
         summary
+
+
+@pytest.mark.slow
+def test_a_change_of_how_the_book_is_made_is_drawn_by_each_sides_own_making(tmp_path):
+    """Titles made red and larger (print and site styles) and the box on every game page renamed: each side is drawn by
+    its own code, templates and styles; the files are named under 'How the book is made', every game page said to
+    change, and the pages whose words are the same but whose output differs are found by their output (a few
+    drawn, nothing boxed in them)."""
+    from PIL import Image
+
+    from generator.commands.check_pr import check_pr
+    from tests.conftest import ROOT, small_project
+
+    repo = small_project(tmp_path / "repo", games=("golf", "hearts"))
+    for name in ("generator", "templates"):  # a project with code of its own, as a pull request's checkout is
+        shutil.rmtree(repo / name, ignore_errors=True)
+        shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    with open(repo / "templates/print/print.css", "a", encoding="utf-8") as css:
+        css.write("\nh1 { color: #c00; font-size: 30pt; }\n")
+    with open(repo / "templates/site/assets/rulebook.css", "a", encoding="utf-8") as css:
+        css.write("\n.md-typeset h1 { color: #c00; }\n")
+    _edit(repo, "templates/blocks.html.j2", 'title="At a glance"', 'title="The game in brief"')
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "red titles, the box renamed")
+    code, _, summary = check_pr(repo, "HEAD~1", pictures=tmp_path / "pictures")
+    assert code == 0, summary
+    made = summary[summary.index("## How the book is made"):summary.index("### Pictures")]
+    for file in ("templates/print/print.css", "templates/site/assets/rulebook.css", "templates/blocks.html.j2"):
+        assert f"- `{file}`" in made, made
+    assert "every game page of the site (2 of 2)" in made and "of the book" in made, made
+    pictures = summary[summary.index("### Pictures"):]
+    assert "site page games/golf/" in pictures and "(its output)" in pictures, pictures
+    # A page whose words are the same: drawn black before (the base's style), red after (the change's).
+    page = re.search(r"(book-\d+)-before\.png`, `\1-after\.png", pictures)
+    assert page, pictures
+
+    def red(file: str) -> int:
+        with Image.open(tmp_path / "pictures" / file) as image:
+            return sum(n for n, (r, g, b) in image.convert("RGB").getcolors(1 << 22) if r > 150 and g < 60 and b < 60)
+
+    assert red(f"{page[1]}-before.png") == 0 < red(f"{page[1]}-after.png")
+
+
+def test_words_only_pushed_onto_the_next_page_are_not_boxed():
+    """Two pages before, two after: a word added on the first pushes its last word onto the second; only the added
+    word is boxed, not the one that moved, nor any on the second page."""
+    from generator.commands.pictures import _Page, _Word, block_marks
+
+    def page(number: int, words: list[str]) -> _Page:
+        return _Page(number, 792, [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)])
+
+    before = [page(1, ["deal", "seven", "cards", "each"]), page(2, ["then", "play", "to", "500"])]
+    after = [page(1, ["deal", "seven", "red", "cards"]), page(2, ["each", "then", "play", "to", "500"])]
+    gone, came = block_marks(before, after)
+    assert gone == [set(), set()] and came == [{2}, set()], (gone, came)
+    moved = [page(1, ["deal", "seven", "cards"]), page(2, ["each", "then", "play", "to", "600"])]
+    gone, came = block_marks(before, moved)
+    assert gone == [set(), {3}] and came == [set(), {4}], (gone, came)  # 500 -> 600 boxed; 'each' only moved

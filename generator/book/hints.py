@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .lookalike import foreign_letters
 from .numwords import from_words
 
 
@@ -164,7 +165,9 @@ def value_hint(err: dict, field: str) -> str:
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return f"write {field} as a block of 'key: value' lines indented under it instead"
     if kind == "string_pattern_mismatch":
-        return "write it in the form the field's description gives (see docs/transcribing.md) instead"
+        letters = foreign_letters(found) if isinstance(found, str) else ""
+        return ((f"{letters}: write it in plain Latin letters, " if letters else "write it ")
+                + "in the form the field's description gives (see docs/transcribing.md) instead")
     if kind == "value_error":
         example = _TRY.search(err["msg"]) or _SUCH_AS.search(err["msg"])
         if example:

@@ -8,7 +8,7 @@ was introduced later. There is one copy of the data, never two.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
 from .files import list_folder
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
-from .lookalike import reader_key
+from .lookalike import foreign_letters, reader_key
 from .model import (
     Acceptance,
     Accepted,
@@ -98,6 +98,14 @@ class Library:
     revisions: list[Revision] = field(default_factory=list)  # all editions': the family's decisions
     revisions_doc: YamlDoc | None = None
     every_game: dict[str, GameSource] = field(default_factory=dict)  # every game file, in this edition or not
+    # Where the lists the checks read (the house dictionary, the confusables) come from, if not ``root``: a pull
+    # request is judged by its base's lists (commands/check_pr.py), never by the ones it brings.
+    lists_from: Path | None = None
+
+    @property
+    def lists_root(self) -> Path:
+        """The project whose lists (dictionary, confusables) the checks read: ``lists_from``, else ``root``."""
+        return self.lists_from or self.root
 
     @property
     def is_current(self) -> bool:
@@ -123,7 +131,8 @@ class Library:
             return self
         kept = self.__dict__.setdefault("_editions", {})
         if edition_id not in kept:
-            kept[edition_id] = load_library(self.root, edition_id, allow_missing=True)
+            kept[edition_id] = replace(load_library(self.root, edition_id, allow_missing=True),
+                                         lists_from=self.lists_from)
         return kept[edition_id]
 
     def scope(self) -> dict[str, Any]:
@@ -296,7 +305,8 @@ def _change_value(change: Change, docs: dict[str, YamlDoc]) -> tuple[YamlDoc, An
     doc = docs.get(change.file)
     if doc is None:
         raise SourceError(change.at, f"{change.kind} '{change.id}': no data file {change.file}: "
-                                     f"write the file in {DATA_DIR}/ it changes instead")
+                                     f"write the file in {DATA_DIR}/ it changes instead (a game's id, its files' "
+                                     "name, is permanent once printed: a game given a new id takes its old one back)")
     path = change.path.split(".") if change.path else []
     try:
         container, key = _get(doc.data, path)
@@ -322,12 +332,24 @@ def undo(change: Change, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) ->
     text = texts.get(change.file)
     if text is None:
         raise SourceError(change.at, f"{change.kind} '{change.id}': no text file {change.file}: "
-                                     f"name the {CONTENT_DIR}/ file it changes instead")
+                                     f"name the {CONTENT_DIR}/ file it changes instead (a game's id, its files' "
+                                     "name, is permanent once printed: a game given a new id takes its old one back)")
     found = text.text.count(str(change.new))
     if found != change.count:
         raise SourceError(change.at, f"{stale}: '{change.new}' occurs {found} times, the {change.kind} says "
                                      f"{change.count}: correct its count: or its words")
     text.text = text.text.replace(str(change.new), str(change.old))
+
+
+def _no_file(root: Path, gid: str) -> str:
+    """What to do about a game book.yaml lists with no file: a game a published edition printed is retired, never
+    deleted (its published record, rules_data/frozen/<edition>/<game>.yaml, says it was printed)."""
+    printed = sorted(p.parent.name for p in (root / DATA_DIR / "frozen").glob(f"*/{gid}.yaml"))
+    if not printed:
+        return f"no game file for '{gid}': write {DATA_DIR}/{gid}.yaml (rulebook new-game), or take this line out"
+    return (f"no game file for '{gid}', which {', '.join(printed)} printed: a published game is never deleted: put "
+            f"back {DATA_DIR}/{gid}.yaml and {CONTENT_DIR}/{gid}.md, and retire it: retired: in its file, and a "
+            f"decision in {DATA_DIR}/{REVISIONS_FILE} (kind: game_retired, game: {gid}, why: ...)")
 
 
 def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
@@ -430,15 +452,16 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             seen.setdefault(gid, section.id)
             file = f"{DATA_DIR}/{gid}.yaml"
             if gid not in games and file not in docs and file not in unreadable and not allow_missing:
-                errors.append(SourceError(book_doc.where(("sections", i, "games", j)), f"no game file for '{gid}'"))
+                errors.append(SourceError(book_doc.where(("sections", i, "games", j)), _no_file(root, gid)))
     titles: dict[str, str] = {}
     for gid, gs in sorted(games.items()):
         other = titles.setdefault(reader_key(gs.game.heading()), gid)  # as a reader sees it: 'Trash ' is 'Trash'
         if other != gid:
             theirs = games[other].game.heading()
+            letters = "; ".join(filter(None, (foreign_letters(gs.game.heading()), foreign_letters(theirs))))
             alike = "" if theirs == gs.game.heading() else (
                 f" as a reader sees it ({echo(theirs)} there: they differ only in spaces, case or letters that look "
-                "alike)")
+                "alike" + (f": {letters}" if letters else "") + ")")
             errors.append(SourceError(gs.where(("title",)), f"{echo(gs.game.heading())} is also the title of {other}"
                                       f"{alike}: two games cannot share a name in the index: write a title that tells "
                                       "them apart instead"))
@@ -446,8 +469,10 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
         for i, variant in enumerate(gs.game.variants):
             first = seen_variants.setdefault(reader_key(variant.title), variant.id)
             if first != variant.id:
+                letters = foreign_letters(variant.title)
                 errors.append(SourceError(gs.where(("variants", i, "title")),
-                                          f"{echo(variant.title)} reads as the title of variant {first}: two variants "
+                                          f"{echo(variant.title)} reads as the title of variant {first}"
+                                          + (f" ({letters})" if letters else "") + ": two variants "
                                           "of a game cannot share a heading: write a title that tells them apart"))
     for gid, gs in games.items():
         if gid not in listed:

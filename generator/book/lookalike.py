@@ -60,3 +60,28 @@ def reader_key(text: str) -> str:
     if not text.isascii():
         text = text.translate(_FOLD)
     return _SPACES.sub(" ", text).strip()
+
+
+def script(char: str) -> str:
+    """The script a letter is written in, as Unicode names it: 'Cyrillic', 'Greek', 'Armenian', 'Latin'..."""
+    name = unicodedata.name(char, "")
+    for word in name.split():
+        if word not in ("FULLWIDTH", "MATHEMATICAL", "SMALL", "CAPITAL", "MODIFIER", "BOLD", "ITALIC", "SCRIPT"):
+            return word.title()
+    return "unnamed"
+
+
+def foreign_letters(text: str) -> str:
+    """Each letter of ``text`` that is not a plain Latin one, by its script and name ("'Т' is Cyrillic (CYRILLIC
+    CAPITAL LETTER TE), drawn like T"), joined by '; ' ('' when there is none): what a reader cannot see."""
+    out = []
+    for char in dict.fromkeys(text):
+        if char.isascii() or not (char.isalpha() or unicodedata.category(char) == "Cf"):
+            continue
+        if unicodedata.category(char) == "Cf":
+            out.append(f"an invisible U+{ord(char):04X} ({unicodedata.name(char, 'format character')})")
+            continue
+        latin = reader_key(char)
+        like = f", drawn like {latin.upper() if char.isupper() else latin}" if latin.isascii() and latin.strip() else ""
+        out.append(f"'{char}' is {script(char)} ({unicodedata.name(char, f'U+{ord(char):04X}')}){like}")
+    return "; ".join(out)

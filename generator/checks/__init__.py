@@ -16,7 +16,7 @@ from typing import Literal
 
 from ..book.library import GameSource, Library
 from ..book.model import Game, GameBody, Variant
-from ..errors import Location, SourceError, clean
+from ..errors import Location, SourceError, SourceErrors, clean
 
 Severity = Literal["error", "warning"]
 ACCEPTED_FILE = "rules_data/accepted.yaml"
@@ -113,6 +113,9 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
                 findings.add(Finding(clean(where.path), where.line, name, capped(clean(message)), chk.severity, game))
         except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read: once
             findings.add(Finding(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
+        except SourceErrors as exc:  # an earlier edition the check reads cannot be made from the files: each, once
+            findings.update(Finding(e.where.path, max(1, e.where.line), "edition.unloadable", e.problem, "error")
+                            for e in exc.errors)
     return sorted(accept(lib, sorted(findings), set(names)))
 
 
@@ -127,6 +130,9 @@ _reported_by_run_checks("accepted.stale", "warning",
 _reported_by_run_checks("source.refused", "error",
                         "A file a check reads (the house dictionary, a frozen record) is not a plain UTF-8 text file "
                         "inside the project.")
+_reported_by_run_checks("edition.unloadable", "error",
+                        "An earlier edition cannot be made from the files: a correction or decision that undoes a "
+                        "change no longer matches the file it names.")
 _reported_by_run_checks("accepted.not_a_warning", "error",
                         "An acceptance names an error check or no check: only warnings can be accepted.")
 

@@ -39,7 +39,10 @@ def never_printed(lib: Library) -> Iterator[Finding]:
     so it is a correction of the source it was transcribed from, kept with that source."""
     for i, e in enumerate(lib.errata):
         first = _printed_from(lib, e.file, e.path)
-        if first is not None and edition_key(first[1]) >= edition_key(e.edition):
+        # One filed under a published edition belongs in the open one (edition.frozen says so): judged there.
+        filed = max(e.edition, lib.book.current, key=edition_key) if e.edition in {x.id for x in lib.book.editions} \
+            else e.edition
+        if first is not None and edition_key(first[1]) >= edition_key(filed):
             yield lib.errata_doc.where(("errata", i, "edition")), (
                 f"erratum '{e.id}': {first[0]} is first printed in {first[1]}, so no edition printed what it corrects: "
                 "record it with the game's source instead (sources: - corrections: says, corrected, because)"), None
@@ -61,7 +64,10 @@ def edition_unlisted(lib: Library) -> Iterator[Finding]:
                                                        f"{', '.join(editions)}"), None
             elif item.edition == editions[0]:
                 yield doc.where((key, i, "edition")), (f"'{item.id}' names {item.edition}, the first edition: a change "
-                                                       "is made in a later edition, the one that prints it"), None
+                                                       "is made in a later edition, the one that prints it"
+                                                       + (f": write edition: \"{lib.book.current}\", the edition "
+                                                          "open for changes" if lib.book.current != editions[0]
+                                                          else "")), None
 
 
 def _game_file(lib: Library, game_id: str) -> Game | None:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ..book.frozen import FROZEN_DIR, Difference, check_seal, differences, folder, stored
-from ..book.library import Library, edition_key
+from ..book.library import CONTENT_DIR, DATA_DIR, Library, edition_key
 from ..book.prose import MISSING, expand, lookup
 from ..errors import Location
 from . import check
@@ -101,6 +101,15 @@ def frozen(lib: Library) -> Iterator[Finding]:
             yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
             continue
         changed = differences(old, kept, skip)
+        # A published game whose file is gone was deleted or given a new id: one finding that says what to do
+        # instead, in place of one for each thing its page printed.
+        gone = {}
+        for game, why in _gone(lib, old, kept, skip).items():
+            gone[game] = why[0]
+            add((why[1], "gone", game), ed, why[1], why[2], game)
+        renamed = {new for new in gone.values() if new is not None}
+        changed = [d for d in changed if d.game not in gone and d.game not in renamed
+                   and not (gone and d.where == ("sections",))]
         late = _lifetimes_late(lib, old, kept, skip)
         for (game, variant), (where, text) in late.items():
             add((where, "late", game, variant), ed, where, text, game)
@@ -131,6 +140,36 @@ def frozen(lib: Library) -> Iterator[Finding]:
                 f"{lib.book.decided_by} decided it (revisions.yaml) ({what})", d.game)
     for editions, where, text, game in found.values():
         yield where, text.replace("\0editions", _editions(editions)).replace("\0latest", editions[-1]), game
+
+
+def _gone(lib: Library, old: Library, kept: dict, skip: set[str]) -> dict[str, tuple[str | None, Location, str]]:
+    """{published game: (its new id or None, where, what to do)} for each game the edition ``old`` printed (its
+    record ``kept``) that has no file any more: given a new id (a new file prints its page) or deleted."""
+    out: dict[str, tuple[str | None, Location, str]] = {}
+    new = [gs for gid, gs in lib.every_game.items() if gid not in kept]
+    for game, record in kept.items():
+        if game == "book" or game.startswith("page-") or game in lib.every_game or game in skip:
+            continue
+        data, prose = record.get("data") or {}, record.get(f"{CONTENT_DIR}/{game}.md")
+        title = data.get("title", game)
+        same = next((gs for gs in new if (gs.prose is not None and prose is not None
+                                          and gs.prose.text.splitlines() == list(prose))
+                     or gs.game.title == title), None)
+        if same is not None:
+            out[game] = (same.id, same.where(("id",)), (
+                f"{title}'s id is '{same.id}' here, but {old.edition.id} published it as '{game}': a game's id is "
+                f"permanent (its pages' addresses, its records): give it back its id ('{game}', its files "
+                f"{DATA_DIR}/{game}.yaml and {CONTENT_DIR}/{game}.md, its line in {DATA_DIR}/book.yaml); a new name "
+                "is a new title:"))
+            continue
+        listed = [i for i, s in enumerate(lib.book.sections) if s.id == data.get("category")]
+        where = lib.book_doc.where(("sections", listed[0], "games") if listed else ("sections",))
+        out[game] = (None, where, (
+            f"{title} ({DATA_DIR}/{game}.yaml), printed in \0editions, is deleted: a published game is never "
+            f"deleted: put back its files and its line in {DATA_DIR}/book.yaml, and retire it: retired: "
+            f"\"{lib.book.current}\" in {DATA_DIR}/{game}.yaml, and a decision in {DATA_DIR}/revisions.yaml (kind: "
+            f"game_retired, game: {game}, why: ...)"))
+    return out
 
 
 def _late_message(kind: str, item: object, current: str) -> str:

@@ -148,7 +148,7 @@ def unknown_in(text: str) -> list[str]:
 @check("spelling.unknown_word", "warning")
 def unknown_word(lib: Library) -> Iterator[Finding]:
     """A word is in neither the English word list nor the house dictionary of game terms."""
-    house = house_words(lib.root)
+    house = house_words(lib.lists_root)
     lines = [(where, set(WORD.findall(SUIT_WORD_CARD.sub(" ", text) if _suit_word_cards(text) else text)))
              for where, text in texts(lib)]  # 'club4' is a card (notation.card), not a word
     # Each word as written -> the word looked up (or None: too short, a house word), decided once.

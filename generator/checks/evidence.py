@@ -56,7 +56,7 @@ def _bare(token: str) -> str:
 def _known(tokens: set[str], lib: Library) -> dict[str, bool]:
     """Whether the dictionary knows each written word: the English list, the house words, the book's notation
     (numbers, card plurals, 'heartJ'); a placeholder ({examples.x.stated}) is the data's, not a word to spell."""
-    house = house_words(lib.root)
+    house = house_words(lib.lists_root)
     looked: dict[str, str | None] = {}
     for raw in tokens:
         token = _bare(raw)
@@ -302,15 +302,98 @@ def _states(e: Erratum, lib: Library, quote: str) -> str | None:
     return " … ".join(f"'{' '.join(run)}'" for run in missing_runs) if missing_runs else None
 
 
+def _corrected_game(e: Erratum, lib: Library) -> str | None:
+    """The game whose rules an erratum corrects: the game of the file it changes, or of the index line it changes
+    (None for the book's own pages and data)."""
+    stem = e.file.rsplit("/", 1)[-1].split(".")[0]
+    if stem in lib.every_game:
+        return stem
+    line = re.fullmatch(r"printed_index\.sections\.([^.]+)\.([0-9]+)(?:\..*)?", e.path or "")
+    index = lib.book.printed_index
+    if line is None or index is None or not e.file.endswith("book.yaml"):
+        return None
+    entries = index.sections.get(line[1], [])
+    return entries[int(line[2])].game if int(line[2]) < len(entries) else None
+
+
+def _paragraph(lib: Library, page: str, passage: str) -> str:
+    """The paragraph of a book page (not a game's) that prints ``passage``, as one line ('' if none holds it whole)."""
+    for paragraph in re.split(r"\n\s*\n", lib.pages[page].text):
+        lines = (LIST_MARK.sub("", expand(line, lib.scope())) for line in paragraph.splitlines())
+        flat = " ".join(" ".join(lines).replace("*", "").replace("`", "").split())
+        if passage in flat:
+            return flat
+    return ""
+
+
+# What a quantity is called where the book states it: a quote about a count of players says 'players', one about a
+# target says 'points' after the number or 'to' before it ('play to 400'). A data path's last key names its quantity.
+QUANTITY = {"players": ({"player", "players"}, set()), "target": ({"point", "points"}, {"to"})}
+
+
+def _quantity(e: Erratum, lib: Library) -> tuple[set[str], set[str]] | None:
+    """The words that say which quantity an erratum corrects, after and before its number (None: not a number)."""
+    key = (e.path or "").rsplit(".", 1)[-1]
+    if key in QUANTITY:
+        return QUANTITY[key]
+    if e.path is None and isinstance(e.corrected, str):  # a text: the word after the number it changes
+        before, after = _words(str(e.published)), _words(str(e.corrected))
+        for op, _, _, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+            if op != "equal" and j2 < len(after) and all(NUMBER.fullmatch(w) for w in after[j1:j2]) \
+                    and not NUMBER.fullmatch(after[j2]):
+                unit = after[j2]
+                return {unit, unit.rstrip("s"), unit + "s"}, set()
+    return None
+
+
+def _same_quantity(e: Erratum, lib: Library, quote: str) -> str | None:
+    """The quantity a quote must name and does not: its number stands beside another word ('400 players' quoted
+    for a target of 400 points)."""
+    named = _quantity(e, lib)
+    if named is None:
+        return None
+    after_words, before_words = named
+    said = _words(quote)
+    numbers = {w for w in _words(expand(str(e.corrected), lib.scope())) if NUMBER.fullmatch(w)}
+    for i, w in enumerate(said):
+        if w in numbers and (set(said[i + 1:i + 4]) & after_words or set(said[max(0, i - 2):i]) & before_words):
+            return None
+    return " or ".join(sorted(after_words | before_words)) if numbers else None
+
+
+def _same_game(e: Erratum, lib: Library, page: str, quote: str) -> str | None:
+    """Why the quoted page is not about the game the erratum corrects: another game's page, or a passage of a book
+    page whose paragraph never names it (None when it is, or the erratum corrects no game)."""
+    game = _corrected_game(e, lib)
+    if game is None or game not in lib.every_game:
+        return None
+    title = lib.every_game[game].game.title
+    if page in lib.games and page != game:
+        return (f"it quotes the page of {lib.games[page].game.title}, another game (a number another game prints "
+                f"proves nothing about {title}): quote a page about {title}: its own page (for a correction of its "
+                f"index line or its sheet), or a passage of a book page that names it")
+    if page in lib.pages:
+        for passage in (p.strip() for p in quote.split("; ")):
+            paragraph = _paragraph(lib, page, passage)
+            if paragraph and title.casefold() not in paragraph.casefold():
+                return (f"the passage “{passage}” of '{page}' is in a paragraph that does not name {title}: quote "
+                        f"words about {title}")
+    return None
+
+
 def _contradiction(e: Erratum, lib: Library, published: Library | None) -> str | None:
-    """Why a contradiction's evidence is false: it quotes the page the erratum changes, the page does not print
-    the words (in this edition, and in the one the erratum corrects: the book contradicted itself there), or the
-    words do not say what the correction makes the book say."""
+    """Why a contradiction's evidence is false: it quotes the page the erratum changes, or a page about another
+    game, the page does not print the words (in this edition, and in the one the erratum corrects: the book
+    contradicted itself there), or the words do not say what the correction makes the book say, of the same
+    quantity."""
     page = e.evidence.page or ""
     if page in _pages_changed(lib, e):
         return (f"it quotes the page '{page}', which this erratum itself changes: quote another page of "
                 f"{lib.edition.id} that says what the correction says")
     quote = " ".join((e.evidence.words or "").split())
+    other = _same_game(e, lib, page, quote)
+    if other:
+        return other
     for edition in [lib] + ([published] if published is not None else []):
         printed = _printed(edition, page)
         missing = [part for part in (p.strip() for p in quote.split("; ")) if part not in printed]
@@ -323,6 +406,10 @@ def _contradiction(e: Erratum, lib: Library, published: Library | None) -> str |
     if unstated:
         return (f"the quoted words do not state what the correction makes the book say, {unstated}: quote the "
                 f"words of '{page}' that say it")
+    unit = _same_quantity(e, lib, quote)
+    if unit:
+        return (f"the quoted words print the number of another quantity: the correction's number is not said "
+                f"beside '{unit}': quote the words of '{page}' that state the same quantity")
     return None
 
 
@@ -393,7 +480,7 @@ def false_evidence(lib: Library) -> Iterator[Finding]:
     words = {t for _, e in mine if e.evidence.kind in ("spelling", "usage")
              for pair in word_changes(e.published, e.corrected) for side in pair for t in side.split()}
     known = _known(words, lib) if words else {}
-    groups = confusables(lib.root) if any(e.evidence.kind == "usage" for _, e in mine) else []
+    groups = confusables(lib.lists_root) if any(e.evidence.kind == "usage" for _, e in mine) else []
     published = _as_published(lib) if any(e.evidence.kind in ("arithmetic", "contradiction") for _, e in mine) else None
     for i, e in mine:
         kind = e.evidence.kind

@@ -122,7 +122,9 @@ def section_mismatch(lib: Library) -> Iterator[Finding]:
 def page_order(lib: Library) -> Iterator[Finding]:
     """Index page numbers do not follow the order of the games in the book."""
     order = [g for s in lib.book.sections for g in s.games]
-    entries = sorted(_entries(lib), key=lambda e: order.index(e[2].game) if e[2].game in order else 0)
+    # An entry for a game the book does not list is index.unknown_game's: it has no place in the order to check
+    # (counted first, it put every game after it out of order).
+    entries = sorted((e for e in _entries(lib) if e[2].game in order), key=lambda e: order.index(e[2].game))
     last = 0
     for _, _, entry, where in entries:
         first = page_span(entry.page)[0]

@@ -16,11 +16,14 @@ the project; a link among the book's sources to a file outside the project is re
 from __future__ import annotations
 
 import html
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import threading
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -39,6 +42,8 @@ REMOVED, ADDED = "#d62728", "#2ca02c"  # the boxes: red before, green after
 CHROMIUM = "/usr/bin/chromium"
 PAGE_LABEL = re.compile(r"(?:\d+[a-z]?|[ivxlc]+)", re.I)  # a page number in the running head or foot
 BAND = 0.08  # of the page's height: where the running head and foot are
+COMPARED = 20  # dpi of the pictures two pages' output is compared by (a colour, a size, a box renamed shows at this)
+FEW = 3  # pages drawn of those a change of how the book is made alters alike (every game page: a few say it)
 
 
 def links_leaving(root: Path) -> list[str]:
@@ -170,40 +175,86 @@ def _page_name(number: int, anchors: dict[str, int], lib: Library, header: str =
     return f"page {number} ({', '.join(names)})" if names else f"page {number} (the front pages)"
 
 
-def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Library) -> list[Picture]:
-    """The pictures of the book's pages the change alters (``folder`` holds the pair's PDFs and anchors)."""
+def _rasters(pdf: Path, scratch: Path) -> dict[int, bytes]:
+    """Each page's picture at a low resolution, its running head and foot left out (a page that only moved prints
+    another number there): page number -> the grey pixels of the rest, to tell pages whose output differs."""
+    from PIL import Image
+
+    scratch.mkdir(parents=True, exist_ok=True)
+    _run(["pdftoppm", "-r", str(COMPARED), "-gray", str(pdf), str(scratch / "p")], "draw the book's pages to compare")
+    out = {}
+    for path in scratch.glob("p-*.pgm"):
+        with Image.open(path) as image:
+            band = int(image.height * BAND) + 1
+            out[int(path.stem.rsplit("-", 1)[1])] = image.crop((0, band, image.width, image.height - band)).tobytes()
+    return out
+
+
+def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Library,
+                  styled: bool = False) -> tuple[list[Picture], list[str]]:
+    """The pictures of the book's pages the change alters (``folder`` holds the pair's PDFs and anchors), and, when
+    the change alters how the book is made (``styled``), the names of every page whose words are the same and whose
+    output differs (a style, a template's markup): ``FEW`` of those are drawn."""
     sides = [(folder / f"{side}.pdf", json.loads((folder / f"{side}.json").read_text(encoding="utf-8")))
              for side in ("before", "after")]
     old, new = (_pages(pdf) for pdf, _ in sides)
-    pictures = []
+    pictures: list[Picture] = []
+    restyled: list[str] = []
+    rasters = [_rasters(pdf, folder / f"{side}-rasters") for (pdf, _), side in zip(sides, ("before", "after"), strict=True)
+               ] if styled else None
+
+    def name_of(a: _Page | None, b: _Page | None) -> str:
+        page, anchors, lib = (b, sides[1][1], after_lib) if b else (a, sides[0][1], before_lib)
+        return f"book {_page_name(page.number, anchors, lib, page.header())}" + (
+            "" if a and b and a.number == b.number else f" (page {a.number} before)" if a and b else
+            " (new)" if b else " (gone)")
+
+    def drawn(a: _Page | None, b: _Page | None, gone: set[int], came: set[int]) -> Picture:
+        shown = Picture("book", name_of(a, b))
+        for page, marked, colour, side, pdf in ((a, gone, REMOVED, "before", sides[0][0]),
+                                                (b, came, ADDED, "after", sides[1][0])):
+            if page is None:
+                continue
+            file = f"book-{page.number:03d}-{side}.png"
+            _draw_page(pdf, page, marked, colour, out / file)
+            getattr(shown, side).append(file)
+            shown.marked += len(marked)
+        return shown
+
     blocks = SequenceMatcher(None, [p.key() for p in old], [p.key() for p in new], autojunk=False).get_opcodes()
     for op, i1, i2, j1, j2 in blocks:
         if op == "equal":
+            for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
+                if rasters is not None and rasters[0].get(old[i].number) != rasters[1].get(new[j].number):
+                    restyled.append(name_of(old[i], new[j]))
+                    if len(restyled) <= FEW:
+                        pictures.append(drawn(old[i], new[j], set(), set()))
             continue
+        gone_in, came_in = block_marks(old[i1:i2], new[j1:j2])
         pairs = list(zip(range(i1, i2), range(j1, j2), strict=False))
         pairs += [(i, None) for i in range(i1 + len(pairs), i2)] + [(None, j) for j in range(j1 + len(pairs), j2)]
         for i, j in pairs:
             a, b = (old[i] if i is not None else None), (new[j] if j is not None else None)
-            said_a, said_b = (a.said() if a else []), (b.said() if b else [])
-            gone, came = changed_words([a.words[k].text for k in said_a], [b.words[k].text for k in said_b])
-            # A page that is new (or gone) is named so, not boxed word by word; dot leaders are no words to box.
-            gone = {said_a[k] for k in gone if b is not None and re.search(r"\w", a.words[said_a[k]].text)}
-            came = {said_b[k] for k in came if a is not None and re.search(r"\w", b.words[said_b[k]].text)}
-            page, anchors, lib = (b, sides[1][1], after_lib) if b else (a, sides[0][1], before_lib)
-            name = _page_name(page.number, anchors, lib, page.header())
-            shown = Picture("book", f"book {name}" + ("" if a and b and a.number == b.number else
-                                                      f" (page {a.number} before)" if a and b else
-                                                      " (new)" if b else " (gone)"))
-            for page, marked, colour, side, pdf in ((a, gone, REMOVED, "before", sides[0][0]),
-                                                    (b, came, ADDED, "after", sides[1][0])):
-                if page is None:
-                    continue
-                file = f"book-{page.number:03d}-{side}.png"
-                _draw_page(pdf, page, marked, colour, out / file)
-                getattr(shown, side).append(file)
-                shown.marked += len(marked)
-            pictures.append(shown)
-    return pictures
+            pictures.append(drawn(a, b, gone_in[i - i1] if i is not None else set(),
+                                  came_in[j - j1] if j is not None else set()))
+    return pictures, restyled
+
+
+def block_marks(old: list[_Page], new: list[_Page]) -> tuple[list[set[int]], list[set[int]]]:
+    """The words to box on each page of a run of pages the change alters: those it removes (before) and adds (after).
+    The run's words are diffed as one text, not page by page: words a change only pushed onto the next page
+    (reflowed) are the same words in the same order, and are not boxed; nor are dot leaders, no words."""
+    at_a = [(n, k) for n, page in enumerate(old) for k in page.said()]
+    at_b = [(n, k) for n, page in enumerate(new) for k in page.said()]
+    gone_at, came_at = changed_words([old[n].words[k].text for n, k in at_a], [new[n].words[k].text for n, k in at_b])
+    gone: list[set[int]] = [set() for _ in old]
+    came: list[set[int]] = [set() for _ in new]
+    for marks, at, pages, found in ((gone, at_a, old, gone_at), (came, at_b, new, came_at)):
+        for i in found:
+            n, k = at[i]
+            if re.search(r"\w", pages[n].words[k].text):
+                marks[n].add(k)
+    return gone, came
 
 
 class _Article(HTMLParser):
@@ -272,12 +323,33 @@ _MARK = """([other, colour]) => {
 }"""
 
 
-def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet) -> list[Picture]:
-    """The pictures of the site's pages whose article the change alters, at each of ``WIDTHS``."""
+def _assets(site: Path) -> dict[str, bytes]:
+    """The site's stylesheets and scripts (every page is drawn with them), by path."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.suffix in (".css", ".js")}
+
+
+def restyled_pages(before: Path, after: Path, pages: list[str]) -> list[str]:
+    """The site's pages (of ``pages``, whose words are the same) whose output differs: every page when a stylesheet
+    or script differs, else each whose HTML does."""
+    if _assets(before) != _assets(after):
+        return pages
+    return [rel for rel in pages if (before / rel).read_bytes() != (after / rel).read_bytes()]
+
+
+def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet,
+                  styled: bool = False) -> tuple[list[Picture], list[str]]:
+    """The pictures of the site's pages whose article the change alters, at each of ``WIDTHS``; with ``styled`` (the
+    change alters how the site is made), also the names of the pages whose words are the same and whose output
+    differs, ``FEW`` of them drawn (game pages first)."""
     pages = sorted({p.relative_to(site).as_posix() for site in (before, after) for p in site.rglob("*.html")})
     changed = [(rel, a, b) for rel in pages if (a := _article(before / rel)) != (b := _article(after / rel))]
+    alike = [rel for rel in pages if rel not in {c[0] for c in changed} and (before / rel).is_file()
+             and (after / rel).is_file()]
+    restyled = restyled_pages(before, after, alike) if styled else []
+    games_first = sorted(restyled, key=lambda rel: (not rel.startswith("games/"), rel))
+    changed += [(rel, None, None) for rel in games_first[:FEW]]  # drawn whole: no word of theirs changed
     if not changed:
-        return []
+        return [], []
     try:
         import playwright.sync_api  # noqa: F401 - only asked whether it is there: the pages are shot in _shoot
     except ImportError:
@@ -299,7 +371,7 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     progress("pictures: site pages", len(changed), len(changed), final=True)
-    return outcome[0]
+    return outcome[0], [f"site page {rel.removesuffix('index.html') or 'home page'}" for rel in restyled]
 
 
 def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[str] | None, list[str] | None]],
@@ -316,14 +388,17 @@ def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[s
             for done, (rel, a, b) in enumerate(changed):
                 progress("pictures: site pages", done, len(changed))
                 name = rel.removesuffix("index.html") or "home page"
-                shown = Picture("site", f"site page {name}" + (" (new)" if a is None else " (gone)" if b is None else ""))
+                whole = a is None and b is None  # its words the same, its output not: drawn, nothing boxed
+                shown = Picture("site", f"site page {name}" + (" (its output)" if whole else " (new)" if a is None
+                                                                 else " (gone)" if b is None else ""))
                 stem = re.sub(r"[^a-z0-9]+", "-", rel.removesuffix(".html").lower()).strip("-") or "home"
                 for side, site, other, colour in (("before", before, b, REMOVED), ("after", after, a, ADDED)):
                     if not (site / rel).is_file():
                         continue
                     for width, tab in tabs.items():
                         tab.goto((site / rel).resolve().as_uri())
-                        shown.marked += max(0, tab.evaluate(_MARK, [other, colour]))
+                        if not whole:
+                            shown.marked += max(0, tab.evaluate(_MARK, [other, colour]))
                         file = f"site-{stem}-{width}-{side}.png"
                         tab.screenshot(path=str(out / file), full_page=True)
                         getattr(shown, side).append(file)
@@ -334,52 +409,132 @@ def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[s
     return pictures
 
 
-def draw(root: Path, base: Path, before: Library, after: Library, out: Path, progress: Report = quiet) -> list[Picture]:
-    """Pictures of every book and site page the change from ``base`` (the base's sources, unpacked) to ``root``
-    alters, written to ``out`` with ``index.html``; return them. Refused, before anything is read, when a source is a
-    link leaving the project."""
-    from ..render.process import scratch_environment
+MADE = ("generator", "templates", CONFIG, "pyproject.toml", "requirements.lock")  # what the book is made with
+RUNNING = Path(__file__).resolve().parents[2]  # the code running this check (the change's)
+# A side's site, made by that side's own code (run with its folder first on the path): its functions, not ours.
+SITE_SCRIPT = ("import json, sys; from pathlib import Path; from generator.book.library import load_library; "
+               "from generator.render.site.engine import render_site; root, ed, out, staging, anchors = sys.argv[1:]; "
+               "render_site(load_library(Path(root), ed), Path(out), Path(staging), None, "
+               "json.loads(Path(anchors).read_text(encoding='utf-8')))")
+
+
+def checkout_made(ref: str, repo: Path, dest: Path) -> None:
+    """What the base is made with (``MADE``: its code, templates and settings, those it has) unpacked into ``dest``
+    beside its sources: its pages are drawn by its own making, not the change's."""
+    try:
+        listed = subprocess.run(["git", "-C", str(repo), "ls-tree", "--name-only", ref, "--", *MADE],
+                                capture_output=True, check=True, text=True).stdout.split()
+        if listed:
+            data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, *listed],
+                                  capture_output=True, check=True).stdout
+            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+                tar.extractall(dest, filter="data")
+    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+        raise RulebookError(f"cannot read what '{ref}' is made with from git: {exc}") from None
+
+
+def _code(side: Path) -> Path:
+    """The code a side is drawn with: its own, if it has any (a project's checkout), else the running one."""
+    return side if (side / "generator" / "__init__.py").is_file() else RUNNING
+
+
+def _files(top: Path) -> dict[str, bytes]:
+    found = {}
+    for name in MADE:
+        start = top / name
+        for path in ([start] if start.is_file() else sorted(start.rglob("*")) if start.is_dir() else []):
+            if path.is_file() and "__pycache__" not in path.parts and not path.is_symlink():
+                found[path.relative_to(top).as_posix()] = path.read_bytes()
+    return found
+
+
+def made_differently(base: Path, root: Path) -> bool:
+    """Whether the change alters what the book is made with (its code, templates, styles, settings)."""
+    return _code(base) != _code(root) and _files(base) != _files(root)
+
+
+def _render(code: Path, args: list[str], env: dict[str, str], games: int, what: str) -> None:
+    """One side's render in a process of its own code (``code`` first on the path, its folder the working one)."""
     from .build import PDF_MEMORY_MB, PDF_MEMORY_MB_PER_GAME, PDF_TIMEOUT, PDF_TIMEOUT_PER_GAME, _limit_memory
+
+    env = {**env, "PYTHONPATH": str(code) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")}
+    try:
+        done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                              timeout=PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * games, cwd=code,
+                              preexec_fn=_limit_memory(PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * games))
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"the pictures' {what} took too long and was stopped") from None
+    if done.returncode != 0:
+        raise BuildError(f"the pictures' {what} failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}")
+
+
+@dataclass
+class Drawn:
+    """What ``draw`` made: the pictures, and the pages whose output a change of how the book is made alters though
+    their words are the same (by name: the book's, the site's), and how many pages each side has."""
+
+    pictures: list[Picture]
+    restyled: list[str] = field(default_factory=list)
+    made_differently: bool = False
+    pages: int = 0
+
+
+def draw(root: Path, base: Path, before: Library, after: Library, out: Path, progress: Report = quiet) -> Drawn:
+    """Pictures of every book and site page the change from ``base`` (the base's sources, and what it is made with
+    when ``checkout_made`` unpacked it) to ``root`` alters, written to ``out`` with ``index.html``. Each side is drawn
+    by its own code, templates and settings; when those differ, every page is compared by its output, not only its
+    words. Refused, before anything is read, when a source is a link leaving the project."""
+    from ..render.process import scratch_environment
 
     leaving = links_leaving(root)
     if leaving:
         raise RulebookError(f"{leaving[0]}: a link to a file outside the project, which no picture may show: "
                             "put the file itself in its place")
-    for name in ("templates", CONFIG):  # both sides are drawn with this change's code and templates
-        if (root / name).is_dir():
-            shutil.copytree(root / name, base / name, dirs_exist_ok=True)
-        elif (root / name).is_file():
-            shutil.copy(root / name, base / name)
+    styled = made_differently(base, root)
+    if _code(base) == _code(root):  # no code of the base's own (a bare folder of sources): drawn as the change's
+        for name in ("templates", CONFIG):
+            if (root / name).is_dir():
+                shutil.copytree(root / name, base / name, dirs_exist_ok=True)
+            elif (root / name).is_file():
+                shutil.copy(root / name, base / name)
     _clear(out)
     scratch = base.parent / "pictures"
     scratch.mkdir(exist_ok=True)
     progress("pictures: the book before and after")
     games = len(before.games) + len(after.games)
-    try:
-        with scratch_environment() as env:
-            done = subprocess.run([sys.executable, "-m", "generator.render.pdf.pair", str(base), before.edition.id,
-                                   str(root), after.edition.id, str(scratch)], capture_output=True, text=True, env=env,
-                                  timeout=PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * games,
-                                  cwd=Path(__file__).resolve().parents[2],
-                                  preexec_fn=_limit_memory(PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * games))
-    except subprocess.TimeoutExpired:
-        raise BuildError("the pictures' book render took too long and was stopped") from None
-    if done.returncode != 0:
-        raise BuildError(f"the pictures' book render failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}")
+    pair = ["-m", "generator.render.pdf.pair"]
+    with scratch_environment() as env:
+        if not styled:  # one process, one code: the second book lays out again only what the change touched
+            _render(_code(root), [*pair, str(base), before.edition.id, str(root), after.edition.id, str(scratch)],
+                    env, games, "book render")
+        else:  # each side by its own code (each laid out twice in its process: the second time from the first)
+            for side, top, lib in (("before", base, before), ("after", root, after)):
+                (scratch / side).mkdir()
+                _render(_code(top), [*pair, str(top), lib.edition.id, str(top), lib.edition.id, str(scratch / side)],
+                        env, games, f"book render ({side})")
+                for suffix in (".pdf", ".json"):
+                    (scratch / side / f"{side}{suffix}").replace(scratch / f"{side}{suffix}")
     progress("pictures: the book before and after", final=True)
-    pictures = book_pictures(scratch, out, before, after)
+    pictures, restyled = book_pictures(scratch, out, before, after, styled)
     sites = {}
-    for side, lib in (("before", before), ("after", after)):
+    for side, top, lib in (("before", base, before), ("after", root, after)):
         progress(f"pictures: the site {side}")
-        anchors = json.loads((scratch / f"{side}.json").read_text(encoding="utf-8"))
+        anchors = scratch / f"{side}.json"
         staging = scratch / f"site-{side}-staging"
         staging.mkdir()
-        render_site(lib, scratch / f"site-{side}", staging, None, anchors)
+        if styled:
+            with scratch_environment() as env:
+                _render(_code(top), ["-c", SITE_SCRIPT, str(top), lib.edition.id, str(scratch / f"site-{side}"),
+                                     str(staging), str(anchors)], env, games, f"site ({side})")
+        else:
+            render_site(lib, scratch / f"site-{side}", staging, None, json.loads(anchors.read_text(encoding="utf-8")))
         sites[side] = scratch / f"site-{side}"
         progress(f"pictures: the site {side}", final=True)
-    pictures += site_pictures(sites["before"], sites["after"], out, progress)
+    shot, site_restyled = site_pictures(sites["before"], sites["after"], out, progress, styled)
+    pictures += shot
     (out / "index.html").write_text(index(pictures, before, after), encoding="utf-8")
-    return pictures
+    pages = len(list(sites["after"].rglob("*.html")))
+    return Drawn(pictures, restyled + site_restyled, styled, pages)
 
 
 DRAWN = re.compile(r"(book|site)-[a-z0-9-]+\.png|index\.html")  # the files a pictures folder holds

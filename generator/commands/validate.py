@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..checks import ACCEPTED_FILE, Finding
@@ -28,7 +29,8 @@ def accepted(findings: list[Finding]) -> list[str]:
     for f in findings:
         if f.severity == "accepted":
             reasons[(f.check, f.because or "")] = reasons.get((f.check, f.because or ""), 0) + 1
-    return [f"accepted: {n} {check}: {because}" for (check, because), n in sorted(reasons.items())]
+    # A reason is one line (reason.not_one_line refuses more): one written over several is still printed as one.
+    return [f"accepted: {n} {check}: {' '.join(because.split())}" for (check, because), n in sorted(reasons.items())]
 
 
 def accepted_count(findings: list[Finding]) -> list[str]:
@@ -66,10 +68,19 @@ def annotation(f: Finding) -> str:
             f"{_escape(f.check + ': ' + f.message)}")
 
 
+WORKFLOW_COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)
+
+
+def no_commands(text: str) -> str:
+    """``text`` with no line a GitHub runner takes as a workflow command (``::error``, ``::stop-commands::``,
+    ``##[``): each such line's first character escaped (Markdown shows ``\\:`` as ``:``)."""
+    return WORKFLOW_COMMAND.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
 def as_github(findings: list[Finding], games: int) -> str:
-    """GitHub workflow annotations (::error file=...,line=...::message)."""
+    """GitHub workflow annotations (::error file=...,line=...::message); every other line is text, never a command."""
     lines = [annotation(f) for f in findings if f.severity != "accepted"]
-    return "\n".join(lines + accepted(findings) + [summary(findings, games)])
+    return "\n".join(lines + [no_commands(line) for line in accepted(findings) + [summary(findings, games)]])
 
 
 def run(root: Path, edition: str | None = None, allow_missing: bool = False, form: str = "text") -> int:
