@@ -6,7 +6,7 @@ every error and for each warning the base did not have (matched by check, file a
 line: an edit above a standing warning moves it). Standing and accepted warnings are counted once
 in the summary, never annotated (GitHub shows ten annotations a step: a new one must not drown).
 The summary leads with the errors, then what the change does to the rules in words, in three groups: the
-family's decisions the change records (revisions.yaml, each with its date and why), the corrections (errata.yaml,
+decisions the change records (revisions.yaml, each with its date and why), the corrections (errata.yaml,
 each with its evidence) and the other edits, each with the lines it changes; then the words it adds to the house
 dictionary. When the change cannot be compared (the base or the head does not load), it says why and still reports.
 """
