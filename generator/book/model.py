@@ -763,6 +763,8 @@ class Book(Strict):
     pages: list[Page]
     printed_index: PrintedIndex | None = None
     sources: list[SourceDocument] = Field([], description="every document a game or variant cites")
+    description: str | None = Field(None, description="the book's own words about itself, as its back cover prints "
+                                                      "them (`rulebook print-shop`); paragraphs separated by a blank line")
 
     @model_validator(mode="after")
     def _current(self) -> Book:

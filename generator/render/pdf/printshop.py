@@ -152,9 +152,8 @@ def cover_html(lib: Library, trim: Trim, pages: int, stock: str) -> str:
     width, height, spine = trim.width, trim.height, spine_width(pages, stock)
     total = 2 * width + spine
     title, author = escape(book.title), escape(book.author)
-    description = getattr(book, "description", None)
-    about = "".join(f"<p>{escape(paragraph.strip())}</p>" for paragraph in str(description).split("\n\n")
-                    if paragraph.strip()) if description else ""
+    about = "".join(f"<p>{escape(paragraph.strip())}</p>" for paragraph in (book.description or "").split("\n\n")
+                    if paragraph.strip())
     panel = f"position: absolute; top: 0; height: {height}in; box-sizing: border-box; padding: {SAFE}in;"
     barcode = (f"position: absolute; left: {width - BARCODE_INSET - BARCODE[0]}in; top: {height - BARCODE_INSET - BARCODE[1]}in;"
                f" width: {BARCODE[0]}in; height: {BARCODE[1]}in; background: #fff;")
