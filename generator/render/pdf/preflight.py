@@ -25,6 +25,8 @@ from .printshop import (
     LEAST_PAGES,
     SAFE,
     SPINE_CLEARANCE,
+    SPINE_TEXT_PAGES,
+    SPINE_TEXT_WIDTH,
     Trim,
     gutter,
     spine_has_text,
@@ -250,14 +252,15 @@ def cover_safe_area(path: Path, trim: Trim, pages: int, stock: str) -> Result:
         words += 1
         panels = {"back": (x + safe, y + safe, x + width - safe, y + height - safe),
                   "front": (x + width + spine + safe, y + safe, x + 2 * width + spine - safe, y + height - safe)}
-        if spine_has_text(pages):
+        if spine_has_text(pages, stock):
             panels["spine"] = (x + width + clear, y + safe, x + width + spine - clear, y + height - safe)
         if not any(not _outside(box, area) for area in panels.values()):
             centre = (box[0] + box[2]) / 2 - x
             panel = "back" if centre < width else "spine" if centre < width + spine else "front"
             if panel == "spine" and "spine" not in panels:
-                return Result("safe-area", False, f"{_quote(text)} is on the spine of a {pages}-page book: no text "
-                                                  "there below 79 pages")
+                return Result("safe-area", False, f"{_quote(text)} is on the spine of a {pages}-page book on {stock} "
+                                                  f"paper: too thin for text (at least {SPINE_TEXT_PAGES} pages and "
+                                                  f"{SPINE_TEXT_WIDTH} in)")
             return Result("safe-area", False, f"{_quote(text)} is {_outside(box, panels[panel])} of the {panel}")
         zone = (x + width - (BARCODE_INSET + BARCODE[0]) * POINT, y + BARCODE_INSET * POINT,
                 x + width - BARCODE_INSET * POINT, y + (BARCODE_INSET + BARCODE[1]) * POINT)
@@ -280,7 +283,7 @@ def spine(reader: Any, trim: Trim, pages: int, stock: str) -> Result:
                                       f"in high; {pages} pages on {stock} paper make {want:.4f} in, "
                                       f"the trim {trim.height:.3f} in")
     return Result("spine", True, f"{want:.4f} in ({pages} pages x {stock} paper), "
-                                 f"{'with' if spine_has_text(pages) else 'no'} spine text")
+                                 f"{'with' if spine_has_text(pages, stock) else 'no'} spine text")
 
 
 def check_interior(path: Path, trim: Trim) -> list[Result]:

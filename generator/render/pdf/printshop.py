@@ -39,6 +39,8 @@ SMALL_TRIM = 7.0  # in: a narrower trim takes the booklet's smaller type and nar
 # Paper thickness per page (in), for the spine: KDP's black-and-white interior stocks.
 PAPER_STOCK = {"white": 0.002252, "cream": 0.0025}
 SPINE_TEXT_PAGES = 79  # KDP: fewer pages than this, no text on the spine
+# And a spine narrower than this (in) has, between the folds' clearances, room for type under 6 pt: left blank too.
+SPINE_TEXT_WIDTH = 0.25
 SPINE_CLEARANCE = 0.0625  # in: spine text keeps this far from each fold
 COVER_SAFE = 0.125  # in: cover text keeps this far inside the trim
 BARCODE = (2.0, 1.2)  # in (width, height): the zone KDP prints its barcode in, at the back cover's foot
@@ -73,9 +75,10 @@ def spine_width(pages: int, stock: str) -> float:
     return pages * PAPER_STOCK[stock]
 
 
-def spine_has_text(pages: int) -> bool:
-    """Whether the spine carries the title and author (KDP: only from ``SPINE_TEXT_PAGES`` pages)."""
-    return pages >= SPINE_TEXT_PAGES
+def spine_has_text(pages: int, stock: str) -> bool:
+    """Whether the spine carries the title and author: from ``SPINE_TEXT_PAGES`` pages (KDP's rule), on a spine at
+    least ``SPINE_TEXT_WIDTH`` wide (room for legible type)."""
+    return pages >= SPINE_TEXT_PAGES and spine_width(pages, stock) >= SPINE_TEXT_WIDTH
 
 
 class TrimEngine(Engine):
@@ -158,10 +161,10 @@ def cover_html(lib: Library, trim: Trim, pages: int, stock: str) -> str:
     barcode = (f"position: absolute; left: {width - BARCODE_INSET - BARCODE[0]}in; top: {height - BARCODE_INSET - BARCODE[1]}in;"
                f" width: {BARCODE[0]}in; height: {BARCODE[1]}in; background: #fff;")
     spine_html = ""
-    if spine_has_text(pages):
+    if spine_has_text(pages, stock):
         room = spine - 2 * SPINE_CLEARANCE  # across the spine
         length = height - 2 * SAFE  # along it
-        size = min(11.0, room * 72 * 0.6)
+        size = min(11.0, room * 72 * 0.6)  # the type's size: three fifths of the room across the spine
         spine_html = (f'<div class="spine-text" style="position: absolute; left: {width + spine / 2 - length / 2}in;'
                       f' top: {height / 2 - room / 2}in; width: {length}in; height: {room}in; line-height: {room}in;'
                       f' font-size: {size:.2f}pt; transform: rotate(90deg);">'
