@@ -183,6 +183,7 @@ def annotations(reader: Any) -> Result:
     """No page has an annotation (a link, a form field's widget) and the document has no form."""
     for n, page in enumerate(reader.pages, 1):
         annots = page.get("/Annots")
+        annots = annots.get_object() if annots is not None else []  # an array, or a reference to one
         if annots:
             kinds = sorted({str(a.get_object().get("/Subtype", "?")).lstrip("/") for a in annots})
             return Result("annotations", False, f"page {n} has {len(annots)} annotations ({', '.join(kinds)}): "
