@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pikepdf
 import pytest
@@ -20,6 +21,7 @@ from generator.book.library import load_library
 from generator.commands import print_shop
 from generator.errors import RulebookError
 from generator.render.pdf import preflight, printshop
+from generator.render.pdf.book import game_pages
 from generator.render.views.describe import pdf_name
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -205,7 +207,7 @@ def test_the_command_prints_a_line_an_item_and_exits_1_on_a_failure(printed, tmp
         _odd(pdf, printshop.TRIMS["6x9"])
         pdf.save(tmp_path / "interior.pdf")
     shutil.copy(folder / "cover.pdf", tmp_path / "cover.pdf")
-    monkeypatch.setattr(print_shop, "load_library", lambda root, edition: None)
+    monkeypatch.setattr(print_shop, "load_library", lambda root, edition: SimpleNamespace(is_current=False))
     monkeypatch.setattr(print_shop, "make", lambda lib, out, trim, stock: pages - 1)  # the files are there already
     assert print_shop.run(tmp_path, "6x9", out=tmp_path) == 1
     lines = capsys.readouterr().out.splitlines()
@@ -238,6 +240,10 @@ def test_the_interior_has_the_words_of_the_book(printed, small_built, trim):
     interior = _body_words(folder / "interior.pdf", head, (printshop.TRIMS[trim].height - printshop.HEAD) * 72 + 13)
     assert book - interior == Counter()
     assert set(interior) <= set(book)
+    text = subprocess.run(["pdftotext", str(folder / "interior.pdf"), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    headings = [page.heading() for page in game_pages(load_library(project))]
+    assert headings and [h for h in headings if h not in text] == []  # every game
 
 
 @pytest.mark.parametrize("trim", TRIMS)
@@ -302,3 +308,27 @@ def test_an_edition_laid_out_as_printed_is_refused_in_one_line(tmp_path):
     with pytest.raises(RulebookError, match="laid out as it was printed"):
         print_shop.make(lib, tmp_path, "6x9")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_broken_book_is_one_line_a_problem_and_nothing_is_written(small_built, tmp_path, capsys):
+    from generator.cli import main
+
+    project = tmp_path / "project"
+    for name in ("rules_data", "content", "templates", "schema"):
+        shutil.copytree(small_built[0] / name, project / name)
+    shutil.copy(small_built[0] / "mkdocs.yml", project / "mkdocs.yml")
+    golf = project / "rules_data" / "golf.yaml"
+    golf.write_text(golf.read_text(encoding="utf-8") + "\nbroken: [\n", encoding="utf-8")  # not YAML
+    out = tmp_path / "out"
+    assert main(["--root", str(project), "print-shop", "--trim", "6x9", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and re.search(r"golf\.yaml:\d+(:\d+)?: ", err) and err.splitlines()[-1].startswith("error: ")
+    assert not out.exists()
+
+
+def test_a_trim_the_command_does_not_know_is_refused(capsys):
+    from generator.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["print-shop", "--trim", "9x12"])
+    assert stopped.value.code == 2 and "invalid choice: '9x12'" in capsys.readouterr().err

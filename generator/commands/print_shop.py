@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..book.library import Library, load_library
-from ..errors import OutputError, RulebookError, os_problem
+from ..errors import BuildError, OutputError, RulebookError, os_problem
 
 FILES = ("interior.pdf", "cover.pdf")
 
@@ -67,6 +67,13 @@ def preflight(out: Path, trim: str, stock: str) -> list[str]:
 def run(root: Path, trim: str, edition: str | None = None, stock: str = "white", out: Path | None = None) -> int:
     """``rulebook print-shop``: write the files, print the preflight, exit 1 if any item failed."""
     lib = load_library(root, edition)
+    if lib.is_current:  # as a build: a book with errors is not printed (an earlier edition is printed as published)
+        from ..checks import run_checks
+
+        errors = [f for f in run_checks(lib) if f.severity == "error"]
+        if errors:
+            listing = "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
+            raise BuildError(f"validation failed; nothing was written:\n{listing}")
     out = (out or default_out(root, lib, trim)).resolve()
     pages = make(lib, out, trim, stock)
     print(f"wrote {out / FILES[0]} ({pages} pages) and {out / FILES[1]}")
