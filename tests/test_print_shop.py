@@ -332,3 +332,14 @@ def test_a_trim_the_command_does_not_know_is_refused(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["print-shop", "--trim", "9x12"])
     assert stopped.value.code == 2 and "invalid choice: '9x12'" in capsys.readouterr().err
+
+
+def test_a_book_past_a_gutter_band_is_laid_out_again_with_the_wider_gutter(small_built, tmp_path, monkeypatch):
+    """With a band ending below the small book's page count, the interior is laid out again with the next band's
+    gutter, and every word keeps clear of it (the safe area's inside edge is that gutter)."""
+    monkeypatch.setattr(printshop, "GUTTERS", ((printshop.LEAST_PAGES, 0.375), (828, 0.75)))
+    pages, inside = printshop.render_interior(load_library(small_built[0]), tmp_path / "interior.pdf",
+                                              printshop.TRIMS["6x9"])
+    assert pages > printshop.LEAST_PAGES and inside == 0.75
+    result = preflight.interior_safe_area(tmp_path / "interior.pdf", printshop.TRIMS["6x9"], pages)
+    assert result.ok and "gutter 0.75 in" in result.message
