@@ -10,6 +10,8 @@
 5. editions (bench/editions.py): ten editions against two; publish: after a correction, against one build;
 4. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
+6. print-shop (bench/printshop.py): `rulebook print-shop --trim 6x9` (interior, cover, preflight) against the
+   letter book's render (issue 53).
 
 A generated book repeats the real games under new ids (bench/synthetic.py), so its data are
 realistic and valid. Results go to bench/results/latest.json and are printed as a table.
@@ -36,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.editions import editions, publish_correction  # noqa: E402
 from bench.loop import loop, suite  # noqa: E402
+from bench.printshop import print_shop  # noqa: E402
 from bench.synthetic import make_book  # noqa: E402
 from generator.book.library import load_library  # noqa: E402
 from generator.checks import run_checks  # noqa: E402
@@ -340,7 +343,8 @@ PARTS: dict[str, Callable[[dict, Path, Scale], None]] = {
                                                      validates=scale.editions[2], releases=scale.editions[0],
                                                      project=scale.editions_project),
     "publish": lambda results, tmp, scale: publish_correction(results, tmp, scale.publish_pairs, scale.editions[0],
-                                                              scale.editions_project)}
+                                                              scale.editions_project),
+    "print-shop": lambda results, tmp, scale: print_shop(results, tmp, scale.root, scale.repeat)}
 
 
 def run(names: list[str], results: dict, tmp: Path, scale: Scale = FULL, out: Path | None = None) -> dict:

@@ -96,6 +96,12 @@ def cmd_init(args: argparse.Namespace) -> int:
     return init.run(Path(args.dir).resolve(), args.title, args.author, args.pipeline)
 
 
+def cmd_print_shop(args: argparse.Namespace) -> int:
+    from .commands import print_shop
+
+    return print_shop.run(_root(args), args.trim, args.edition, args.paper_stock, Path(args.out) if args.out else None)
+
+
 def cmd_new_game(args: argparse.Namespace) -> int:
     from .commands import new_game
 
@@ -125,6 +131,16 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--booklet", action="store_true", help="also write the book imposed as a fold-and-staple "
                                                           "booklet (half-letter; A5 with --paper a4)")
     b.set_defaults(func=cmd_build)
+
+    ps = sub.add_parser("print-shop", help="an interior and a cover a print-on-demand service takes (PDF/X-4, "
+                                           "bleed, a spine from the page count), checked as the service checks them")
+    ps.add_argument("--trim", required=True, choices=("5.5x8.5", "6x9", "7x10", "8.5x11", "A5"),
+                    help="the trim size, inches (or A5)")
+    ps.add_argument("--edition", help="edition id (default: current)")
+    ps.add_argument("--paper-stock", choices=("white", "cream"), default="white",
+                    help="the interior's paper, for the spine's width (default: white)")
+    ps.add_argument("--out", help="output folder (default: build/print-shop/<trim>/)")
+    ps.set_defaults(func=cmd_print_shop)
 
     c = sub.add_parser("check-pr", help="the pull-request check: validate, annotate the findings the change "
                                         "brings, and summarise errors then the change in words")

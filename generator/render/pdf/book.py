@@ -272,6 +272,7 @@ class Layout:
     laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
     fitted: int = 0  # extra layouts tried to fit a part a page shorter, for the benchmark
     warnings: list[str] = field(default_factory=list)  # what the printed layout could not keep (write_printed_book)
+    least_pages: int = 0  # a bound book (printshop.py): blank pages at the end make an even count of at least this
 
     def forget_unused(self) -> None:
         """Drop parts the last layout did not use, so that a long preview session does not grow."""
@@ -367,8 +368,7 @@ class Layout:
             gc.collect()
 
     def _counter(self, first_page: int) -> Any:
-        sides = booklet.side_css(first_page) if self.engine.paper in BOOKLET_PAGE.values() else ""
-        return self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }} {sides}")
+        return self.engine.css(f"@page :first {{ counter-reset: page {first_page}; }} {self.engine.side_css(first_page)}")
 
     def _fitted(self, html: str, first_page: int, edit: Callable[[Any], None] | None = None) -> Any:
         """The part (its HTML changed by ``edit``, if given) laid out with no game's opening split across
@@ -459,7 +459,7 @@ def write_book(lib: Library, layout: Layout, target: Path, progress: Report = qu
     printed = layout.pages
     layout.used.clear()
     for _ in range(MAX_LAYOUTS):
-        writer = PdfWriter(layout.engine.fonts)
+        writer = PdfWriter(layout.engine.fonts, **layout.engine.writer_options)
         add = _Counted(writer, progress)
         front = layout.part(make_document, parts.numbered(printed)[0], 1)
         front_anchors, front_length = _anchors(front.pages, 1), len(front.pages)
@@ -487,6 +487,9 @@ def write_book(lib: Library, layout: Layout, target: Path, progress: Report = qu
         found = with_end
         for page in end.pages:
             add(page)
+        if layout.least_pages:  # the contents, put first, is as long as its first layout when the numbers settle
+            total = add.written + front_length
+            _blank(layout, make_document, add, max(layout.least_pages - total, total % 2))
         final = parts.numbered(found)
         contents = layout.part(make_document, final[0], 1)
         settled = len(contents.pages) == front_length and _anchors(contents.pages, 1) == front_anchors

@@ -54,6 +54,17 @@ def without_cycle_collector() -> Iterator[None]:
 class Engine:
     """Lays out HTML with the print stylesheet and bundled fonts, and writes tagged PDFs."""
 
+    # What the book's PDF writer is told beyond the fonts (writer.PdfWriter's keywords): a print-shop engine writes
+    # PDF/X-4 without links (printshop.py).
+    writer_options: dict[str, Any] = {}
+
+    def side_css(self, first_page: int) -> str:
+        """The page sides' margins and folios for a part whose first page is ``first_page``: the booklet's, outside
+        it none (a right-hand and a left-hand page are alike)."""
+        from . import booklet
+
+        return booklet.side_css(first_page) if self.paper in BOOKLET_PAGE.values() else ""
+
     def __init__(self, paper: str = "letter") -> None:
         weasyprint = _weasy()
         from weasyprint.text.fonts import FontConfiguration

@@ -129,29 +129,45 @@ def _calculation_order(calculated: list[tuple[bytes, str, list[str]]]) -> list[b
 class PdfWriter:
     """One PDF/UA-1 file, its pages added one at a time (see the module's docstring)."""
 
-    def __init__(self, font_config: Any, accessible: bool = True) -> None:
+    def __init__(self, font_config: Any, accessible: bool = True, variant: str = PDF_VARIANT, links: bool = True,
+                 output_intent: str | None = None) -> None:
         import pydyf
         from tinycss2.color5 import D50, D65
         from weasyprint import DEFAULT_OPTIONS
         from weasyprint.pdf import VARIANTS
 
-        self.options = {**DEFAULT_OPTIONS, "pdf_variant": PDF_VARIANT, "uncompressed_pdf": False,
+        # ``variant``: PDF/UA-1, or PDF/X-4 for a print shop (printshop.py), which also asks for no links (no
+        # annotation inside the trim) and an output intent: "srgb", WeasyPrint's own sRGB IEC61966-2.1 profile.
+        self.variant, self.links, self.output_intent = variant, links, output_intent
+        self.options = {**DEFAULT_OPTIONS, "pdf_variant": variant, "uncompressed_pdf": False,
                         "custom_metadata": False}
-        _, properties = VARIANTS[PDF_VARIANT]
+        _, properties = VARIANTS[variant]
         self.options.update({key: value for key, value in properties.items() if self.options.get(key) is None})
         self.compress = not self.options["uncompressed_pdf"]
+        self.color_profiles: dict[str, Any] = {}
         # What PDF/UA needs beyond WeasyPrint's tagging (tagging.py); False: WeasyPrint's own file (tests/test_writer.py)
         self.accessible = accessible
         self.font_config = font_config
         self.pdf = pdf = new_pdf()  # pydyf's PDF, its page references read once per page (patches.py)
         self.fonts: dict[str, Any] = {}
         self.images: dict[str, Any] = {}
-        self.color_profiles: dict[str, Any] = {}
         # As generate_pdf sets them up: the colour spaces and the resources every page shares.
         lab = {name: pydyf.Array(("/Lab", pydyf.Dictionary({"WhitePoint": pydyf.Array(point),
                                                              "Range": pydyf.Array((-125, 125, -125, 125))})))
                for name, point in (("lab-d50", D50), ("lab-d65", D65))}
         color_space = pydyf.Dictionary(lab)
+        if output_intent == "srgb":  # as generate_pdf adds it: the profile, and the colour space drawing in it
+            from importlib.resources import files
+
+            from weasyprint.css import ColorProfile
+
+            with (files("weasyprint.pdf") / "sRGB2014.icc").open("rb") as icc:
+                self.color_profiles["srgb"] = profile = ColorProfile(icc, "sRGB2014.icc", "relative-colorimetric",
+                                                                     (["r"], ["g"], ["b"]))
+            stream = pydyf.Stream([profile.content], pydyf.Dictionary({"N": 3}), compress=self.compress)
+            pdf.add_object(stream)
+            profile.pdf_reference = stream.reference
+            color_space["srgb"] = pydyf.Array(("/ICCBased", stream.reference))
         pdf.add_object(color_space)
         self.resources = pydyf.Dictionary({"ExtGState": pydyf.Dictionary(), "XObject": pydyf.Dictionary(),
                                            "Pattern": pydyf.Dictionary(), "Shading": pydyf.Dictionary(),
@@ -203,7 +219,7 @@ class PdfWriter:
         page_rectangle = (left / scale, top / scale, (right - left) / scale, (bottom - top) / scale)
         tags: dict = {}
         stream = tagging.stream_class()(self.fonts, page_rectangle, self.resources, self.images, tags,
-                                        self.color_profiles, None, compress=self.compress)
+                                        self.color_profiles, self.output_intent, compress=self.compress)
         if self.accessible:  # running heads and feet: artifacts (tagging.py)
             stream.furniture = tagging.furniture(page._page_box)
         stream.transform(d=-1, f=(page.height * scale))
@@ -227,7 +243,7 @@ class PdfWriter:
                 self.link_targets.setdefault(target, index)
         if any(link_type == "attachment" for link_type, *_ in page.links):
             raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
-        add_links((page.links, anchors), matrix, pdf, pdf_page, self.names, tags)
+        add_links((page.links if self.links else [], anchors), matrix, pdf, pdf_page, self.names, tags)
         if self.accessible:
             tagging.flag_links(pdf_page, {obj.reference: obj for obj in pdf.objects[first_object:]})
         add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
@@ -390,10 +406,31 @@ class PdfWriter:
         pdf.catalog["MarkInfo"] = pydyf.Dictionary({"Marked": "true"})
         if "Lang" not in pdf.catalog:
             pdf.catalog["Lang"] = pydyf.String()
-        variant_function, _ = VARIANTS[PDF_VARIANT]
-        variant_function(pdf, SimpleNamespace(metadata=metadata), [], [], self.compress)  # PDF/UA's XMP metadata
+        if "srgb" in self.color_profiles:  # the condition the colours are meant for, as generate_pdf says it
+            profile = self.color_profiles["srgb"]
+            pdf.catalog["OutputIntents"] = pydyf.Array([pydyf.Dictionary({
+                "Type": "/OutputIntent", "S": "/GTS_PDFX", "OutputConditionIdentifier": pydyf.String("sRGB IEC61966-2.1"),
+                "Info": pydyf.String("sRGB IEC61966-2.1"), "RegistryName": pydyf.String("http://www.color.org"),
+                "DestOutputProfile": profile.pdf_reference})])
+        variant_function, _ = VARIANTS[self.variant]
+        variant_function(pdf, SimpleNamespace(metadata=metadata), [], [], self.compress)  # the variant's XMP metadata
+        if "Metadata" in pdf.catalog:  # PDF/X-4's XMP names the document by a random UUID: the same book, the same id
+            _steady_document_id(pdf, metadata)
         for number, obj in enumerate(pdf.objects):  # the fonts and the like, a large one deflated once (patches.py)
             if isinstance(obj, pydyf.Stream):
                 pdf.objects[number] = _Serialised(obj, True)
         with open(target, "wb") as output:
             pdf.write(output, self.options["pdf_version"], self.options["pdf_identifier"], self.compress)
+
+
+def _steady_document_id(pdf: Any, metadata: Any) -> None:
+    """Replace the random ``xmpMM:DocumentID`` WeasyPrint's PDF/X metadata writes with one made from the document's
+    title and dates, so that the same book makes the same bytes."""
+    import re
+    import uuid
+
+    number = int(bytes(pdf.catalog["Metadata"]).split()[0])
+    stream = pdf.objects[number]
+    steady = uuid.uuid5(uuid.NAMESPACE_URL, f"rulebook:{metadata.title}:{metadata.created}:{metadata.modified}")
+    stream.stream = [re.sub(rb"xmp\.did:[0-9a-f-]{36}", f"xmp.did:{steady}".encode(), bytes(chunk))
+                     for chunk in stream.stream]
