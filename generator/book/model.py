@@ -794,7 +794,7 @@ class Book(Strict):
     description: str = Field(min_length=1, description="one sentence about the book: the site's description, the "
                              "PDF's subject, the installed app's")
     decided_by: str = Field("the editors", min_length=1, description="whose decisions the book records, as a "
-                            "sentence names them: 'the family', 'the club' (\"The family's decisions\")")
+                            "sentence names them: 'the club', 'the editors' (\"The club's decisions\")")
     contact: str = Field("", description="how readers reach the editors (an e-mail address or a web address); "
                          "empty: none given")
     accent: Colour = Field(
