@@ -1,7 +1,7 @@
 """The book imposed as a saddle-stitched booklet: two pages a side of a landscape sheet.
 
 Printed double-sided (flip on the short edge), folded down the middle and stapled, the sheets
-make a half-size booklet: half-letter from letter paper, A5 from A4 (README: Printing the booklet).
+make a half-size booklet: half-letter from letter paper, A5 from A4 (docs/booklet.md).
 Its pages are the book laid out again at that size (booklet.css; commands/build.py), not the book's
 pages shrunk: its contents and index print its own page numbers, its folios sit on the outer
 edges (``side_css``), and each page is drawn at full size on its half of the sheet.
