@@ -82,6 +82,7 @@ def test_new_game_scaffold_validates_and_builds(tmp_path):
     project = copy_project(tmp_path)
     result = rulebook("--root", str(project), "new-game", "Crazy Eights")
     assert result.returncode == 0, result.stderr
+    assert "record the decision of the family to add it in rules_data/revisions.yaml" in result.stdout
     lib = load_library(project)
     assert "crazy-eights" in lib.games
     # The family's own game (no --source): its addition is their decision, reported until it is recorded.

@@ -188,11 +188,15 @@ def _with_section(tmp_path: Path, section: str) -> Path:
 
 
 @pytest.mark.parametrize("case", sorted(SECTIONS))
-def test_new_game_adds_a_game_of_its_sections_kind_to_any_section(case: str, tmp_path: Path) -> None:
+def test_new_game_adds_a_game_of_its_sections_kind_to_any_section(case: str, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture) -> None:
     section, kind, equipment_kind = SECTIONS[case]
     book = _with_section(tmp_path, section)
     sid = re.search(r"id: (\S+)", section)[1]
+    capsys.readouterr()
     assert main(["--root", str(book), "new-game", "Apple Race", "--section", sid, *(["--kind", kind] if kind else [])]) == 0
+    # A game of the book's first edition is the book as first made: no decision to record (validate asks for none).
+    assert "next: fill in the rules, then run" in capsys.readouterr().out
     lib = load_library(book)
     listed = next(s for s in lib.book.sections if s.id == sid).games
     assert listed[0] == "apple-race" and set(listed) == {"apple-race", *re.findall(r"yacht-two", section)}

@@ -238,7 +238,9 @@ def run(root: Path, name: str, section: str | None = None, source: str | None = 
     book = load_library(root).book
     for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources], kind):
         print(f"wrote {path.relative_to(root)}")
-    print("next: fill in the rules" + ("" if source else f", record the decision of {book.decided_by} to add it in "
+    # A game of the book's first edition is the book as first made, not a decision; one added to a later edition is.
+    first = book.current == book.editions[0].id
+    print("next: fill in the rules" + ("" if source or first else f", record the decision of {book.decided_by} to add it in "
           f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
           "why: …)") + ", then run `make validate`")
     return 0
