@@ -513,6 +513,27 @@ def _restyled(names: list[str], lib: Library) -> str:
     return "; ".join(parts)
 
 
+def alike_lines(groups: list[Any], lib: Library) -> list[str]:
+    """The summary's lines on pages changed alike (``pictures.alike``): one line a change, where it is (every game
+    page of the book and the site, or how many pages), a few drawn and how many left out."""
+    from .pictures import FEW, said_alike
+
+    by_change: dict[Any, list[Any]] = {}
+    for g in groups:
+        by_change.setdefault(g.change, []).append(g)
+    out = []
+    for change, found in by_change.items():
+        every = [g.kind for g in found if lib.games and set(lib.games) <= g.games]
+        where = [f"every game page of the {' and the '.join(every)}"] if every else []
+        where += [f"{len(g.names)} pages of the {g.kind}" for g in found if g.kind not in every]
+        left = "; ".join(f"{len(g.names) - FEW} of the {g.kind}'s left out ("
+                         + ", ".join(_text(n) for n in g.names[FEW:FEW + 6]) + (", …" if len(g.names) > FEW + 6 else "")
+                         + ")" for g in found)
+        out.append(f"- The same change on {' and '.join(where)}: {_text(said_alike(change))}. The first {FEW} of "
+                   + " and of ".join(f"the {g.kind}'s {len(g.names)}" for g in found) + f" are drawn below; {left}.")
+    return [*out, ""] if out else []
+
+
 def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Finding],
           base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
     """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
@@ -528,20 +549,22 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
         return [*head, *out, "Not drawn: this change has errors, and a picture shows only what validate accepts.", ""]
     if old is None:
         return [*head, *out, f"Not drawn: {_text(base_problem or 'the base does not load')}.", ""]
+    edited = {c.game_id for c in compare(old, new).changes if c.game_id}  # each of their pages is drawn
     try:
-        result = draw(root, base, old, new, folder, progress)
+        result = draw(root, base, old, new, folder, progress, edited)
     except RulebookError as exc:
         return [*head, *out, f"Not drawn: {_text(str(exc))}", ""]
     if head and result.made_differently:
         # Every page whose output differs, by its words or not (a template renaming a box changes the words of
         # every game page; a style, none): said as a whole, and a few of those whose words are the same drawn.
         worded = [re.sub(r" \((?:new|gone|page \d+ before)\)$", "", p.name) for p in result.pictures
-                  if not p.name.endswith("(its output)")]
+                  if not p.name.endswith("(its output)")] + [n for g in result.alike for n in g.names]
         differing = list(dict.fromkeys(worded + result.restyled))
         head[-1:] = ["", f"Pages whose output differs: {_restyled(differing, new)}"
                      + (f"; {min(len(result.restyled), FEW)} of the {len(result.restyled)} whose words are the same "
                         "drawn below." if result.restyled else "."), ""] if differing else [
             "", "No page's output differs.", ""]
+    out += alike_lines(result.alike, new)
     pictures = result.pictures
     if not pictures:
         return [*head, *out, "The change alters no page of the book or the site.", ""]
