@@ -306,3 +306,43 @@ def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
     assert f"{HECK}:{_line(repo, repo, HECK, 'frist')} spelling.unknown_word" in out.split("code.licenses_own_change: ")[1], out
     assert "title=spelling.unknown_word" not in out  # the change's own code says nothing of it
     assert "the base's code too" in out
+
+
+# A list that would license a misspelling, edited in the same change as the checks' code: (list, its edit).
+ABOUT = "content/about.md"
+LICENSED_BY_A_LIST = {
+    "dictionary.txt": ("rules_data/dictionary.txt", "phoen\n"),
+    "accepted.yaml": ("rules_data/accepted.yaml",
+                      f"  - check: spelling.unknown_word\n    files: [{ABOUT}]\n    edition: \"2026.2\"\n"
+                      "    because: A family word.\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(LICENSED_BY_A_LIST))
+def test_the_base_code_reads_the_base_lists(tmp_path, case):
+    """A change that quiets the spelling check, misspells a word of the book's own page and licenses it in a list
+    too: the base's code is run with the base's lists, as the change's code is, so it still finds the word (under the
+    change's list it found nothing, and the change passed)."""
+    import os
+    import sys
+
+    from tests.conftest import ROOT, small_project
+
+    repo = small_project(tmp_path / "repo", games=("golf",))
+    shutil.copytree(ROOT / "generator", repo / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    edit(repo, "generator/checks/editorial.py", "    house = house_words(lib.lists_root)\n",
+         "    return\n    house = house_words(lib.lists_root)\n")
+    edit(repo, ABOUT, "late night phone calls", "late night phoen calls")
+    listed, entry = LICENSED_BY_A_LIST[case]
+    append(repo, listed, entry)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a quiet check, and a list to match")
+    hostile.tried("pull request")
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
+                          capture_output=True, text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    found = done.stdout.split("title=code.licenses_own_change::")[1].splitlines()[0]
+    assert f"{ABOUT}:{_line(repo, repo, ABOUT, 'phoen')} spelling.unknown_word" in found, done.stdout

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -30,7 +31,7 @@ from typing import Any
 
 from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.frozen import rewritten
-from ..book.library import ACCEPTED_FILE, DATA_DIR, Library, load_library
+from ..book.library import ACCEPTED_FILE, CONTENT_DIR, DATA_DIR, Library, load_library
 from ..book.textdiff import escape, mark_words
 from ..checks import Finding, listing, run_checks
 from ..errors import RulebookError, SourceError, SourceErrors, clean
@@ -291,21 +292,40 @@ def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Finding], list[
 CHECKS_CODE = ("generator/checks/", "generator/book/")  # the code that reads the book and judges it
 
 
+def with_lists(root: Path, lists: Path, dest: Path) -> Path:
+    """The change's sources at ``root`` (what the book is made of) copied into ``dest``, each list the checks read
+    (``LISTS``) the one at ``lists`` (the base's), or none where that has none."""
+    for name in (DATA_DIR, CONTENT_DIR):
+        if (root / name).is_dir():
+            shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in LISTS:
+        (dest / name).unlink(missing_ok=True)
+        if (lists / name).is_file() and not (lists / name).is_symlink():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(lists / name, dest / name)
+    return dest
+
+
 def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], before: set[tuple[str, str, str]],
-                 code: list[str]) -> list[Finding]:
+                 code: list[str], lists: Path) -> list[Finding]:
     """Errors at each file of the checks' code the change edits (``code``) when the base's own code, run on this
-    change's sources, finds what this change brings and its own code no longer does: a change to how the book is
-    checked licenses nothing in the same change. None when the base has no code of its own or cannot run."""
+    change's sources with the base's lists (at ``lists``), finds what this change brings and its own code no longer
+    does: a change to how the book is checked, its code or its lists, licenses nothing in the same change. None when
+    the base has no code of its own or cannot run."""
     if not code:
         return []
     base_code = tmp / "base-code"
     try:
+        # The base's code reads the base's lists, as the change's code does (``judged``): a list edited in the same
+        # change as the code would otherwise silence, under the base's code, what the code change silences under its own.
+        judged_root = with_lists(root, lists, tmp / "judged")
         data = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref, "generator"],
                               capture_output=True, check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
             tar.extractall(base_code, filter="data")
         env = {**os.environ, "PYTHONPATH": str(base_code)}
-        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "validate", "--format", "json"],
+        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(judged_root), "validate", "--format",
+                               "json"],
                               capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
         found = json.loads(done.stdout)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError):
@@ -432,7 +452,7 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         if checks_code and head.lib is not None and old.lib is not None:
             progress(f"validate this change by {base}'s code")
             head.findings = sorted(head.findings + by_base_code(base, root, Path(tmp), head.findings, before,
-                                                                checks_code))
+                                                                checks_code, base_root))
             progress(f"validate this change by {base}'s code", final=True)
         try:
             if head.lib is not None and old.lib is not None:
