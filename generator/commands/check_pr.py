@@ -654,7 +654,9 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
         out += ["### Corrections", ""]
         for e in errata:
             evidence = e.evidence
-            cited = f" ({_text(evidence.page)}: “{_text(evidence.words)}”)" if getattr(evidence, "page", None) else ""
+            at = {"index": "its line of the index", "sheet": "its score sheet"}.get(getattr(evidence, "place", ""), "")
+            cited = (f" ({_text(evidence.page)}{', ' + at if at else ''}: “{_text(evidence.words)}”)"
+                     if getattr(evidence, "page", None) else "")
             out += [f"- {_code(e.id)}, in edition {_text(e.edition)}, {_code(e.file)}" + (f" at {_code(e.path)}" if e.path else "")
                     + f": {_value(e.published, e.corrected)}. Evidence: **{_text(evidence.kind)}**{cited}: "
                     f"{_text(evidence.why)}"]
