@@ -458,6 +458,12 @@ def test_pages_changed_alike_are_one_line_of_the_summary():
     assert "3 of the book's left out (book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell))" in line
     some = Alike("site", (("Low",), ()), [f"site page games/{g}/" for g in ALIKE_GAMES[:4]], set(ALIKE_GAMES[:4]))
     [line, _] = alike_lines([some], SimpleNamespace(games=dict.fromkeys(ALIKE_GAMES)))
+    from generator.commands.pictures import index
+
+    ed = SimpleNamespace(edition=SimpleNamespace(id="2026.2"))
+    page = index([], ed, ed, [Alike("book", (("<b>Object</b>",), ("Aim",)), book.names, games)])
+    assert "The same change on 6 pages of the book: “&lt;b&gt;Object&lt;/b&gt;” is now “Aim”. The first 3 are drawn; " \
+        "left out: book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell)." in page, page
     assert "on 4 pages of the site: “Low” removed." in line and "1 of the site's left out (site page games/spades/)" \
         in line, line
 

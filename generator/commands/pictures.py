@@ -644,7 +644,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
         progress(f"pictures: the site {side}", final=True)
     shot, site_restyled, site_grouped = site_pictures(sites["before"], sites["after"], out, progress, styled, edited)
     pictures += shot
-    (out / "index.html").write_text(index(pictures, before, after), encoding="utf-8")
+    (out / "index.html").write_text(index(pictures, before, after, grouped + site_grouped), encoding="utf-8")
     pages = len(list(sites["after"].rglob("*.html")))
     return Drawn(pictures, restyled + site_restyled, styled, pages, grouped + site_grouped)
 
@@ -667,8 +667,9 @@ def _clear(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def index(pictures: list[Picture], before: Library, after: Library) -> str:
-    """The pictures' page: each changed page, before and after side by side."""
+def index(pictures: list[Picture], before: Library, after: Library, alike_pages: list[Alike] | None = None) -> str:
+    """The pictures' page: each changed page, before and after side by side; of pages changed alike, what the change
+    is and the pages left out."""
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>The pages this change alters</title>",
@@ -678,6 +679,9 @@ def index(pictures: list[Picture], before: Library, after: Library) -> str:
            f"<h1>The pages this change alters: {e(before.edition.id)} before, {e(after.edition.id)} after</h1>",
            f'<p>Boxed <span style="color:{REMOVED}">red</span>: words the change removes (before). Boxed '
            f'<span style="color:{ADDED}">green</span>: words it adds (after).</p>']
+    for group in alike_pages or []:
+        out.append(f"<p>The same change on {len(group.names)} pages of the {group.kind}: {e(said_alike(group.change))}. "
+                   f"The first {FEW} are drawn; left out: {e(', '.join(group.names[FEW:]))}.</p>")
     if not pictures:
         out.append("<p>The change alters no page of the book or the site.</p>")
     else:
