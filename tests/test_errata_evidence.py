@@ -20,6 +20,7 @@ BROKEN = [
     ("", "missing key 'evidence'"),
     ("    evidence:\n      kind: contradiction\n      why: The page says 2 to 8.\n", "names the page and the words"),
     ("    evidence:\n      kind: spelling\n      why: Misspelt.\n      page: rummoli\n", "cite a contradiction"),
+    ("    evidence:\n      kind: usage\n      why: Slipped.\n      place: sheet\n", "place: and words: cite a contradiction"),
     ("    evidence:\n      kind: hunch\n      why: It looks old.\n", "kind"),
     ("    evidence:\n      kind: arithmetic\n      why: \"\"\n", "why"),
     (RUMMOLI.replace("page: rummoli", "page: rummolo"), "cites page 'rummolo', which the book does not have"),
@@ -275,6 +276,63 @@ def test_a_contradiction_quotes_the_same_game_and_quantity(tmp_path, change, abo
                                    for n, f in enumerate(fields))
     fixture = {"games": [DEMO.replace("STATED", "25"), OTHER], "prose": {"demo": PROSE, "other": OTHER_PROSE},
                "about": about, "edition": TWO_EDITIONS, "current": "2026.2", "freeze": "2026.1",
+               "then": [*map(list, edits), ["rules_data/errata.yaml", "", errata]]}
+    found = [f for f in run_checks(load_library(make_project(tmp_path / "book", fixture)))
+             if f.check == "erratum.false_evidence"]
+    assert len(found) == (words is not None), [f.message for f in found]
+    assert all(words in f.message and f.path == "rules_data/errata.yaml" for f in found), [f.message for f in found]
+
+
+# A contradiction may quote the game's line of the printed index or its score sheet (place: index, sheet), each
+# held to the same game and quantity: (the erratum's change, its evidence, words the one finding holds, or None).
+SHEETED = DEMO.replace("STATED", "25") + ("score_sheet:\n  title: Demo Rummy\n  fields: [Game to 400 points]\n"
+                                          "  blocks:\n    - {columns: [Melds, Left], total: Total}\n")
+OTHER_SHEETED = OTHER + ("score_sheet:\n  title: Other Rummy\n  fields: [Game to 400 points]\n"
+                         "  blocks:\n    - {columns: [Score], total: Total}\n")
+PRINTED_INDEX = ('printed_index:\n  editions: ["2026.1", "2026.2"]\n  sections:\n    cards:\n'
+                 "      - {page: 1, title: Demo Rummy, game: demo, players: 2-6}\n"
+                 "      - {page: 2, title: Other Rummy, game: other, players: 2-5}\n")
+PLAYERS = ("players", "players: 2-4", "players: 2-6", '"2-4"', '"2-6"', "contradiction", "proofread")
+DEALT = text("Deal 7 cards", "Deal 2-6 cards", "contradiction", "proofread")
+
+
+def place(change: tuple, page: str, where: str, words: str) -> tuple:
+    """A text erratum's change with contradiction evidence quoting ``words`` at ``where`` (index, sheet) of ``page``."""
+    edits, [fields] = change
+    return edits, [fields.replace("why: A slip.", f"why: x, page: {page}, place: {where}, words: {words}")]
+IN_PLACE = [
+    ("the game's players, its index line", value(*PLAYERS, ", page: demo, place: index, words: Demo Rummy 2-6"),
+     None),
+    ("the game's players, another game's index line",
+     value(*PLAYERS, ", page: other, place: index, words: Other Rummy 2-5"), "line of the printed index of Other Rummy"),
+    ("the game's players, words its index line does not print",
+     value(*PLAYERS, ", page: demo, place: index, words: Demo Rummy 2-8"), "does not print “Demo Rummy 2-8”"),
+    ("a count of cards, its index line the same numbers", place(DEALT, "demo", "index", "Demo Rummy 2-6"),
+     "states only the game's title and number of players"),
+    ("the game's target, its sheet", value(*TARGET, ", page: demo, place: sheet, words: Game to 400 points"), None),
+    ("the game's target, another game's sheet",
+     value(*TARGET, ", page: other, place: sheet, words: Game to 400 points"), "score sheet of Other Rummy"),
+    ("the game's target, words its sheet does not print",
+     value(*TARGET, ", page: demo, place: sheet, words: Game to 300 points"), "does not print"),
+    ("a book page's index line", value(*PLAYERS, ", page: about, place: index, words: About 2-6"), "is no game"),
+    ("its sheet, changed by the erratum itself",
+     value("score_sheet.fields.0", "fields: [Game to 400 points]", "fields: [Game to 300 points]",
+           '"Game to 400 points"', '"Game to 300 points"', "contradiction", "proofread",
+           ", page: demo, place: sheet, words: Game to 300 points"), "which this erratum itself changes"),
+]
+
+
+@pytest.mark.parametrize("change,words", [c[1:] for c in IN_PLACE], ids=[c[0] for c in IN_PLACE])
+def test_a_contradiction_may_quote_the_games_index_line_or_sheet(tmp_path, change, words):
+    from generator.checks import run_checks
+    from tests.checkfix import make_project
+
+    edits, fields = change
+    errata = "errata:\n" + "".join(f"  - id: demo-fix-{n}\n    edition: \"2026.2\"\n    {f}\n    note: x\n"
+                                   for n, f in enumerate(fields))
+    fixture = {"games": [SHEETED, OTHER_SHEETED], "prose": {"demo": PROSE + "\nDeal 7 cards.\n",
+                                                            "other": OTHER_PROSE},
+               "edition": TWO_EDITIONS, "current": "2026.2", "freeze": "2026.1", "book": PRINTED_INDEX,
                "then": [*map(list, edits), ["rules_data/errata.yaml", "", errata]]}
     found = [f for f in run_checks(load_library(make_project(tmp_path / "book", fixture)))
              if f.check == "erratum.false_evidence"]

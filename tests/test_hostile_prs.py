@@ -306,3 +306,60 @@ def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
     assert f"{HECK}:{_line(repo, repo, HECK, 'frist')} spelling.unknown_word" in out.split("code.licenses_own_change: ")[1], out
     assert "title=spelling.unknown_word" not in out  # the change's own code says nothing of it
     assert "the base's code too" in out
+
+
+# A change the base's checks refuse, licensed by a list edited in the same change as the checks' code, which the
+# code change quiets: (the code's edit, the book's edit, the list and its entry, where the base's code finds it).
+ABOUT, GOLF = "content/about.md", "content/golf.md"
+QUIET_SPELLING = ("generator/checks/editorial.py", "    house = house_words(lib.lists_root)\n",
+                  "    return\n    house = house_words(lib.lists_root)\n")
+QUIET_USAGE = ("generator/checks/evidence.py", "word that is not a form of itself, or it changes anything else.\"\"\"\n",
+               "word that is not a form of itself, or it changes anything else.\"\"\"\n    return None\n")
+PHOEN = (ABOUT, "late night phone calls", "late night phoen calls")
+LICENSED_BY_A_LIST = {
+    "dictionary.txt": (QUIET_SPELLING, [PHOEN], ("rules_data/dictionary.txt", "phoen\n"),
+                       f"{ABOUT}:{{phoen}} spelling.unknown_word"),
+    "accepted.yaml": (QUIET_SPELLING, [PHOEN], ("rules_data/accepted.yaml",
+                      f"  - check: spelling.unknown_word\n    files: [{ABOUT}]\n    edition: \"2026.2\"\n"
+                      "    because: A family word.\n"), f"{ABOUT}:{{phoen}} spelling.unknown_word"),
+    "confusables.txt": (QUIET_USAGE, [(GOLF, "tie with the highest score", "tie with the lowest score")],
+                        ("rules_data/confusables.txt", "highest lowest\n"), "rules_data/errata.yaml:"),
+}
+
+
+@pytest.mark.parametrize("case", list(LICENSED_BY_A_LIST))
+def test_the_base_code_reads_the_base_lists(tmp_path, case):
+    """A change that quiets a check (spelling, a usage fix's evidence), brings what it would find (a misspelling of
+    the book's own page, a rule changed as a 'usage' fix) and licenses it in a list too: the base's code is run with
+    the base's lists, as the change's code is, so it still finds it (under the change's list it found nothing, and
+    the change passed)."""
+    import os
+    import sys
+
+    from tests.conftest import ROOT, small_project
+
+    repo = small_project(tmp_path / "repo", games=("golf",))
+    shutil.copytree(ROOT / "generator", repo / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    code, edits, (listed, entry), found_at = LICENSED_BY_A_LIST[case]
+    edit(repo, *code)
+    for file, old, new in edits:
+        edit(repo, file, old, new)
+    if case == "confusables.txt":  # the rule changed, passed off as a real-word slip
+        errata(repo, erratum("golf-lowest", GOLF, "tie with the highest score", "tie with the lowest score", "usage",
+                             "“highest” was typed for “lowest”."))
+    append(repo, listed, entry)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "a quiet check, and a list to match")
+    hostile.tried("pull request")
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
+                          capture_output=True, text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "title=code.licenses_own_change::" in done.stdout, done.stdout
+    found = done.stdout.split("title=code.licenses_own_change::")[1].splitlines()[0]
+    where = found_at.format(phoen=_line(repo, repo, ABOUT, "phoen")) if "{phoen}" in found_at else found_at
+    assert where in found, done.stdout
+    if case == "confusables.txt":
+        assert "erratum.false_evidence" in found, done.stdout

@@ -266,7 +266,7 @@ def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_
         (tmp_path / side / "index.html").write_text(f"<html><body><article><p>{words}</p></article></body></html>",
                                                     encoding="utf-8")
     (tmp_path / "out").mkdir()
-    made, _ = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
+    made, _, _ = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
     assert [p.name for p in made] == ["site page home page"] and made[0].marked == 4, made  # not, never: at each width
     assert {f.name for f in (tmp_path / "out").iterdir()} == {f"site-index-{w}-{s}.png" for w in ("phone", "desktop")
                                                                for s in ("before", "after")}
@@ -385,3 +385,103 @@ def test_words_only_pushed_onto_the_next_page_are_not_boxed():
     moved = [page(1, ["deal", "seven", "cards"]), page(2, ["each", "then", "play", "to", "600"])]
     gone, came = block_marks(before, moved)
     assert gone == [set(), {3}] and came == [set(), {4}], (gone, came)  # 500 -> 600 boxed; 'each' only moved
+
+
+ALIKE_GAMES = ("whist", "cribbage", "euchre", "spades", "canasta", "oh-hell")
+
+
+def _made_alike(box: str, won: dict[str, str] | None = None, games: tuple[str, ...] = ALIKE_GAMES) -> list:
+    """A book of a contents page then one page a game: its box named ``box``, its goal 'won' (by game)."""
+    from generator.commands.pictures import _Page, _Word
+
+    def page(number: int, words: list[str]) -> _Page:
+        return _Page(number, 792, [_Word(w, (50 + 40 * i, 100, 85 + 40 * i, 110)) for i, w in enumerate(words)])
+
+    return [page(1, ["Contents", *games])] + [
+        page(n, [g, *box.split(), "take", "tricks", *(won or {}).get(g, "Low score wins").split()])
+        for n, g in enumerate(games, 2)]
+
+
+# (what the change does, the box after, the goal after by game, the games whose own rules it edits,
+#  the pages drawn, the sizes of the groups changed alike)
+ALIKE = {
+    "a template renames the box on every game page": (
+        "Aim of the game", {}, set(), [2, 3, 4], [6]),
+    "and a correction to two games' goals: each drawn": (
+        "Aim of the game", {"euchre": "High score wins", "canasta": "High score wins"}, {"euchre", "canasta"},
+        [2, 3, 4, 5, 6], [4]),
+    "a correction alone, the same words in five games: each drawn": (
+        "Object", {g: "High score wins" for g in ALIKE_GAMES[:5]}, set(ALIKE_GAMES[:5]), [2, 3, 4, 5, 6], []),
+    "the same words changed in five games by no record (a book-wide label)": (
+        "Object", {g: "High score wins" for g in ALIKE_GAMES[:5]}, set(), [2, 3, 4], [5]),
+    "no more than a few pages alike: all drawn": (
+        "Object", {g: "Most tricks win" for g in ALIKE_GAMES[:3]}, set(), [2, 3, 4], []),
+    "every page changed otherwise: all drawn": (
+        "Object", {g: f"{g} wins" for g in ALIKE_GAMES}, set(), [2, 3, 4, 5, 6, 7], []),
+}
+
+
+@pytest.mark.parametrize("case", list(ALIKE))
+def test_pages_changed_alike_are_said_once_and_a_few_drawn(case):
+    """Pages changed by the same words, none of a game whose own rules the change edits, are one group: its first few
+    drawn (by the book's order), the rest left out; a game the change corrects is drawn, whatever its words."""
+    from generator.commands.pictures import FEW, book_changes
+
+    box, won, edited, pages, sizes = ALIKE[case]
+    anchors = {k: n for n, g in enumerate(ALIKE_GAMES, 2) for k in (f"game-{g}", f"end-{g}")}
+    todo, restyled, groups = book_changes(_made_alike("Object"), _made_alike(box, won), (anchors, anchors), None,
+                                          edited)
+    left_out = {n for at, _ in groups.values() for n in at[FEW:]}
+    assert [b.number for n, (_, b, _, _) in enumerate(todo) if n not in left_out] == pages, (todo, groups)
+    assert sorted(len(at) for at, _ in groups.values()) == sizes
+    assert not restyled
+    if case.startswith("a template"):
+        [(change, (_, games))] = groups.items()
+        assert change == (("Object",), ("Aim of the game",)) and games == set(ALIKE_GAMES), groups
+
+
+def test_pages_changed_alike_are_one_line_of_the_summary():
+    """The summary says where the same change is (every game page of the book and the site), what it is, and how
+    many pages are left out, naming them."""
+    from types import SimpleNamespace
+
+    from generator.commands.check_pr import alike_lines
+    from generator.commands.pictures import Alike
+
+    change = (("Object",), ("Aim of the game",))
+    games = set(ALIKE_GAMES)
+    book = Alike("book", change, [f"book page {n} ({g})" for n, g in enumerate(ALIKE_GAMES, 2)], games)
+    site = Alike("site", change, [f"site page games/{g}/" for g in ALIKE_GAMES], games)
+    [line, _] = alike_lines([book, site], SimpleNamespace(games=dict.fromkeys(ALIKE_GAMES)))
+    assert line.startswith("- The same change on every game page of the book and the site: “Object” is now “Aim of "
+                           "the game”."), line
+    assert "3 of the book's left out (book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell))" in line
+    some = Alike("site", (("Low",), ()), [f"site page games/{g}/" for g in ALIKE_GAMES[:4]], set(ALIKE_GAMES[:4]))
+    [line, _] = alike_lines([some], SimpleNamespace(games=dict.fromkeys(ALIKE_GAMES)))
+    from generator.commands.pictures import index
+
+    ed = SimpleNamespace(edition=SimpleNamespace(id="2026.2"))
+    page = index([], ed, ed, [Alike("book", (("<b>Object</b>",), ("Aim",)), book.names, games)])
+    assert "The same change on 6 pages of the book: “&lt;b&gt;Object&lt;/b&gt;” is now “Aim”. The first 3 are drawn; " \
+        "left out: book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell)." in page, page
+    assert "on 4 pages of the site: “Low” removed." in line and "1 of the site's left out (site page games/spades/)" \
+        in line, line
+
+
+def test_site_pages_changed_alike_are_drawn_a_few(tmp_path):
+    """Five game pages whose box a template renames and one whose goal a correction also edits: the corrected game
+    and the first three of the others are shot, the other two left out and named."""
+    from generator.commands.pictures import site_pictures
+
+    for side, box in (("before", "Object"), ("after", "Aim of the game")):
+        for g in ALIKE_GAMES:
+            (tmp_path / side / "games" / g).mkdir(parents=True)
+            won = "High score wins" if side == "after" and g == "spades" else "Low score wins"
+            (tmp_path / side / "games" / g / "index.html").write_text(
+                f"<html><body><article><h1>{g}</h1><p>{box}: take tricks. {won}</p></article></body></html>",
+                encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    made, _, [group] = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out", edited={"spades"})
+    assert [p.name for p in made] == [f"site page games/{g}/" for g in ("canasta", "cribbage", "euchre", "spades")]
+    assert group.names == [f"site page games/{g}/" for g in ("canasta", "cribbage", "euchre", "oh-hell", "whist")]
+    assert group.change == (("Object:",), ("Aim of the game:",)), group

@@ -831,6 +831,9 @@ class Evidence(Strict):
     kind: Literal["spelling", "usage", "arithmetic", "contradiction"]
     why: str = Field(min_length=1, description="one sentence for the reader, printed on the errata page")
     page: Slug | None = Field(None, description="contradiction: the game or page whose words disagree")
+    place: Literal["page", "index", "sheet"] = Field(
+        "page", description="contradiction: where the book prints those words: the game's or page's own page, the "
+                            "game's line of the printed index (index), or its score sheet (sheet)")
     words: str | None = Field(None, description="contradiction: those words, as the book prints them")
 
     @model_validator(mode="after")
@@ -838,8 +841,8 @@ class Evidence(Strict):
         # A contradiction is only evidence when it names where the book says otherwise, and what it says.
         if self.kind == "contradiction" and not (self.page and self.words):
             raise ValueError("a contradiction names the page and the words that disagree (page:, words:)")
-        if self.kind != "contradiction" and (self.page or self.words):
-            raise ValueError(f"page: and words: cite a contradiction, not {self.kind}")
+        if self.kind != "contradiction" and (self.page or self.words or self.place != "page"):
+            raise ValueError(f"page:, place: and words: cite a contradiction, not {self.kind}")
         return self
 
 

@@ -10,7 +10,9 @@ edition:
 - ``arithmetic``: proven against the edition as it was published, with no other erratum applied: the check it
   names finds the published values wrong, and finds nothing new wrong once this erratum alone is applied.
 - ``contradiction``: the quoted words state what the correction makes the book say, and are printed by a page
-  of the same edition that the erratum does not itself change, and by that page in the edition it corrects.
+  of the same edition that the erratum does not itself change, and by that page in the edition it corrects. The
+  place quoted may be a game's page, its line of the printed index (``place: index``) or its score sheet
+  (``place: sheet``): always the game corrected, and the same quantity (an index line states players only).
 """
 
 from __future__ import annotations
@@ -262,6 +264,47 @@ def _printed(lib: Library, page: str) -> str:
     return " ".join(" ".join(lines).replace("*", "").replace("`", "").split())
 
 
+def _index_line(lib: Library, game: str) -> str:
+    """A game's line of the edition's printed index, as it reads: its title and its number of players ('' if the
+    edition prints none for it; its page number is the layout's, no rule)."""
+    return next((f"{row.title} {row.players}" for rows in lib.index_rows().values() for row in rows
+                 if row.game == game), "")
+
+
+def _sheet(lib: Library, game: str) -> str:
+    """Every label of a game's score sheets (its own and its variants' in the edition), as one line ('' if none)."""
+    gs = lib.games.get(game)
+    if gs is None:
+        return ""
+    sheets = [gs.game.score_sheet, *(v.score_sheet for v in gs.game.variants if lib.includes(v))]
+    texts: list[str] = []
+    for sheet in (s for s in sheets if s is not None):
+        texts += [sheet.title, *sheet.fields]
+        for block in sheet.blocks:
+            own = block.model_dump(exclude_none=True)  # a total may name its block's fields ('{possible} possible')
+            texts += [block.title or "", block.note or "", *block.columns, *block.rows, *(g.label for g in block.groups),
+                      expand(block.total, own, gs.doc.data, lib.scope()) if block.total else ""]
+    return " ".join(" ".join(expand(t, gs.doc.data, lib.scope()) for t in texts if t).replace("*", "").split())
+
+
+# Where a contradiction may quote the book: a game's or page's own page, a game's index line, a game's sheet.
+PLACES = {"page": "page", "index": "line of the printed index", "sheet": "score sheet"}
+
+
+def _cited_text(lib: Library, page: str, place: str) -> str:
+    """What the edition prints at the place a contradiction quotes (``Evidence.place``) of ``page``."""
+    return _index_line(lib, page) if place == "index" else _sheet(lib, page) if place == "sheet" else _printed(lib, page)
+
+
+def _changes_place(e: Erratum, lib: Library, page: str, place: str) -> bool:
+    """Whether the erratum itself changes the place it quotes: the game's index line (book.yaml's
+    printed_index line of the game), or its score sheet (a score_sheet of the game's data)."""
+    if place == "index":
+        return e.file.endswith("book.yaml") and _corrected_game(e, lib) == page
+    stem = e.file.rsplit("/", 1)[-1].split(".")[0]
+    return stem == page and bool(re.match(r"(?:variants\.\d+\.)?score_sheet(?:\.|$)", e.path or ""))
+
+
 def _words(text: str) -> list[str]:
     """A text's words for comparing what two texts state: case, outer punctuation and number words folded."""
     out = []
@@ -361,17 +404,18 @@ def _same_quantity(e: Erratum, lib: Library, quote: str) -> str | None:
     return " or ".join(sorted(after_words | before_words)) if numbers else None
 
 
-def _same_game(e: Erratum, lib: Library, page: str, quote: str) -> str | None:
-    """Why the quoted page is not about the game the erratum corrects: another game's page, or a passage of a book
-    page whose paragraph never names it (None when it is, or the erratum corrects no game)."""
+def _same_game(e: Erratum, lib: Library, page: str, quote: str, place: str = "page") -> str | None:
+    """Why the quoted page (index line, sheet) is not about the game the erratum corrects: another game's, or a
+    passage of a book page whose paragraph never names it (None when it is, or the erratum corrects no game)."""
     game = _corrected_game(e, lib)
     if game is None or game not in lib.every_game:
         return None
     title = lib.every_game[game].game.title
     if page in lib.games and page != game:
-        return (f"it quotes the page of {lib.games[page].game.title}, another game (a number another game prints "
-                f"proves nothing about {title}): quote a page about {title}: its own page (for a correction of its "
-                f"index line or its sheet), or a passage of a book page that names it")
+        return (f"it quotes the {PLACES[place]} of {lib.games[page].game.title}, another game (a number another "
+                f"game prints proves nothing about {title}): quote a page about {title}: its own page (for a "
+                f"correction of its index line or its sheet), its index line or its sheet (place: index, sheet), or "
+                f"a passage of a book page that names it")
     if page in lib.pages:
         for passage in (p.strip() for p in quote.split("; ")):
             paragraph = _paragraph(lib, page, passage)
@@ -386,30 +430,44 @@ def _contradiction(e: Erratum, lib: Library, published: Library | None) -> str |
     game, the page does not print the words (in this edition, and in the one the erratum corrects: the book
     contradicted itself there), or the words do not say what the correction makes the book say, of the same
     quantity."""
-    page = e.evidence.page or ""
-    if page in _pages_changed(lib, e):
+    page, place = e.evidence.page or "", e.evidence.place
+    named = f"'{page}'" if place == "page" else f"the {PLACES[place]} of '{page}'"
+    if place == "page" and page in _pages_changed(lib, e):
         return (f"it quotes the page '{page}', which this erratum itself changes: quote another page of "
                 f"{lib.edition.id} that says what the correction says")
+    if place != "page" and page not in lib.games:
+        return (f"'{page}' is no game of {lib.edition.id}, and only a game has a {PLACES[place]}: name the game "
+                f"(page:) whose {PLACES[place]} says what the correction says")
+    if place != "page" and _changes_place(e, lib, page, place):
+        return (f"it quotes {named}, which this erratum itself changes: quote another place of {lib.edition.id} "
+                "that says what the correction says")
     quote = " ".join((e.evidence.words or "").split())
-    other = _same_game(e, lib, page, quote)
+    other = _same_game(e, lib, page, quote, place)
     if other:
         return other
     for edition in [lib] + ([published] if published is not None else []):
-        printed = _printed(edition, page)
+        printed = _cited_text(edition, page, place)
         missing = [part for part in (p.strip() for p in quote.split("; ")) if part not in printed]
         if missing:
             why = "" if edition is lib else (", the edition it corrects (words another change of this edition made "
                                               "prove nothing)")
-            return (f"the {edition.edition.id} page '{page}' does not print “{missing[0]}”{why}: quote the words "
-                    "as the page prints them (passages joined by '; ')")
+            return (f"the {edition.edition.id} {PLACES[place]} {named if place == 'page' else f'of {page!r}'} does "
+                    f"not print “{missing[0]}”{why}: quote the words as the {PLACES[place]} prints them (passages "
+                    "joined by '; ')")
     unstated = _states(e, lib, quote)
     if unstated:
         return (f"the quoted words do not state what the correction makes the book say, {unstated}: quote the "
-                f"words of '{page}' that say it")
+                f"words of {named} that say it")
+    if place == "index":  # an index line prints a title and a number of players, the one quantity it states
+        quantity = _quantity(e, lib)
+        if quantity is None or "players" not in quantity[0]:
+            return (f"{named} states only the game's title and number of players, and this correction is of "
+                    "another quantity: quote a place that states the same quantity")
+        return None
     unit = _same_quantity(e, lib, quote)
     if unit:
         return (f"the quoted words print the number of another quantity: the correction's number is not said "
-                f"beside '{unit}': quote the words of '{page}' that state the same quantity")
+                f"beside '{unit}': quote the words of {named} that state the same quantity")
     return None
 
 

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -30,7 +31,7 @@ from typing import Any
 
 from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.frozen import rewritten
-from ..book.library import ACCEPTED_FILE, DATA_DIR, Library, load_library
+from ..book.library import ACCEPTED_FILE, CONTENT_DIR, DATA_DIR, Library, load_library
 from ..book.textdiff import escape, mark_words
 from ..checks import Finding, listing, run_checks
 from ..errors import RulebookError, SourceError, SourceErrors, clean
@@ -291,21 +292,40 @@ def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Finding], list[
 CHECKS_CODE = ("generator/checks/", "generator/book/")  # the code that reads the book and judges it
 
 
+def with_lists(root: Path, lists: Path, dest: Path) -> Path:
+    """The change's sources at ``root`` (what the book is made of) copied into ``dest``, each list the checks read
+    (``LISTS``) the one at ``lists`` (the base's), or none where that has none."""
+    for name in (DATA_DIR, CONTENT_DIR):
+        if (root / name).is_dir():
+            shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in LISTS:
+        (dest / name).unlink(missing_ok=True)
+        if (lists / name).is_file() and not (lists / name).is_symlink():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(lists / name, dest / name)
+    return dest
+
+
 def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], before: set[tuple[str, str, str]],
-                 code: list[str]) -> list[Finding]:
+                 code: list[str], lists: Path) -> list[Finding]:
     """Errors at each file of the checks' code the change edits (``code``) when the base's own code, run on this
-    change's sources, finds what this change brings and its own code no longer does: a change to how the book is
-    checked licenses nothing in the same change. None when the base has no code of its own or cannot run."""
+    change's sources with the base's lists (at ``lists``), finds what this change brings and its own code no longer
+    does: a change to how the book is checked, its code or its lists, licenses nothing in the same change. None when
+    the base has no code of its own or cannot run."""
     if not code:
         return []
     base_code = tmp / "base-code"
     try:
+        # The base's code reads the base's lists, as the change's code does (``judged``): a list edited in the same
+        # change as the code would otherwise silence, under the base's code, what the code change silences under its own.
+        judged_root = with_lists(root, lists, tmp / "judged")
         data = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref, "generator"],
                               capture_output=True, check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
             tar.extractall(base_code, filter="data")
         env = {**os.environ, "PYTHONPATH": str(base_code)}
-        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root), "validate", "--format", "json"],
+        done = subprocess.run([sys.executable, "-m", "generator", "--root", str(judged_root), "validate", "--format",
+                               "json"],
                               capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
         found = json.loads(done.stdout)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError):
@@ -432,7 +452,7 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         if checks_code and head.lib is not None and old.lib is not None:
             progress(f"validate this change by {base}'s code")
             head.findings = sorted(head.findings + by_base_code(base, root, Path(tmp), head.findings, before,
-                                                                checks_code))
+                                                                checks_code, base_root))
             progress(f"validate this change by {base}'s code", final=True)
         try:
             if head.lib is not None and old.lib is not None:
@@ -513,6 +533,27 @@ def _restyled(names: list[str], lib: Library) -> str:
     return "; ".join(parts)
 
 
+def alike_lines(groups: list[Any], lib: Library) -> list[str]:
+    """The summary's lines on pages changed alike (``pictures.alike``): one line a change, where it is (every game
+    page of the book and the site, or how many pages), a few drawn and how many left out."""
+    from .pictures import FEW, said_alike
+
+    by_change: dict[Any, list[Any]] = {}
+    for g in groups:
+        by_change.setdefault(g.change, []).append(g)
+    out = []
+    for change, found in by_change.items():
+        every = [g.kind for g in found if lib.games and set(lib.games) <= g.games]
+        where = [f"every game page of the {' and the '.join(every)}"] if every else []
+        where += [f"{len(g.names)} pages of the {g.kind}" for g in found if g.kind not in every]
+        left = "; ".join(f"{len(g.names) - FEW} of the {g.kind}'s left out ("
+                         + ", ".join(_text(n) for n in g.names[FEW:FEW + 6]) + (", …" if len(g.names) > FEW + 6 else "")
+                         + ")" for g in found)
+        out.append(f"- The same change on {' and '.join(where)}: {_text(said_alike(change))}. The first {FEW} of "
+                   + " and of ".join(f"the {g.kind}'s {len(g.names)}" for g in found) + f" are drawn below; {left}.")
+    return [*out, ""] if out else []
+
+
 def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Finding],
           base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
     """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
@@ -528,20 +569,22 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
         return [*head, *out, "Not drawn: this change has errors, and a picture shows only what validate accepts.", ""]
     if old is None:
         return [*head, *out, f"Not drawn: {_text(base_problem or 'the base does not load')}.", ""]
+    edited = {c.game_id for c in compare(old, new).changes if c.game_id}  # each of their pages is drawn
     try:
-        result = draw(root, base, old, new, folder, progress)
+        result = draw(root, base, old, new, folder, progress, edited)
     except RulebookError as exc:
         return [*head, *out, f"Not drawn: {_text(str(exc))}", ""]
     if head and result.made_differently:
         # Every page whose output differs, by its words or not (a template renaming a box changes the words of
         # every game page; a style, none): said as a whole, and a few of those whose words are the same drawn.
         worded = [re.sub(r" \((?:new|gone|page \d+ before)\)$", "", p.name) for p in result.pictures
-                  if not p.name.endswith("(its output)")]
+                  if not p.name.endswith("(its output)")] + [n for g in result.alike for n in g.names]
         differing = list(dict.fromkeys(worded + result.restyled))
         head[-1:] = ["", f"Pages whose output differs: {_restyled(differing, new)}"
                      + (f"; {min(len(result.restyled), FEW)} of the {len(result.restyled)} whose words are the same "
                         "drawn below." if result.restyled else "."), ""] if differing else [
             "", "No page's output differs.", ""]
+    out += alike_lines(result.alike, new)
     pictures = result.pictures
     if not pictures:
         return [*head, *out, "The change alters no page of the book or the site.", ""]
@@ -611,7 +654,9 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
         out += ["### Corrections", ""]
         for e in errata:
             evidence = e.evidence
-            cited = f" ({_text(evidence.page)}: “{_text(evidence.words)}”)" if getattr(evidence, "page", None) else ""
+            at = {"index": "its line of the index", "sheet": "its score sheet"}.get(getattr(evidence, "place", ""), "")
+            cited = (f" ({_text(evidence.page)}{', ' + at if at else ''}: “{_text(evidence.words)}”)"
+                     if getattr(evidence, "page", None) else "")
             out += [f"- {_code(e.id)}, in edition {_text(e.edition)}, {_code(e.file)}" + (f" at {_code(e.path)}" if e.path else "")
                     + f": {_value(e.published, e.corrected)}. Evidence: **{_text(evidence.kind)}**{cited}: "
                     f"{_text(evidence.why)}"]

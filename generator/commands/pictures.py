@@ -190,16 +190,62 @@ def _rasters(pdf: Path, scratch: Path) -> dict[int, bytes]:
     return out
 
 
-def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Library,
-                  styled: bool = False) -> tuple[list[Picture], list[str]]:
+Todo = tuple[_Page | None, _Page | None, set[int], set[int]]  # a page before, after, the words boxed on each
+
+
+def book_changes(old: list[_Page], new: list[_Page], anchors: tuple[dict[str, int], dict[str, int]],
+                 rasters: list[dict[int, bytes]] | None = None, edited: set[str] | frozenset[str] = frozenset()
+                 ) -> tuple[list[Todo], list[tuple[_Page, _Page]], dict[Words, tuple[list[int], set[str]]]]:
+    """The book's pages the change alters, in the book's order, each with the words to box; the pages whose words
+    are the same and whose output differs (by their ``rasters``: the first ``FEW`` of them are in the list too); and
+    the pages changed alike (``alike``, by the pages' ``anchors`` before and after: the games on each), by their
+    positions in the list, with the games they are of. The caller draws the list but a group's pages past its
+    first ``FEW``."""
+    def games_on(a: _Page | None, b: _Page | None) -> set[str]:
+        page, marks = (b, anchors[1]) if b else (a, anchors[0])
+        return {name.removeprefix("game-") for name, start in marks.items() if name.startswith("game-")
+                and start <= page.number <= marks.get(f"end-{name.removeprefix('game-')}", start)}
+
+    todo: list[Todo] = []
+    worded: list[int] = []  # the positions in todo of the pages changed by words
+    restyled: list[tuple[_Page, _Page]] = []
+    blocks = SequenceMatcher(None, [p.key() for p in old], [p.key() for p in new], autojunk=False).get_opcodes()
+    for op, i1, i2, j1, j2 in blocks:
+        if op == "equal":
+            for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
+                if rasters is not None and rasters[0].get(old[i].number) != rasters[1].get(new[j].number):
+                    restyled.append((old[i], new[j]))
+                    if len(restyled) <= FEW:
+                        todo.append((old[i], new[j], set(), set()))
+            continue
+        gone_in, came_in = block_marks(old[i1:i2], new[j1:j2])
+        pairs = list(zip(range(i1, i2), range(j1, j2), strict=False))
+        pairs += [(i, None) for i in range(i1 + len(pairs), i2)] + [(None, j) for j in range(j1 + len(pairs), j2)]
+        for i, j in pairs:
+            worded.append(len(todo))
+            todo.append(((old[i] if i is not None else None), (new[j] if j is not None else None),
+                         gone_in[i - i1] if i is not None else set(), came_in[j - j1] if j is not None else set()))
+
+    def change(a: _Page | None, b: _Page | None, gone: set[int], came: set[int]) -> Words | None:
+        if a is None or b is None:  # a page new or gone is always drawn
+            return None
+        return runs([w.text for w in a.words], gone), runs([w.text for w in b.words], came)
+
+    on = [games_on(*todo[n][:2]) for n in worded]
+    groups = alike([(games, change(*todo[n])) for games, n in zip(on, worded, strict=True)], set(edited))
+    return todo, restyled, {words: ([worded[k] for k in at], set().union(*(on[k] for k in at)))
+                            for words, at in groups.items()}
+
+
+def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Library, styled: bool = False,
+                  edited: set[str] | frozenset[str] = frozenset()) -> tuple[list[Picture], list[str], list[Alike]]:
     """The pictures of the book's pages the change alters (``folder`` holds the pair's PDFs and anchors), and, when
     the change alters how the book is made (``styled``), the names of every page whose words are the same and whose
-    output differs (a style, a template's markup): ``FEW`` of those are drawn."""
+    output differs (a style, a template's markup): ``FEW`` of those are drawn. Pages changed alike (``alike``: not
+    of a game in ``edited``) are grouped, ``FEW`` of each group drawn (``book_changes``)."""
     sides = [(folder / f"{side}.pdf", json.loads((folder / f"{side}.json").read_text(encoding="utf-8")))
              for side in ("before", "after")]
     old, new = (_pages(pdf) for pdf, _ in sides)
-    pictures: list[Picture] = []
-    restyled: list[str] = []
     rasters = [_rasters(pdf, folder / f"{side}-rasters") for (pdf, _), side in zip(sides, ("before", "after"), strict=True)
                ] if styled else None
 
@@ -221,23 +267,56 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
             shown.marked += len(marked)
         return shown
 
-    blocks = SequenceMatcher(None, [p.key() for p in old], [p.key() for p in new], autojunk=False).get_opcodes()
-    for op, i1, i2, j1, j2 in blocks:
-        if op == "equal":
-            for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
-                if rasters is not None and rasters[0].get(old[i].number) != rasters[1].get(new[j].number):
-                    restyled.append(name_of(old[i], new[j]))
-                    if len(restyled) <= FEW:
-                        pictures.append(drawn(old[i], new[j], set(), set()))
-            continue
-        gone_in, came_in = block_marks(old[i1:i2], new[j1:j2])
-        pairs = list(zip(range(i1, i2), range(j1, j2), strict=False))
-        pairs += [(i, None) for i in range(i1 + len(pairs), i2)] + [(None, j) for j in range(j1 + len(pairs), j2)]
-        for i, j in pairs:
-            a, b = (old[i] if i is not None else None), (new[j] if j is not None else None)
-            pictures.append(drawn(a, b, gone_in[i - i1] if i is not None else set(),
-                                  came_in[j - j1] if j is not None else set()))
-    return pictures, restyled
+    todo, restyled, groups = book_changes(old, new, (sides[0][1], sides[1][1]), rasters, edited)
+    grouped = [Alike("book", words, [name_of(*todo[n][:2]) for n in at], games) for words, (at, games) in groups.items()]
+    left_out = {n for at, _ in groups.values() for n in at[FEW:]}
+    return ([drawn(*entry) for n, entry in enumerate(todo) if n not in left_out], [name_of(a, b) for a, b in restyled],
+            grouped)
+
+
+Words = tuple[tuple[str, ...], tuple[str, ...]]  # a page's change: the runs of words it removes, and those it adds
+
+
+def runs(words: list[str], marked: set[int]) -> tuple[str, ...]:
+    """The ``marked`` words (positions in ``words``) as runs of neighbours, each run one text, each text once."""
+    out: list[list[str]] = []
+    last = None
+    for i in sorted(marked):
+        if last is None or i != last + 1:
+            out.append([])
+        out[-1].append(words[i])
+        last = i
+    return tuple(dict.fromkeys(" ".join(run) for run in out))  # a box renamed twice on a page: the same change
+
+
+@dataclass
+class Alike:
+    """Pages changed by the same words, none of a game whose own rules the change edits (a template renaming a box
+    on every game page): said once in the summary, the first ``FEW`` drawn."""
+
+    kind: str  # "book" or "site"
+    change: Words
+    names: list[str]  # every such page, in the book's (the site's) order
+    games: set[str] = field(default_factory=set)  # the games whose pages they are
+
+
+def alike(changed: list[tuple[set[str], Words | None]], edited: set[str]) -> dict[Words, list[int]]:
+    """Of the pages changed by words (each: the games on it, and its change, None for a page new or gone), those
+    changed alike, by change: more than ``FEW`` pages with the same change, none a page of a game in ``edited``
+    (whose own data or text the change edits: a correction to several games draws each of them)."""
+    groups: dict[Words, list[int]] = {}
+    for n, (games, change) in enumerate(changed):
+        if change is not None and change != ((), ()) and not games & edited:
+            groups.setdefault(change, []).append(n)
+    return {change: pages for change, pages in groups.items() if len(pages) > FEW}
+
+
+def said_alike(change: Words) -> str:
+    """A change of words in a phrase: '“Deal” is now “Dealing”', or what it removes and adds."""
+    gone, came = (", ".join(f"“{w}”" for w in side) for side in change)
+    if len(change[0]) == 1 and len(change[1]) == 1:
+        return f"{gone} is now {came}"
+    return "; ".join(part for part in (f"{gone} removed" if gone else "", f"{came} added" if came else "") if part)
 
 
 def block_marks(old: list[_Page], new: list[_Page]) -> tuple[list[set[int]], list[set[int]]]:
@@ -254,6 +333,13 @@ def block_marks(old: list[_Page], new: list[_Page]) -> tuple[list[set[int]], lis
             n, k = at[i]
             if re.search(r"\w", pages[n].words[k].text):
                 marks[n].add(k)
+    if 1 < len(old) == len(new):
+        # A word diff is not always the smallest (difflib takes the longest matching run first, and a run of pages
+        # alike, each changed the same way, can pair one page's words with the next's): page by page, when that
+        # boxes fewer words, is the better account of what changed.
+        pages = [block_marks([a], [b]) for a, b in zip(old, new, strict=True)]
+        if sum(len(g[0]) + len(c[0]) for g, c in pages) < sum(map(len, gone + came)):
+            return [g[0] for g, _ in pages], [c[0] for _, c in pages]
     return gone, came
 
 
@@ -336,20 +422,43 @@ def restyled_pages(before: Path, after: Path, pages: list[str]) -> list[str]:
     return [rel for rel in pages if (before / rel).read_bytes() != (after / rel).read_bytes()]
 
 
-def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet,
-                  styled: bool = False) -> tuple[list[Picture], list[str]]:
+def _site_name(rel: str) -> str:
+    return f"site page {rel.removesuffix('index.html') or 'home page'}"
+
+
+def _site_games(rel: str) -> set[str]:
+    """The game a site page is the page of (``games/<id>/index.html``), if any."""
+    found = re.fullmatch(r"games/([^/]+)/index\.html", rel)
+    return {found[1]} if found else set()
+
+
+def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet, styled: bool = False,
+                  edited: set[str] | frozenset[str] = frozenset()) -> tuple[list[Picture], list[str], list[Alike]]:
     """The pictures of the site's pages whose article the change alters, at each of ``WIDTHS``; with ``styled`` (the
     change alters how the site is made), also the names of the pages whose words are the same and whose output
-    differs, ``FEW`` of them drawn (game pages first)."""
+    differs, ``FEW`` of them drawn (game pages first). Pages changed alike (``alike``: not of a game in ``edited``)
+    are grouped, ``FEW`` of each group drawn."""
     pages = sorted({p.relative_to(site).as_posix() for site in (before, after) for p in site.rglob("*.html")})
     changed = [(rel, a, b) for rel in pages if (a := _article(before / rel)) != (b := _article(after / rel))]
-    alike = [rel for rel in pages if rel not in {c[0] for c in changed} and (before / rel).is_file()
-             and (after / rel).is_file()]
-    restyled = restyled_pages(before, after, alike) if styled else []
+
+    def change(a: list[str] | None, b: list[str] | None) -> Words | None:
+        if a is None or b is None:
+            return None
+        gone, came = changed_words(a, b)
+        return runs(a, gone), runs(b, came)
+
+    groups = alike([(_site_games(rel), change(a, b)) for rel, a, b in changed], set(edited))
+    grouped = [Alike("site", words, [_site_name(changed[k][0]) for k in at],
+                     set().union(*(_site_games(changed[k][0]) for k in at))) for words, at in groups.items()]
+    same = [rel for rel in pages if rel not in {c[0] for c in changed} and (before / rel).is_file()
+            and (after / rel).is_file()]
+    left_out = {k for at in groups.values() for k in at[FEW:]}
+    changed = [c for k, c in enumerate(changed) if k not in left_out]
+    restyled = restyled_pages(before, after, same) if styled else []
     games_first = sorted(restyled, key=lambda rel: (not rel.startswith("games/"), rel))
     changed += [(rel, None, None) for rel in games_first[:FEW]]  # drawn whole: no word of theirs changed
     if not changed:
-        return [], []
+        return [], [], grouped
     try:
         import playwright.sync_api  # noqa: F401 - only asked whether it is there: the pages are shot in _shoot
     except ImportError:
@@ -371,7 +480,7 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     progress("pictures: site pages", len(changed), len(changed), final=True)
-    return outcome[0], [f"site page {rel.removesuffix('index.html') or 'home page'}" for rel in restyled]
+    return outcome[0], [_site_name(rel) for rel in restyled], grouped
 
 
 def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[str] | None, list[str] | None]],
@@ -477,13 +586,16 @@ class Drawn:
     restyled: list[str] = field(default_factory=list)
     made_differently: bool = False
     pages: int = 0
+    alike: list[Alike] = field(default_factory=list)  # pages changed by the same words, a few of each drawn
 
 
-def draw(root: Path, base: Path, before: Library, after: Library, out: Path, progress: Report = quiet) -> Drawn:
+def draw(root: Path, base: Path, before: Library, after: Library, out: Path, progress: Report = quiet,
+         edited: set[str] | frozenset[str] = frozenset()) -> Drawn:
     """Pictures of every book and site page the change from ``base`` (the base's sources, and what it is made with
     when ``checkout_made`` unpacked it) to ``root`` alters, written to ``out`` with ``index.html``. Each side is drawn
     by its own code, templates and settings; when those differ, every page is compared by its output, not only its
-    words. Refused, before anything is read, when a source is a link leaving the project."""
+    words. The pages of a game in ``edited`` (whose own rules the change edits) are each drawn; of pages changed alike
+    otherwise, a few (``alike``). Refused, before anything is read, when a source is a link leaving the project."""
     from ..render.process import scratch_environment
 
     leaving = links_leaving(root)
@@ -515,7 +627,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
                 for suffix in (".pdf", ".json"):
                     (scratch / side / f"{side}{suffix}").replace(scratch / f"{side}{suffix}")
     progress("pictures: the book before and after", final=True)
-    pictures, restyled = book_pictures(scratch, out, before, after, styled)
+    pictures, restyled, grouped = book_pictures(scratch, out, before, after, styled, edited)
     sites = {}
     for side, top, lib in (("before", base, before), ("after", root, after)):
         progress(f"pictures: the site {side}")
@@ -530,11 +642,11 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
             render_site(lib, scratch / f"site-{side}", staging, None, json.loads(anchors.read_text(encoding="utf-8")))
         sites[side] = scratch / f"site-{side}"
         progress(f"pictures: the site {side}", final=True)
-    shot, site_restyled = site_pictures(sites["before"], sites["after"], out, progress, styled)
+    shot, site_restyled, site_grouped = site_pictures(sites["before"], sites["after"], out, progress, styled, edited)
     pictures += shot
-    (out / "index.html").write_text(index(pictures, before, after), encoding="utf-8")
+    (out / "index.html").write_text(index(pictures, before, after, grouped + site_grouped), encoding="utf-8")
     pages = len(list(sites["after"].rglob("*.html")))
-    return Drawn(pictures, restyled + site_restyled, styled, pages)
+    return Drawn(pictures, restyled + site_restyled, styled, pages, grouped + site_grouped)
 
 
 DRAWN = re.compile(r"(book|site)-[a-z0-9-]+\.png|index\.html")  # the files a pictures folder holds
@@ -555,8 +667,9 @@ def _clear(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def index(pictures: list[Picture], before: Library, after: Library) -> str:
-    """The pictures' page: each changed page, before and after side by side."""
+def index(pictures: list[Picture], before: Library, after: Library, alike_pages: list[Alike] | None = None) -> str:
+    """The pictures' page: each changed page, before and after side by side; of pages changed alike, what the change
+    is and the pages left out."""
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>The pages this change alters</title>",
@@ -566,6 +679,9 @@ def index(pictures: list[Picture], before: Library, after: Library) -> str:
            f"<h1>The pages this change alters: {e(before.edition.id)} before, {e(after.edition.id)} after</h1>",
            f'<p>Boxed <span style="color:{REMOVED}">red</span>: words the change removes (before). Boxed '
            f'<span style="color:{ADDED}">green</span>: words it adds (after).</p>']
+    for group in alike_pages or []:
+        out.append(f"<p>The same change on {len(group.names)} pages of the {group.kind}: {e(said_alike(group.change))}. "
+                   f"The first {FEW} are drawn; left out: {e(', '.join(group.names[FEW:]))}.</p>")
     if not pictures:
         out.append("<p>The change alters no page of the book or the site.</p>")
     else:
