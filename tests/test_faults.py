@@ -585,17 +585,11 @@ PRINT_ENGINE_REFUSES = {
 
 @pytest.mark.parametrize("css, told", PRINT_ENGINE_REFUSES.values(), ids=PRINT_ENGINE_REFUSES.keys())
 def test_what_the_print_engine_refuses_is_passed_on_in_its_words(capsys, css, told):
-    import logging
-
     import weasyprint
 
     from generator.render.pdf import worker
+    from generator.render.pdf.weasy import engine_warnings
 
-    logger = logging.getLogger("weasyprint")
-    logger.addHandler(worker._ENGINE)  # as the render's process does (worker.main)
-    try:
+    with engine_warnings(worker._warn):  # as the render's process tells the build (worker.main), and preview its user
         weasyprint.HTML(string=f"<style>{css}</style><p>x</p>").render()
-        worker._ENGINE.tell()
-    finally:
-        logger.removeHandler(worker._ENGINE)
     assert capsys.readouterr().err.splitlines() == told

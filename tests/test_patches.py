@@ -14,6 +14,7 @@ import functools
 import io
 import random
 import sys
+import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -236,6 +237,42 @@ def mkdocs_lists_a_folder_in_our_order() -> None:
     assert sorted(names, key=_file_sort_key) == sorted(names, key=ours)
 
 
+def mkdocs_prints_a_failed_rebuild_as_a_traceback() -> None:
+    """The server's build loop calls its builder attribute on a change, and prints what it raises as a traceback."""
+    import contextlib
+    import io
+    import tempfile
+    import threading
+
+    from mkdocs.livereload import LiveReloadServer
+
+    def fails() -> None:
+        raise ValueError("the canary's rebuild")
+
+    err = io.StringIO()
+    with tempfile.TemporaryDirectory() as root:
+        server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=root)
+        server.builder = fails  # what the plugin's on_serve sets: called at the next rebuild
+        try:
+            with contextlib.redirect_stderr(err):
+                loop = threading.Thread(target=server._build_loop, daemon=True)
+                loop.start()
+                with server._rebuild_cond:  # a change seen, as the server's file watcher says it
+                    server._want_rebuild = True
+                    server._rebuild_cond.notify_all()
+                end = time.monotonic() + 20
+                while "canary's" not in err.getvalue() and time.monotonic() < end:
+                    time.sleep(0.05)
+                with server._rebuild_cond:
+                    server._shutdown = True
+                    server._rebuild_cond.notify_all()
+                loop.join(20)
+        finally:
+            server.server_close()
+    assert "Traceback (most recent call last)" in err.getvalue()
+    assert "ValueError: the canary's rebuild" in err.getvalue()
+
+
 CANARIES: dict[str, tuple[Callable[[], None], ...]] = {
     "float-break-inside": (float_split_at_page_foot, float_pushed_without_its_heading),
     "page-references": (page_references_rebuilt_on_every_read,),
@@ -251,6 +288,7 @@ CANARIES: dict[str, tuple[Callable[[], None], ...]] = {
     "pypdf-add-object": (no_public_way_to_add_an_object,),
     "pypdf-file-id": (file_identifier_only_at_random,),
     "mkdocs-file-order": (mkdocs_lists_a_folder_in_our_order,),
+    "mkdocs-serve-builder": (mkdocs_prints_a_failed_rebuild_as_a_traceback,),
 }
 
 

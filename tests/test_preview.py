@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pypdf
 
 from generator.book.library import load_library
@@ -47,3 +49,21 @@ def test_preview_relays_out_only_the_changed_game_as_a_fresh_render_would_and_ke
     assert lines[-1].startswith("error: ") and f"{EDITED_GAME}.yaml" in lines[-1]
     assert target.read_bytes() == good
     assert not list(target.parent.glob(".*partial"))
+
+
+def test_what_weasyprint_warns_of_is_told_by_the_preview_as_a_build_tells_it(tmp_path):
+    """The preview lays the book out in its own process, where WeasyPrint's logger drops its warnings: they are told
+    before the rebuild's line, each kind once, as `rulebook build` tells them; a rebuild with nothing to warn of tells
+    none (what an earlier one said is not told again)."""
+    project = small_project(tmp_path / "project", ("dice-10000",))
+    page = project / "templates" / "print" / "document.html.j2"  # the book's own template (files.template_folders)
+    good = page.read_text(encoding="utf-8")
+    page.write_text(good.replace("</head>", "<style>p { colr: red; }</style>\n</head>"), encoding="utf-8")
+    preview, lines = Preview(project, tmp_path / "out" / "book.pdf"), []
+    watch(preview, report=lines.append, interval=0, rounds=1)
+    assert len(lines) == 2 and lines[1].startswith("wrote "), lines
+    assert re.fullmatch(r"warning: WeasyPrint: Ignored `colr: red` at 1:5, unknown property\.( \(and \d+ more like it\))?",
+                        lines[0]), lines
+    page.write_text(good, encoding="utf-8")
+    watch(preview, report=lines.append, interval=0, rounds=1)
+    assert len(lines) == 3 and lines[2].startswith("wrote "), lines

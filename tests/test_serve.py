@@ -148,3 +148,54 @@ def test_serve_on_an_address_in_use_is_one_line(one_game):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr == (f"error: {addr} is in use (another preview, or another server): stop it, or give another "
                              "address with --addr, such as 127.0.0.1:8001\n")
+
+
+def test_a_rebuild_that_fails_is_one_line_where_it_fails_and_the_page_says_so(one_game, tmp_path):
+    """An exception in a rebuild (a template of the book's own that does not parse, mkdocs.yml that does not) is one
+    line, at the file and line, never MkDocs's traceback and 'Aborted with a BuildError!'; the served page says why,
+    and the book comes back once the file is saved right."""
+    project = tmp_path / "book"
+    shutil.copytree(one_game, project)
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "generator", "--root", str(project), "serve", "--addr",
+                               f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue = queue.Queue()
+    printed: list[str] = []  # every line, those _next_line skips too
+
+    def pump() -> None:
+        for line in server.stdout:
+            printed.append(line.rstrip("\n"))
+            lines.put(line.rstrip("\n"))
+
+    try:
+        threading.Thread(target=pump, daemon=True).start()
+        _next_line(lines, "serving the site at ", 120)
+        url = f"http://127.0.0.1:{port}/"
+        template = project / "templates" / "site" / "overrides" / "main.html"
+        good = template.read_text(encoding="utf-8")
+        broken_at = good.count("\n") + 1
+        template.write_text(good + "{% block %\n", encoding="utf-8")
+        told = _next_line(lines, "not built: ")
+        assert told == (f"templates/site/overrides/main.html changed: not built: templates/site/overrides/"
+                        f"main.html:{broken_at}: expected token 'name', got '%' (TemplateSyntaxError); the preview "
+                        "says so until it is corrected")
+        page = html.unescape(_wait_for(url, lambda t: "The book cannot be built" in t))
+        assert f"templates/site/overrides/main.html:{broken_at}: expected token 'name'" in page
+        template.write_text(good, encoding="utf-8")
+        told = _next_line(lines, "changed: ")
+        assert re.fullmatch(r"templates/site/overrides/main\.html changed: rebuilt in \d+\.\d s", told)
+        _wait_for(url + "games/golf/", lambda t: "Golf" in t)
+        config = project / "mkdocs.yml"
+        text = config.read_text(encoding="utf-8")
+        at = text[:text.index("\nsite_name:") + 1].count("\n") + 1
+        config.write_text(text.replace("\nsite_name:", "\nsite_name: [unclosed\n#", 1), encoding="utf-8")
+        told = _next_line(lines, "not built: ")
+        assert told.startswith(f"not built: mkdocs.yml:{at}: MkDocs encountered an error parsing the "
+                               "configuration file: "), told
+        config.write_text(text, encoding="utf-8")
+        told = _next_line(lines, "changed: ")
+        assert re.fullmatch(r"mkdocs\.yml changed: rebuilt in \d+\.\d s", told)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert not [line for line in printed if "Traceback" in line or "Aborted" in line or line.startswith(" ")], printed

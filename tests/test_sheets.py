@@ -903,3 +903,43 @@ def test_a_row_label_must_say_where_the_row_s_number_goes():
         "1st time a team scores", "2nd time a team scores", "3rd time a team scores", "11th time a team scores",
         "22nd time a team scores"]
     assert row_name("Hand {n}", "", 3, after=True) == "hand 3" and row_name("Hand {n}", "First hand", 1) == "First hand"
+
+
+def test_sheets_and_their_pad_give_the_print_engine_nothing_to_warn_of(library, tmp_path):
+    """Every row header's id is one in its document: Oh Hell!'s sheet prints its blocks again on its second part's
+    page (WeasyPrint said 'Anchor defined twice' for each of its rows), Golf's variants have sheets of their own, and
+    all of them share the score pad, whose writer kept only the first anchor of a name (every sheet's rows were
+    'sheet-0-row-…'). WeasyPrint warns of nothing, and the pad keeps every anchor of every sheet."""
+    import logging
+
+    import pikepdf
+
+    from generator.render.pdf.book import game_pages
+    from generator.render.pdf.scorepad import render_score_pad
+    from generator.render.pdf.weasy import Engine
+    from generator.render.views.sheets import score_pad_name
+
+    said: list[str] = []
+
+    class Told(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    def anchors(pdf: Path) -> set[str]:
+        with pikepdf.open(pdf) as opened:
+            return set(pikepdf.NameTree(opened.Root.Names.Dests).keys())
+
+    pages = [p for p in game_pages(library) if p.id in ("oh-hell", "golf")]
+    (tmp_path / "score-sheets").mkdir()
+    logger, told = logging.getLogger("weasyprint"), Told(logging.WARNING)
+    logger.addHandler(told)  # as the render's process does (render/pdf/worker.py): WeasyPrint's own handler drops it
+    try:
+        results = render_score_pad(library, pages, tmp_path, Engine())
+    finally:
+        logger.removeHandler(told)
+    assert said == []
+    assert [r.file.key for r in results] == ["golf", "golf.family-four-card-golf", "oh-hell"]
+    assert [len(r.landscape) for r in results][-1] == 2  # Oh Hell!'s two parts
+    each = [anchors(tmp_path / "score-sheets" / r.file.filename) for r in results]
+    assert all(each) and sum(len(a) for a in each) == len(set().union(*each))  # no two sheets share an anchor
+    assert anchors(tmp_path / score_pad_name(library.edition.id)) == set().union(*each)

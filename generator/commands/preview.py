@@ -41,6 +41,7 @@ class Preview:
 
         self.root, self.target, self.edition = root, target, edition
         self.layout = Layout(Engine(paper), duplex)
+        self.warnings: list[str] = []  # what the last rebuild could not do as asked, or WeasyPrint warned of
 
     def _mark(self) -> Path:
         """The file beside the PDF that says a preview wrote it (``_may_write``)."""
@@ -60,7 +61,15 @@ class Preview:
                               "a new file, or move that one away")
 
     def rebuild(self) -> int:
-        """Validate and write the PDF; return how many parts had to be laid out again."""
+        """Validate and write the PDF; return how many parts had to be laid out again. What the layout could not do
+        as asked, and what WeasyPrint warned of laying it out, is in ``warnings`` after it (as a build tells them)."""
+        from ..render.pdf.weasy import engine_warnings
+
+        self.warnings = []
+        with engine_warnings(self.warnings.append):
+            return self._rebuild()
+
+    def _rebuild(self) -> int:
         from ..book.library import load_library
         from ..checks import run_checks
         from ..render.pdf.book import render_book
@@ -76,7 +85,7 @@ class Preview:
         self.target.parent.mkdir(parents=True, exist_ok=True)
         partial = self.target.with_name(f".{self.target.name}.partial")
         try:
-            render_book(lib, partial, paper=self.layout.engine.paper, layout=self.layout)
+            render_book(lib, partial, paper=self.layout.engine.paper, layout=self.layout, warn=self.warnings.append)
             os.replace(partial, self.target)
             self._mark().write_text("written by `rulebook preview`: the next preview replaces the PDF beside this\n",
                                     encoding="utf-8")
@@ -97,11 +106,14 @@ def watch(preview: Preview, report: Callable[[str], None] = print, interval: flo
             started = time.perf_counter()
             try:
                 parts = preview.rebuild()
-                report(f"wrote {preview.target} ({parts} part(s) laid out, {time.perf_counter() - started:.1f} s)")
+                told = f"wrote {preview.target} ({parts} part(s) laid out, {time.perf_counter() - started:.1f} s)"
             except RulebookError as exc:
-                report(f"error: {exc}")
+                told = f"error: {exc}"
             except OSError as exc:  # the preview folder cannot be made, say: told, and the watch goes on
-                report(f"error: {os_problem(exc, preview.target)}")
+                told = f"error: {os_problem(exc, preview.target)}"
+            for warning in getattr(preview, "warnings", []):  # before the outcome, as a build prints them
+                report(f"warning: {warning}")
+            report(told)
         if rounds is not None:
             rounds -= 1
         if rounds != 0:

@@ -382,6 +382,20 @@ REGISTER: tuple[Entry, ...] = (
                     "folder itself; importing MkDocs's private function into the site worker would be a private "
                     "reach in its place.",
     ),
+    Entry(
+        name="mkdocs-serve-builder", kind="around", reaches=("mkdocs.livereload.LiveReloadServer.builder",),
+        where=("render/site/plugin.py",),
+        does="The plugin's on_serve wraps the server's rebuild (server.builder, which the server calls on each "
+             "change): a rebuild that raises is told in one line at its file and line, and the site then built as "
+             "the page saying so (plugin._keep_serving), instead of MkDocs's traceback and 'Aborted with a "
+             "BuildError!'.",
+        upstream="none found in mkdocs/mkdocs. An issue would ask LiveReloadServer to log a failed rebuild through "
+                 "its logger (or a plugin event for it) instead of traceback.print_exc(), or on_serve to take the "
+                 "builder back.",
+        unavoidable="The exception leaves MkDocs's build (a template of the book's, Markdown, the configuration) "
+                    "outside any plugin event: on_build_error is told of it but cannot stop it, and the server's "
+                    "build loop prints it to stderr, not through a logger log.py could read.",
+    ),
 )
 
 BY_NAME = {entry.name: entry for entry in REGISTER}

@@ -8,6 +8,8 @@ and are embedded once when their pages are written together.
 from __future__ import annotations
 
 import gc
+import logging
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +51,44 @@ def without_cycle_collector() -> Iterator[None]:
         gc.unfreeze()
         if enabled:
             gc.enable()
+
+
+class EngineWarnings(logging.Handler):
+    """WeasyPrint's own warnings and errors (a stylesheet or image it could not use, CSS it ignored), kept to be told
+    in its words (``tell``): WeasyPrint gives its logger a handler that drops them. Each kind once, the first of its
+    kind, and how many more there were."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.say = say
+        self.said: dict[str, tuple[str, int]] = {}  # by the message less what it quotes: the first, and how many
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = " ".join(record.getMessage().split())
+        except Exception:  # noqa: BLE001 - a message that cannot be formatted is still told
+            message = " ".join(str(record.msg).split())
+        kind = re.sub(r"'[^']*'|`[^`]*`|\d+", "…", message)
+        first, n = self.said.get(kind, (message, 0))
+        self.said[kind] = (first, n + 1)
+
+    def tell(self) -> None:
+        """Say each kind of message kept since the last ``tell``, once, with how many more like it."""
+        for first, n in self.said.values():
+            self.say(f"WeasyPrint: {first}" + (f" (and {n - 1} more like it)" if n > 1 else ""))
+        self.said.clear()
+
+
+@contextmanager
+def engine_warnings(say: Callable[[str], None]) -> Iterator[EngineWarnings]:
+    """Within this block, what WeasyPrint warns of is kept, and told to ``say`` at its end (``EngineWarnings``)."""
+    logger, handler = logging.getLogger("weasyprint"), EngineWarnings(say)
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        handler.tell()
 
 
 class Engine:

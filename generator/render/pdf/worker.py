@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import signal
 import sys
 import traceback
@@ -38,7 +37,8 @@ def _task(task: str) -> tuple[str, Any]:
     try:
         return _render(task, lib, out_dir, paper, duplex)
     finally:
-        _ENGINE.tell()  # in the process that rendered it (the sheets' is forked)
+        if _ENGINE is not None:
+            _ENGINE.tell()  # in the process that rendered it (the sheets' is forked)
 
 
 def _render(task: str, lib: Any, out_dir: Path, paper: str, duplex: bool) -> tuple[str, Any]:
@@ -72,31 +72,9 @@ def _warn(message: str) -> None:
     print(f"{WARNING}{message}", file=sys.stderr, flush=True)
 
 
-class _EngineWarnings(logging.Handler):
-    """WeasyPrint's own warnings and errors (a stylesheet or image it could not use, CSS it ignored), kept to be
-    passed on to the build in its words (``tell``): WeasyPrint gives its logger a handler that drops them."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.said: dict[str, tuple[str, int]] = {}  # by the message less what it quotes: the first, and how many
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            message = " ".join(record.getMessage().split())
-        except Exception:  # noqa: BLE001 - a message that cannot be formatted is still told
-            message = " ".join(str(record.msg).split())
-        kind = re.sub(r"'[^']*'|`[^`]*`|\d+", "…", message)
-        first, n = self.said.get(kind, (message, 0))
-        self.said[kind] = (first, n + 1)
-
-    def tell(self) -> None:
-        """Each kind of message once, the first of its kind, and how many more there were."""
-        for first, n in self.said.values():
-            _warn(f"WeasyPrint: {first}" + (f" (and {n - 1} more like it)" if n > 1 else ""))
-        self.said.clear()
-
-
-_ENGINE = _EngineWarnings()
+# WeasyPrint's warnings (weasy.EngineWarnings), told to the build at the end of each task (``_task``): on its logger
+# from ``main``'s start (made there: the build imports this module, and WeasyPrint is slow to import).
+_ENGINE: Any = None
 
 
 def report(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
@@ -151,7 +129,11 @@ def _jobs() -> int:
 
 def main(argv: list[str]) -> int:
     """``python -m generator.render.pdf.worker ROOT EDITION OUT PAPER DUPLEX KEEP`` (KEEP may be empty)"""
+    global _ENGINE
+    from .weasy import EngineWarnings
+
     root, edition, out, paper, duplex, keep = argv
+    _ENGINE = EngineWarnings(_warn)
     logging.getLogger("weasyprint").addHandler(_ENGINE)
     from ...book.library import load_library
     from ...errors import RulebookError

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import html
+import logging
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -80,6 +82,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.started = 0.0
         self.rebuilt = False  # a build after the first
         self.failed = ""  # the error the last build failed with (serving), told already
+        self.told_failure = False  # serving: the failing build was told (on_build_error)
+        self.broken: str | None = None  # serving: why the last build failed, shown by the build after (``_keep_serving``)
         self.status = ""
         self.root = Path.cwd()  # the book's folder (serving: set at each build)
 
@@ -111,6 +115,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         from .worker import generate
 
         request = self._request(config)
+        if self.broken is not None:  # the page saying why the last build failed (``_keep_serving``)
+            self.problems = []
+            self._use(_error_site(Path(request["root"]) / request["generated"], self.broken), config)
+            return
         try:
             self._use(generate(**request), config)
         except RulebookError as exc:
@@ -143,7 +151,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.log = None
 
     def on_config(self, config: Any) -> Any:
-        theme_overrides(config)
+        theme_overrides(config, own=self.broken is None)  # the page saying a build failed: not by what may fail it
         self.started = time.monotonic()
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
@@ -229,7 +237,54 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # MkDocs watches the docs folder, which every build writes anew: watched, each build started the next, for
         # ever. The sources the pages are generated from are watched instead (mkdocs.yml's `watch`).
         server.unwatch(config["docs_dir"])
+        server.builder = self._keep_serving(server.builder)  # patches.py: mkdocs-serve-builder
         return server
+
+    def _keep_serving(self, builder: Any) -> Any:
+        """MkDocs's rebuild (``builder``), for its server: a failure (a template of the book's that does not parse, an
+        exception in Markdown) told in one line, where it is, and the site then the page saying so, instead of
+        MkDocs's traceback and a preview left half-written."""
+
+        def rebuild() -> None:
+            self.building, self.changed = None, []  # told by this build's on_pre_build: none if it fails before
+            try:
+                builder()
+            except Exception as exc:  # noqa: BLE001 - whatever stopped it is told, and the preview goes on
+                if not self.told_failure:  # MkDocs failed before building (its configuration): told here
+                    self._told(f"not built: {self._failure(exc)}; the preview says so until it is corrected")
+                self.told_failure, self.broken = False, self._failure(exc)
+                try:
+                    builder()  # the page saying so (_generate), with the tool's theme templates (on_config)
+                except Exception:  # noqa: BLE001 - told already; the site stays as the failed build left it
+                    pass
+                finally:
+                    self.broken = None
+
+        return rebuild
+
+    def _failure(self, error: BaseException) -> str:
+        """A failed build in one line: where (the last line of the book's own files it passed through, a template's
+        line; else the page being built) and what, in the engine's words."""
+        import traceback
+
+        from mkdocs.exceptions import Abort
+
+        from .log import one_line
+
+        cause = error.__context__ if isinstance(error, Abort) and error.__context__ is not None else error
+        if isinstance(cause, PluginError) and isinstance(cause.__cause__, RulebookError):
+            return one_line(str(cause.__cause__))  # the book's own error, as validate says it
+        root = str(self.root.resolve()) + os.sep
+        frames = [f for f in traceback.extract_tb(cause.__traceback__) if os.path.abspath(f.filename).startswith(root)]
+        what = one_line(str(cause)) or type(cause).__name__
+        quoted = re.search(rf'"{re.escape(root)}([^"]+)", line (\d+)', what)  # a file the message names (YAML's)
+        if frames:
+            where = f"{os.path.relpath(frames[-1].filename, root)}:{frames[-1].lineno}"
+        elif quoted:
+            where = f"{quoted[1]}:{quoted[2]}"
+        else:
+            where = self.building_page() if getattr(self, "building", None) else "mkdocs.yml"
+        return f"{where}: {what} ({type(cause).__name__})"[:400]
 
     def _told(self, what: str) -> None:
         """Serving: what MkDocs logged during this build, each at its source, then the build in one line (``what``,
@@ -237,6 +292,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         from ...errors import clean
         from .log import located, one_line
 
+        if self.broken is not None:  # the page saying the last build failed: that build told why
+            if self.log is not None:
+                self.log.take()
+            return
         for said in self.log.take() if self.log is not None else []:
             if said.message == self.failed:
                 continue
@@ -277,12 +336,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return output
 
     def on_build_error(self, error: Exception) -> None:
-        if self.serving:
-            from .log import one_line
-
-            self._told(f"not built: {one_line(str(error))[:300]}; the preview shows the last build until this is "
-                       "corrected")
-            self.failed = str(error)  # MkDocs logs it next: told once
+        if self.serving and self.broken is None:
+            if self.log is not None:  # MkDocs's own words on the failure ('Error building page …'): said below, once
+                self.log.said = [s for s in self.log.said if s.level < logging.ERROR]
+            self._told(f"not built: {self._failure(error)}; the preview says so until it is corrected")
+            self.failed, self.told_failure = str(error), True  # MkDocs logs it next, and raises it: told once
         if self.worker is not None:
             self.worker.stop()
         self.worker, self.asked = None, False
@@ -317,16 +375,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
 
 
-def overrides(root: Path) -> list[Path]:
+def overrides(root: Path | None) -> list[Path]:
     """The theme's templates the book adds to (its pages link the web app manifest): the book's own
     (templates/site/overrides beside mkdocs.yml) before the tool's."""
     return [folder / "site" / "overrides" for folder in template_folders(root)]
 
 
-def theme_overrides(config: Any) -> None:
+def theme_overrides(config: Any, own: bool = True) -> None:
     """Put the theme's overrides (``overrides``) first among the theme's folders, whatever mkdocs.yml's custom_dir
-    names: a book started by `rulebook init` names none, and gets the tool's."""
-    found = [str(p) for p in overrides(Path(config.config_file_path).parent) if p.is_dir()]
+    names: a book started by `rulebook init` names none, and gets the tool's. ``own`` false: the tool's alone."""
+    found = [str(p) for p in overrides(Path(config.config_file_path).parent if own else None) if p.is_dir()]
     seen = {os.path.realpath(p) for p in found}
     theme = config["theme"]
     theme.dirs[:] = [*found, *(d for d in theme.dirs if os.path.realpath(d) not in seen)]
