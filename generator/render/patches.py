@@ -218,7 +218,8 @@ WEASYPRINT_WRITER = ("weasyprint.pdf.generate_pdf", "weasyprint.pdf.tags.add_tag
                      "weasyprint.pdf._w3c_date_to_pdf", "weasyprint.pdf.VARIANTS", "weasyprint.pdf.anchors.add_forms",
                      "weasyprint.pdf.anchors.add_links", "weasyprint.pdf.anchors.add_outlines",
                      "weasyprint.pdf.fonts.build_fonts_dictionary", "weasyprint.pdf.stream.Stream",
-                     "weasyprint.anchors.make_page_bookmark_tree", "weasyprint.matrix.Matrix", "pydyf.PDF.objects")
+                     "weasyprint.anchors.make_page_bookmark_tree", "weasyprint.matrix.Matrix", "pydyf.PDF.objects",
+                     "weasyprint.css.ColorProfile")
 
 REGISTER: tuple[Entry, ...] = (
     Entry(
@@ -264,7 +265,8 @@ REGISTER: tuple[Entry, ...] = (
         name="page-writer", kind="copy", reaches=WEASYPRINT_WRITER,
         where=("render/pdf/writer.py",),
         does="writer.py re-does WeasyPrint's generate_pdf and add_tags a page at a time, calling the same internal "
-             "functions, and replaces each finished page's pydyf objects with their final bytes.",
+             "functions (a PDF/X file's sRGB output intent as generate_pdf adds it, with WeasyPrint's ColorProfile), and "
+             "replaces each finished page's pydyf objects with their final bytes.",
         upstream="Kozea/WeasyPrint#1824 (closed: 'the last steps of the PDF generation require the whole document to "
                  "be available in memory'), #671 (closed), #416 (open: stream the PDF). An issue would ask for a "
                  "writer that draws and tags each page as it is given and keeps only its serialised objects.",
