@@ -139,6 +139,8 @@ SAME = {
     "per": ["per", "each"],
     "dealer": ["dealer", "deal", "deals"],
     "take": ["take", "get", "gets", "receive", "yourself"],  # the dealer deals 'to yourself'
+    "get": ["get", "gets", "receive", "receives"],
+    "set": ["set", "sets", "indicate", "indicates", "determine", "determines"],  # a card sets how many cards
     "hand": ["hand", "hands"],
     "foot": ["foot"],
     "blind": ["blind"],
@@ -246,6 +248,23 @@ def dropped(statement: str, sentences: list[str]) -> list[str]:
                 if numbers(m.group(1)) & used and not re.search(kept, statement, re.I):
                     out.append(words_)
     return sorted(set(out))
+
+
+# What sets a deal's count, where the source says something does: a statement of that deal must say so too, or it
+# tells less than the rules ('1 card face up' for a deal whose face-up card sets how many cards a player gets).
+# Each: (what the source says, how a statement keeps it, the finding's name for it).
+SET_BY = [
+    (r"\b(?:indicate|determine|set)s?\b[^.]*\bhow many cards\b", r"\bsets how many cards\b", "a card sets the count"),
+    (r"\bdepending on the number of players\b", r"\bplayers\b|\bchanges each round\b", "the players set the count"),
+    (r"\b(?:\d+|one|two|three)?\s*(?:more|less|fewer) cards? (?:dealt )?each time\b|\bincrease the amount of cards dealt\b",
+     r"\bchanges each round\b|\bround\b", "the round sets the count"),
+]
+
+
+def untold(statement: str, sentences: list[str]) -> list[str]:
+    """What sets a deal's count that the sentences say and the statement does not (``SET_BY``)."""
+    source = " ".join(sentences)
+    return [name for said, kept, name in SET_BY if re.search(said, source, re.I) and not re.search(kept, statement, re.I)]
 
 
 def unsupported(statement: str, sentences: list[str]) -> list[str]:

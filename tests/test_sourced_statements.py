@@ -24,7 +24,7 @@ from generator.render.views import describe
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity_source import heading_text, seed_sentences, unmark, words
 from tests.sourced_statements import SOURCED
-from tests.sourcing import BOX, FINDER, FINDER_WORDS, Statement, dropped, statements, unsupported
+from tests.sourcing import BOX, FINDER, FINDER_WORDS, Statement, dropped, statements, unsupported, untold
 
 SEEDS = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds"))
 needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason=f"the sources are not at {SEEDS}")
@@ -134,6 +134,8 @@ def row_problem(row) -> str | None:
         return f"not in its sentences: {unsupported(said, plain)}"
     if dropped(said, plain):
         return f"drops the source's words: {dropped(said, plain)}"
+    if kind.endswith(":Deal") and untold(said, plain):
+        return f"tells less than the rules: {untold(said, plain)}"
     return None
 
 
@@ -242,6 +244,24 @@ DROPPED = [  # (statement, sentences, the source's words it drops)
     ("First to the target wins; play to 100", ["Players agree beforehand on a winning amount of points, typically 100."],
      ["typically"]),
 ]
+
+
+# Issue 52: a deal row that tells less than the rules: (statement, sentences, what sets the count that it leaves out)
+UNTOLD = [
+    ("1 card face up", ["Dealer starts dealing to the player on their left and the first card will be turned up.",
+                        "This card will indicate how many cards that player will receive, (e.g. if the first card is a "
+                        "5 they will receive four more cards face down) that hand."], ["a card sets the count"]),
+    ("10 cards each; 1 card turned up", ["Round one – Ten (or 7 cards are dealt depending on the number of players) to "
+                                         "each player."], ["the players set the count"]),  # Oh Hell!'s first round
+    ("7 cards each", ["Consecutive rounds will have 1 less card dealt each time until the play is down to one card."],
+     ["the round sets the count"]),
+]
+
+
+@pytest.mark.parametrize(("statement", "sentences", "left_out"), UNTOLD, ids=[c[0] for c in UNTOLD])
+def test_a_deal_row_that_tells_less_than_the_rules_is_caught(statement, sentences, left_out):
+    assert untold(statement, sentences) == left_out
+    assert row_problem(("demo", None, "box:Deal", statement, sentences)) is not None
 
 
 @pytest.mark.parametrize(("statement", "sentences", "unsourced"), CAUGHT, ids=[c[0] for c in CAUGHT])

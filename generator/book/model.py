@@ -14,6 +14,7 @@ named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -260,6 +261,9 @@ class Deal(Strict):
     uneven: bool = Field(False, description="players may get different numbers of cards")
     composition: list[Removal] = Field([], description="each hand is made of these cards")
     dealer_gets: Dealt | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
+    set_by_first_card: bool = Field(
+        False, description="each player's first card is dealt face up and sets how many cards they get (Horseshit "
+                           "Rummy: 'This card will indicate how many cards that player will receive')")
     implied: bool = Field(False, description="not stated by the source; implied by its rules")
     worked_out: list[Literal["each"]] = Field(
         [], description="numbers of this deal the source does not state but the transcriber worked out (Hand and "
@@ -458,6 +462,17 @@ class ExampleValue(Strict):
     expr: str | None = None
     stated: Figure | None = None
     label: str | None = None
+
+
+# A worked example's title and its figures' labels are the program's words around the book's numbers (the book prints
+# the numbers, in its own sentences): no edition printed them as the family's, so no erratum corrects them and an
+# edition's record does not keep them (book/frozen.py); a slip they repeat is corrected once, where it was printed.
+PROGRAM_WORDS = re.compile(r"(?:^|\.)examples\.[^.]+\.(?:title|values\.[^.]+\.label)$")
+
+
+def program_words(path: str) -> bool:
+    """Whether a dotted data path names the program's own words (a worked example's title or a figure's label)."""
+    return PROGRAM_WORDS.search(path) is not None
 
 
 class Example(Strict):

@@ -169,7 +169,11 @@ SPLIT = (("hand", "in the hand"), ("foot", "in the foot"), ("blind", "blind"), (
 def _deal_one(d: Deal) -> str:
     parts = []
     split = [f"{stated(d, field)} {name}" for field, name in SPLIT if getattr(d, field)]
-    if d.each == "all":
+    if d.set_by_first_card:
+        # The rules deal each player a card face up and let it set the hand: the box says so, not the face-up card
+        # alone (which reads as a one-card deal) nor the range the transcriber worked out from the ranks.
+        parts.append("each player's first card is turned up and sets how many cards they get")
+    elif d.each == "all":
         # Cards kept back for the middle are not 'all cards dealt out'. 'Evenly' only where the data states what
         # makes the hands even (the rest to the middle, cards removed first): else the source did not say so.
         even = bool(d.min_remainder or d.equalize_by_removing)
