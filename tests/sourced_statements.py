@@ -482,6 +482,8 @@ SOURCED = [
     ('push', None, 'finder:equipment', 'several-decks',
      ['2 decks of cards, including jokers; 4 player game, in partnership']),
     # saskatchewan-rummy
+    ('saskatchewan-rummy', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: cents paid at the table']),
     ('saskatchewan-rummy', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('saskatchewan-rummy', None, 'box:Equipment', '1 deck, no jokers',
@@ -671,6 +673,8 @@ SOURCED = [
     ('sticks', None, 'finder:equipment', 'sticks',
      ['Sticks (Sticks required)..... Any']),
     # five-in-a-row
+    ('five-in-a-row', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: three rows of five discs']),
     ('five-in-a-row', None, 'box:Players', '2 or 4 players (in partnerships when 4 play)',
      ['2 or 4 people can play, with four players opposites are partners']),
     ('five-in-a-row', None, 'box:Equipment', '2 decks, no jokers',
@@ -696,6 +700,8 @@ SOURCED = [
     ('five-in-a-row', None, 'finder:equipment', 'several-decks',
      ['2 decks of cards, no jokers']),
     # fast-track
+    ('fast-track', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: all pegs home']),
     ('fast-track', None, 'box:Players', '2-6 players (with or without partners)',
      ['2 to 6 people can play, with or without partners.']),
     ('fast-track', None, 'box:Equipment', '1 deck, with jokers, per player',
@@ -721,6 +727,8 @@ SOURCED = [
     ('fast-track', None, 'finder:equipment', 'several-decks',
      ['Each player gets one full deck of cards including Jokers']),
     # jokers-wild
+    ('jokers-wild', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: all marbles into the castle']),
     ('jokers-wild', None, 'box:Players', '2 or 4 players (in partnerships when 4 play)',
      ['2 or 4 people can play, with four players opposites are partners']),
     ('jokers-wild', None, 'box:Equipment', '3-4 decks, with jokers',
@@ -750,6 +758,8 @@ SOURCED = [
     ('jokers-wild', None, 'finder:equipment', 'several-decks',
      ['3-4 decks of cards, jokers included']),
     # rummoli
+    ('rummoli', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: chips claimed at the table']),
     ('rummoli', None, 'box:Players', '2-8 players',
      ['2 to 8 players, 4 or more is best']),
     ('rummoli', None, 'box:Equipment', '1 deck, no jokers',

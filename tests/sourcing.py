@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from generator.book.library import Library
 from generator.render.site.docs import finder_record
+from generator.render.views.describe import NO_SCORE
 from generator.render.views.pages import game_page
 
 # Kinds of statement. A box row's kind is its label; a new label the generator prints is a new kind, and the
@@ -29,7 +30,7 @@ class Statement:
 
     game: str
     variant: str | None
-    kind: str  # 'box:Players', 'differs:Deal', 'inherits:Deal', 'cite', 'origin', 'finder:equipment', ...
+    kind: str  # 'box:Players', 'differs:Deal', 'inherits:Deal', 'cite', 'origin', 'finder:equipment', 'sheet', ...
     text: str
 
 
@@ -47,6 +48,8 @@ def statements(lib: Library) -> list[Statement]:
             out += [Statement(gs.id, variant.id, f"inherits:{label}", text) for label, text in page.main.glance
                     if label not in shown]
             out.append(Statement(gs.id, variant.id, "origin", page.origins(variant)))
+        if not page.main.body.keeps_score():  # the page's line where its sheet would be (describe.NO_SCORE)
+            out.append(Statement(gs.id, None, "sheet", NO_SCORE))
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
         record = finder_record(page, lib.stated_players(gs.game))  # as the site's finder is written
         if record["players"]["text"]:

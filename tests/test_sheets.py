@@ -640,10 +640,10 @@ KEEPS = [
     ("desert-rummy", None, "melds", "Score keeping only consists of tracking who has melded on each hand"),
     ("dice-10000", None, "points", "score all that was rolled to that point"),
     ("euchre", None, "points", "First team to {goal.target} wins the game"),
-    ("fast-track", None, "wins", "To get all of your pegs “Home”"),
+    ("fast-track", None, "nothing", "To get all of your pegs “Home”"),  # a race or board game: its rules name no scoring
     ("five-hundred-rummy", None, "bid_made", "If the bidding team made the amount they bid or more"),
     ("five-hundreds", None, "points", "First person to {goal.target} wins"),
-    ("five-in-a-row", None, "wins", "To get three rows of five discs"),
+    ("five-in-a-row", None, "nothing", "To get three rows of five discs"),  # a race or board game: its rules name no scoring
     ("gin-rummy", None, "points", "Players agree beforehand on a winning amount of points, typically {goal.target}."),
     ("gin-rummy-tournament", None, "points", "each game ends when one team reaches {goal.target} points in that game"),
     ("golf", None, "points", "Low score wins the pot"),
@@ -652,7 +652,7 @@ KEEPS = [
     ("hearts", None, "points", "Played to {goal.target} points. The player with the lowest score wins."),
     ("honeymoon-whist", None, "points", "you score tricks after you take 6"),
     ("horseshit-rummy", None, "points", "Count all points played out in front of you"),
-    ("jokers-wild", None, "wins", "The team getting all their marbles into their “Castle” first is the winner."),
+    ("jokers-wild", None, "nothing", "The team getting all their marbles into their “Castle” first is the winner."),  # a race or board game: its rules name no scoring
     ("mexican-train", None, "points", "The player with the lowest total score after all rounds is the winner."),
     ("oh-hell", None, "bid_made", "If the player is successful in getting their exact bid"),
     ("push", None, "points", "Low score wins."),
@@ -681,14 +681,15 @@ def test_every_game_says_what_its_sheet_keeps(library):
 def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, rule):
     """Each game's data says what its sheet keeps, the words of its rules say so, and its sheet is drawn for it:
     points and bids add up to a Total (a bid is not added), lives, a tally and wins count marks, melds have no total."""
-    from generator.render.views.sheets import WON, sheet_definition, sheet_parts
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     body = _body(library, game_id, variant_id)
     assert body.keeps == keeps
     page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
     assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")  # every row quotes its rule
     key = f"{game_id}.{variant_id}" if variant_id else game_id
-    if keeps is None:  # no sheet, no keeper: the book keeps no score (Rummoli had a Score/Total sheet and keeper)
+    if keeps in (None, "nothing"):  # no sheet, no keeper: the book keeps no score (Rummoli had a Score/Total sheet
+        # and keeper; the board games a page of one 'Won (1)' row)
         assert not body.keeps_score() and all(d[0].key != key for d in _definitions(library))
         return
     assert body.keeps_score()
@@ -703,28 +704,29 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert {c.label.split(": ")[-1] for c in kept[0].columns if not c.summed} == {"Bid"}
     elif keeps in ("lives", "tally"):
         assert all(t.total for t in kept) and all(c.summed for t in kept for c in t.columns)
-    elif keeps == "wins":  # won by one event: who won this game; no series of games is set, so nothing to add up
-        assert [(t.title, t.rows, t.total) for t in kept] == [(None, (WON,), None)]
     if keeps == "lives":
         assert sheet.start == view.body.equipment.stakes.start and sheet.winner == "last_standing"
         assert sheet.coins == view.body.equipment.stakes.coin + "s" and sheet.tables[0].title == f"{sheet.coins.capitalize()} lost"
-    if keeps == "wins":
-        assert sheet.winner == "race"
 
 
 def test_a_game_that_keeps_no_score_has_no_sheet_and_no_keeper(built, library, published_library):
-    """Where the rules keep no score (played for stakes, no winner named), the site has no keeper and no sheet for
-    the game, its page offers neither, and the book names no score pad sheet for it; every other game has both."""
+    """Where the rules keep no score (played for stakes, no winner named; a race or board game whose rules name no
+    scoring), the site has no keeper and no sheet for the game, its page offers neither and says in one line that
+    its rules keep no score, and the book names no score pad sheet for it; every other game has both."""
+    from generator.render.views.describe import NO_SCORE
+
     for lib in (library, published_library):
         site = built[lib.edition.id] / "site"
         none = [gs.id for gs in lib.ordered_games() if not gs.game.keeps_score()]
-        assert set(none) == {g for g, _, keeps, _ in KEEPS if keeps is None and g in lib.games}, none
+        assert set(none) == {g for g, _, keeps, _ in KEEPS if keeps in (None, "nothing") and g in lib.games}, none
         for gs in lib.ordered_games():
             page = (site / "games" / gs.id / "index.html").read_text(encoding="utf-8")
             kept = gs.id not in none
             assert (site / "keep" / gs.id / "index.html").exists() == kept, gs.id
             assert (site / "downloads" / "score-sheets" / f"{gs.id}.pdf").exists() == kept, gs.id
             assert (f"keep/{gs.id}/" in page) == kept and ('id="score-sheet"' in page) == kept, gs.id
+            # issue 52: the page says so, in one line, where the sheet would be
+            assert page.count(NO_SCORE) == (0 if kept else 1), gs.id
 
 
 def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, library):
@@ -828,7 +830,6 @@ def test_which_sheets_keep_a_running_total(library, key, running):
      {"player_columns": True, "columns": ["Bid", "Score"], "total": "Total", "sums": ["Score"]}, False),
     ({"keeps": "lives", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
     ({"keeps": "tally", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
-    ({"keeps": "wins", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
 ])
 def test_running_total_rule(body, block, running):
     """sheets.is_running: one case a way a block does or does not keep a running total."""

@@ -48,11 +48,12 @@ def _printed() -> dict[Statement, tuple[str, ...]]:
 
 TABLE = {Statement(g, v, k, t): sentences for g, v, k, t, sentences in SOURCED}
 KINDS = ({f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"inherits:{b}" for b in BOX}
-         | {f"finder:{f}" for f in FINDER} | {"cite", "origin"})
+         | {f"finder:{f}" for f in FINDER} | {"cite", "origin", "sheet"})
 # A variant's row saying its source says nothing of a row of its game's box (describe.FROM_GAME) has no sentence to
 # name: its row names what was looked for instead, as 'NONE: …'. No other row may.
 NONE = "NONE: "
 UNSTATED, IN_RULES = describe.FROM_GAME["unstated"], describe.FROM_GAME["in_rules"]
+NO_SCORE = describe.NO_SCORE
 
 
 def uncovered(printed, table) -> list[Statement]:
@@ -121,6 +122,9 @@ def row_problem(row) -> str | None:
     if text == UNSTATED:  # the source says nothing of it: what was looked for, and nothing else
         ok = kind.startswith("differs:") and len(sentences) == 1 and sentences[0].startswith(NONE)
         return None if ok else f"'{UNSTATED}' names what was looked for, once, as '{NONE}…'"
+    if text == NO_SCORE:  # no scoring in the rules: what was looked for, once (the sources are searched below)
+        ok = kind == "sheet" and len(sentences) == 1 and sentences[0].startswith(NONE)
+        return None if ok else f"'{NO_SCORE}' names what was looked for, once, as '{NONE}…'"
     if any(s.startswith(NONE) for s in sentences):
         return "a statement with no source sentence prints nothing"
     if text == IN_RULES:  # a pointer to the variant's rules: its sentences are the rules that say it (checked below)
@@ -150,7 +154,10 @@ def test_the_statement_follows_from_its_sentences(row):
     ("golf", None, "box:Players", "Any number of players", ["NONE: nothing says"]),  # a printed count with no sentence
     ("golf", None, "box:To win", "See its rules", ["Low score wins the pot"]),  # a game's box has no rules to point to
     ("golf", "family-four-card-golf", "inherits:To win", "Low score wins; 9 rounds", ["Last person gets all the quarters."]),
-], ids=["no-sentence", "unstated-with-a-sentence", "none-on-a-statement", "pointer-on-a-game", "inherited-untrue"])
+    ("fast-track", None, "sheet", NO_SCORE, ["To get all of your pegs “Home” either as an individual player or as a team."]),
+    ("fast-track", None, "box:To win", NO_SCORE, ["NONE: no points"]),  # the line is the sheet's, not a box row's
+], ids=["no-sentence", "unstated-with-a-sentence", "none-on-a-statement", "pointer-on-a-game", "inherited-untrue",
+        "no-score-with-a-sentence", "no-score-as-a-box-row"])
 def test_a_row_without_a_source_sentence_fails(row):
     """Issue 42: the table's test fails on a row that names no sentence for what it prints."""
     assert row_problem(row) is not None
@@ -217,6 +224,29 @@ def test_a_citation_quotes_only_a_heading_the_source_prints(row):
             f"“{quote}” is not a heading (or, with 'the part that opens', the start of a line) of the sources"
     for date in re.findall(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \w+ \d+, \d{4}", text):
         assert date in every, date
+
+
+SCORING = re.compile(r"\b(?:scor(?:e|es|ed|ing)|points|worth|tally|total)\b", re.I)  # words a scoring rule uses
+
+
+def scoring_words(sentences: list[list[str]]) -> list[str]:
+    """The words of a game's sentences that name a score (``SCORING``): none where its rules keep no score."""
+    return sorted({w for s in sentences for w in s if SCORING.fullmatch(w)})
+
+
+@needs_seeds
+@pytest.mark.parametrize("row", [r for r in SOURCED if r[2] == "sheet"], ids=[r[0] for r in SOURCED if r[2] == "sheet"])
+def test_a_game_said_to_keep_no_score_names_no_scoring(row):
+    """Issue 52: 'its rules keep no score' is true of the game's whole part of the sources: no sentence of it scores."""
+    game = row[0]
+    assert _pool(game, None, "sheet"), game
+    assert scoring_words(_pool(game, None, "sheet")) == [], game
+
+
+def test_a_game_whose_rules_score_is_caught():
+    """The search above finds the scoring of a game that has one (Sticks' 'collect 7 sticks' has none; Hearts has)."""
+    assert scoring_words([words("Played to 100 points. The player with the lowest score wins.")]) == ["points", "score"]
+    assert scoring_words([words("To get three rows of five discs.")]) == []
 
 
 # --- the checks catch what the defects said ----------------------------------------------------------------------

@@ -580,10 +580,11 @@ class GameBody(Strict):
     goal: Goal | None = None
     alternate_rules: AlternateRules | None = None
     examples: dict[str, Example] = {}
-    keeps: Literal["points", "bid_made", "lives", "tally", "wins", "melds"] | None = Field(
+    keeps: Literal["points", "bid_made", "lives", "tally", "melds", "nothing"] | None = Field(
         None, description="what the score sheet records, as the rules keep score: points per hand; a bid beside "
-                          "what was made; lives (stakes) lost; a tally toward a target (sticks); games won (a race "
-                          "or board game); which of the named melds each player has made")
+                          "what was made; lives (stakes) lost; a tally toward a target (sticks); which of the named "
+                          "melds each player has made; nothing where the rules name no scoring (a race or board "
+                          "game won by getting there first): no sheet, no keeper")
     score_sheet: ScoreSheet | None = None
 
     _p = field_validator("players")(_check_players)
@@ -610,9 +611,12 @@ class GameBody(Strict):
         return out
 
     def keeps_score(self) -> bool:
-        """Whether the rules keep a score to write down. Not for a game played for stakes whose rules name no winner
-        (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands at the table and the book keeps
-        no score; a sheet or a keeper would invent one (a Score column, a Total)."""
+        """Whether the rules keep a score to write down. Not where they name no scoring (``keeps: nothing``: a race or
+        board game, won by getting there first: a sheet would be a page for one tick), nor for a game played for
+        stakes whose rules name no winner (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands
+        at the table and the book keeps no score; a sheet or a keeper would invent one (a Score column, a Total)."""
+        if self.keeps == "nothing":
+            return False
         return not (self.equipment is not None and self.equipment.stakes is not None and self.goal is None)
 
     @model_validator(mode="after")

@@ -282,6 +282,11 @@ def glance(body: GameBody, stated_players: str | int | None = None) -> list[tupl
     return [(label, text[:1].upper() + text[1:]) for label, text in rows]
 
 
+# What a game's page says where its sheet would be, for a game whose rules keep no score (GameBody.keeps_score): a
+# race or board game whose rules name no points, or chips and coins that change hands at the table.
+NO_SCORE = "No score sheet: its rules keep no score."
+
+
 # A variant's box row for a field of its game's box that it does not state (Variant.from_game): what its source says
 # of it. A field its source states the same way prints no row: the game's stands, true of the variant.
 FROM_GAME = {"unstated": "Its source does not say", "in_rules": "See its rules"}

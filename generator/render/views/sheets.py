@@ -180,9 +180,6 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     return rows
 
 
-WON = "Won (1)"  # the one row of a game won by one event: a 1 in the winner's box
-
-
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -197,10 +194,6 @@ def _generic_block(body: Any) -> SheetBlock:
         title = f"{_coins(body).capitalize()} lost"  # 'loses a dime'
     elif keeps == "tally" and goal and goal.target_unit:
         title = goal.target_unit.capitalize()  # 'collect 7 sticks'
-    elif keeps == "wins":
-        # A game won by one event (a race, a board game): the sheet says who won this game. No source sets a series
-        # of games, so there is no 'Games won' to add up, and no total.
-        return SheetBlock(player_columns=True, rows=[WON])
     if keeps == "bid_made":
         return SheetBlock(title=title, columns=["Bid", "Score"], player_columns=True,
                           rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,
@@ -322,7 +315,7 @@ class Sheet:
     caption: str | None
     fields: tuple[str, ...]
     tables: tuple[SheetTable, ...]
-    keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, wins, melds
+    keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, melds
     start: int | None  # lives each player starts with (the stakes), for a sheet that keeps lives
     coins: str | None  # what the lives are, as the stakes name them ('quarters', 'dimes'), for a sheet that keeps lives
     winner: str | None
@@ -338,7 +331,7 @@ def _coins(body: Any) -> str | None:
     return COINS[body.equipment.stakes.coin][1] if body.equipment and body.equipment.stakes else None
 
 
-SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally, games won and melds are counts
+SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally and melds are counts
 
 
 def can_be_negative(body: Any) -> bool:
@@ -361,7 +354,7 @@ def can_be_negative(body: Any) -> bool:
 def is_running(view: Any, block: SheetBlock) -> bool:
     """Whether a block keeps a running total: beside each hand's box, each player's total so far (a family playing
     to 100 or 500 sees who is near the target). For a game kept in points whose block has one box a player in a
-    row of hands, added up; not for bids beside what was made, lives, tallies, wins or melds, not for a named
+    row of hands, added up; not for bids beside what was made, lives, tallies or melds, not for a named
     round's hands (a card with a Score column of its own), not for rows that carry other blocks' totals, not for
     more than MAX_RUNNING_PLAYERS."""
     return ((view.body.keeps or "points") == "points" and block.player_columns and len(block.columns) <= 1

@@ -124,16 +124,6 @@
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
       var names = function (list) { return list.map(nameOf).join(" and "); };
-      if (root.dataset.keeps === "wins") {
-        // A game won by one event: who won it, once marked; no series of games, no count of games won.
-        var won = [], n = players();
-        root.querySelectorAll("td[data-player] input").forEach(function (input) {
-          var p = Number(input.closest("td").dataset.player);
-          if (p <= n && Number(input.value) > 0 && won.indexOf(p) < 0) { won.push(p); }
-        });
-        el.textContent = won.length ? "Won: " + names(won) + "." : "";
-        return;
-      }
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
