@@ -360,7 +360,7 @@ SOURCED = [
      ['2, 4 or 6 people can play, two teams']),
     ('hand-and-foot', None, 'finder:equipment', 'jokers',
      ['Use one more deck of cards than there are people playing, including jokers']),
-    ('hand-and-foot', None, 'finder:equipment', 'several-decks',
+    ('hand-and-foot', None, 'finder:equipment', 'depends-on-players',
      ['Use one more deck of cards than there are people playing, including jokers']),
     # hearts
     ('hearts', None, 'box:Players', 'Any number of players',
@@ -538,7 +538,7 @@ SOURCED = [
      ['Any number of people can play']),
     ('sweep', None, 'finder:category', 'cards',
      ['Players and Cards']),
-    ('sweep', None, 'finder:equipment', 'several-decks',
+    ('sweep', None, 'finder:equipment', 'depends-on-players',
      ['Enough decks to ensure there are at least 18 cards (can be more) for each person, jokers are not used']),
     # thirty-one
     ('thirty-one', None, 'box:Players', 'Any number of players',
@@ -586,10 +586,8 @@ SOURCED = [
      ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
     ('trash', None, 'finder:category', 'cards',  # 2026.2 only
      ['5 players, use one 50 card deck (remove the 2 of spades and the 2 of clubs.)']),
-    ('trash', None, 'finder:equipment', 'one-deck',  # 2026.2 only
-     ['4 players, and one full deck.']),
-    ('trash', None, 'finder:equipment', 'several-decks',  # 2026.2 only
-     ['7 players, use 2 decks 98 cards (remove both 2 of clubs, both 2 of spades, both 2 of diamonds.).']),
+    ('trash', None, 'finder:equipment', 'depends-on-players',  # 2026.2 only
+     ['4 players, and one full deck.', '7 players, use 2 decks 98 cards (remove both 2 of clubs, both 2 of spades, both 2 of diamonds.).']),
     # dice-10000
     ('dice-10000', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
@@ -724,7 +722,7 @@ SOURCED = [
      ['Fast Track (Board Game)']),
     ('fast-track', None, 'finder:equipment', 'jokers',
      ['Each player gets one full deck of cards including Jokers']),
-    ('fast-track', None, 'finder:equipment', 'several-decks',
+    ('fast-track', None, 'finder:equipment', 'one-deck-per-player',
      ['Each player gets one full deck of cards including Jokers']),
     # jokers-wild
     ('jokers-wild', None, 'sheet', 'No score sheet: its rules keep no score.',
@@ -807,7 +805,7 @@ SOURCED = [
      ['Court Whist Tournament Rules ..... Multiples of 4']),
     ('court-whist', None, 'finder:partnerships', 'partners',
      ['Partners are selected at random and each set of partners will include one lady and one man.']),
-    ('court-whist', None, 'finder:equipment', 'several-decks',
+    ('court-whist', None, 'finder:equipment', 'one-deck-per-table',
      ['1 decks of cards per table, not including jokers']),
     # gin-rummy-tournament
     ('gin-rummy-tournament', None, 'box:Players', 'Any even number of players (two teams)',
@@ -832,6 +830,6 @@ SOURCED = [
      ['Gin Rummy – Tournament Rules']),
     ('gin-rummy-tournament', None, 'finder:partnerships', 'teams',
      ['Guys against Girls as a team (this can be modified but it will be easier to explain the rules as Guys against Girls)']),
-    ('gin-rummy-tournament', None, 'finder:equipment', 'several-decks',
+    ('gin-rummy-tournament', None, 'finder:equipment', 'one-deck-per-couple',
      ['1 deck of cards, not including jokers – per couple']),
 ]

@@ -163,7 +163,9 @@ SAME = {
     "table": ["table"],
     "couple": ["couple"],
     "bet": ["bet", "bets"],
-    "several": ["decks", "packs", "per"],
+    "several": ["decks", "packs"],
+    # a deck count stated against the players: 'one more deck ... than there are people', 'enough decks ... for each'
+    "depend": ["enough", "than"],
     "equipment": ["dice", "domino", "dominoes", "tile", "board", "sticks", "equipment"],
     "tournament": ["tournament"],
 }
@@ -184,7 +186,9 @@ def stem(word: str) -> str:
 
 TOKEN = re.compile(r"-?\d+(?:,\d{3})*|[A-Za-z]+(?:'[a-z]+)?")
 # The finder's values as words: what each claims about the game.
-FINDER_WORDS = {"one-deck": "1 deck", "several-decks": "several decks", "jokers": "with jokers", "optional":
+FINDER_WORDS = {"one-deck": "1 deck", "several-decks": "several decks", "one-deck-per-table": "1 deck per table",
+                "one-deck-per-couple": "1 deck per couple", "one-deck-per-player": "1 deck per player",
+                "depends-on-players": "decks depend on players", "jokers": "with jokers", "optional":
                 "partners", "partners": "partners", "teams": "two teams", "cards": "cards",
                 "equipment": "equipment", "tournament": "tournament"}
 
@@ -205,7 +209,8 @@ def numbers(text: str, source: bool = False) -> set[int]:
         word = re.sub(r"(?<=[a-z])(e?s)$", "", word) if word not in NUMBER_WORDS else word
         if token[0].isdigit() or token[0] == "-":
             found.add(int(token.replace(",", "")))
-        elif word in NUMBER_WORDS or word + "e" in NUMBER_WORDS:  # 'twos', 'threes', 'sixes', 'fives'
+        elif word in NUMBER_WORDS or (word != token.lower() and word + "e" in NUMBER_WORDS):  # 'twos', 'threes',
+            # 'fives' (a plural's ending dropped: 'on' is no 'one')
             found.add(NUMBER_WORDS.get(word, NUMBER_WORDS.get(word + "e")))
         elif source and token.lower() in ORDINALS:
             found.add(ORDINALS[token.lower()])
@@ -217,7 +222,7 @@ def numbers(text: str, source: bool = False) -> set[int]:
         if re.search(r"\bfree\b", text, re.I):
             found.add(0)
         found |= {-n for n in list(found) if re.search(rf"minus\s+({n}|{_word(n)})\b", text, re.I)}
-        if re.search(r"\b(a|an|one|single|the top|first|the deck|the pack)\b", text, re.I):
+        if re.search(r"\b(a|an|one|single|the top|the topmost|first|the deck|the pack)\b", text, re.I):
             found.add(1)  # 'a card face up', 'the top card', 'the rest of the deck': one
         if re.search(r"\b\w+ against \w+\b", text):
             found.add(2)  # 'Guys against Girls': two sides
@@ -291,6 +296,13 @@ def unsupported(statement: str, sentences: list[str]) -> list[str]:
             continue
         if word == "change" and len(set(re.findall(r"(\d+) cards dealt", source))) > 1:
             continue  # 'changes each round': the rounds deal different numbers of cards ('6 cards dealt', '7 …')
+        if word == "several" and not re.search(r"\b(?:[2-9]|\d{2,}|two|three|four)\s*(?:[-–]\s*\d+\s*)?(?:full\s+)?(?:decks|packs)\b",
+                                               source, re.I):
+            missing.append(token)  # several decks are 2 or more: not '1 decks of cards per table' (the book's plural)
+            continue
+        if word == "depend" and len(set(re.findall(r"(\d+|one|two|three) (?:full )?decks?\b", source, re.I))) > 1 \
+                and re.search(r"\d+ players", source):
+            continue  # decks that 'depend on players': the sentences give different decks for different players
         if word not in have and not any(stem(alt) in have for alt in SAME.get(word, [])):
             missing.append(token)
     return missing

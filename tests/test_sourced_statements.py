@@ -266,6 +266,14 @@ CAUGHT = [
      "longer play.", "Last person gets all the quarters."], ["9", "Low", "wins", "rounds"]),  # Family Four-Card Golf
     ("High score wins", ["Points are only for making the bid exactly."], ["High", "wins"]),  # Oh Heck!
     ("2, 4 or 6 players (two teams)", ["Use one more deck than the number of players."], ["2", "4", "6", "teams"]),
+    # issue 52: decks by what one table, couple or player needs, not 'several decks'
+    ("several decks", ["1 decks of cards per table, not including jokers"], ["several"]),  # Court Whist
+    ("several decks", ["1 deck of cards, not including jokers – per couple"], ["several"]),  # the Gin tournament
+    ("several decks", ["Enough decks to ensure there are at least 18 cards (can be more) for each person"],
+     ["several"]),  # Sweep: one deck serves two
+    ("1 deck", ["Enough decks to ensure there are at least 18 cards (can be more) for each person"], ["1"]),
+    ("1 deck per table", ["1 deck of cards, not including jokers – per couple"], ["table"]),
+    ("decks depend on players", ["1 decks of cards per table, not including jokers"], ["depend", "players"]),
 ]
 
 DROPPED = [  # (statement, sentences, the source's words it drops)

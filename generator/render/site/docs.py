@@ -66,10 +66,8 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
     if eq:
         for cards in eq.cards:
             kinds.add("jokers" if cards.jokers else "")
-            if cards.decks == 1 and cards.per == "game":
-                kinds.add("one-deck")
-            else:
-                kinds.add("several-decks")
+        # One deck for the game, a table, a couple or a player, or as many as the players need (describe.DECK_KINDS)
+        kinds.update(describe.deck_kinds(game))
         if eq.dice:
             kinds.add("dice")
         if eq.dominoes is not None:
@@ -97,6 +95,8 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
         "partnerships": "optional" if game.partners_when is not None else (game.partnerships or ""),
         "players": players,
         "equipment": sorted(kinds),
+        # The player counts one deck serves, where the decks depend on the players (the finder's 'One deck' at a count)
+        "one_deck": describe.one_deck_counts(game),
     }
 
 
