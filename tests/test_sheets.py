@@ -492,6 +492,70 @@ def test_sheet_definition_is_the_sheet_printed(library):
                 assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
 
 
+def sheet_tables(html: str) -> list[list[str]]:
+    """The sheet tables of an HTML page as a person reads them: each table's rows, each row its cells' text (a
+    numbered blank row, as many as the page holds, read as one blank row)."""
+    out = []
+    for part in re.findall(r'<div class="score-sheet[^"]*">(.*?)</div>\s*</div>', html, re.S):
+        caption = re.findall(r'<p class="sheet-part">(.*?)</p>', part)
+        for table in re.findall(r'<table class="sheet-block[^"]*">(.*?)</table>', part, re.S):
+            rows = []
+            for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S):
+                cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr, re.S)]
+                cells = ["" if i == 0 and c.isdigit() else c for i, c in enumerate(cells)]  # a numbered blank row
+                if not (rows and cells == rows[-1] and not any(cells)):
+                    rows.append(cells)
+            out.append(caption + [" | ".join(r) for r in rows])
+    return out
+
+
+def test_the_web_preview_of_a_sheet_is_its_printed_sheet(library, published_library):
+    """Issue 52: every sheet a game's web page shows is one of the sheets printed: the same pages (Oh Hell!'s for 3-5
+    players and for 6 or 7, not one of 7 players' columns on the 3-5 players' hands), the same columns for the same
+    players, the same rows, then the same filled-in samples."""
+    from generator.render.pdf.scorepad import samples_html, sheet_html
+    from generator.render.site.docs import game_markdown, site_environment
+    from generator.render.views.pages import game_page
+    from generator.render.views.sheets import sheet_parts
+
+    for lib in (library, published_library):
+        env = site_environment(lib)
+        previews = 0
+        for file, heading, view in _definitions(lib):
+            page = game_page(lib, lib.games[file.game_id])
+            web = game_markdown(env, page)
+            sections = re.split(r"^## ", web, flags=re.M)
+            if file.variant_id is None:  # the game's own sections, not its variants'
+                web = "".join(x for x in sections if not x.startswith("Variant: "))
+                own = page.main
+            else:
+                variant, own = next((v, bv) for v, bv in page.variants if v.id == file.variant_id)
+                web = next(x for x in sections if x.startswith(f"Variant: {variant.title}\n"))
+            if own.body.score_sheet is None:
+                assert sheet_tables(web) == [], file.key  # a generic sheet: the page links it and shows none
+                continue
+            parts = sheet_parts(view)
+            printed = sheet_tables(sheet_html(lib, file, heading, view, 2, (False,) * len(parts)))
+            printed += sheet_tables(samples_html(lib, heading, view, file.number) or "")
+            assert sheet_tables(web) == printed, (lib.edition.id, file.key)
+            previews += 1
+        assert previews >= 3, previews
+
+
+def test_a_merged_preview_is_caught():
+    """The comparison above tells Oh Hell!'s old preview (seven players' columns on the 3-5 players' hands) from the
+    sheets printed (two pages: five players' columns on 10…1…10, seven on 7…1…7)."""
+    head = '<div class="score-sheet"><p class="sheet-title">S</p>{}<table class="sheet-block"><thead><tr><th></th>{}</tr></thead><tbody>{}</tbody></table>\n</div>\n</div>'
+    def sheet(caption, players, rows):
+        return head.format(f'<p class="sheet-part">{caption}</p>' if caption else "",
+                           "".join(f"<th>Player {i}</th>" for i in range(1, players + 1)),
+                           "".join(f"<tr><th>{r} cards</th>{'<td></td>' * players}</tr>" for r in rows))
+    printed = sheet("For 3-5 players", 5, [10, 9, 10]) + sheet("For 6 or 7 players", 7, [7, 6, 7])
+    merged = sheet(None, 7, [10, 9, 10])
+    assert len(sheet_tables(printed)) == 2 and sheet_tables(merged) != sheet_tables(printed)
+    assert sheet_tables(merged) != sheet_tables(printed)[:1]
+
+
 # Every game whose rules speak of a bid, and why its sheet keeps the bid or not (issue 42: a score that depends on a
 # bid is kept beside it). A new game that speaks of bids fails until it is listed here.
 BIDS = {
