@@ -17,6 +17,7 @@ from generator.book.library import Library
 from generator.render.site.docs import finder_record
 from generator.render.views.describe import NO_SCORE
 from generator.render.views.pages import game_page
+from generator.render.views.sheets import keepers
 
 # Kinds of statement. A box row's kind is its label; a new label the generator prints is a new kind, and the
 # test fails until the table names its sentences (test_every_kind_of_statement_is_in_the_table).
@@ -50,6 +51,9 @@ def statements(lib: Library) -> list[Statement]:
             out.append(Statement(gs.id, variant.id, "origin", page.origins(variant)))
         if not page.main.body.keeps_score():  # the page's line where its sheet would be (describe.NO_SCORE)
             out.append(Statement(gs.id, None, "sheet", NO_SCORE))
+        else:  # the players its score keeper offers (issue 52: 'Any' has no cap, 'at least 6' no ceiling)
+            out += [Statement(gs.id, None, "keeper:players", k.players())
+                    for k in keepers(page.main, page.heading(), gs.id, lib.stated_players(gs.game))]
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
         record = finder_record(page, lib.stated_players(gs.game))  # as the site's finder is written
         if record["players"]["text"]:

@@ -48,7 +48,7 @@ def _printed() -> dict[Statement, tuple[str, ...]]:
 
 TABLE = {Statement(g, v, k, t): sentences for g, v, k, t, sentences in SOURCED}
 KINDS = ({f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"inherits:{b}" for b in BOX}
-         | {f"finder:{f}" for f in FINDER} | {"cite", "origin", "sheet"})
+         | {f"finder:{f}" for f in FINDER} | {"cite", "origin", "sheet", "keeper:players"})
 # A variant's row saying its source says nothing of a row of its game's box (describe.FROM_GAME) has no sentence to
 # name: its row names what was looked for instead, as 'NONE: …'. No other row may.
 NONE = "NONE: "
@@ -274,6 +274,9 @@ CAUGHT = [
     ("1 deck", ["Enough decks to ensure there are at least 18 cards (can be more) for each person"], ["1"]),
     ("1 deck per table", ["1 deck of cards, not including jokers – per couple"], ["table"]),
     ("decks depend on players", ["1 decks of cards per table, not including jokers"], ["depend", "players"]),
+    # issue 52: a keeper capped at 8 for 'Any'
+    ("2-8 players", ["Any number of people can play"], ["2", "8"]),
+    ("6-8 players", ["You should have at least 6 people to start this game, the more the merrier!"], ["8"]),
 ]
 
 DROPPED = [  # (statement, sentences, the source's words it drops)
@@ -281,6 +284,7 @@ DROPPED = [  # (statement, sentences, the source's words it drops)
      ["against you"]),
     ("First to the target wins; play to 100", ["Players agree beforehand on a winning amount of points, typically 100."],
      ["typically"]),
+    ("6-8 players", ["You should have at least 6 people to start this game, the more the merrier!"], ["at least"]),
 ]
 
 

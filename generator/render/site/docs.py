@@ -186,7 +186,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
 
     def keeper(page: GamePage) -> str:
         return keeper_tpl.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
-                                 keepers=keepers(page.main, page.heading(), page.id))
+                                 keepers=keepers(page.main, page.heading(), page.id, lib.stated_players(page.game)))
 
     kept = [p for p in game_pages if p.main.body.keeps_score()]  # a game whose rules keep no score has no keeper
     for page in game_pages:

@@ -15,7 +15,7 @@ from typing import Any
 from ...book.equipment import doubles_played, top_double
 from ...book.model import ScoreSheet, SheetBlock
 from ...book.phrases import parse_players
-from .describe import COINS
+from .describe import COINS, partnerships
 from .describe import goal as goal_words
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
@@ -491,12 +491,29 @@ class Keeper:
     counts: tuple[int, ...]  # the player counts the keeper offers: the stated ones that fit its columns
     start: int  # the count it starts with
     teams: bool  # one column per side: the count is fixed
+    open: bool = False  # the rules set no most players ('Any', '6 or more'): players are added past the columns drawn
+    step: int = 1  # of an open count, the players added at a time ('Any even number': 2)
+    floor_stated: bool = True  # the least count is the rules' ('at least 6'), not the keeper's 2 for 'Any'
+    sides: str = ""  # a team sheet's partnerships, as the box says them ('In partnerships')
+
+    def players(self) -> str:
+        """The players the keeper offers, in words ('Any number of players', '6 or more players', '3-5 players')."""
+        if self.teams:  # a column a side, whatever the count
+            return self.sides
+        low, high = self.counts[0], self.counts[-1]
+        if self.open:
+            return f"{low} or more players" if self.floor_stated else (
+                "Any number of players" if self.step == 1 else f"Multiples of {self.step} players")
+        return f"{low} players" if low == high else f"{low}-{high} players"
 
 
-def keepers(view: Any, heading: str, key: str) -> list[Keeper]:
-    """The site's score keeper for a game: one per page of its sheet, each the sheet definition the PDF uses."""
+def keepers(view: Any, heading: str, key: str, stated_players: str | int | None = None) -> list[Keeper]:
+    """The site's score keeper for a game: one per page of its sheet, each the sheet definition the PDF uses.
+    ``stated_players``: the count a source states where the page's is worked out (``players_implied``: Mexican
+    Train's deal table runs to 8, its index line says 'Any'): the players the keeper offers."""
     out = []
-    stated = parse_players(view.body.players) if view.body.players is not None else None
+    players = stated_players if view.body.players_implied and stated_players is not None else view.body.players
+    stated = parse_players(players) if players is not None else None
     for i, part in enumerate(sheet_parts(view)):
         sheet = sheet_definition(view, heading, part, KEEPER_BLANK_ROWS)
         teams = is_team_sheet(view)
@@ -507,5 +524,10 @@ def keepers(view: Any, heading: str, key: str) -> list[Keeper]:
         columns = 2 if teams else part.players
         counts = (2,) if teams else counts
         start = min(counts, key=lambda n: (abs(n - KEEPER_START_PLAYERS), n))
-        out.append(Keeper(sheet, key if i == 0 else f"{key}-{i + 1}", columns, counts, start, teams))
+        # 'Any' keeps no cap, 'at least 6' keeps 6 as the floor and no ceiling: the count the rules leave open stays
+        # open in the keeper (the printed sheet has the columns a page holds; the keeper adds more).
+        unbounded = not teams and (spec is None or (spec.high is None and spec.allowed is None))
+        out.append(Keeper(sheet, key if i == 0 else f"{key}-{i + 1}", columns, counts, start, teams,
+                          unbounded, spec.step if spec else 1, bool(spec and spec.least_stated),
+                          (partnerships(view.body) or "") if teams else ""))
     return out
