@@ -664,7 +664,7 @@ def _stated_below_zero(data) -> bool:
 
 def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(library):
     """Every sheet: the definition's ``negative`` is whether any score its data states is below zero (or counted
-    against the player), on a sheet of scores; lives, tallies, games won and melds are never negative."""
+    against the player), on a sheet of scores; lives, tallies and melds are never negative."""
     from generator.render.views.sheets import sheet_definition, sheet_parts
 
     flags = {}
@@ -674,9 +674,9 @@ def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(librar
         flags[file.key] = sheet_definition(view, heading, sheet_parts(view)[0]).negative
         assert flags[file.key] == (stated and (body.keeps or "points") in ("points", "bid_made")), file.key
     # 'deducts 25 points'; 'minus 150 loses'; 'count back … against'; 'then back down to zero'; a hand of points;
-    # lives; games won
+    # lives; a tally
     assert [flags[k] for k in ("trash", "five-hundred-rummy", "five-hundreds", "dice-10000", "hearts", "chase-the-ace",
-                               "fast-track")] == [True, True, True, True, False, False, False]
+                               "sticks")] == [True, True, True, True, False, False, False]
 
 
 def test_sums_must_name_the_block_columns():
@@ -865,12 +865,12 @@ def test_a_blank_sheet_is_the_game_s_not_its_worked_example_s(library):
 
 
 # Which sheets keep a running total (each player's total so far beside each hand): games kept in points whose
-# hands are rows, one box a player; not bids, lives, tallies, wins or melds, not a card of named rounds with its
+# hands are rows, one box a player; not bids, lives, tallies or melds, not a card of named rounds with its
 # own Score column, not a sheet without a total, not more players than fit two boxes each across a page.
 RUNNING = {"hearts": True, "five-hundreds": True, "euchre": True, "hand-and-foot": True, "canadian-salad": True,
            "dice-10000": True, "golf": True, "trash": False, "oh-hell": False, "court-whist": False,
            "gin-rummy-tournament": False, "gin-rummy.standard-gin-rummy": False, "chase-the-ace": False,
-           "golf.family-four-card-golf": False, "sticks": False, "skull-and-roses": False, "fast-track": False,
+           "golf.family-four-card-golf": False, "sticks": False, "skull-and-roses": False,
            "desert-rummy": False}
 
 
