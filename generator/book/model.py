@@ -278,6 +278,9 @@ class Deal(Strict):
     @model_validator(mode="after")
     def _qualified(self) -> Deal:
         _check_qualified(self, [*self.qualifiers, *self.typically])
+        if self.set_by_first_card and self.face_up not in (None, 1):
+            raise ValueError(f"set_by_first_card: each player's first card, one, is dealt face up (face_up: 1), "
+                             f"not {self.face_up}")
         return self
 
     @field_validator("each")
