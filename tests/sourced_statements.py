@@ -9,6 +9,8 @@ citations' "a family games blog"). A statement the sources do not give has no ro
 
 SOURCED = [
     # ten-dime-rummy
+    ('ten-dime-rummy', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('ten-dime-rummy', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('ten-dime-rummy', None, 'box:Equipment', '3-4 decks, with jokers',
@@ -34,6 +36,8 @@ SOURCED = [
     ('ten-dime-rummy', None, 'finder:equipment', 'several-decks',
      ['3-4 decks of cards, including jokers']),
     # five-hundred-rummy
+    ('five-hundred-rummy', None, 'keeper:players', 'In partnerships',
+     ['4 players, opposites are partners']),
     ('five-hundred-rummy', None, 'box:Players', '4 players (in partnerships)',
      ['4 players, opposites are partners']),
     ('five-hundred-rummy', None, 'box:Equipment', '1 deck, no jokers',
@@ -57,6 +61,8 @@ SOURCED = [
     ('five-hundred-rummy', None, 'finder:equipment', 'one-deck',
      ['1 deck of cards (without Jokers)']),
     # arizona-rummy
+    ('arizona-rummy', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('arizona-rummy', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('arizona-rummy', None, 'box:Equipment', '3-4 decks, with jokers',
@@ -78,6 +84,8 @@ SOURCED = [
     ('arizona-rummy', None, 'finder:equipment', 'several-decks',
      ['3-4 decks of cards, including jokers']),
     # basic-rummy
+    ('basic-rummy', None, 'keeper:players', '2-6 players',  # 2026.2 only
+     ['The game is best with 2-4 players.', 'Up to 6 can play.']),
     ('basic-rummy', None, 'box:Players', '2-6 players',  # 2026.2 only
      ['The game is best with 2-4 players.', 'Up to 6 can play.']),
     ('basic-rummy', None, 'box:Equipment', '1 deck (52 cards)',  # 2026.2 only
@@ -103,6 +111,8 @@ SOURCED = [
     ('basic-rummy', None, 'finder:equipment', 'one-deck',  # 2026.2 only
      ['A standard deck of 52 cards is used.']),
     # canadian-salad
+    ('canadian-salad', None, 'keeper:players', '4 players',
+     ['Four Players']),
     ('canadian-salad', None, 'box:Players', '4 players',
      ['Four Players']),
     ('canadian-salad', None, 'box:Equipment', '1 deck, no jokers',
@@ -120,6 +130,8 @@ SOURCED = [
     ('canadian-salad', None, 'finder:equipment', 'one-deck',
      ['One deck of cards, no jokers']),
     # chase-the-ace
+    ('chase-the-ace', None, 'keeper:players', '6 or more players',  # 2026.2 only
+     ['You should have at least 6 people to start this game, the more the merrier!']),
     ('chase-the-ace', None, 'box:Players', '6 or more players',  # 2026.2 only
      ['You should have at least 6 people to start this game, the more the merrier!']),
     ('chase-the-ace', None, 'box:Equipment', '3 dimes each',  # 2026.2 only
@@ -135,6 +147,8 @@ SOURCED = [
     ('chase-the-ace', None, 'finder:category', 'cards',  # 2026.2 only
      ['Suits are irrelevant and the cards rank K (high), Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2, A (low).']),
     # desert-rummy
+    ('desert-rummy', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('desert-rummy', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('desert-rummy', None, 'box:Equipment', '4 or 5 players: 2 decks, with jokers',
@@ -158,6 +172,8 @@ SOURCED = [
     ('desert-rummy', None, 'finder:equipment', 'several-decks',
      ['2 decks of cards for 4 or 5 people including Jokers; 3-4 decks for 6 or more people']),
     # euchre
+    ('euchre', None, 'keeper:players', 'In partnerships',
+     ['4 people play, opposites are partners']),
     ('euchre', None, 'box:Players', '4 players (in partnerships)',
      ['4 people play, opposites are partners']),
     ('euchre', None, 'box:Equipment', '1 deck; only 9-A used',
@@ -179,6 +195,8 @@ SOURCED = [
     ('euchre', None, 'finder:equipment', 'one-deck',
      ['1 decks of cards, remove all but Ace to 9']),
     # five-hundreds
+    ('five-hundreds', None, 'keeper:players', '2-4 players',
+     ['2 to 4 people can play.']),
     ('five-hundreds', None, 'box:Players', '2-4 players',
      ['2 to 4 people can play.']),
     ('five-hundreds', None, 'box:Equipment', '1 deck, no jokers',
@@ -200,6 +218,8 @@ SOURCED = [
     ('five-hundreds', None, 'finder:equipment', 'one-deck',
      ['1 decks of cards, without jokers']),
     # gin-rummy
+    ('gin-rummy', None, 'keeper:players', '2-4 players',  # 2026.2 only
+     ['2 to 4 players']),
     ('gin-rummy', None, 'box:Players', '2-4 players',  # 2026.2 only
      ['2 to 4 players']),
     ('gin-rummy', None, 'box:Equipment', '1 deck, no jokers',  # 2026.2 only
@@ -247,6 +267,8 @@ SOURCED = [
     ('gin-rummy', None, 'finder:equipment', 'one-deck',  # 2026.2 only
      ['A standard deck of cards (no Jokers)']),
     # golf
+    ('golf', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('golf', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('golf', None, 'box:Equipment', '3-4 decks, with jokers',
@@ -318,6 +340,8 @@ SOURCED = [
     ('golf', None, 'finder:equipment', 'several-decks',
      ['3-4 decks of cards, including jokers']),
     # hand-and-foot
+    ('hand-and-foot', None, 'keeper:players', 'Two teams',
+     ['2, 4 or 6 people can play, two teams']),
     ('hand-and-foot', None, 'box:Players', '2, 4 or 6 players (two teams)',
      ['2, 4 or 6 people can play, two teams']),
     ('hand-and-foot', None, 'box:Equipment', 'One more deck than players, with jokers',
@@ -360,9 +384,11 @@ SOURCED = [
      ['2, 4 or 6 people can play, two teams']),
     ('hand-and-foot', None, 'finder:equipment', 'jokers',
      ['Use one more deck of cards than there are people playing, including jokers']),
-    ('hand-and-foot', None, 'finder:equipment', 'several-decks',
+    ('hand-and-foot', None, 'finder:equipment', 'depends-on-players',
      ['Use one more deck of cards than there are people playing, including jokers']),
     # hearts
+    ('hearts', None, 'keeper:players', 'Any number of players',
+     ['Hearts..... Any', 'Page Cards required ..... # of players']),
     ('hearts', None, 'box:Players', 'Any number of players',
      ['Hearts..... Any', 'Page Cards required ..... # of players']),
     ('hearts', None, 'box:Equipment', '1 deck, no jokers',
@@ -384,6 +410,8 @@ SOURCED = [
     ('hearts', None, 'finder:equipment', 'one-deck',
      ['One deck of cards without Jokers']),
     # honeymoon-whist
+    ('honeymoon-whist', None, 'keeper:players', '2 players',
+     ['Two people']),
     ('honeymoon-whist', None, 'box:Players', '2 players',
      ['Two people']),
     ('honeymoon-whist', None, 'box:Equipment', '1 deck, no jokers',
@@ -403,12 +431,16 @@ SOURCED = [
     ('honeymoon-whist', None, 'finder:equipment', 'one-deck',
      ['One deck of cards, no jokers']),
     # horseshit-rummy
+    ('horseshit-rummy', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('horseshit-rummy', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('horseshit-rummy', None, 'box:Equipment', '3-4 decks, no jokers; remove 2s',
      ['3-4 decks of cards, remove 2s and jokers']),
-    ('horseshit-rummy', None, 'box:Deal', '1 card face up',
-     ['Dealer starts dealing to the player on their left and the first card will be turned up.']),
+    ('horseshit-rummy', None, 'box:Deal', "Each player's first card is turned up and sets how many cards they get",
+     ['Dealer starts dealing to the player on their left and the first card will be turned up.',
+      'This card will indicate how many cards that player will receive, (e.g. if the first card is a 5 they will receive four more cards face down) that hand.',
+      'Deal continues similar for each player.']),
     ('horseshit-rummy', None, 'box:Card values', 'Wilds: 100 points; Ace: 100 points; K-10: 10 points; 9-3: 5 points',
      ['Wilds 100 points', 'Ace 100 points', 'K-10 10 points', '9-3 5 points']),
     ('horseshit-rummy', None, 'box:To win', 'First to the target wins; play to 1500',
@@ -422,6 +454,10 @@ SOURCED = [
     ('horseshit-rummy', None, 'finder:equipment', 'several-decks',
      ['3-4 decks of cards, remove 2s and jokers']),
     # oh-hell
+    ('oh-hell', None, 'keeper:players', '3-5 players',
+     ['Play 10 to 1 and then back up to 10 if there are 3 to 5 people']),
+    ('oh-hell', None, 'keeper:players', '6-7 players',
+     ['Play 7 to 1 and then back up to 7 if there are 6 or 7 people']),
     ('oh-hell', None, 'box:Players', '3-7 players',
      ['3 – 7 people can play']),
     ('oh-hell', None, 'box:Equipment', '1 deck, no jokers',
@@ -453,6 +489,8 @@ SOURCED = [
     ('oh-hell', None, 'finder:equipment', 'one-deck',
      ['1 deck of cards, not including jokers']),
     # push
+    ('push', None, 'keeper:players', 'In partnerships',
+     ['2 decks of cards, including jokers; 4 player game, in partnership']),
     ('push', None, 'box:Players', '4 players (in partnerships)',
      ['2 decks of cards, including jokers; 4 player game, in partnership']),
     ('push', None, 'box:Equipment', '2 decks, with jokers',
@@ -480,6 +518,8 @@ SOURCED = [
     ('push', None, 'finder:equipment', 'several-decks',
      ['2 decks of cards, including jokers; 4 player game, in partnership']),
     # saskatchewan-rummy
+    ('saskatchewan-rummy', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: cents paid at the table']),
     ('saskatchewan-rummy', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('saskatchewan-rummy', None, 'box:Equipment', '1 deck, no jokers',
@@ -497,6 +537,8 @@ SOURCED = [
     ('saskatchewan-rummy', None, 'finder:equipment', 'one-deck',
      ['1 deck of cards, no jokers']),
     # skull-and-roses
+    ('skull-and-roses', None, 'keeper:players', '3-12 players',  # 2026.2 only
+     ['Bluffing game for 3-12 players.']),
     ('skull-and-roses', None, 'box:Players', '3-12 players',  # 2026.2 only
      ['Bluffing game for 3-12 players.']),
     ('skull-and-roses', None, 'box:Equipment', '1 deck',  # 2026.2 only
@@ -516,6 +558,8 @@ SOURCED = [
     ('skull-and-roses', None, 'finder:equipment', 'one-deck',  # 2026.2 only
      ['Put away the rest of the deck.']),
     # sweep
+    ('sweep', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('sweep', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('sweep', None, 'box:Equipment', 'Enough decks for at least 18 cards each, no jokers',
@@ -534,9 +578,11 @@ SOURCED = [
      ['Any number of people can play']),
     ('sweep', None, 'finder:category', 'cards',
      ['Players and Cards']),
-    ('sweep', None, 'finder:equipment', 'several-decks',
+    ('sweep', None, 'finder:equipment', 'depends-on-players',
      ['Enough decks to ensure there are at least 18 cards (can be more) for each person, jokers are not used']),
     # thirty-one
+    ('thirty-one', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('thirty-one', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('thirty-one', None, 'box:Equipment', '1 deck, no jokers',
@@ -556,6 +602,8 @@ SOURCED = [
     ('thirty-one', None, 'finder:equipment', 'one-deck',
      ['1 decks of cards, not including jokers']),
     # trash
+    ('trash', None, 'keeper:players', '4-10 players',  # 2026.2 only
+     ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
     ('trash', None, 'box:Players', '4-10 players',  # 2026.2 only
      ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
     ('trash', None, 'box:Equipment', '4 players: 1 deck',  # 2026.2 only
@@ -582,11 +630,11 @@ SOURCED = [
      ['4 players, and one full deck.', '10 players, use 2 decks 100 cards (remove both 2 of clubs and both 2 of spades.)']),
     ('trash', None, 'finder:category', 'cards',  # 2026.2 only
      ['5 players, use one 50 card deck (remove the 2 of spades and the 2 of clubs.)']),
-    ('trash', None, 'finder:equipment', 'one-deck',  # 2026.2 only
-     ['4 players, and one full deck.']),
-    ('trash', None, 'finder:equipment', 'several-decks',  # 2026.2 only
-     ['7 players, use 2 decks 98 cards (remove both 2 of clubs, both 2 of spades, both 2 of diamonds.).']),
+    ('trash', None, 'finder:equipment', 'depends-on-players',  # 2026.2 only
+     ['4 players, and one full deck.', '7 players, use 2 decks 98 cards (remove both 2 of clubs, both 2 of spades, both 2 of diamonds.).']),
     # dice-10000
+    ('dice-10000', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('dice-10000', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('dice-10000', None, 'box:Equipment', '6 dice',
@@ -602,6 +650,8 @@ SOURCED = [
     ('dice-10000', None, 'finder:equipment', 'dice',
      ['6 dice']),
     # chicken-foot
+    ('chicken-foot', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('chicken-foot', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('chicken-foot', None, 'box:Equipment', 'Dominoes',
@@ -621,6 +671,8 @@ SOURCED = [
     ('chicken-foot', None, 'finder:equipment', 'dominoes',
      ['Chicken Foot (Dominoes)']),
     # mexican-train
+    ('mexican-train', None, 'keeper:players', 'Any number of players',
+     ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     ('mexican-train', None, 'box:Players', 'Any number of players',  # the page deals for 2 to 8, it states no limit
      ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     ('mexican-train', None, 'box:Equipment', 'Double-12 dominoes',
@@ -644,6 +696,8 @@ SOURCED = [
     ('mexican-train', None, 'finder:players', 'Any number of players',
      ['Mexican Train (Dominoes) ..... Any', 'Page Cards required ..... # of players']),
     # sticks
+    ('sticks', None, 'keeper:players', 'Any number of players',
+     ['Any number of people can play']),
     ('sticks', None, 'box:Players', 'Any number of players',
      ['Any number of people can play']),
     ('sticks', None, 'box:Equipment', '3-4 decks, with jokers',
@@ -669,6 +723,8 @@ SOURCED = [
     ('sticks', None, 'finder:equipment', 'sticks',
      ['Sticks (Sticks required)..... Any']),
     # five-in-a-row
+    ('five-in-a-row', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: three rows of five discs']),
     ('five-in-a-row', None, 'box:Players', '2 or 4 players (in partnerships when 4 play)',
      ['2 or 4 people can play, with four players opposites are partners']),
     ('five-in-a-row', None, 'box:Equipment', '2 decks, no jokers',
@@ -694,6 +750,8 @@ SOURCED = [
     ('five-in-a-row', None, 'finder:equipment', 'several-decks',
      ['2 decks of cards, no jokers']),
     # fast-track
+    ('fast-track', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: all pegs home']),
     ('fast-track', None, 'box:Players', '2-6 players (with or without partners)',
      ['2 to 6 people can play, with or without partners.']),
     ('fast-track', None, 'box:Equipment', '1 deck, with jokers, per player',
@@ -716,9 +774,11 @@ SOURCED = [
      ['Fast Track (Board Game)']),
     ('fast-track', None, 'finder:equipment', 'jokers',
      ['Each player gets one full deck of cards including Jokers']),
-    ('fast-track', None, 'finder:equipment', 'several-decks',
+    ('fast-track', None, 'finder:equipment', 'one-deck-per-player',
      ['Each player gets one full deck of cards including Jokers']),
     # jokers-wild
+    ('jokers-wild', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: all marbles into the castle']),
     ('jokers-wild', None, 'box:Players', '2 or 4 players (in partnerships when 4 play)',
      ['2 or 4 people can play, with four players opposites are partners']),
     ('jokers-wild', None, 'box:Equipment', '3-4 decks, with jokers',
@@ -748,6 +808,8 @@ SOURCED = [
     ('jokers-wild', None, 'finder:equipment', 'several-decks',
      ['3-4 decks of cards, jokers included']),
     # rummoli
+    ('rummoli', None, 'sheet', 'No score sheet: its rules keep no score.',
+     ['NONE: the rules name no points, no score and no total: chips claimed at the table']),
     ('rummoli', None, 'box:Players', '2-8 players',
      ['2 to 8 players, 4 or more is best']),
     ('rummoli', None, 'box:Equipment', '1 deck, no jokers',
@@ -775,6 +837,8 @@ SOURCED = [
     ('rummoli', None, 'finder:filter', '2-8 players',  # 2026.2 only
      ['2 to 8 players, 4 or more is best']),
     # court-whist
+    ('court-whist', None, 'keeper:players', 'In partnerships, except Game 3 – Conspiracy – no partners',
+     ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players', 'Partners are selected at random and each set of partners will include one lady and one man.', 'Game 3 – Conspiracy – no partners']),
     ('court-whist', None, 'box:Players', 'Multiples of 4 players (in partnerships, except Game 3 – Conspiracy – no partners)',
      ['Court Whist Tournament Rules ..... Multiples of 4', 'Page Cards required ..... # of players', 'Partners are selected at random and each set of partners will include one lady and one man.', 'Game 3 – Conspiracy – no partners']),
     ('court-whist', None, 'box:Equipment', '1 deck, no jokers, per table',
@@ -795,9 +859,11 @@ SOURCED = [
      ['Court Whist Tournament Rules ..... Multiples of 4']),
     ('court-whist', None, 'finder:partnerships', 'partners',
      ['Partners are selected at random and each set of partners will include one lady and one man.']),
-    ('court-whist', None, 'finder:equipment', 'several-decks',
+    ('court-whist', None, 'finder:equipment', 'one-deck-per-table',
      ['1 decks of cards per table, not including jokers']),
     # gin-rummy-tournament
+    ('gin-rummy-tournament', None, 'keeper:players', 'Two teams',
+     ['Any even number of people can play', 'Guys against Girls as a team (this can be modified but it will be easier to explain the rules as Guys against Girls)']),
     ('gin-rummy-tournament', None, 'box:Players', 'Any even number of players (two teams)',
      ['Any even number of people can play', 'Guys against Girls as a team (this can be modified but it will be easier to explain the rules as Guys against Girls)']),
     ('gin-rummy-tournament', None, 'box:Equipment', '1 deck, no jokers, per couple',
@@ -820,6 +886,6 @@ SOURCED = [
      ['Gin Rummy – Tournament Rules']),
     ('gin-rummy-tournament', None, 'finder:partnerships', 'teams',
      ['Guys against Girls as a team (this can be modified but it will be easier to explain the rules as Guys against Girls)']),
-    ('gin-rummy-tournament', None, 'finder:equipment', 'several-decks',
+    ('gin-rummy-tournament', None, 'finder:equipment', 'one-deck-per-couple',
      ['1 deck of cards, not including jokers – per couple']),
 ]

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from generator.book.library import Library
 from generator.render.site.docs import finder_record
+from generator.render.views.describe import NO_SCORE
 from generator.render.views.pages import game_page
+from generator.render.views.sheets import keepers
 
 # Kinds of statement. A box row's kind is its label; a new label the generator prints is a new kind, and the
 # test fails until the table names its sentences (test_every_kind_of_statement_is_in_the_table).
@@ -29,7 +31,7 @@ class Statement:
 
     game: str
     variant: str | None
-    kind: str  # 'box:Players', 'differs:Deal', 'inherits:Deal', 'cite', 'origin', 'finder:equipment', ...
+    kind: str  # 'box:Players', 'differs:Deal', 'inherits:Deal', 'cite', 'origin', 'finder:equipment', 'sheet', ...
     text: str
 
 
@@ -47,6 +49,11 @@ def statements(lib: Library) -> list[Statement]:
             out += [Statement(gs.id, variant.id, f"inherits:{label}", text) for label, text in page.main.glance
                     if label not in shown]
             out.append(Statement(gs.id, variant.id, "origin", page.origins(variant)))
+        if not page.main.body.keeps_score():  # the page's line where its sheet would be (describe.NO_SCORE)
+            out.append(Statement(gs.id, None, "sheet", NO_SCORE))
+        else:  # the players its score keeper offers (issue 52: 'Any' has no cap, 'at least 6' no ceiling)
+            out += [Statement(gs.id, None, "keeper:players", k.players())
+                    for k in keepers(page.main, page.heading(), gs.id, lib.stated_players(gs.game))]
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
         record = finder_record(page, lib.stated_players(gs.game))  # as the site's finder is written
         if record["players"]["text"]:
@@ -139,6 +146,8 @@ SAME = {
     "per": ["per", "each"],
     "dealer": ["dealer", "deal", "deals"],
     "take": ["take", "get", "gets", "receive", "yourself"],  # the dealer deals 'to yourself'
+    "get": ["get", "gets", "receive", "receives"],
+    "set": ["set", "sets", "indicate", "indicates", "determine", "determines"],  # a card sets how many cards
     "hand": ["hand", "hands"],
     "foot": ["foot"],
     "blind": ["blind"],
@@ -158,7 +167,9 @@ SAME = {
     "table": ["table"],
     "couple": ["couple"],
     "bet": ["bet", "bets"],
-    "several": ["decks", "packs", "per"],
+    "several": ["decks", "packs"],
+    # a deck count stated against the players: 'one more deck ... than there are people', 'enough decks ... for each'
+    "depend": ["enough", "than"],
     "equipment": ["dice", "domino", "dominoes", "tile", "board", "sticks", "equipment"],
     "tournament": ["tournament"],
 }
@@ -179,7 +190,9 @@ def stem(word: str) -> str:
 
 TOKEN = re.compile(r"-?\d+(?:,\d{3})*|[A-Za-z]+(?:'[a-z]+)?")
 # The finder's values as words: what each claims about the game.
-FINDER_WORDS = {"one-deck": "1 deck", "several-decks": "several decks", "jokers": "with jokers", "optional":
+FINDER_WORDS = {"one-deck": "1 deck", "several-decks": "several decks", "one-deck-per-table": "1 deck per table",
+                "one-deck-per-couple": "1 deck per couple", "one-deck-per-player": "1 deck per player",
+                "depends-on-players": "decks depend on players", "jokers": "with jokers", "optional":
                 "partners", "partners": "partners", "teams": "two teams", "cards": "cards",
                 "equipment": "equipment", "tournament": "tournament"}
 
@@ -200,7 +213,8 @@ def numbers(text: str, source: bool = False) -> set[int]:
         word = re.sub(r"(?<=[a-z])(e?s)$", "", word) if word not in NUMBER_WORDS else word
         if token[0].isdigit() or token[0] == "-":
             found.add(int(token.replace(",", "")))
-        elif word in NUMBER_WORDS or word + "e" in NUMBER_WORDS:  # 'twos', 'threes', 'sixes', 'fives'
+        elif word in NUMBER_WORDS or (word != token.lower() and word + "e" in NUMBER_WORDS):  # 'twos', 'threes',
+            # 'fives' (a plural's ending dropped: 'on' is no 'one')
             found.add(NUMBER_WORDS.get(word, NUMBER_WORDS.get(word + "e")))
         elif source and token.lower() in ORDINALS:
             found.add(ORDINALS[token.lower()])
@@ -212,7 +226,7 @@ def numbers(text: str, source: bool = False) -> set[int]:
         if re.search(r"\bfree\b", text, re.I):
             found.add(0)
         found |= {-n for n in list(found) if re.search(rf"minus\s+({n}|{_word(n)})\b", text, re.I)}
-        if re.search(r"\b(a|an|one|single|the top|first|the deck|the pack)\b", text, re.I):
+        if re.search(r"\b(a|an|one|single|the top|the topmost|first|the deck|the pack)\b", text, re.I):
             found.add(1)  # 'a card face up', 'the top card', 'the rest of the deck': one
         if re.search(r"\b\w+ against \w+\b", text):
             found.add(2)  # 'Guys against Girls': two sides
@@ -248,6 +262,23 @@ def dropped(statement: str, sentences: list[str]) -> list[str]:
     return sorted(set(out))
 
 
+# What sets a deal's count, where the source says something does: a statement of that deal must say so too, or it
+# tells less than the rules ('1 card face up' for a deal whose face-up card sets how many cards a player gets).
+# Each: (what the source says, how a statement keeps it, the finding's name for it).
+SET_BY = [
+    (r"\b(?:indicate|determine|set)s?\b[^.]*\bhow many cards\b", r"\bsets how many cards\b", "a card sets the count"),
+    (r"\bdepending on the number of players\b", r"\bplayers\b|\bchanges each round\b", "the players set the count"),
+    (r"\b(?:\d+|one|two|three)?\s*(?:more|less|fewer) cards? (?:dealt )?each time\b|\bincrease the amount of cards dealt\b",
+     r"\bchanges each round\b|\bround\b", "the round sets the count"),
+]
+
+
+def untold(statement: str, sentences: list[str]) -> list[str]:
+    """What sets a deal's count that the sentences say and the statement does not (``SET_BY``)."""
+    source = " ".join(sentences)
+    return [name for said, kept, name in SET_BY if re.search(said, source, re.I) and not re.search(kept, statement, re.I)]
+
+
 def unsupported(statement: str, sentences: list[str]) -> list[str]:
     """What a statement says that its sentences do not: numbers they do not give, words they do not say (or say in
     other words, ``SAME``). Empty when the statement follows from them."""
@@ -269,6 +300,13 @@ def unsupported(statement: str, sentences: list[str]) -> list[str]:
             continue
         if word == "change" and len(set(re.findall(r"(\d+) cards dealt", source))) > 1:
             continue  # 'changes each round': the rounds deal different numbers of cards ('6 cards dealt', '7 …')
+        if word == "several" and not re.search(r"\b(?:[2-9]|\d{2,}|two|three|four)\s*(?:[-–]\s*\d+\s*)?(?:full\s+)?(?:decks|packs)\b",
+                                               source, re.I):
+            missing.append(token)  # several decks are 2 or more: not '1 decks of cards per table' (the book's plural)
+            continue
+        if word == "depend" and len(set(re.findall(r"(\d+|one|two|three) (?:full )?decks?\b", source, re.I))) > 1 \
+                and re.search(r"\d+ players", source):
+            continue  # decks that 'depend on players': the sentences give different decks for different players
         if word not in have and not any(stem(alt) in have for alt in SAME.get(word, [])):
             missing.append(token)
     return missing

@@ -223,6 +223,26 @@ def test_game_finder_we_are_five_with_one_deck(page, server):
     assert page.locator("#finder-count").inner_text() == f"{len(visible)} games fit"
 
 
+def test_game_finder_one_deck_per_table_couple_or_as_the_players_need(page, server):
+    """Issue 52: a game that needs one deck a table (Court Whist) or a couple (the Gin tournament) is a one-deck game
+    for a table or a couple; one whose decks depend on the players is one deck where one serves (Sweep: at least 18
+    cards each, one deck for two) and several elsewhere; one deck a player is several decks."""
+    page.goto(server + "/latest/finder/")
+
+    def shown(players: str, equipment: str) -> set[str]:
+        page.fill("#finder-players", players)
+        page.select_option("#finder-equipment", equipment)
+        return set(page.locator("#finder-results li:not([hidden]) a").all_inner_texts())
+
+    assert {"Court Whist"} <= shown("4", "one-deck") and "Court Whist" in shown("8", "one-deck-per-table")
+    assert {"Gin Rummy (Tournament Rules)", "Sweep"} <= shown("2", "one-deck")
+    assert "Sweep" not in shown("5", "one-deck") and "Sweep" in shown("5", "several-decks")
+    assert "Sweep" in shown("", "one-deck") and "Sweep" in shown("", "depends-on-players")
+    assert "Hand and Foot Canasta" not in shown("", "one-deck") and "Hand and Foot Canasta" in shown("4", "several-decks")
+    assert "Fast Track (Board Game)" not in shown("4", "one-deck") and "Fast Track (Board Game)" in shown("4", "several-decks")
+    assert "Trash" in shown("5", "one-deck") and "Trash" not in shown("8", "one-deck")
+
+
 def test_game_finder_any_names_no_least_number(page, server):
     """Issue 42: 'Any' is any: the finder filters an 'Any' game by no least number (it gave them a minimum of 2,
     a count no source states); a game whose count names one still has it."""
@@ -345,9 +365,6 @@ KEEPERS = [
      "Dimes left: Ann 0, Bea 2, Cy 0, Dee 0, Eve 0, Fay 0. Bea is the only one with dimes left."),
     ("thirty-one", ["Ann", "Bea", "Cy"], [[1, 0, 2], [1, 1, 0]], [2, 1, 2],
      "Quarters left: Ann 1, Bea 2, Cy 1."),
-    # a game won by one event (a board game's race): who won this game, with no total and no series of games
-    # (issue 42: it kept 'Games won' with a total and said 'Most games won: … with N')
-    ("jokers-wild", ["Us", "Them"], [[0, 1]], [], "Won: Them."),
 ]
 
 
@@ -488,6 +505,49 @@ def test_every_keeper_fits_a_phone_with_four_or_six_players(phone, server, publi
         widths = widths[::-1]  # the next game opens at the width this one ended at (a resize lays a page out again)
     assert {("hearts", w, n) for w in PHONES for n in PLAYERS} | {("oh-hell", w, 6) for w in PHONES} <= checked
     assert found == [], "\n".join(found)
+
+
+def test_a_keeper_for_any_number_adds_players_past_eight(phone, server, tmp_path):
+    """Issue 52: 'Any' keeps no cap, 'at least 6' keeps 6 as its floor and no ceiling: on a phone 360 px wide a
+    keeper adds a 9th and a 12th player past the 8 columns its sheet prints, keeps their scores and totals (and
+    after a reload), the table scrolling in its frame, not the page; a count the rules close (Oh Hell!) stays closed."""
+    page = phone
+    page.set_viewport_size({"width": 360, "height": 800})
+    for game, floor in (("hearts", 2), ("chase-the-ace", 6), ("mexican-train", 2)):
+        page.goto(server + f"/2026.2/keep/{game}/")
+        page.evaluate("localStorage.clear()")
+        page.reload()
+        keeper = page.locator(".keeper").first
+        table = keeper.locator("table.keeper-table").first
+        heads = table.locator("thead th[data-player]:visible")
+        add, remove = keeper.locator("[data-act=add]"), keeper.locator("[data-act=remove]")
+        while not remove.is_disabled():
+            remove.click()
+        assert heads.count() == floor, game
+        while heads.count() < 12:
+            assert not add.is_disabled(), (game, heads.count())
+            add.click()
+            if heads.count() == 9:
+                table.locator("tbody td[data-player='9'] input[data-cell]").first.fill("9")
+        assert not add.is_disabled()
+        box = table.locator("tbody td[data-player='12'] input[data-cell]")
+        box.nth(0).fill("12")
+        box.nth(1).fill("5")
+        # its total (a total row's, or the total so far under its second hand)
+        totals = keeper.locator("output.keeper-run[data-player='12'], tr.keeper-total output[data-player='12']")
+        assert "17" in totals.all_inner_texts(), game
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, game
+        shot = tmp_path / f"{game}.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        page.reload()
+        assert heads.count() == 12 and box.nth(1).input_value() == "5", game
+        assert table.locator("tbody td[data-player='9'] input[data-cell]").first.input_value() == "9", game
+    page.goto(server + "/2026.2/keep/oh-hell/")
+    keeper = page.locator(".keeper").first
+    while not keeper.locator("[data-act=add]").is_disabled():
+        keeper.locator("[data-act=add]").click()
+    assert keeper.locator("table.keeper-table thead th[data-player]:visible").count() == 5
 
 
 def _worker_in_charge(page) -> None:

@@ -195,3 +195,21 @@ def test_a_card_game_that_names_no_deck_is_vague_equipment(tmp_path, equipment, 
     project = make_project(tmp_path / "project", {"games": [yaml.safe_dump(game)]})
     found = [f.message for f in run_checks(load_library(project), only={"spec.vague_equipment"})]
     assert any("no deck is stated" in m for m in found) == reported, found
+
+
+@pytest.mark.parametrize(("stated", "reported"), [
+    ({"keeps": "nothing"}, False),  # a race whose rules name no scoring: no sheet, nothing stated for one
+    ({"keeps": "nothing", "score_sheet": {"title": "S", "blocks": [{"player_columns": True, "rows": ["Won (1)"]}]}},
+     True),  # issue 52: a page for one tick
+    ({"keeps": "points", "goal": {"winner": "high"}}, False),  # a game whose rules score
+])
+def test_a_sheet_for_a_game_whose_rules_keep_no_score_is_reported(tmp_path, stated, reported):
+    """sheet.nothing_to_keep: a game whose rules name no scoring (keeps: nothing) states no sheet."""
+    game = {"id": "demo", "title": "Demo Race", "category": "equipment", "equipment_kind": "board", "introduced": "2026.1",
+            "sources": [{"seed": "000_321aee1cc9de258a.txt", "section": "Demo"}], "players": "2-6",
+            "equipment": {"board": "Demo board"}, **stated}
+    project = make_project(tmp_path / "project", {"games": [yaml.safe_dump(game, allow_unicode=True)]})
+    lib = load_library(project)
+    found = [f.message for f in run_checks(lib, only={"sheet.nothing_to_keep"})]
+    assert bool(found) == reported, found
+    assert lib.games["demo"].game.keeps_score() == (stated["keeps"] != "nothing")

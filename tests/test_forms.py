@@ -298,4 +298,4 @@ def test_filling_one_box_shows_the_value_in_that_box_alone(forms, readers, built
                     f"{name} page {page + 1}: {how} filled {widget.name}: {inside} pixels in it, {outside} elsewhere"
             pages += 1
         typed.close()
-    assert pages > 60
+    assert pages >= 60  # every page of the pad and of each sheet (fewer since the board games keep no sheet)

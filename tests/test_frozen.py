@@ -21,14 +21,25 @@ def test_the_published_edition_prints_what_was_published(library, published_libr
 
 
 def test_the_committed_fingerprint_is_what_freeze_writes(published_library, tmp_path):
-    """Committed as `rulebook freeze` writes it, byte for byte (nobody edited it by hand), and complete."""
+    """Committed as `rulebook freeze` writes it, byte for byte (nobody edited it by hand), and complete; only a worked
+    example's title and labels, the program's own words (model.program_words), may read otherwise today (issue 52:
+    a slip of the book's that a label repeated is no longer undone in them)."""
     project = copy_project(tmp_path)
     from generator.book.library import load_library
+    from generator.book.model import program_words
+
     write(load_library(project, PUBLISHED))
     ours, theirs = sorted((ROOT / FROZEN_DIR / PUBLISHED).glob("*.yaml")), sorted((project / FROZEN_DIR / PUBLISHED).glob("*.yaml"))
     assert [p.name for p in ours] == [p.name for p in theirs]
+
+    def book_lines(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not program_words(line.strip().partition(":")[0])]
+
     for a, b in zip(ours, theirs, strict=True):
-        assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8"), a.name
+        if a.name == "book.yaml":
+            assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8"), a.name
+        else:
+            assert book_lines(a.read_text(encoding="utf-8")) == book_lines(b.read_text(encoding="utf-8")), a.name
     assert set(stored(ROOT, PUBLISHED)) == set(fingerprint(published_library))
     assert set(published_library.games) <= set(stored(ROOT, PUBLISHED))
 

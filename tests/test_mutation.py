@@ -46,6 +46,9 @@ ERROR_CHECKS = sorted(name for name, chk in load_all().items() if chk.severity =
 
 # Numbers that print nowhere on the game page, each with the reason; (b) is not asked of them.
 NON_PRINTING: dict[str, str] = {
+    # issue 52: a game's web page shows its sheet as printed on its own (views/sheets.py), whose hand rows fill the
+    # page; the rows a block states are those of the book's own drawing of it (2026.1's Gin tournament card)
+    "score_sheet.blocks.*.blank_rows": "the rows of the book's drawing of a sheet, printed in the book alone",
 }
 
 

@@ -420,7 +420,9 @@ def check_data_text(built, e) -> None:
     page = f"content/{Path(e.file).stem}.md"
     for where, then, now in zip(("site", "PDF"), text_outputs(built, PUBLISHED, page), text_outputs(built, CURRENT, page),
                                 strict=True):
-        assert slip in then and fixed not in then, (e.id, where, PUBLISHED)
+        # The corrected word may print in 2026.1 too, in the program's own words (a worked example's label, issue
+        # 52: never a slip the book printed there): the correction adds it where the slip was.
+        assert slip in then and then.count(fixed) < now.count(fixed), (e.id, where, PUBLISHED)
         assert fixed in now and slip not in now, (e.id, where, CURRENT)
 
 

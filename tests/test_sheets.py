@@ -492,6 +492,70 @@ def test_sheet_definition_is_the_sheet_printed(library):
                 assert table.sums == (tuple(range(len(table.rows))) if table.total else ())
 
 
+def sheet_tables(html: str) -> list[list[str]]:
+    """The sheet tables of an HTML page as a person reads them: each table's rows, each row its cells' text (a
+    numbered blank row, as many as the page holds, read as one blank row)."""
+    out = []
+    for part in re.findall(r'<div class="score-sheet[^"]*">(.*?)</div>\s*</div>', html, re.S):
+        caption = re.findall(r'<p class="sheet-part">(.*?)</p>', part)
+        for table in re.findall(r'<table class="sheet-block[^"]*">(.*?)</table>', part, re.S):
+            rows = []
+            for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S):
+                cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", tr, re.S)]
+                cells = ["" if i == 0 and c.isdigit() else c for i, c in enumerate(cells)]  # a numbered blank row
+                if not (rows and cells == rows[-1] and not any(cells)):
+                    rows.append(cells)
+            out.append(caption + [" | ".join(r) for r in rows])
+    return out
+
+
+def test_the_web_preview_of_a_sheet_is_its_printed_sheet(library, published_library):
+    """Issue 52: every sheet a game's web page shows is one of the sheets printed: the same pages (Oh Hell!'s for 3-5
+    players and for 6 or 7, not one of 7 players' columns on the 3-5 players' hands), the same columns for the same
+    players, the same rows, then the same filled-in samples."""
+    from generator.render.pdf.scorepad import samples_html, sheet_html
+    from generator.render.site.docs import game_markdown, site_environment
+    from generator.render.views.pages import game_page
+    from generator.render.views.sheets import sheet_parts
+
+    for lib in (library, published_library):
+        env = site_environment(lib)
+        previews = 0
+        for file, heading, view in _definitions(lib):
+            page = game_page(lib, lib.games[file.game_id])
+            web = game_markdown(env, page)
+            sections = re.split(r"^## ", web, flags=re.M)
+            if file.variant_id is None:  # the game's own sections, not its variants'
+                web = "".join(x for x in sections if not x.startswith("Variant: "))
+                own = page.main
+            else:
+                variant, own = next((v, bv) for v, bv in page.variants if v.id == file.variant_id)
+                web = next(x for x in sections if x.startswith(f"Variant: {variant.title}\n"))
+            if own.body.score_sheet is None:
+                assert sheet_tables(web) == [], file.key  # a generic sheet: the page links it and shows none
+                continue
+            parts = sheet_parts(view)
+            printed = sheet_tables(sheet_html(lib, file, heading, view, 2, (False,) * len(parts)))
+            printed += sheet_tables(samples_html(lib, heading, view, file.number) or "")
+            assert sheet_tables(web) == printed, (lib.edition.id, file.key)
+            previews += 1
+        assert previews >= 3, previews
+
+
+def test_a_merged_preview_is_caught():
+    """The comparison above tells Oh Hell!'s old preview (seven players' columns on the 3-5 players' hands) from the
+    sheets printed (two pages: five players' columns on 10…1…10, seven on 7…1…7)."""
+    head = '<div class="score-sheet"><p class="sheet-title">S</p>{}<table class="sheet-block"><thead><tr><th></th>{}</tr></thead><tbody>{}</tbody></table>\n</div>\n</div>'
+    def sheet(caption, players, rows):
+        return head.format(f'<p class="sheet-part">{caption}</p>' if caption else "",
+                           "".join(f"<th>Player {i}</th>" for i in range(1, players + 1)),
+                           "".join(f"<tr><th>{r} cards</th>{'<td></td>' * players}</tr>" for r in rows))
+    printed = sheet("For 3-5 players", 5, [10, 9, 10]) + sheet("For 6 or 7 players", 7, [7, 6, 7])
+    merged = sheet(None, 7, [10, 9, 10])
+    assert len(sheet_tables(printed)) == 2 and sheet_tables(merged) != sheet_tables(printed)
+    assert sheet_tables(merged) != sheet_tables(printed)[:1]
+
+
 # Every game whose rules speak of a bid, and why its sheet keeps the bid or not (issue 42: a score that depends on a
 # bid is kept beside it). A new game that speaks of bids fails until it is listed here.
 BIDS = {
@@ -600,7 +664,7 @@ def _stated_below_zero(data) -> bool:
 
 def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(library):
     """Every sheet: the definition's ``negative`` is whether any score its data states is below zero (or counted
-    against the player), on a sheet of scores; lives, tallies, games won and melds are never negative."""
+    against the player), on a sheet of scores; lives, tallies and melds are never negative."""
     from generator.render.views.sheets import sheet_definition, sheet_parts
 
     flags = {}
@@ -610,9 +674,9 @@ def test_the_keeper_offers_a_minus_key_only_where_a_score_can_be_negative(librar
         flags[file.key] = sheet_definition(view, heading, sheet_parts(view)[0]).negative
         assert flags[file.key] == (stated and (body.keeps or "points") in ("points", "bid_made")), file.key
     # 'deducts 25 points'; 'minus 150 loses'; 'count back … against'; 'then back down to zero'; a hand of points;
-    # lives; games won
+    # lives; a tally
     assert [flags[k] for k in ("trash", "five-hundred-rummy", "five-hundreds", "dice-10000", "hearts", "chase-the-ace",
-                               "fast-track")] == [True, True, True, True, False, False, False]
+                               "sticks")] == [True, True, True, True, False, False, False]
 
 
 def test_sums_must_name_the_block_columns():
@@ -640,10 +704,10 @@ KEEPS = [
     ("desert-rummy", None, "melds", "Score keeping only consists of tracking who has melded on each hand"),
     ("dice-10000", None, "points", "score all that was rolled to that point"),
     ("euchre", None, "points", "First team to {goal.target} wins the game"),
-    ("fast-track", None, "wins", "To get all of your pegs “Home”"),
+    ("fast-track", None, "nothing", "To get all of your pegs “Home”"),  # a race or board game: its rules name no scoring
     ("five-hundred-rummy", None, "bid_made", "If the bidding team made the amount they bid or more"),
     ("five-hundreds", None, "points", "First person to {goal.target} wins"),
-    ("five-in-a-row", None, "wins", "To get three rows of five discs"),
+    ("five-in-a-row", None, "nothing", "To get three rows of five discs"),  # a race or board game: its rules name no scoring
     ("gin-rummy", None, "points", "Players agree beforehand on a winning amount of points, typically {goal.target}."),
     ("gin-rummy-tournament", None, "points", "each game ends when one team reaches {goal.target} points in that game"),
     ("golf", None, "points", "Low score wins the pot"),
@@ -652,7 +716,7 @@ KEEPS = [
     ("hearts", None, "points", "Played to {goal.target} points. The player with the lowest score wins."),
     ("honeymoon-whist", None, "points", "you score tricks after you take 6"),
     ("horseshit-rummy", None, "points", "Count all points played out in front of you"),
-    ("jokers-wild", None, "wins", "The team getting all their marbles into their “Castle” first is the winner."),
+    ("jokers-wild", None, "nothing", "The team getting all their marbles into their “Castle” first is the winner."),  # a race or board game: its rules name no scoring
     ("mexican-train", None, "points", "The player with the lowest total score after all rounds is the winner."),
     ("oh-hell", None, "bid_made", "If the player is successful in getting their exact bid"),
     ("push", None, "points", "Low score wins."),
@@ -681,14 +745,15 @@ def test_every_game_says_what_its_sheet_keeps(library):
 def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, rule):
     """Each game's data says what its sheet keeps, the words of its rules say so, and its sheet is drawn for it:
     points and bids add up to a Total (a bid is not added), lives, a tally and wins count marks, melds have no total."""
-    from generator.render.views.sheets import WON, sheet_definition, sheet_parts
+    from generator.render.views.sheets import sheet_definition, sheet_parts
 
     body = _body(library, game_id, variant_id)
     assert body.keeps == keeps
     page = f"{game_id}.{variant_id}.md" if variant_id else f"{game_id}.md"
     assert rule in (ROOT / "content" / page).read_text(encoding="utf-8")  # every row quotes its rule
     key = f"{game_id}.{variant_id}" if variant_id else game_id
-    if keeps is None:  # no sheet, no keeper: the book keeps no score (Rummoli had a Score/Total sheet and keeper)
+    if keeps in (None, "nothing"):  # no sheet, no keeper: the book keeps no score (Rummoli had a Score/Total sheet
+        # and keeper; the board games a page of one 'Won (1)' row)
         assert not body.keeps_score() and all(d[0].key != key for d in _definitions(library))
         return
     assert body.keeps_score()
@@ -703,28 +768,29 @@ def test_sheet_keeps_what_the_rules_keep(library, game_id, variant_id, keeps, ru
         assert {c.label.split(": ")[-1] for c in kept[0].columns if not c.summed} == {"Bid"}
     elif keeps in ("lives", "tally"):
         assert all(t.total for t in kept) and all(c.summed for t in kept for c in t.columns)
-    elif keeps == "wins":  # won by one event: who won this game; no series of games is set, so nothing to add up
-        assert [(t.title, t.rows, t.total) for t in kept] == [(None, (WON,), None)]
     if keeps == "lives":
         assert sheet.start == view.body.equipment.stakes.start and sheet.winner == "last_standing"
         assert sheet.coins == view.body.equipment.stakes.coin + "s" and sheet.tables[0].title == f"{sheet.coins.capitalize()} lost"
-    if keeps == "wins":
-        assert sheet.winner == "race"
 
 
 def test_a_game_that_keeps_no_score_has_no_sheet_and_no_keeper(built, library, published_library):
-    """Where the rules keep no score (played for stakes, no winner named), the site has no keeper and no sheet for
-    the game, its page offers neither, and the book names no score pad sheet for it; every other game has both."""
+    """Where the rules keep no score (played for stakes, no winner named; a race or board game whose rules name no
+    scoring), the site has no keeper and no sheet for the game, its page offers neither and says in one line that
+    its rules keep no score, and the book names no score pad sheet for it; every other game has both."""
+    from generator.render.views.describe import NO_SCORE
+
     for lib in (library, published_library):
         site = built[lib.edition.id] / "site"
         none = [gs.id for gs in lib.ordered_games() if not gs.game.keeps_score()]
-        assert set(none) == {g for g, _, keeps, _ in KEEPS if keeps is None and g in lib.games}, none
+        assert set(none) == {g for g, _, keeps, _ in KEEPS if keeps in (None, "nothing") and g in lib.games}, none
         for gs in lib.ordered_games():
             page = (site / "games" / gs.id / "index.html").read_text(encoding="utf-8")
             kept = gs.id not in none
             assert (site / "keep" / gs.id / "index.html").exists() == kept, gs.id
             assert (site / "downloads" / "score-sheets" / f"{gs.id}.pdf").exists() == kept, gs.id
             assert (f"keep/{gs.id}/" in page) == kept and ('id="score-sheet"' in page) == kept, gs.id
+            # issue 52: the page says so, in one line, where the sheet would be
+            assert page.count(NO_SCORE) == (0 if kept else 1), gs.id
 
 
 def test_the_keeper_states_the_goal_in_the_words_of_the_book_s_box(built, library):
@@ -799,12 +865,12 @@ def test_a_blank_sheet_is_the_game_s_not_its_worked_example_s(library):
 
 
 # Which sheets keep a running total (each player's total so far beside each hand): games kept in points whose
-# hands are rows, one box a player; not bids, lives, tallies, wins or melds, not a card of named rounds with its
+# hands are rows, one box a player; not bids, lives, tallies or melds, not a card of named rounds with its
 # own Score column, not a sheet without a total, not more players than fit two boxes each across a page.
 RUNNING = {"hearts": True, "five-hundreds": True, "euchre": True, "hand-and-foot": True, "canadian-salad": True,
            "dice-10000": True, "golf": True, "trash": False, "oh-hell": False, "court-whist": False,
            "gin-rummy-tournament": False, "gin-rummy.standard-gin-rummy": False, "chase-the-ace": False,
-           "golf.family-four-card-golf": False, "sticks": False, "skull-and-roses": False, "fast-track": False,
+           "golf.family-four-card-golf": False, "sticks": False, "skull-and-roses": False,
            "desert-rummy": False}
 
 
@@ -828,7 +894,6 @@ def test_which_sheets_keep_a_running_total(library, key, running):
      {"player_columns": True, "columns": ["Bid", "Score"], "total": "Total", "sums": ["Score"]}, False),
     ({"keeps": "lives", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
     ({"keeps": "tally", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
-    ({"keeps": "wins", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
 ])
 def test_running_total_rule(body, block, running):
     """sheets.is_running: one case a way a block does or does not keep a running total."""

@@ -24,7 +24,7 @@ from generator.render.views import describe
 from tests.conftest import CURRENT, PUBLISHED, ROOT
 from tests.fidelity_source import heading_text, seed_sentences, unmark, words
 from tests.sourced_statements import SOURCED
-from tests.sourcing import BOX, FINDER, FINDER_WORDS, Statement, dropped, statements, unsupported
+from tests.sourcing import BOX, FINDER, FINDER_WORDS, Statement, dropped, statements, unsupported, untold
 
 SEEDS = Path(os.environ.get("RULEBOOK_SEEDS", ROOT.parent / "shared" / "seeds"))
 needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason=f"the sources are not at {SEEDS}")
@@ -48,11 +48,12 @@ def _printed() -> dict[Statement, tuple[str, ...]]:
 
 TABLE = {Statement(g, v, k, t): sentences for g, v, k, t, sentences in SOURCED}
 KINDS = ({f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"inherits:{b}" for b in BOX}
-         | {f"finder:{f}" for f in FINDER} | {"cite", "origin"})
+         | {f"finder:{f}" for f in FINDER} | {"cite", "origin", "sheet", "keeper:players"})
 # A variant's row saying its source says nothing of a row of its game's box (describe.FROM_GAME) has no sentence to
 # name: its row names what was looked for instead, as 'NONE: …'. No other row may.
 NONE = "NONE: "
 UNSTATED, IN_RULES = describe.FROM_GAME["unstated"], describe.FROM_GAME["in_rules"]
+NO_SCORE = describe.NO_SCORE
 
 
 def uncovered(printed, table) -> list[Statement]:
@@ -121,6 +122,9 @@ def row_problem(row) -> str | None:
     if text == UNSTATED:  # the source says nothing of it: what was looked for, and nothing else
         ok = kind.startswith("differs:") and len(sentences) == 1 and sentences[0].startswith(NONE)
         return None if ok else f"'{UNSTATED}' names what was looked for, once, as '{NONE}…'"
+    if text == NO_SCORE:  # no scoring in the rules: what was looked for, once (the sources are searched below)
+        ok = kind == "sheet" and len(sentences) == 1 and sentences[0].startswith(NONE)
+        return None if ok else f"'{NO_SCORE}' names what was looked for, once, as '{NONE}…'"
     if any(s.startswith(NONE) for s in sentences):
         return "a statement with no source sentence prints nothing"
     if text == IN_RULES:  # a pointer to the variant's rules: its sentences are the rules that say it (checked below)
@@ -134,6 +138,8 @@ def row_problem(row) -> str | None:
         return f"not in its sentences: {unsupported(said, plain)}"
     if dropped(said, plain):
         return f"drops the source's words: {dropped(said, plain)}"
+    if kind.endswith(":Deal") and untold(said, plain):
+        return f"tells less than the rules: {untold(said, plain)}"
     return None
 
 
@@ -148,7 +154,10 @@ def test_the_statement_follows_from_its_sentences(row):
     ("golf", None, "box:Players", "Any number of players", ["NONE: nothing says"]),  # a printed count with no sentence
     ("golf", None, "box:To win", "See its rules", ["Low score wins the pot"]),  # a game's box has no rules to point to
     ("golf", "family-four-card-golf", "inherits:To win", "Low score wins; 9 rounds", ["Last person gets all the quarters."]),
-], ids=["no-sentence", "unstated-with-a-sentence", "none-on-a-statement", "pointer-on-a-game", "inherited-untrue"])
+    ("fast-track", None, "sheet", NO_SCORE, ["To get all of your pegs “Home” either as an individual player or as a team."]),
+    ("fast-track", None, "box:To win", NO_SCORE, ["NONE: no points"]),  # the line is the sheet's, not a box row's
+], ids=["no-sentence", "unstated-with-a-sentence", "none-on-a-statement", "pointer-on-a-game", "inherited-untrue",
+        "no-score-with-a-sentence", "no-score-as-a-box-row"])
 def test_a_row_without_a_source_sentence_fails(row):
     """Issue 42: the table's test fails on a row that names no sentence for what it prints."""
     assert row_problem(row) is not None
@@ -217,6 +226,29 @@ def test_a_citation_quotes_only_a_heading_the_source_prints(row):
         assert date in every, date
 
 
+SCORING = re.compile(r"\b(?:scor(?:e|es|ed|ing)|points|worth|tally|total)\b", re.I)  # words a scoring rule uses
+
+
+def scoring_words(sentences: list[list[str]]) -> list[str]:
+    """The words of a game's sentences that name a score (``SCORING``): none where its rules keep no score."""
+    return sorted({w for s in sentences for w in s if SCORING.fullmatch(w)})
+
+
+@needs_seeds
+@pytest.mark.parametrize("row", [r for r in SOURCED if r[2] == "sheet"], ids=[r[0] for r in SOURCED if r[2] == "sheet"])
+def test_a_game_said_to_keep_no_score_names_no_scoring(row):
+    """Issue 52: 'its rules keep no score' is true of the game's whole part of the sources: no sentence of it scores."""
+    game = row[0]
+    assert _pool(game, None, "sheet"), game
+    assert scoring_words(_pool(game, None, "sheet")) == [], game
+
+
+def test_a_game_whose_rules_score_is_caught():
+    """The search above finds the scoring of a game that has one (Sticks' 'collect 7 sticks' has none; Hearts has)."""
+    assert scoring_words([words("Played to 100 points. The player with the lowest score wins.")]) == ["points", "score"]
+    assert scoring_words([words("To get three rows of five discs.")]) == []
+
+
 # --- the checks catch what the defects said ----------------------------------------------------------------------
 
 # (statement, its sentences, what the check says is not sourced): the issue's cases, each caught
@@ -234,6 +266,17 @@ CAUGHT = [
      "longer play.", "Last person gets all the quarters."], ["9", "Low", "wins", "rounds"]),  # Family Four-Card Golf
     ("High score wins", ["Points are only for making the bid exactly."], ["High", "wins"]),  # Oh Heck!
     ("2, 4 or 6 players (two teams)", ["Use one more deck than the number of players."], ["2", "4", "6", "teams"]),
+    # issue 52: decks by what one table, couple or player needs, not 'several decks'
+    ("several decks", ["1 decks of cards per table, not including jokers"], ["several"]),  # Court Whist
+    ("several decks", ["1 deck of cards, not including jokers – per couple"], ["several"]),  # the Gin tournament
+    ("several decks", ["Enough decks to ensure there are at least 18 cards (can be more) for each person"],
+     ["several"]),  # Sweep: one deck serves two
+    ("1 deck", ["Enough decks to ensure there are at least 18 cards (can be more) for each person"], ["1"]),
+    ("1 deck per table", ["1 deck of cards, not including jokers – per couple"], ["table"]),
+    ("decks depend on players", ["1 decks of cards per table, not including jokers"], ["depend", "players"]),
+    # issue 52: a keeper capped at 8 for 'Any'
+    ("2-8 players", ["Any number of people can play"], ["2", "8"]),
+    ("6-8 players", ["You should have at least 6 people to start this game, the more the merrier!"], ["8"]),
 ]
 
 DROPPED = [  # (statement, sentences, the source's words it drops)
@@ -241,7 +284,26 @@ DROPPED = [  # (statement, sentences, the source's words it drops)
      ["against you"]),
     ("First to the target wins; play to 100", ["Players agree beforehand on a winning amount of points, typically 100."],
      ["typically"]),
+    ("6-8 players", ["You should have at least 6 people to start this game, the more the merrier!"], ["at least"]),
 ]
+
+
+# Issue 52: a deal row that tells less than the rules: (statement, sentences, what sets the count that it leaves out)
+UNTOLD = [
+    ("1 card face up", ["Dealer starts dealing to the player on their left and the first card will be turned up.",
+                        "This card will indicate how many cards that player will receive, (e.g. if the first card is a "
+                        "5 they will receive four more cards face down) that hand."], ["a card sets the count"]),
+    ("10 cards each; 1 card turned up", ["Round one – Ten (or 7 cards are dealt depending on the number of players) to "
+                                         "each player."], ["the players set the count"]),  # Oh Hell!'s first round
+    ("7 cards each", ["Consecutive rounds will have 1 less card dealt each time until the play is down to one card."],
+     ["the round sets the count"]),
+]
+
+
+@pytest.mark.parametrize(("statement", "sentences", "left_out"), UNTOLD, ids=[c[0] for c in UNTOLD])
+def test_a_deal_row_that_tells_less_than_the_rules_is_caught(statement, sentences, left_out):
+    assert untold(statement, sentences) == left_out
+    assert row_problem(("demo", None, "box:Deal", statement, sentences)) is not None
 
 
 @pytest.mark.parametrize(("statement", "sentences", "unsourced"), CAUGHT, ids=[c[0] for c in CAUGHT])

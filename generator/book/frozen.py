@@ -5,7 +5,8 @@ edition states, one file per game or page under ``rules_data/frozen/2026.1/``: t
 as the book prints it (references filled in), and every value the data states, by its dotted path.
 ``rulebook validate`` rebuilds the edition from today's files (errata undone) and compares: a changed
 or removed line or value, or a value added to a game of that edition, is ``edition.frozen``. Generated
-sentences and layout are not in the fingerprint: they may improve; the family's words and values may
+sentences and layout are not in the fingerprint, and a worked example's title and labels (``model.program_words``),
+though recorded, are not compared: they may improve; the family's words and values may
 not change without an erratum. Keys that describe the data rather than state a rule (``FREE``) are
 left out, so annotating a source (a qualifier, ``implied``) needs no new fingerprint.
 
@@ -31,6 +32,7 @@ from ..errors import Location, RulebookError, SourceError
 from .files import list_folder, read_source
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
+from .model import program_words
 from .prose import expand, lookup
 
 FROZEN_DIR = f"{DATA_DIR}/frozen"
@@ -41,6 +43,9 @@ FROZEN_DIR = f"{DATA_DIR}/frozen"
 # name the files.
 FREE = {"implied", "players_implied", "from_game", "worked_out", "says_each", "qualifiers", "typically", "target_unit", "score_sheet", "keeps", "doubles", "against",
         "held_against", "sources", "status",
+        # How the source deals (a card sets each hand: Horseshit Rummy) reads the prose's sentence into the box's row;
+        # the sentence is the edition's, in its prose.
+        "set_by_first_card",
         # Which editions print the typed index is the book's bookkeeping, not what an edition prints: opening
         # the next edition adds it there (`rulebook edition new`) and no published edition changes.
         "editions",
@@ -288,7 +293,10 @@ def differences(lib: Library, frozen: dict[str, dict[str, Any]],
                 if key == "games":
                     out.append(Difference(file, ("sections",), ", ".join(a or []), ", ".join(b or []), None))
                     continue
-                a, b = a or {}, b or {}
+                # A worked example's title and labels are the program's words, kept in the record as written but
+                # not the book's: they may improve like any generated sentence (model.program_words).
+                a = {p: v for p, v in (a or {}).items() if not program_words(p)}
+                b = {p: v for p, v in (b or {}).items() if not program_words(p)}
                 for path in [p for p in a if a.get(p) != b.get(p, _GONE)] + [p for p in b if p not in a]:
                     out.append(Difference(file, tuple(path.split(".")), a.get(path, _GONE), b.get(path, _GONE), game))
             else:

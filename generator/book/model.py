@@ -14,6 +14,7 @@ named in ``Book.sources`` with the words readers see. docs/transcribing.md, rule
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -260,6 +261,9 @@ class Deal(Strict):
     uneven: bool = Field(False, description="players may get different numbers of cards")
     composition: list[Removal] = Field([], description="each hand is made of these cards")
     dealer_gets: Dealt | None = Field(None, description="when the dealer's hand differs (Gin: 12)")
+    set_by_first_card: bool = Field(
+        False, description="each player's first card is dealt face up and sets how many cards they get (Horseshit "
+                           "Rummy: 'This card will indicate how many cards that player will receive')")
     implied: bool = Field(False, description="not stated by the source; implied by its rules")
     worked_out: list[Literal["each"]] = Field(
         [], description="numbers of this deal the source does not state but the transcriber worked out (Hand and "
@@ -274,6 +278,9 @@ class Deal(Strict):
     @model_validator(mode="after")
     def _qualified(self) -> Deal:
         _check_qualified(self, [*self.qualifiers, *self.typically])
+        if self.set_by_first_card and self.face_up not in (None, 1):
+            raise ValueError(f"set_by_first_card: each player's first card, one, is dealt face up (face_up: 1), "
+                             f"not {self.face_up}")
         return self
 
     @field_validator("each")
@@ -460,6 +467,17 @@ class ExampleValue(Strict):
     label: str | None = None
 
 
+# A worked example's title and its figures' labels are the program's words around the book's numbers (the book prints
+# the numbers, in its own sentences): no edition printed them as the family's, so no erratum corrects them and an
+# edition's record does not keep them (book/frozen.py); a slip they repeat is corrected once, where it was printed.
+PROGRAM_WORDS = re.compile(r"(?:^|\.)examples\.[^.]+\.(?:title|values\.[^.]+\.label)$")
+
+
+def program_words(path: str) -> bool:
+    """Whether a dotted data path names the program's own words (a worked example's title or a figure's label)."""
+    return PROGRAM_WORDS.search(path) is not None
+
+
 class Example(Strict):
     """A worked example or sample game whose arithmetic can be recomputed."""
 
@@ -565,10 +583,11 @@ class GameBody(Strict):
     goal: Goal | None = None
     alternate_rules: AlternateRules | None = None
     examples: dict[str, Example] = {}
-    keeps: Literal["points", "bid_made", "lives", "tally", "wins", "melds"] | None = Field(
+    keeps: Literal["points", "bid_made", "lives", "tally", "melds", "nothing"] | None = Field(
         None, description="what the score sheet records, as the rules keep score: points per hand; a bid beside "
-                          "what was made; lives (stakes) lost; a tally toward a target (sticks); games won (a race "
-                          "or board game); which of the named melds each player has made")
+                          "what was made; lives (stakes) lost; a tally toward a target (sticks); which of the named "
+                          "melds each player has made; nothing where the rules name no scoring (a race or board "
+                          "game won by getting there first): no sheet, no keeper")
     score_sheet: ScoreSheet | None = None
 
     _p = field_validator("players")(_check_players)
@@ -595,9 +614,12 @@ class GameBody(Strict):
         return out
 
     def keeps_score(self) -> bool:
-        """Whether the rules keep a score to write down. Not for a game played for stakes whose rules name no winner
-        (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands at the table and the book keeps
-        no score; a sheet or a keeper would invent one (a Score column, a Total)."""
+        """Whether the rules keep a score to write down. Not where they name no scoring (``keeps: nothing``: a race or
+        board game, won by getting there first: a sheet would be a page for one tick), nor for a game played for
+        stakes whose rules name no winner (no ``goal``): Rummoli's chips and Saskatchewan Rummy's cents change hands
+        at the table and the book keeps no score; a sheet or a keeper would invent one (a Score column, a Total)."""
+        if self.keeps == "nothing":
+            return False
         return not (self.equipment is not None and self.equipment.stakes is not None and self.goal is None)
 
     @model_validator(mode="after")

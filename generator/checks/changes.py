@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import DATA_DIR, Library, edition_key
-from ..book.model import Game
+from ..book.model import Game, program_words
 from ..errors import Location
 from . import check
 
@@ -46,6 +46,23 @@ def never_printed(lib: Library) -> Iterator[Finding]:
             yield lib.errata_doc.where(("errata", i, "edition")), (
                 f"erratum '{e.id}': {first[0]} is first printed in {first[1]}, so no edition printed what it corrects: "
                 "record it with the game's source instead (sources: - corrections: says, corrected, because)"), None
+
+
+@check("erratum.double")
+def double(lib: Library) -> Iterator[Finding]:
+    """An erratum corrects the program's own words (a worked example's title or a figure's label,
+    ``model.program_words``): no edition printed them as the book's, so there is nothing to correct there; a slip
+    they repeat from the book is corrected once, where the book printed it, and counted once."""
+    for i, e in enumerate(lib.errata):
+        if e.path is None or not program_words(e.path):
+            continue
+        same = [o.id for o in lib.errata if o is not e and o.file == e.file and o.edition == e.edition
+                and isinstance(o.published, str) and isinstance(e.published, str) and isinstance(o.corrected, str)
+                and isinstance(e.corrected, str) and e.published in o.published and e.corrected in o.corrected]
+        twice = f" (the slip is already corrected where the book printed it, by '{same[0]}'): it would be counted twice" if same else ""
+        yield lib.errata_doc.where(("errata", i, "path")), (
+            f"erratum '{e.id}' corrects {e.path}, the program's own words around the book's numbers, which no "
+            f"edition printed{twice}: remove the erratum and write the words right in {e.file}"), None
 
 
 @check("change.edition_unlisted")

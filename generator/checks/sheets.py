@@ -58,12 +58,18 @@ def unfit(lib: Library) -> Iterator[Finding]:
 
 @check("sheet.nothing_to_keep")
 def nothing_to_keep(lib: Library) -> Iterator[Finding]:
-    """A game played for stakes whose rules name no winner states a score sheet or what one keeps: its coins or chips
-    change hands at the table and the book keeps no score (GameBody.keeps_score), so no sheet is drawn."""
+    """A game whose rules keep no score states a score sheet or what one keeps: a game played for stakes whose rules
+    name no winner (its coins or chips change hands at the table), or one whose rules name no scoring (``keeps:
+    nothing``: a race or board game). The book keeps no score for it (GameBody.keeps_score), so no sheet is drawn."""
     for b in bodies(lib):
         own = b.variant.model_fields_set if b.variant is not None else {"keeps", "score_sheet"}
-        stated = [key for key in ("keeps", "score_sheet") if key in own and getattr(b.rules, key) is not None]
-        if stated and not b.rules.keeps_score():
+        stated = [key for key in ("keeps", "score_sheet") if key in own and getattr(b.rules, key) not in (None, "nothing")]
+        if not stated or b.rules.keeps_score():
+            continue
+        if b.rules.keeps == "nothing":
+            yield (b.at(stated[0]), f"{b.name}its rules keep no score (keeps: nothing), so no sheet is drawn: remove "
+                   f"{' and '.join(stated)}, or say what its rules score (keeps: points, tally, ...)", b.game)
+        else:
             yield (b.at(stated[0]), f"{b.name}the game is played for {b.rules.equipment.stakes.coin}s and its rules "
                    "name no winner, so the book keeps no score and no sheet is drawn: remove "
                    f"{' and '.join(stated)}, or state the goal the rules give", b.game)

@@ -67,10 +67,8 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
     if eq:
         for cards in eq.cards:
             kinds.add("jokers" if cards.jokers else "")
-            if cards.decks == 1 and cards.per == "game":
-                kinds.add("one-deck")
-            else:
-                kinds.add("several-decks")
+        # One deck for the game, a table, a couple or a player, or as many as the players need (describe.DECK_KINDS)
+        kinds.update(describe.deck_kinds(game))
         if eq.dice:
             kinds.add("dice")
         if eq.dominoes is not None:
@@ -98,6 +96,8 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
         "partnerships": "optional" if game.partners_when is not None else (game.partnerships or ""),
         "players": players,
         "equipment": sorted(kinds),
+        # The player counts one deck serves, where the decks depend on the players (the finder's 'One deck' at a count)
+        "one_deck": describe.one_deck_counts(game),
     }
 
 
@@ -187,7 +187,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
 
     def keeper(page: GamePage) -> str:
         return keeper_tpl.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
-                                 keepers=keepers(page.main, page.heading(), page.id))
+                                 keepers=keepers(page.main, page.heading(), page.id, lib.stated_players(page.game)))
 
     kept = [p for p in game_pages if p.main.body.keeps_score()]  # a game whose rules keep no score has no keeper
     for page in game_pages:

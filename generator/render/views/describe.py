@@ -170,7 +170,11 @@ SPLIT = (("hand", "in the hand"), ("foot", "in the foot"), ("blind", "blind"), (
 def _deal_one(d: Deal) -> str:
     parts = []
     split = [f"{stated(d, field)} {name}" for field, name in SPLIT if getattr(d, field)]
-    if d.each == "all":
+    if d.set_by_first_card:
+        # The rules deal each player a card face up and let it set the hand: the box says so, not the face-up card
+        # alone (which reads as a one-card deal) nor the range the transcriber worked out from the ranks.
+        parts.append("each player's first card is turned up and sets how many cards they get")
+    elif d.each == "all":
         # Cards kept back for the middle are not 'all cards dealt out'. 'Evenly' only where the data states what
         # makes the hands even (the rest to the middle, cards removed first): else the source did not say so.
         even = bool(d.min_remainder or d.equalize_by_removing)
@@ -211,6 +215,50 @@ def _deal_one(d: Deal) -> str:
         parts.append(f"{plural(d.upcard, 'card')} turned up")
     text = "; ".join(parts) or "see the rules"
     return f"{d.players} players: {text}" if d.players is not None else text[0].upper() + text[1:]
+
+
+# What the decks a game needs are, as its rules state them, for the game finder: one deck for the game, one deck for
+# each table, couple or player the rules name, a count that depends on the players (one more than the players,
+# 'enough' for so many cards each, a different count for different numbers of players), or several.
+DECK_KINDS = {"one-deck": "One deck", "one-deck-per-table": "One deck per table",
+              "one-deck-per-couple": "One deck per couple", "one-deck-per-player": "One deck per player",
+              "depends-on-players": "Depends on players", "several-decks": "Several decks"}
+MOST_PLAYERS = 60  # the player counts the finder asks a deck about (its Players field's top)
+
+
+def _deck_kind(cards: CardEquipment) -> str:
+    if cards.decks == 1:
+        return "one-deck" if cards.per == "game" else f"one-deck-per-{cards.per}"
+    if cards.decks in ("players", "players + 1", "enough"):
+        return "depends-on-players"
+    return "several-decks"
+
+
+def deck_kinds(body: GameBody) -> list[str]:
+    """The decks a game needs (``DECK_KINDS``), as its equipment states: a count for each number of players that is
+    one deck for some and several for others (Trash) depends on the players."""
+    if body.equipment is None or not body.equipment.cards:
+        return []
+    kinds = {_deck_kind(c) for c in body.equipment.cards}
+    if len(body.equipment.cards) > 1 and {"one-deck", "several-decks"} <= kinds:
+        kinds = (kinds - {"one-deck", "several-decks"}) | {"depends-on-players"}
+    return sorted(kinds)
+
+
+def one_deck_counts(body: GameBody) -> list[int]:
+    """The numbers of players one deck serves, of a game whose decks depend on the players (Sweep: 'at least 18 cards
+    for each person', one deck for two; Trash: one for 4 to 6): none for a game whose count does not."""
+    from ...book.equipment import card_config, deck_counts
+
+    if "depends-on-players" not in deck_kinds(body):
+        return []
+    spec = parse_players(body.players) if body.players is not None else None
+    out = []
+    for n in range(2, MOST_PLAYERS + 1):
+        cfg = card_config(body, n)
+        if (spec is None or spec.allows(n)) and cfg is not None and cfg.per == "game" and 1 in deck_counts(cfg, n):
+            out.append(n)
+    return out
 
 
 RANK_PLURALS = {"A": "Aces", "K": "Kings", "Q": "Queens", "J": "Jacks"}
@@ -277,6 +325,11 @@ def glance(body: GameBody, stated_players: str | int | None = None) -> list[tupl
     if goal(body.goal):
         rows.append(("To win", goal(body.goal) or ""))
     return [(label, text[:1].upper() + text[1:]) for label, text in rows]
+
+
+# What a game's page says where its sheet would be, for a game whose rules keep no score (GameBody.keeps_score): a
+# race or board game whose rules name no points, or chips and coins that change hands at the table.
+NO_SCORE = "No score sheet: its rules keep no score."
 
 
 # A variant's box row for a field of its game's box that it does not state (Variant.from_game): what its source says

@@ -38,10 +38,10 @@ ALLOWED_TAGS = {
 ALLOWED_ATTRIBUTES = {
     "*": {"class", "id", "title", "lang", "role", "aria-label", "aria-hidden", "aria-live", "aria-describedby",
           "data-players-min", "data-players-max", "data-players-step", "data-players-set", "data-category",
-          "data-equipment", "data-partnerships", "data-game", "hidden", "tabindex",
+          "data-equipment", "data-one-deck", "data-partnerships", "data-game", "hidden", "tabindex",
           # the score keeper's (keep/<game>/): its sheet's shape and winner rule, read by assets/keeper.js
           "data-key", "data-counts", "data-start", "data-keeps", "data-lives", "data-coins", "data-winner", "data-target",
-          "data-lose-at", "data-back-to", "data-teams",
+          "data-lose-at", "data-back-to", "data-teams", "data-open", "data-step", "data-per",
           "data-player", "data-sum", "data-cell", "data-col", "data-table", "data-act", "data-carries"},
     "a": {"href", "name"},
     "td": {"colspan", "rowspan"},

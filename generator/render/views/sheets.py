@@ -15,7 +15,7 @@ from typing import Any
 from ...book.equipment import doubles_played, top_double
 from ...book.model import ScoreSheet, SheetBlock
 from ...book.phrases import parse_players
-from .describe import COINS
+from .describe import COINS, partnerships
 from .describe import goal as goal_words
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
@@ -180,9 +180,6 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     return rows
 
 
-WON = "Won (1)"  # the one row of a game won by one event: a 1 in the winner's box
-
-
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -197,10 +194,6 @@ def _generic_block(body: Any) -> SheetBlock:
         title = f"{_coins(body).capitalize()} lost"  # 'loses a dime'
     elif keeps == "tally" and goal and goal.target_unit:
         title = goal.target_unit.capitalize()  # 'collect 7 sticks'
-    elif keeps == "wins":
-        # A game won by one event (a race, a board game): the sheet says who won this game. No source sets a series
-        # of games, so there is no 'Games won' to add up, and no total.
-        return SheetBlock(player_columns=True, rows=[WON])
     if keeps == "bid_made":
         return SheetBlock(title=title, columns=["Bid", "Score"], player_columns=True,
                           rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,
@@ -322,7 +315,7 @@ class Sheet:
     caption: str | None
     fields: tuple[str, ...]
     tables: tuple[SheetTable, ...]
-    keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, wins, melds
+    keeps: str  # what the sheet records (GameBody.keeps): points, bid_made, lives, tally, melds
     start: int | None  # lives each player starts with (the stakes), for a sheet that keeps lives
     coins: str | None  # what the lives are, as the stakes name them ('quarters', 'dimes'), for a sheet that keeps lives
     winner: str | None
@@ -338,7 +331,7 @@ def _coins(body: Any) -> str | None:
     return COINS[body.equipment.stakes.coin][1] if body.equipment and body.equipment.stakes else None
 
 
-SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally, games won and melds are counts
+SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally and melds are counts
 
 
 def can_be_negative(body: Any) -> bool:
@@ -361,7 +354,7 @@ def can_be_negative(body: Any) -> bool:
 def is_running(view: Any, block: SheetBlock) -> bool:
     """Whether a block keeps a running total: beside each hand's box, each player's total so far (a family playing
     to 100 or 500 sees who is near the target). For a game kept in points whose block has one box a player in a
-    row of hands, added up; not for bids beside what was made, lives, tallies, wins or melds, not for a named
+    row of hands, added up; not for bids beside what was made, lives, tallies or melds, not for a named
     round's hands (a card with a Score column of its own), not for rows that carry other blocks' totals, not for
     more than MAX_RUNNING_PLAYERS."""
     return ((view.body.keeps or "points") == "points" and block.player_columns and len(block.columns) <= 1
@@ -477,7 +470,7 @@ def score_pad_name(edition_id: str) -> str:
 
 def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
-    return {"sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
+    return {"sheet_parts": sheet_parts, "sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
             "is_team_sheet": is_team_sheet, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
             "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles,
@@ -498,12 +491,29 @@ class Keeper:
     counts: tuple[int, ...]  # the player counts the keeper offers: the stated ones that fit its columns
     start: int  # the count it starts with
     teams: bool  # one column per side: the count is fixed
+    open: bool = False  # the rules set no most players ('Any', '6 or more'): players are added past the columns drawn
+    step: int = 1  # of an open count, the players added at a time ('Any even number': 2)
+    floor_stated: bool = True  # the least count is the rules' ('at least 6'), not the keeper's 2 for 'Any'
+    sides: str = ""  # a team sheet's partnerships, as the box says them ('In partnerships')
+
+    def players(self) -> str:
+        """The players the keeper offers, in words ('Any number of players', '6 or more players', '3-5 players')."""
+        if self.teams:  # a column a side, whatever the count
+            return self.sides
+        low, high = self.counts[0], self.counts[-1]
+        if self.open:
+            return f"{low} or more players" if self.floor_stated else (
+                "Any number of players" if self.step == 1 else f"Multiples of {self.step} players")
+        return f"{low} players" if low == high else f"{low}-{high} players"
 
 
-def keepers(view: Any, heading: str, key: str) -> list[Keeper]:
-    """The site's score keeper for a game: one per page of its sheet, each the sheet definition the PDF uses."""
+def keepers(view: Any, heading: str, key: str, stated_players: str | int | None = None) -> list[Keeper]:
+    """The site's score keeper for a game: one per page of its sheet, each the sheet definition the PDF uses.
+    ``stated_players``: the count a source states where the page's is worked out (``players_implied``: Mexican
+    Train's deal table runs to 8, its index line says 'Any'): the players the keeper offers."""
     out = []
-    stated = parse_players(view.body.players) if view.body.players is not None else None
+    players = stated_players if view.body.players_implied and stated_players is not None else view.body.players
+    stated = parse_players(players) if players is not None else None
     for i, part in enumerate(sheet_parts(view)):
         sheet = sheet_definition(view, heading, part, KEEPER_BLANK_ROWS)
         teams = is_team_sheet(view)
@@ -514,5 +524,10 @@ def keepers(view: Any, heading: str, key: str) -> list[Keeper]:
         columns = 2 if teams else part.players
         counts = (2,) if teams else counts
         start = min(counts, key=lambda n: (abs(n - KEEPER_START_PLAYERS), n))
-        out.append(Keeper(sheet, key if i == 0 else f"{key}-{i + 1}", columns, counts, start, teams))
+        # 'Any' keeps no cap, 'at least 6' keeps 6 as the floor and no ceiling: the count the rules leave open stays
+        # open in the keeper (the printed sheet has the columns a page holds; the keeper adds more).
+        unbounded = not teams and (spec is None or (spec.high is None and spec.allowed is None))
+        out.append(Keeper(sheet, key if i == 0 else f"{key}-{i + 1}", columns, counts, start, teams,
+                          unbounded, spec.step if spec else 1, bool(spec and spec.least_stated),
+                          (partnerships(view.body) or "") if teams else ""))
     return out

@@ -9,6 +9,23 @@
     if (max !== "" && n > +max) return false;
     return n % step === 0;
   }
+  // What one table, couple or player needs is one deck: a family with one deck can play one table of Court Whist or
+  // one couple's Gin. A game whose decks depend on the players is one deck at the counts its record lists
+  // (data-one-deck: Sweep's 2), several at the rest; without a count, it is offered under both. One deck a player
+  // is several decks at any table.
+  var ONE = ["one-deck", "one-deck-per-table", "one-deck-per-couple"];
+  var SEVERAL = ["several-decks", "one-deck-per-player"];
+  function needs(li, eq, n) {
+    var kinds = li.dataset.equipment.split(" ");
+    if (kinds.indexOf(eq) >= 0) return true;
+    var group = eq === "one-deck" ? ONE : eq === "several-decks" ? SEVERAL : null;
+    if (!group) return false;
+    if (kinds.some(function (k) { return group.indexOf(k) >= 0; })) return true;
+    if (kinds.indexOf("depends-on-players") < 0) return false;
+    var one = (li.dataset.oneDeck || "").split(" ").filter(Boolean);
+    if (!n) return eq === "one-deck" ? one.length > 0 : true;
+    return (one.indexOf(String(n)) >= 0) === (eq === "one-deck");
+  }
   function setup() {
     var form = document.getElementById("finder-form");
     if (!form || form.dataset.ready) return;
@@ -21,7 +38,7 @@
       var shown = 0;
       items.forEach(function (li) {
         var ok = allows(li, n)
-          && (!eq || li.dataset.equipment.split(" ").indexOf(eq) >= 0)
+          && (!eq || needs(li, eq, n))
           && (!cat || li.dataset.category === cat)
           && (!part || (part === "none" ? li.dataset.partnerships !== "partners" && li.dataset.partnerships !== "teams"
                                         : li.dataset.partnerships !== "none" && li.dataset.partnerships !== ""));

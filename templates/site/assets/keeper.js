@@ -13,8 +13,58 @@
     root.dataset.ready = "1";
     var storeKey = "rulebook-keeper:" + root.dataset.key;
     var counts = root.dataset.counts.split(",").map(Number);
+    // A game any number can play, or at least so many ('6 or more'): no ceiling. Past the columns drawn, a player's
+    // column is added as the last one's copy (grow), at the game's step ('Any even number': two at a time).
+    var open = root.dataset.open === "1", step = Number(root.dataset.step) || 1;
     var state = load();
     var lastCell = null;
+
+    function allowed(n) {
+      if (counts.indexOf(n) >= 0) { return true; }
+      return open && n > counts[counts.length - 1] && (n - counts[counts.length - 1]) % step === 0;
+    }
+
+    function drawn() {  // the players whose columns the page has
+      var most = 0;
+      root.querySelectorAll("th[data-player], td[data-player]").forEach(function (el) {
+        most = Math.max(most, Number(el.dataset.player));
+      });
+      return most;
+    }
+
+    // Each table's cells of its last drawn player, copied for player p: its boxes' columns moved on by the player's
+    // columns (a player with a Bid and a Score box has two), their names and labels saying player p.
+    function grow(p) {
+      var last = drawn();
+      if (p <= last) { return; }
+      root.querySelectorAll("table.keeper-table").forEach(function (table) {
+        var per = Number(table.dataset.per) || 1, shift = (p - last) * per;
+        table.querySelectorAll("tr").forEach(function (tr) {
+          var cells = tr.querySelectorAll("[data-player='" + last + "']");
+          var mine = Array.prototype.filter.call(cells, function (el) { return el.parentNode === tr; });
+          if (!mine.length) { return; }
+          var after = mine[mine.length - 1];
+          mine.forEach(function (cell) {
+            var copy = cell.cloneNode(true);
+            [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))).forEach(function (el) {
+              if (el.dataset.player) { el.dataset.player = String(p); }
+              if (el.dataset.col) { el.dataset.col = String(Number(el.dataset.col) + shift); }
+              if (el.dataset.cell) { el.dataset.cell = el.dataset.cell.replace(/_c(\d+)$/, function (m, c) { return "_c" + (Number(c) + shift); }); }
+              ["aria-label", "placeholder"].forEach(function (name) {
+                var text = el.getAttribute(name);
+                if (text) {
+                  el.setAttribute(name, text.replace(new RegExp("(Player |player |: |^)" + last + "(?=$|: |, )"), "$1" + p));
+                }
+              });
+              if (el.tagName === "INPUT") { el.value = ""; }
+              if (el.tagName === "OUTPUT") { el.textContent = el.classList.contains("keeper-run") ? "" : "0"; }
+            });
+            after.parentNode.insertBefore(copy, after.nextSibling);
+            after = copy;
+          });
+        });
+      });
+    }
 
     function load() {
       try {
@@ -30,7 +80,7 @@
 
     function players() {
       var n = Number(state.players);
-      return counts.indexOf(n) >= 0 ? n : Number(root.dataset.start);
+      return allowed(n) ? n : Number(root.dataset.start);
     }
 
     function nameOf(p) {
@@ -40,13 +90,14 @@
 
     function show() {
       var n = players();
+      for (var p = drawn() + 1; p <= n; p++) { grow(p); }
       root.querySelectorAll("[data-player]").forEach(function (el) {
         var hidden = Number(el.dataset.player) > n;
         if (el.tagName === "INPUT" || el.tagName === "OUTPUT") { return; }
         el.hidden = hidden;
       });
       var add = root.querySelector("[data-act=add]"), remove = root.querySelector("[data-act=remove]");
-      if (add) { add.disabled = n >= counts[counts.length - 1]; }
+      if (add) { add.disabled = !open && n >= counts[counts.length - 1]; }
       if (remove) { remove.disabled = n <= counts[0]; }
       // The columns shown share the width; beyond what a phone holds the table keeps a least width and scrolls in
       // its frame (rulebook.css reads the number of columns shown).
@@ -124,16 +175,6 @@
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
       var names = function (list) { return list.map(nameOf).join(" and "); };
-      if (root.dataset.keeps === "wins") {
-        // A game won by one event: who won it, once marked; no series of games, no count of games won.
-        var won = [], n = players();
-        root.querySelectorAll("td[data-player] input").forEach(function (input) {
-          var p = Number(input.closest("td").dataset.player);
-          if (p <= n && Number(input.value) > 0 && won.indexOf(p) < 0) { won.push(p); }
-        });
-        el.textContent = won.length ? "Won: " + names(won) + "." : "";
-        return;
-      }
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
@@ -217,8 +258,10 @@
       var button = event.target.closest("button[data-act]");
       if (!button) { return; }
       var act = button.dataset.act, n = players(), i = counts.indexOf(n);
-      if (act === "add" && i < counts.length - 1) { state.players = counts[i + 1]; }
+      if (act === "add" && i >= 0 && i < counts.length - 1) { state.players = counts[i + 1]; }
+      else if (act === "add" && open) { state.players = n + step; }
       if (act === "remove" && i > 0) { state.players = counts[i - 1]; }
+      else if (act === "remove" && i < 0 && n - step >= counts[counts.length - 1]) { state.players = n - step; }
       if (act === "new" && window.confirm("Clear every score on this sheet and start a new game?")) {
         state = {players: state.players, names: state.names};
         fill();
@@ -236,8 +279,8 @@
       totals();
     });
 
+    show();  // first: the columns of the players saved, past those drawn, to fill
     fill();
-    show();
     totals();
   }
 
