@@ -40,7 +40,7 @@ class Preview:
         from ..render.pdf.weasy import Engine
 
         self.root, self.target, self.edition = root, target, edition
-        self.layout = Layout(Engine(paper), duplex)
+        self.layout = Layout(Engine(paper, root), duplex)
 
     def _mark(self) -> Path:
         """The file beside the PDF that says a preview wrote it (``_may_write``)."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from markupsafe import escape
 
@@ -23,7 +22,6 @@ from ...book.library import Library
 from ...errors import BuildError
 from ...progress import Report, quiet
 from .book import Layout, render_book
-from .fetcher import ASSET_ROOT, ProjectFetcher
 from .weasy import Engine, without_cycle_collector
 from .writer import PdfWriter
 
@@ -86,11 +84,11 @@ class TrimEngine(Engine):
 
     writer_options = PDF_OPTIONS
 
-    def __init__(self, trim: Trim, inside: float) -> None:
-        super().__init__("letter")
+    def __init__(self, trim: Trim, inside: float, book: Path | None) -> None:
+        super().__init__("letter", book)
         self.trim, self.inside = trim, inside
         if trim.width < SMALL_TRIM:
-            self.stylesheets.append(_weasy_css(ASSET_ROOT / "booklet.css", self))
+            self.stylesheets.append(self.asset_css("booklet.css"))
         size = f"{trim.width}in {trim.height}in"
         text_height = trim.height - 2 * HEAD
         self.stylesheets.append(self.css(
@@ -116,12 +114,6 @@ class TrimEngine(Engine):
                 f" @bottom-right {{ {edition} }} }}")
 
 
-def _weasy_css(path: Path, engine: Engine) -> Any:
-    import weasyprint
-
-    return weasyprint.CSS(filename=str(path), url_fetcher=ProjectFetcher(), font_config=engine.fonts)
-
-
 def page_count(pdf: Path) -> int:
     """How many pages ``pdf`` has."""
     from pypdf import PdfReader
@@ -140,7 +132,7 @@ def render_interior(lib: Library, target: Path, trim: Trim, progress: Report = q
                          "book's pages; a print shop's trim lays out an edition that is not")
     inside = GUTTERS[0][1]
     for _ in range(len(GUTTERS)):
-        layout = Layout(TrimEngine(trim, inside), duplex=True, keep=False, least_pages=LEAST_PAGES)
+        layout = Layout(TrimEngine(trim, inside, lib.root), duplex=True, keep=False, least_pages=LEAST_PAGES)
         render_book(lib, target, layout=layout, progress=progress)
         pages = page_count(target)
         if gutter(pages) <= inside:
@@ -204,7 +196,7 @@ def render_cover(lib: Library, target: Path, trim: Trim, pages: int, stock: str)
     """Write the cover for an interior of ``pages`` pages on ``stock`` paper to ``target``; return its spine width (in)."""
     if stock not in PAPER_STOCK:
         raise BuildError(f"paper stock {stock!r}: choose one of {', '.join(PAPER_STOCK)}")
-    engine = Engine("letter")
+    engine = Engine("letter", lib.root)
     with without_cycle_collector():
         document = engine.document(cover_html(lib, trim, pages, stock))
         if len(document.pages) != 1:
