@@ -43,7 +43,7 @@ SPINE_CLEARANCE = 0.0625  # in: spine text keeps this far from each fold
 COVER_SAFE = 0.125  # in: cover text keeps this far inside the trim
 BARCODE = (2.0, 1.2)  # in (width, height): the zone KDP prints its barcode in, at the back cover's foot
 BARCODE_INSET = 0.25  # in: from the back cover's bottom edge and from the spine
-COVER_GREEN, COVER_CREAM = "#1f4d2b", "#fdf8ec"  # the book's own cover colours (print.css)
+COVER_CREAM = "#fdf8ec"  # the cover's words, on the book's colour (book.yaml's accent), as print.css prints them
 PDF_OPTIONS = {"variant": "pdf/x-4", "links": False, "output_intent": "srgb"}
 
 
@@ -168,7 +168,7 @@ def cover_html(lib: Library, trim: Trim, pages: int, stock: str) -> str:
 <meta name="dcterms.created" content="{escape(edition.date)}T00:00:00Z">
 <meta name="dcterms.modified" content="{escape(edition.date)}T00:00:00Z">
 <style>
-@page {{ size: {total}in {height}in; bleed: {BLEED}in; marks: none; margin: 0; background: {COVER_GREEN};
+@page {{ size: {total}in {height}in; bleed: {BLEED}in; marks: none; margin: 0; background: {book.accent.lower()};
   @top-left {{ content: none; }} @top-right {{ content: none; }} @bottom-left {{ content: none; }} @bottom-right {{ content: none; }} }}
 html, body {{ margin: 0; color: {COVER_CREAM}; font-family: "Book Sans", "Book Symbols", sans-serif; }}
 .front h1 {{ font: bold 26pt/1.15 "Book Serif", serif; margin: 1.2in 0 0.3in; }}
