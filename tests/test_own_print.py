@@ -101,6 +101,14 @@ def _folder_link_out(book: Path, outside: Path) -> None:
     (book / "templates" / "print").symlink_to(outside)
 
 
+def _templates_link_out(book: Path, outside: Path) -> None:
+    (book / "templates" / "print").rmdir()
+    (book / "templates").rmdir()
+    (outside / "print").mkdir()
+    (outside / "print" / "print.css").write_text(CANARY, encoding="utf-8")
+    (book / "templates").symlink_to(outside)
+
+
 def _pipe(book: Path, outside: Path) -> None:
     os.mkfifo(book / "templates" / "print" / "print.css")
 
@@ -118,6 +126,7 @@ REFUSED = {
     "print.css a link out of the book": (_link_out, "templates/print/print.css: leads out of"),
     "a font a link out of the book": (_font_link_out, "templates/print/fonts/Club.woff: leads out of"),
     "templates/print a link out of the book": (_folder_link_out, "templates/print/print.css: leads out of"),
+    "templates/ a link out of the book": (_templates_link_out, "templates/print/print.css: leads out of"),
     "print.css a pipe": (_pipe, "templates/print/print.css: is not a plain file"),
     "print.css a folder": (_a_folder, "templates/print/print.css: is a folder"),
     "an @import out of the print folder": (_escape, "refused to read"),
@@ -181,3 +190,21 @@ def test_the_pull_requests_pair_shares_a_layout_only_between_books_printed_alike
     assert alike == print_assets(TOOL_TEMPLATES.parent) == {}  # the tool's own: nothing of the book's
     _own_css(book, f"h1 {{ color: {HEADING}; }}\n")
     assert print_assets(book) != alike and HEADING.encode() in print_assets(book)["print/print.css"]
+
+
+def test_a_site_template_through_a_templates_folder_that_links_out_of_the_book_is_one_line(tmp_path: Path) -> None:
+    import jinja2
+
+    from generator.render.site.docs import write_docs
+
+    book = _book(tmp_path)
+    (book / "templates" / "print").rmdir()
+    (book / "templates").rmdir()
+    outside = tmp_path / "outside"
+    (outside / "site").mkdir(parents=True)
+    (outside / "site" / "prose.md.j2").write_text("A SECRET\n", encoding="utf-8")
+    (book / "templates").symlink_to(outside)
+    with pytest.raises(jinja2.TemplateError) as refused:  # the loader's refusal, which the build says in one line
+        write_docs(load_library(book), tmp_path / "docs")
+    assert "templates/site/prose.md.j2" in str(refused.value) and "leads out of" in str(refused.value)
+    assert "A SECRET" not in "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "docs").rglob("*.md"))

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from ...book.files import MAX_ASSET_BYTES, TOOL_TEMPLATES, read_source, template_folders
+from ...book.files import MAX_ASSET_BYTES, TOOL_TEMPLATES, read_source, template_bounds, template_folders
 from ...errors import BuildError, SourceError
 
 ASSET_ROOT = TOOL_TEMPLATES / "print"
@@ -40,7 +40,8 @@ class ProjectFetcher(URLFetcher):
         self.root = Path(os.path.abspath(ASSET_ROOT))  # what every URL names: its file comes from self.folders
         # Each folder with the folder a file of it must stay in once its links are followed (files.read_source): the
         # book's own is read only from inside the book, as its data is; the tool's from inside its print folder.
-        self.folders = [(Path(os.path.abspath(f)), Path(os.path.abspath(book if f != ASSET_ROOT and book else f)))
+        self.folders = [(Path(os.path.abspath(f)), Path(os.path.abspath(f if f == ASSET_ROOT else
+                                                                         template_bounds(f.parent))))
                         for f in print_folders(book)]
         self.refused: list[str] = []
         self.served: list[str] = []
