@@ -69,6 +69,7 @@ class Engine:
         # ``book``: the book's folder, whose templates/print/ overrides the tool's stylesheets and fonts file by file
         # (None: the tool's alone, for HTML of our own making). Every engine the generator makes is given it
         # (tests/test_own_print.py reads every call).
+        _weasy()  # patched (patches.py) before anything of it is made
         from weasyprint.text.fonts import FontConfiguration
 
         self.paper, self.book = paper, book
