@@ -114,3 +114,10 @@ def test_the_print_shops_cover_is_in_the_books_colour(tmp_path: Path) -> None:
     data.write_text(data.read_text(encoding="utf-8").replace('accent: "#1f5f8b"', 'accent: "#8E720E"'), encoding="utf-8")
     html = cover_html(load_library(book), next(iter(TRIMS.values())), 120, "white")
     assert "background: #8e720e;" in html and "#1f4d2b" not in html
+
+
+@pytest.mark.parametrize("shades", ["", 'accent_shades: {link: "#0b0ffd", link_on_dark: "#ffd7aa"}\n'])
+def test_a_colour_is_no_word_to_spell(shades: str, tmp_path: Path) -> None:
+    project = make_project(tmp_path / "project", {**FIXTURE, "accent": "#0b0ffd", "book": shades})
+    found = run_checks(load_library(project), only=["spelling.unknown_word", "book.accent_contrast"])
+    assert [(f.check, f.message) for f in found if f.path == "rules_data/book.yaml"] == []
