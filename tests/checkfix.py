@@ -10,7 +10,7 @@ BOOK = """\
 title: Fixture Book
 author: Tests
 description: A book of one fixture game.
-accent: "#1f4d2b"
+accent: "{accent}"
 editions:
   - {edition}
 current: "{current}"
@@ -50,7 +50,7 @@ def make_project(root: Path, fixture: dict) -> Path:
             (content / f"{key}.md").write_text(prose, encoding="utf-8")
     edition = fixture.get("edition", '{id: "2026.1", year: 2026, revision: 1, label: Revision 1 (Jan/2026), date: "2026-01-01"}')
     (data / "book.yaml").write_text(BOOK.format(extra=fixture.get("book", ""), edition=edition,
-                                                current=fixture.get("current", "2026.1"),
+                                                current=fixture.get("current", "2026.1"), accent=fixture.get("accent", "#1f4d2b"),
                                                 pages=fixture.get("pages", "{id: about, title: About}"),
                                                 more_sections=fixture.get("sections", ""),
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")

@@ -36,6 +36,13 @@ def template_folders(root: Path | None) -> list[Path]:
     return [own, TOOL_TEMPLATES]
 
 
+def template_bounds(folder: Path) -> Path:
+    """The folder a file of the templates folder ``folder`` must stay inside once its links are followed: the book's,
+    for a book's own templates/ (a templates/ that is itself a link out of the book is read from nowhere); the tool's
+    own templates, for the tool's."""
+    return folder if os.path.realpath(folder) == os.path.realpath(TOOL_TEMPLATES) else folder.parent
+
+
 MAX_FILE_BYTES = 256 * 1024  # a game file is a few KB; anything this big is a mistake or an attack
 MAX_ASSET_BYTES = 64 * 1024 * 1024  # a template's asset (a font, a script) is a few hundred KB
 

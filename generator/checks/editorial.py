@@ -24,7 +24,7 @@ _REFERENCE = re.compile(r"\{[a-z_.0-9-]+\}")
 _ADDRESS = re.compile(r"\S+@\S+|https?://\S+")
 SKIP_KEYS = {"id", "seed", "says", "cards", "keep", "remove", "wild", "ranks", "expr", "players", "decks", "line",
              "date", "equalize_by_removing", "introduced", "edition", "check", "path", "file", "round",
-             "record"}
+             "record", "accent", "accent_shades"}  # colours, "#rrggbb": not words ("#ffd700" held "ffd")
 
 
 def _cache(name: str) -> Path:

@@ -103,7 +103,7 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
         return _render_pdfs(lib, pdf_dir, paper, duplex, None, progress)
     from ..render.pdf import cache
 
-    digest = cache.new_digest(lib.edition.id, paper, duplex)
+    digest = cache.new_digest(lib.edition.id, paper, duplex, book=lib.root)
     cache.add_files(digest, lib.root, ("rules_data", "content"))
 
     def render(staged: Path) -> None:

@@ -40,7 +40,7 @@ class Preview:
         from ..render.pdf.weasy import Engine
 
         self.root, self.target, self.edition = root, target, edition
-        self.layout = Layout(Engine(paper), duplex)
+        self.layout = Layout(Engine(paper, root), duplex)
         self.warnings: list[str] = []  # what the last rebuild could not do as asked, or WeasyPrint warned of
 
     def _mark(self) -> Path:

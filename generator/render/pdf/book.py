@@ -600,7 +600,7 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
     A ``layout`` kept by the caller keeps the laid-out parts for the next render (``rulebook preview``);
     ``warn`` is told what the layout could not do as the data asks (a game too long for its printed pages);
     ``progress`` how many pages are laid out and written, as they are."""
-    layout = layout or Layout(Engine(paper), duplex, keep=False)
+    layout = layout or Layout(Engine(paper, lib.root), duplex, keep=False)
     layout.warnings.clear()
     with without_cycle_collector():
         write = write_printed_book if lib.printed_pages() else write_book

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ...book.files import TOOL_TEMPLATES
+from ...book.files import TOOL_TEMPLATES, template_folders
 
 CODE = Path(__file__).resolve().parents[3]  # the project (generator/, templates/, the lock file), or site-packages
 # The tool's templates: at the top of a checkout, or inside the installed package (then "generator" holds them).
@@ -77,14 +77,16 @@ def text_libraries() -> list[str]:
     return sorted(found)
 
 
-def new_digest(*fields: object) -> hashlib._Hash:
-    """A digest started with the code, the templates, the lock file, the versions, the text libraries
-    and ``fields``."""
+def new_digest(*fields: object, book: Path | None = None) -> hashlib._Hash:
+    """A digest started with the code, the templates (``book``'s own too), the lock file, the versions, the text
+    libraries and ``fields``."""
     from importlib.metadata import version
 
     versions = (sys.version, version("weasyprint"), *text_libraries())
     digest = hashlib.sha256("\0".join(map(str, (*versions, *fields))).encode())
     add_files(digest, CODE, CODE_FILES)
+    for own in template_folders(book)[:-1]:  # a book's own templates/ (none for the tool's own book: no new key)
+        add_files(digest, own.parent, (own.name,))
     return digest
 
 

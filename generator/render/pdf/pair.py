@@ -37,6 +37,24 @@ class MovedLayout(Layout):
         return self.by_body[part.body]
 
 
+def print_assets(book: Path) -> dict[str, bytes]:
+    """The book's own print assets (templates/print/), by name: two sides with the same lay a part out alike."""
+    from ...book.files import MAX_ASSET_BYTES, read_source, template_folders
+    from ...errors import RulebookError
+
+    folders = template_folders(book)[:-1]  # the book's own, if it has any: the tool's is the same for both
+    found: dict[str, bytes] = {}
+    for folder in folders:
+        for path in sorted((folder / "print").rglob("*")):
+            if path.is_file() or path.is_symlink():
+                rel = path.relative_to(folder).as_posix()
+                try:
+                    found[rel] = read_source(path, f"templates/{rel}", book, MAX_ASSET_BYTES)
+                except RulebookError as exc:
+                    found[rel] = str(exc).encode()  # the render says so, when it reads it
+    return found
+
+
 def main(argv: list[str]) -> int:
     """Render both books; print ``error: ...`` and return 1 on a problem the sources cause."""
     before, before_edition, after, after_edition, out = argv
@@ -45,9 +63,11 @@ def main(argv: list[str]) -> int:
     from .book import render_book
     from .weasy import Engine
 
-    layout = MovedLayout(Engine(), keep=True)
+    layout = MovedLayout(Engine("letter", Path(before)), keep=True)
     try:
         for name, root, edition in (("before", before, before_edition), ("after", after, after_edition)):
+            if name == "after" and print_assets(Path(after)) != print_assets(Path(before)):
+                layout = MovedLayout(Engine("letter", Path(after)), keep=True)  # its own styles: nothing shared
             anchors = render_book(load_library(Path(root), edition), Path(out) / f"{name}.pdf", layout=layout)
             (Path(out) / f"{name}.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
     except RulebookError as exc:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from markupsafe import escape
 
@@ -23,7 +22,6 @@ from ...book.library import Library
 from ...errors import BuildError
 from ...progress import Report, quiet
 from .book import Layout, render_book
-from .fetcher import ASSET_ROOT, ProjectFetcher
 from .weasy import Engine, without_cycle_collector
 from .writer import PdfWriter
 
@@ -45,7 +43,7 @@ SPINE_CLEARANCE = 0.0625  # in: spine text keeps this far from each fold
 COVER_SAFE = 0.125  # in: cover text keeps this far inside the trim
 BARCODE = (2.0, 1.2)  # in (width, height): the zone KDP prints its barcode in, at the back cover's foot
 BARCODE_INSET = 0.25  # in: from the back cover's bottom edge and from the spine
-COVER_GREEN, COVER_CREAM = "#1f4d2b", "#fdf8ec"  # the book's own cover colours (print.css)
+COVER_CREAM = "#fdf8ec"  # the cover's words, on the book's colour (book.yaml's accent), as print.css prints them
 PDF_OPTIONS = {"variant": "pdf/x-4", "links": False, "output_intent": "srgb"}
 
 
@@ -86,11 +84,11 @@ class TrimEngine(Engine):
 
     writer_options = PDF_OPTIONS
 
-    def __init__(self, trim: Trim, inside: float) -> None:
-        super().__init__("letter")
+    def __init__(self, trim: Trim, inside: float, book: Path | None) -> None:
+        super().__init__("letter", book)
         self.trim, self.inside = trim, inside
         if trim.width < SMALL_TRIM:
-            self.stylesheets.append(_weasy_css(ASSET_ROOT / "booklet.css", self))
+            self.stylesheets.append(self.asset_css("booklet.css"))
         size = f"{trim.width}in {trim.height}in"
         text_height = trim.height - 2 * HEAD
         self.stylesheets.append(self.css(
@@ -116,12 +114,6 @@ class TrimEngine(Engine):
                 f" @bottom-right {{ {edition} }} }}")
 
 
-def _weasy_css(path: Path, engine: Engine) -> Any:
-    import weasyprint
-
-    return weasyprint.CSS(filename=str(path), url_fetcher=ProjectFetcher(), font_config=engine.fonts)
-
-
 def page_count(pdf: Path) -> int:
     """How many pages ``pdf`` has."""
     from pypdf import PdfReader
@@ -140,7 +132,7 @@ def render_interior(lib: Library, target: Path, trim: Trim, progress: Report = q
                          "book's pages; a print shop's trim lays out an edition that is not")
     inside = GUTTERS[0][1]
     for _ in range(len(GUTTERS)):
-        layout = Layout(TrimEngine(trim, inside), duplex=True, keep=False, least_pages=LEAST_PAGES)
+        layout = Layout(TrimEngine(trim, inside, lib.root), duplex=True, keep=False, least_pages=LEAST_PAGES)
         render_book(lib, target, layout=layout, progress=progress)
         pages = page_count(target)
         if gutter(pages) <= inside:
@@ -176,7 +168,7 @@ def cover_html(lib: Library, trim: Trim, pages: int, stock: str) -> str:
 <meta name="dcterms.created" content="{escape(edition.date)}T00:00:00Z">
 <meta name="dcterms.modified" content="{escape(edition.date)}T00:00:00Z">
 <style>
-@page {{ size: {total}in {height}in; bleed: {BLEED}in; marks: none; margin: 0; background: {COVER_GREEN};
+@page {{ size: {total}in {height}in; bleed: {BLEED}in; marks: none; margin: 0; background: {book.accent.lower()};
   @top-left {{ content: none; }} @top-right {{ content: none; }} @bottom-left {{ content: none; }} @bottom-right {{ content: none; }} }}
 html, body {{ margin: 0; color: {COVER_CREAM}; font-family: "Book Sans", "Book Symbols", sans-serif; }}
 .front h1 {{ font: bold 26pt/1.15 "Book Serif", serif; margin: 1.2in 0 0.3in; }}
@@ -204,7 +196,7 @@ def render_cover(lib: Library, target: Path, trim: Trim, pages: int, stock: str)
     """Write the cover for an interior of ``pages`` pages on ``stock`` paper to ``target``; return its spine width (in)."""
     if stock not in PAPER_STOCK:
         raise BuildError(f"paper stock {stock!r}: choose one of {', '.join(PAPER_STOCK)}")
-    engine = Engine("letter")
+    engine = Engine("letter", lib.root)
     with without_cycle_collector():
         document = engine.document(cover_html(lib, trim, pages, stock))
         if len(document.pages) != 1:

@@ -183,7 +183,7 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
     """Write one score sheet PDF (the game's, or a variant's); return how it was laid out."""
     from ..views.sheets import sheet_files
 
-    engine = engine or Engine(paper)
+    engine = engine or Engine(paper, lib.root)
     file = next(f for f in sheet_files([page]) if f.variant_id == (variant.id if variant is not None else None))
     with without_cycle_collector():
         result = render_sheet_documents(lib, page, file, engine)
@@ -205,7 +205,7 @@ def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict
     from ..views.sheets import sheet_files
     from .cache import new_digest
 
-    base = new_digest("score sheet", paper)  # the code's files are read once, not once a sheet
+    base = new_digest("score sheet", paper, book=lib.root)  # the code's files are read once, not once a sheet
     pad = base.copy()
     pad.update(f"\0score pad\0{lib.edition.model_dump_json()}\0{lib.book.model_dump_json()}".encode())
     by_id, digests = {p.id: p for p in pages}, {}

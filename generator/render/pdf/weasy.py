@@ -105,20 +105,31 @@ class Engine:
 
         return booklet.side_css(first_page) if self.paper in BOOKLET_PAGE.values() else ""
 
-    def __init__(self, paper: str = "letter") -> None:
-        weasyprint = _weasy()
+    def __init__(self, paper: str = "letter", book: Path | None = None) -> None:
+        # ``book``: the book's folder, whose templates/print/ overrides the tool's stylesheets and fonts file by file
+        # (None: the tool's alone, for HTML of our own making). Every engine the generator makes is given it
+        # (tests/test_own_print.py reads every call).
+        _weasy()  # patched (patches.py) before anything of it is made
         from weasyprint.text.fonts import FontConfiguration
 
-        self.paper = paper
+        self.paper, self.book = paper, book
         self.fonts = FontConfiguration()  # the bundled @font-face fonts, not the system's
-        self.stylesheets = [weasyprint.CSS(filename=str(ASSET_ROOT / "print.css"), url_fetcher=ProjectFetcher(),
-                                           font_config=self.fonts)]
+        self.stylesheets = [self.asset_css("print.css")]
         if paper in BOOKLET_PAGE.values():
-            self.stylesheets.append(weasyprint.CSS(filename=str(ASSET_ROOT / "booklet.css"), url_fetcher=ProjectFetcher(),
-                                                   font_config=self.fonts))
+            self.stylesheets.append(self.asset_css("booklet.css"))
         if paper != "letter":
             self.stylesheets.append(self.css(f"@page {{ size: {PAPER[paper]}; }} @page sheet-wide {{ size: {PAPER[paper]} landscape; }}"
                                               f" .cover {{ height: {PAGE_HEIGHT[paper]}; }}"))
+
+    def asset_css(self, name: str) -> Any:
+        """The print stylesheet ``name``, the book's own or the tool's, read (with what it loads) by the fetcher."""
+        from weasyprint.urls import FatalURLFetchingError
+
+        fetcher = ProjectFetcher(self.book)
+        try:
+            return _weasy().CSS(url=fetcher.stylesheet(name), url_fetcher=fetcher, font_config=self.fonts)
+        except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: turn it into a build error
+            raise RefusedResource(fetcher.refused[-1] if fetcher.refused else str(exc)) from None
 
     def css(self, text: str) -> Any:
         """A stylesheet of the project's own making (never contributor text)."""
@@ -129,7 +140,7 @@ class Engine:
         the print assets stops the render."""
         from weasyprint.urls import FatalURLFetchingError
 
-        fetcher = ProjectFetcher()
+        fetcher = ProjectFetcher(self.book)
         doc = _weasy().HTML(string=html, base_url=str(ASSET_ROOT) + "/", url_fetcher=fetcher)
         if edit is not None:
             edit(doc.etree_element)
@@ -176,6 +187,6 @@ def page_fill(page: Any) -> float:
     return (lowest_content(page) - top) / height if height else 0.0
 
 
-def document(html: str, paper: str = "letter") -> Any:
-    """Lay out one HTML document with a fresh engine."""
-    return Engine(paper).document(html)
+def document(html: str, paper: str = "letter", book: Path | None = None) -> Any:
+    """Lay out one HTML document with a fresh engine (``book``'s print assets over the tool's)."""
+    return Engine(paper, book).document(html)

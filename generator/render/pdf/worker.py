@@ -101,7 +101,7 @@ def _sheets(lib: Any, pages: list[Any], out_dir: Path, paper: str, keep: Path | 
         # Made in the build's staging folder (out_dir's parent), which the build removes even if this process
         # is killed: a stopped render leaves nothing in the kept sheets.
         keeper = SheetKeeper(keep, lib.edition.id, paper, staging=out_dir.parent)
-    render_score_pad(lib, pages, out_dir, Engine(paper), keeper, progress=report)
+    render_score_pad(lib, pages, out_dir, Engine(paper, lib.root), keeper, progress=report)
 
 
 def _fork(task: str, answer: Path) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...book.files import MAX_ASSET_BYTES, read_source, template_folders
+from ...book.files import MAX_ASSET_BYTES, read_source, template_bounds, template_folders
 from ...book.library import Library
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
@@ -36,7 +36,8 @@ def copy_through_the_door(source: Path, target: Path, templates: Path | None = N
         if path.is_dir() and not path.is_symlink():
             (target / rel).mkdir(parents=True, exist_ok=True)
             continue
-        body = read_source(path, f"templates/{path.relative_to(templates).as_posix()}", templates, MAX_ASSET_BYTES)
+        body = read_source(path, f"templates/{path.relative_to(templates).as_posix()}", template_bounds(templates),
+                           MAX_ASSET_BYTES)
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         (target / rel).write_bytes(body)
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ...book.colour import SHADES, shade
 from ...book.files import TOOL_TEMPLATES
 from ..views.markup import environment
 from .verify import WORKER, attributes
@@ -98,27 +99,16 @@ def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]
             "on_theme": found.get("primary-bg-color", "#ffffff")}
 
 
-# How each of the site's shades is worked out from the book's colour when book.yaml does not give it: mixed with white
-# or black by this much (the colour is dark enough for white text, so it reads as a link on white as it is).
-SHADES = {"light": ("#ffffff", 0.15), "dark": ("#000000", 0.25), "link": ("#ffffff", 0.0),
-          "link_on_dark": ("#ffffff", 0.6)}
 # Where the site's stylesheet sets each shade: (its block, the property).
 SHADE_PROPERTIES = {"primary": (":root", "--md-primary-fg-color"), "light": (":root", "--md-primary-fg-color--light"),
                     "dark": (":root", "--md-primary-fg-color--dark"), "link": (":root", "--md-typeset-a-color"),
                     "link_on_dark": ('[data-md-color-scheme="slate"]', "--md-typeset-a-color")}
 
 
-def mix(colour: str, other: str, share: float) -> str:
-    """'#rrggbb' with ``share`` of ``other`` mixed in (sRGB)."""
-    a, b = (tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in (colour, other))
-    return "#" + "".join(f"{round(x + (y - x) * share):02x}" for x, y in zip(a, b, strict=True))
-
-
 def palette(accent: str, shades: Any = None) -> dict[str, str]:
     """The book's colour and its shades on the site: book.yaml's ``accent`` and ``accent_shades`` (an object with the
     attributes ``SHADES`` names, each None where it is to be worked out)."""
-    given = {name: getattr(shades, name, None) for name in SHADES}
-    return {"primary": accent.lower(), **{name: (given[name] or mix(accent, *SHADES[name])).lower() for name in SHADES}}
+    return {"primary": accent.lower(), **{name: shade(accent, name, getattr(shades, name, None)) for name in SHADES}}
 
 
 def in_colour(css: str, colours: dict[str, str]) -> str:

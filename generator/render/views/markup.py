@@ -205,7 +205,7 @@ class _Templates(jinja2.BaseLoader):
         self.folders = folders
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
-        from ...book.files import read_source_text
+        from ...book.files import read_source_text, template_bounds
         from ...errors import SourceError
 
         parts = jinja2.loaders.split_template_path(template)  # no '..': TemplateNotFound
@@ -214,7 +214,7 @@ class _Templates(jinja2.BaseLoader):
         if path is None:
             raise jinja2.TemplateNotFound(template)
         try:
-            source = read_source_text(path, f"templates/{'/'.join(parts)}", folder)
+            source = read_source_text(path, f"templates/{'/'.join(parts)}", template_bounds(folder))
         except SourceError as exc:
             raise jinja2.TemplateError(str(exc)) from None
         mtime = path.lstat().st_mtime_ns
