@@ -39,6 +39,7 @@ from ..book.library import Library, load_library
 from ..checks import Finding, run_checks
 from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
 from ..progress import Report, parse, quiet
+from ..render.leaks import refuse_leaks
 from ..render.pdf import worker as pdf_worker
 from ..render.process import die_with_parent, scratch_environment
 from ..render.site.engine import render_site
@@ -441,6 +442,9 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
                 shutil.rmtree(made) if made.is_dir() else made.unlink()
         if site and pdf:  # a build of one half carries the other over as it was: no record says what it holds
             (staging / RECORD).write_text(made_from(lib, paper, duplex, site, pdf, booklet) + "\n", encoding="utf-8")
+        # No output names this machine: a file: address or a folder of the build (render/leaks.py).
+        refuse_leaks(staging, [os.fspath(root.resolve()), os.fspath(out), os.fspath(staging),
+                               os.path.join(tempfile.gettempdir(), "rulebook-")])
         _carry_over(out, staging, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made))
         _switch(out, staging)
     except OSError as exc:

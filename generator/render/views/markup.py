@@ -235,3 +235,29 @@ def environment(**globals_: Any) -> jinja2.Environment:
     env.filters["inline"] = inline_markdown  # YAML text printed as it is written: **bold**, never asterisks
     env.globals.update(globals_)
     return env
+
+
+_LINK = re.compile(r'<a\b([^>]*?)\bhref="([^"]*)"([^>]*)>(.*?)</a>', re.S)
+
+
+def print_links(html: str, here: str, leads_to: Any) -> str:
+    """Sanitized prose HTML of the site page ``here`` with each link made one the PDF can follow: to where the book
+    prints the page it leads to (``leads_to(target, here)``: ``#game-hearts``), or its text alone when print has no
+    such page. Never left relative: WeasyPrint would make it a ``file:`` address on the build machine."""
+    if "<a" not in html:
+        return html
+
+    def sub(m: re.Match[str]) -> str:
+        target = leads_to(unescape_attribute(m.group(2)), here)
+        if target is None:
+            return m.group(4)
+        return f'<a{m.group(1)}href="{html_escape(target)}"{m.group(3)}>{m.group(4)}</a>'
+
+    return _LINK.sub(sub, html)
+
+
+def unescape_attribute(value: str) -> str:
+    """An attribute's value as the sanitizer wrote it, unescaped."""
+    from html import unescape
+
+    return unescape(value)
