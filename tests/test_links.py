@@ -29,9 +29,12 @@ STAKES = GAME.replace("equipment: {{cards: [{{decks: 1}}]}}", "equipment: {{card
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory):
-    """Two games (Demo Rummy keeps score; Penny Ante is played for chips: no keeper) and the About page."""
-    fixture = {"games": [GAME.format(id="demo", title="Demo Rummy"), STAKES.format(id="ante", title="Penny Ante")],
-               "prose": {"demo": "## Rules\n\nPlay well.\n\n## Scoring\n\nCount.\n", "ante": "## Rules\n\nBet.\n"}}
+    """Two games (Demo Rummy keeps score, and has two variants, one with prose; Penny Ante is played for chips: no keeper) and the About page."""
+    demo = GAME.format(id="demo", title="Demo Rummy") + "variants:\n  - {id: short, title: Short Demo, introduced: \"2026.1\", sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]}\n" \
+        "  - {id: long, title: Long Demo, introduced: \"2026.1\", sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]}\n"
+    fixture = {"games": [demo, STAKES.format(id="ante", title="Penny Ante")],
+               "prose": {"demo": "## Rules\n\nPlay well.\n\n## Scoring\n\nCount.\n", "ante": "## Rules\n\nBet.\n",
+                         "demo.short": "Play to 50.\n"}}
     return make_project(tmp_path_factory.mktemp("links") / "project", fixture)
 
 
@@ -141,3 +144,40 @@ def test_an_output_naming_a_file_address_or_a_build_folder_is_found(tmp_path):
     found = leaks(out, [str(tmp_path / "project")])
     assert [line.split(" holds ")[0] for line in found] == ["book.pdf", "site/data.json", "site/page.html"], found
     assert all("file: address" in line for line in found if not line.startswith("site/data.json")), found
+
+
+# --- Every file under content/ and rules_data/ is read or reported -------------------------------------------------
+
+# (a file put beside the book's, what the line must say: the file it was meant to be, or that there is none)
+UNREAD = [
+    ("content/demo.shrot.md", "content/demo.short.md is"),  # a variant's id misspelt
+    ("content/demo.short-.md", "content/demo.short.md is"),
+    ("content/Demo.md", "content/demo.md is"),  # case
+    ("content/demo.MD", "content/demo.md is"),
+    ("content/about.markdown", "content/about.md is"),  # extension
+    ("content/demo.txt", "content/demo.md is"),
+    ("rules_data/demo.yml", "rules_data/demo.yaml is"),
+    ("rules_data/demo.yaml~", "rules_data/demo.yaml is"),  # an editor's backup
+    ("rules_data/dictionary.text", "rules_data/dictionary.txt"),
+    ("rules_data/Confusables.txt", "rules_data/confusables.txt"),
+    ("content/demo.lnog.md", "rename it to content/demo.long.md"),  # the variant has no prose yet
+    ("content/notes.txt", "move it out of content/"),  # a stray file
+    ("rules_data/notes", "move it out of rules_data/"),
+    ("content/drafts/demo.md", "a folder, which the book does not read"),
+    ("rules_data/old/demo.yaml", "a folder, which the book does not read"),
+]
+
+
+@pytest.mark.parametrize(("name", "says"), UNREAD, ids=[case[0] for case in UNREAD])
+def test_a_file_no_game_variant_or_page_reads_is_one_line_with_its_name(book, name, says):
+    path = book / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("Play to 50 instead.\n", encoding="utf-8")
+    try:
+        found = [f for f in run_checks(load_library(book)) if f.check == "file.unread"]
+    finally:
+        path.unlink()
+        if path.parent.name in ("drafts", "old"):
+            path.parent.rmdir()
+    assert [(f.path, f.line) for f in found] == [("/".join(name.split("/")[:2]), 1)], found
+    assert says in found[0].message and found[0].severity == "error", found[0].message
