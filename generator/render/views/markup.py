@@ -20,6 +20,7 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
+from ...book.rendered import PROSE_EXTENSIONS
 from ...book.textdiff import escape as markdown_literal
 
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
@@ -88,10 +89,6 @@ def demote_headings(text: str, levels: int) -> str:
     return re.sub(r"^(#{1,6})(?=\s)", lambda m: "#" * min(6, len(m.group(1)) + levels), text, flags=re.M)
 
 
-# The Markdown of prose, the one list for the site (the MkDocs plugin adds it to mkdocs.yml's) and the print
-# book alike: lists nest as the sources indent them, fenced diagrams stay preformatted, admonitions and
-# tables as written. The site adds only `toc` for heading anchors; print has none (ids would clash book-wide).
-PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.views.listindent"]
 
 
 @functools.cache
