@@ -10,12 +10,14 @@ one that does not prove itself (``unseal``) is worked out again, never trusted.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import hashlib
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import Location, SourceError, echo
@@ -120,7 +122,26 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
     if len(raw) > limit:
         raise SourceError(Location(display, 1, 1), f"file is over {limit} bytes; the limit is {limit}: a game's "
                                                    "file is a few thousand")
+    if _READ is not None and display.startswith(SOURCE_FOLDERS):  # a source, while a command records what it read
+        _READ[display] = hashlib.sha256(raw).hexdigest()
     return raw
+
+
+# What the project's sources were when read (display name -> digest of the bytes), while ``recording``: a build
+# validates the sources once and lays out those bytes; what its renders read is held against this (``snapshot``).
+_READ: dict[str, str] | None = None
+SOURCE_FOLDERS = ("content/", "rules_data/")  # the book's sources, as the door names them (the project's folders)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, str]]:
+    """Within this block, every source of the project read through the door is recorded: name -> digest."""
+    global _READ
+    before, _READ = _READ, {}
+    try:
+        yield _READ
+    finally:
+        _READ = before
 
 
 # What a failed read means: the file is only read, so nothing here asks for a folder to write to.

@@ -7,6 +7,8 @@ was introduced later. There is one copy of the data, never two.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
-from .files import list_folder
+from .files import list_folder, read_source, recording
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .lookalike import reader_key
 from .model import (
@@ -326,7 +328,54 @@ def undo(change: Change, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) ->
     text.text = text.text.replace(str(change.new), str(change.old))
 
 
+# Set by a build for the processes that render it: a JSON file of the sources as the build validated them (name ->
+# digest, ``files.recording``). A render whose load reads other bytes stops: it would lay out text no check saw.
+SNAPSHOT_ENV = "RULEBOOK_SOURCES"
+CHANGED = ("changed while the book was being built, after it was validated: nothing was switched in; build again "
+           "(the next `make` does)")
+
+
 def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
+    """Load and validate every source file; raise SourceErrors listing every bad file at once. In a build's render
+    (``SNAPSHOT_ENV`` set) the sources must be the bytes the build validated: any other is one line naming it."""
+    pinned = os.environ.get(SNAPSHOT_ENV)
+    if not pinned:
+        return _load_library(root, edition_id, allow_missing)
+    with recording() as read:
+        lib = _load_library(root, edition_id, allow_missing)
+    changed = changed_reads(read, Path(pinned))
+    if changed:
+        raise SourceErrors([SourceError(Location(name), CHANGED) for name in changed[:1]])
+    return lib
+
+
+def changed_reads(read: dict[str, str], pinned: Path) -> list[str]:
+    """The sources in ``read`` (name -> digest) that differ from the snapshot kept in the file ``pinned``."""
+    snapshot = json.loads(read_source(pinned, pinned.name, pinned.parent, 64 * 1024 * 1024))
+    return sorted(name for name, digest in read.items() if snapshot.get(name) != digest)
+
+
+def changed_since(root: Path, snapshot: dict[str, str]) -> list[str]:
+    """The sources of ``root`` that are not now as ``snapshot`` (name -> digest) has them: changed, gone, or new
+    beside them (a file the loader would read)."""
+    changed = []
+    with recording() as now:
+        for name in sorted(snapshot):
+            try:
+                read_source(root / name, name)
+            except SourceError:
+                changed.append(name)
+        for folder, suffix in ((DATA_DIR, ".yaml"), (CONTENT_DIR, ".md")):
+            try:
+                listed = list_folder(root / folder, folder, suffix, root)
+            except SourceError:
+                listed = []
+            changed += [f"{folder}/{p.name}" for p in listed if f"{folder}/{p.name}" not in snapshot]
+    changed += [name for name in snapshot if name in now and now[name] != snapshot[name]]
+    return sorted(set(changed))
+
+
+def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
     """Load and validate every source file; raise SourceErrors listing every bad file at once."""
     errors: list[SourceError] = []
     data_dir, content_dir = root / DATA_DIR, root / CONTENT_DIR

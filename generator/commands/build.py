@@ -35,7 +35,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..book.library import Library, load_library
+from ..book.files import recording
+from ..book.library import CHANGED, SNAPSHOT_ENV, Library, changed_since, load_library
 from ..checks import Finding, run_checks
 from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
 from ..progress import Report, parse, quiet
@@ -400,6 +401,23 @@ def booklet_name(lib: Library) -> str:
     return pdf_name(lib).removesuffix(".pdf") + "-booklet.pdf"
 
 
+SNAPSHOT_FILE = ".sources.json"  # in the staging folder: the sources as validated (library.SNAPSHOT_ENV)
+
+
+@contextlib.contextmanager
+def _pinned(snapshot: Path) -> Iterator[None]:
+    """Within this block, the processes the build starts hold their sources to ``snapshot`` (library.SNAPSHOT_ENV)."""
+    before = os.environ.get(SNAPSHOT_ENV)
+    os.environ[SNAPSHOT_ENV] = os.fspath(snapshot)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SNAPSHOT_ENV, None)
+        else:
+            os.environ[SNAPSHOT_ENV] = before
+
+
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
           pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
           report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet) -> Path:
@@ -407,9 +425,10 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     findings and its number of games before anything is built (``rulebook build`` prints them, as validate does);
     ``progress`` each stage as it goes (``progress.py``)."""
     progress("validate")
-    lib = load_library(root, edition_id)  # load
-    if lib.is_current:  # an earlier edition is built as it was published, not checked
-        findings = run_checks(lib)  # check
+    with recording() as snapshot:  # the bytes validated: the renders lay out these, or stop (library.SNAPSHOT_ENV)
+        lib = load_library(root, edition_id)  # load
+        if lib.is_current:  # an earlier edition is built as it was published, not checked
+            findings = run_checks(lib)  # check
     progress("validate", final=True)
     if lib.is_current:
         if report is not None:
@@ -426,17 +445,23 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         staging.chmod(0o755)  # made private (mkdtemp), but it is the build readers are given
     except OSError as exc:
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
+    pinned = staging / SNAPSHOT_FILE
     try:
+        pinned.write_text(json.dumps(snapshot, sort_keys=True), encoding="utf-8")
         keep = out / ".cache"  # the last builds' renders, copied while nothing changes, and their sheets, one by one
         # Each output makes the views it prints in its own process; print first, for the pages the site names.
-        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
-                              progress=progress) if pdf else None
-        if pdf and booklet:
-            from ..render.pdf.book import render_booklet  # in this process: only a booklet build needs it
+        with _pinned(pinned):
+            anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
+                                  progress=progress) if pdf else None
+            if pdf and booklet:
+                from ..render.pdf.book import render_booklet  # in this process: only a booklet build needs it
 
-            render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
-        if site:
-            render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
+                render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
+            if site:
+                render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
+        changed = changed_since(root, snapshot)
+        if changed:  # the build laid out what was validated, but the sources are not that any more
+            raise BuildError(f"{changed[0]}{f' (and {len(changed) - 1} more)' if len(changed) > 1 else ''}: {CHANGED}")
         for made in staging.iterdir():  # what the render needed on the way: not part of the build
             if made.name not in (*HALVES, STAMP):
                 shutil.rmtree(made) if made.is_dir() else made.unlink()

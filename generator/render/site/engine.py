@@ -57,7 +57,8 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
     try:
         mkdocs_build(config)
     except (MkDocsException, SystemExit) as exc:
-        raise BuildError(f"mkdocs build failed: {exc}") from exc
+        failure = getattr(plugin, "failure", None)  # what stopped it, said by the plugin (a source, a page)
+        raise BuildError(failure or f"mkdocs build failed: {exc}") from exc
     except (OSError, KeyboardInterrupt, RulebookError):
         raise  # a full disk, a stop, a source refused: the build says what and where
     except Exception as exc:  # noqa: BLE001 - Markdown or MkDocs gave up on something validate passed

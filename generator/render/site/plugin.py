@@ -49,6 +49,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         super().__init__()
         from .worker import SiteWorker
 
+        self.failure: str | None = None  # what stopped the build, in the plugin's words (_failed)
+
         # Started now, so that its imports and the pages are made while MkDocs reads the rest of its
         # configuration and lists the theme's files (worker.py). Asked once, at the first on_config.
         try:
@@ -83,6 +85,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.edit_urls, self.generated_files = answer["edit"], answer["files"]
         self.edition, self.repo = answer.get("edition"), answer.get("repo", "")
 
+    def _failed(self, problem: str) -> PluginError:
+        """The error that stops MkDocs, kept: MkDocs itself says only 'Aborted with a BuildError!' (engine.py)."""
+        self.failure = problem
+        return PluginError(problem)
+
     def _generate(self, config: Any) -> None:
         from .worker import generate
 
@@ -91,7 +98,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self._use(generate(**request), config)
         except RulebookError as exc:
             if not self.serving:
-                raise PluginError(str(exc)) from exc
+                raise self._failed(str(exc)) from exc
             # The preview shows why the book cannot be built, and builds it again when the file is saved.
             self.problems = []
             self._use(_error_site(Path(request["root"]) / request["generated"], str(exc)), config)
@@ -141,7 +148,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             try:
                 listing = self.worker.listing()
             except RulebookError as exc:
-                raise PluginError(str(exc)) from exc
+                raise self._failed(str(exc)) from exc
             if listing is None:
                 self._without_worker(config)
             else:
@@ -235,11 +242,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         try:
             problems = self.check.problems()
         except RulebookError as exc:
-            raise PluginError(str(exc)) from exc
+            raise self._failed(str(exc)) from exc
         finally:
             self.check = None
         if problems:
-            raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
+            raise self._failed("the built site failed its checks:\n" + "\n".join(problems[:50]))
         self.verified = config["site_dir"]  # build.render_site need not read every page again
         if self.progress is not None:
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed, final=True)
