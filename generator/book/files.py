@@ -195,6 +195,20 @@ def read_source_text(path: Path, display: str, inside: Path | None = None, limit
     return text
 
 
+MAX_OUTPUT_BYTES = 1024 * 1024 * 1024  # a file the program made: a book of a thousand games is a few hundred MB
+
+
+def read_file(path: Path, limit: int = MAX_ASSET_BYTES) -> bytes:
+    """The bytes of a file the program made or keeps (a build's output, a render's answer, its cache, its own
+    code), through the door: a plain file in its folder, never through a link out of it, at most ``limit`` bytes."""
+    return read_source(path, path.name, path.parent, limit)
+
+
+def read_file_text(path: Path, limit: int = MAX_ASSET_BYTES) -> str:
+    """``read_file`` as UTF-8 text."""
+    return _decode(read_file(path, limit), path.name, limit)
+
+
 def list_folder(folder: Path, display: str, suffix: str, inside: Path | None = None) -> list[Path]:
     """The entries of ``folder`` named ``*suffix``, sorted; none if it is not there; SourceError if it cannot be read,
     or (with ``inside``) is a link out of that folder.

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..book.files import recording
+from ..book.files import read_file_text, recording
 from ..book.library import CHANGED, SNAPSHOT_ENV, Library, changed_since, load_library
 from ..checks import Finding, run_checks
 from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
@@ -115,7 +115,7 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
     kind = f"{lib.edition.id}-{paper}-{'duplex' if duplex else 'simplex'}"
     entry = cache.kept(keep / RENDERS / kind, digest.hexdigest()[:32], render, newest=KEPT_RENDERS)
     cache.copy_into(entry, pdf_dir, skip=(".anchors.json",))
-    return json.loads((entry / ".anchors.json").read_text(encoding="utf-8"))
+    return json.loads(read_file_text(entry / ".anchors.json"))
 
 
 def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Path | None,
@@ -161,7 +161,7 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
         if line.startswith(pdf_worker.WARNING):
             print(line, file=sys.stderr)
     anchors_file = pdf_dir / ".anchors.json"
-    anchors = json.loads(anchors_file.read_text(encoding="utf-8"))
+    anchors = json.loads(read_file_text(anchors_file))
     anchors_file.unlink()
     return anchors
 

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from ..book.compare import BOOK, Change, compare, markdown, show
+from ..book.files import read_file_text
 from ..book.frozen import rewritten
 from ..book.library import DATA_DIR, Library, load_library
 from ..book.textdiff import escape, mark_words
 from ..checks import Finding, run_checks
-from ..errors import RulebookError, SourceErrors
+from ..errors import RulebookError, SourceError, SourceErrors
 from ..progress import Report, quiet
 from .diff import checkout
 from .validate import annotation
@@ -250,8 +251,8 @@ def _words(path: Path) -> set[str]:
     if path.is_symlink():  # (one leaving the project is an error of the check; none is read)
         return set()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_file_text(path)
+    except (OSError, SourceError):
         return set()
     return {line.strip().casefold() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
 from ..errors import RulebookError
 
@@ -55,7 +56,7 @@ def slugify(name: str) -> str:
 
 def _title(path: Path) -> str:
     """A game file's title as the book sorts it ('10 Dime Rummy'), read without loading the book."""
-    m = re.search(r"^title: *(.+?) *$", path.read_text(encoding="utf-8"), re.M) if path.exists() else None
+    m = re.search(r"^title: *(.+?) *$", read_source_text(path, f"{DATA_DIR}/{path.name}"), re.M) if path.exists() else None
     return m.group(1).strip("'\"") if m else path.stem
 
 
@@ -76,7 +77,7 @@ def new_game(root: Path, name: str, edition: str, section: str = "cards", seed: 
         if path.exists():
             raise RulebookError(f"{path.relative_to(root)} already exists")
     book = root / DATA_DIR / BOOK_FILE
-    lines = book.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}").splitlines(keepends=True)
     # Add the game to the section's games list where the book's alphabetical order puts it (the book
     # orders its games by title, as its index does), keeping the file's comments and layout.
     title = name.replace('"', "'").strip()

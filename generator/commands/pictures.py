@@ -16,6 +16,7 @@ the project; a link among the book's sources to a file outside the project is re
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import shutil
@@ -27,6 +28,7 @@ from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..book.files import MAX_OUTPUT_BYTES, read_file, read_file_text
 from ..book.library import Library
 from ..errors import BuildError, RulebookError
 from ..progress import Report, quiet
@@ -135,7 +137,7 @@ def _draw_page(pdf: Path, page: _Page, marked: set[int], colour: str, target: Pa
     _run(["pdftoppm", "-png", "-r", str(RESOLUTION), "-f", str(page.number), "-l", str(page.number), "-singlefile",
           str(pdf), str(prefix)], "draw the book's pages")
     scale = RESOLUTION / 72
-    with Image.open(prefix.with_suffix(".png")) as image:
+    with Image.open(io.BytesIO(read_file(prefix.with_suffix(".png"), MAX_OUTPUT_BYTES))) as image:
         drawn = image.convert("RGB")
     pen = ImageDraw.Draw(drawn)
     for i in sorted(marked):
@@ -172,7 +174,7 @@ def _page_name(number: int, anchors: dict[str, int], lib: Library, header: str =
 
 def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Library) -> list[Picture]:
     """The pictures of the book's pages the change alters (``folder`` holds the pair's PDFs and anchors)."""
-    sides = [(folder / f"{side}.pdf", json.loads((folder / f"{side}.json").read_text(encoding="utf-8")))
+    sides = [(folder / f"{side}.pdf", json.loads(read_file_text(folder / f"{side}.json")))
              for side in ("before", "after")]
     old, new = (_pages(pdf) for pdf, _ in sides)
     pictures = []
@@ -230,7 +232,7 @@ def _article(path: Path) -> list[str] | None:
     if not path.is_file():
         return None
     reader = _Article()
-    reader.feed(path.read_text(encoding="utf-8", errors="replace"))
+    reader.feed(read_file(path, MAX_OUTPUT_BYTES).decode("utf-8", errors="replace"))
     return reader.words
 
 
@@ -371,7 +373,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     sites = {}
     for side, lib in (("before", before), ("after", after)):
         progress(f"pictures: the site {side}")
-        anchors = json.loads((scratch / f"{side}.json").read_text(encoding="utf-8"))
+        anchors = json.loads(read_file_text(scratch / f"{side}.json"))
         staging = scratch / f"site-{side}-staging"
         staging.mkdir()
         render_site(lib, scratch / f"site-{side}", staging, None, anchors)

@@ -37,7 +37,7 @@ def _pdf_strings(raw: bytes) -> Iterator[bytes]:
         found = [str(value).encode() for value in pdf.docinfo.values()]
         metadata = pdf.Root.get("/Metadata")
         if isinstance(metadata, pikepdf.Stream):
-            found.append(metadata.read_bytes())
+            found.append(bytes(metadata.get_stream_buffer()))
         for page in pdf.pages:
             for annot in page.obj.get("/Annots", []):
                 action = annot.get("/A") if isinstance(annot, pikepdf.Dictionary) else None

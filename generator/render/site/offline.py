@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ...book.files import MAX_OUTPUT_BYTES, read_file, read_file_text
 from ..views.markup import environment
 from .verify import WORKER, attributes
 
@@ -88,7 +89,7 @@ def page_address(rel: str) -> str:
 
 def colours(css: str | None = None) -> dict[str, str]:
     """The book's primary colour and the colour set on it, from the site's stylesheet (its :root)."""
-    text = css if css is not None else STYLESHEET.read_text(encoding="utf-8")
+    text = css if css is not None else read_file_text(STYLESHEET)
     root = re.search(r":root\s*\{([^}]*)\}", text)
     found = dict(re.findall(r"--md-(primary-(?:fg|bg)-color)\s*:\s*(#[0-9a-fA-F]{3,8})\s*;", root[1] if root else ""))
     return {"theme": found.get("primary-fg-color", "#000000"), "on_theme": found.get("primary-bg-color", "#ffffff")}
@@ -141,6 +142,6 @@ def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[st
                    | set(ICONS.values()) | {MANIFEST, posixpath.join(FALLBACK, "index.html")})
     digest = hashlib.sha256()
     for rel in files:
-        digest.update(rel.encode() + b"\0" + (site / rel).read_bytes() + b"\0")
+        digest.update(rel.encode() + b"\0" + read_file(site / rel, MAX_OUTPUT_BYTES) + b"\0")
     kept = [page_address(rel) if rel.endswith(".html") else rel for rel in files]
     (site / WORKER).write_text(worker_script(edition, kept, digest.hexdigest()[:16]), encoding="utf-8")

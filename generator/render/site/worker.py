@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ...book.files import read_file_text
 from ...errors import RulebookError
 from ..process import die_with_parent
 
@@ -39,7 +40,7 @@ def generate(root: str, edition: str | None, generated: str, downloads: str | No
 
     lib = load_library(Path(root), edition)
     docs = Path(root) / generated / lib.edition.id / "docs"
-    book_pages = json.loads(Path(pages).read_text(encoding="utf-8")) if pages else None
+    book_pages = json.loads(read_file_text(Path(pages))) if pages else None
     repo = repository(Path(root), repo) or ""  # configured, never built in: '' offers the book's own address
     where = {"docs": str(docs), "site_name": html.escape(f"{lib.book.title} · {lib.edition.id}"),  # printed raw
              "edition": lib.edition.id, "repo": repo}
