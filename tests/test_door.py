@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,7 +140,7 @@ def _link_out(path: Path) -> None:
 # What rules_data/confusables.txt may be instead of a file, and what the one line says.
 CONFUSABLES = [
     (_link_out, "leads out of the project"),
-    (lambda path: __import__("os").mkfifo(path), "not a plain file"),  # a pipe: a read would wait for ever
+    (lambda path: os.mkfifo(path), "not a plain file"),  # a pipe: a read would wait for ever
     (lambda path: path.write_bytes(b"there their\n" * 30_000), "the limit is"),  # 360 KB: not read whole
     (lambda path: path.write_bytes(b"there th\xe9ir\n"), "not UTF-8"),
     (lambda path: path.mkdir(), "is a folder"),
@@ -158,3 +159,95 @@ def test_the_confusables_list_is_read_through_the_door(tmp_path, make, says):
     with pytest.raises(SourceError) as info:
         confusables(root)
     assert info.value.where.path == NAME and says in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+# --- Tracebacks to lines (issue 51, item 8) ------------------------------------------------------------------------
+
+# Line endings: a file whose lines end in a carriage return alone is told so; a stray one in a line is a character.
+ENDINGS = [(b"## Rules\rPlay well.\r", "old Mac line endings"), (b"One line.\r", "old Mac line endings"),
+           (b"## Rules\r\nPlay\rwell.\r\n", "control character (U+000D)")]
+
+
+@pytest.mark.parametrize(("body", "says"), ENDINGS, ids=["CR lines", "one CR line", "a CR in a CRLF file"])
+def test_carriage_returns_are_named_as_line_endings_or_as_a_stray_character(tmp_path, body, says):
+    from generator.book.files import read_source_text
+    from generator.errors import SourceError
+
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "demo.md").write_bytes(body)
+    with pytest.raises(SourceError) as info:
+        read_source_text(tmp_path / "content" / "demo.md", "content/demo.md")
+    assert says in str(info.value) and "\n" not in str(info.value), str(info.value)
+    if "Mac" in says:
+        assert "delete" not in str(info.value)  # deleting every line end would join the lines into one
+
+
+def _git(repo: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+                   check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("link", ["absolute", "relative, out", "hard link out"])
+def test_diff_of_a_ref_holding_a_link_out_of_the_project_is_one_line(tmp_path, link):
+    import tarfile
+
+    from generator.commands.diff import checkout
+    from generator.errors import SourceError
+
+    repo = tmp_path / "repo"
+    (repo / "content").mkdir(parents=True)
+    (repo / "rules_data").mkdir()
+    (repo / "rules_data" / "book.yaml").write_text("title: A book\n", encoding="utf-8")
+    (repo / "content" / "demo.md").write_text("Play well.\n", encoding="utf-8")
+    outside = tmp_path / "outside.txt"  # a file of the test's own, beside the repository
+    outside.write_text("not the book's\n", encoding="utf-8")
+    _git(repo, "init", "-q")
+    if link == "hard link out":  # git holds no hard link: a tar made by hand, as a damaged archive could be
+        import io
+
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as tar:
+            info = tarfile.TarInfo("content/demo.md")
+            info.type, info.linkname = tarfile.LNKTYPE, "../../outside.txt"
+            tar.addfile(info)
+        from unittest import mock
+
+        with mock.patch("subprocess.run", return_value=mock.Mock(stdout=buffer.getvalue())), \
+                pytest.raises(SourceError) as info_:
+            checkout("HEAD", repo, tmp_path / "out")
+    else:
+        target = str(outside) if link == "absolute" else "../../outside.txt"
+        (repo / "content" / "demo.md").unlink()
+        (repo / "content" / "demo.md").symlink_to(target)
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", "a link out")
+        with pytest.raises(SourceError) as info_:
+            checkout("HEAD", repo, tmp_path / "out")
+    message = str(info_.value)
+    assert message.startswith("content/demo.md") and "out of the project" in message and "\n" not in message, message
+    assert not (tmp_path / "out" / "content" / "demo.md").exists()
+
+
+def test_a_killed_builds_scratch_folder_is_removed_by_the_next(tmp_path, monkeypatch):
+    import subprocess
+    import tempfile
+
+    from generator.render import process
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen(["true"])  # a process that has ended: what a killed build is to the next
+    dead.wait()
+    left = tmp_path / f"{process.SCRATCH}{dead.pid}-abc123"
+    (left / "fonts").mkdir(parents=True)
+    (left / "fonts" / "a.ttf").write_bytes(b"x" * 1000)
+    theirs = tmp_path / f"{process.SCRATCH}{os.getpid()}-mine"  # this process's own: in use, kept
+    theirs.mkdir()
+    other = tmp_path / "rulebook-render-notapid"  # not named by a pid: not ours to judge
+    other.mkdir()
+    with process.scratch_environment() as env:
+        assert Path(env["TMPDIR"]).parent == tmp_path and Path(env["TMPDIR"]).is_dir()
+        (Path(env["TMPDIR"]) / "fonts").mkdir()
+    assert not left.exists() and theirs.is_dir() and other.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([theirs.name, other.name])

@@ -169,6 +169,12 @@ def control_characters(text: str, path: str) -> None:
         return
     before = text[: m.start()]
     col = m.start() - (before.rfind("\n") + 1) + 1
+    if m.group() == "\r" and "\n" not in text:
+        # Every line ended by a carriage return alone: old Mac line endings, not a stray character to delete (that
+        # would join every line into one).
+        raise SourceError(Location(path, 1, col), "the lines end in a carriage return alone (old Mac line endings), "
+                                                  "which is no line end here: save the file with Unix line endings (LF)"
+                                                  " instead")
     raise SourceError(Location(path, before.count("\n") + 1, col),
                       f"a control character (U+{ord(m.group()[0]):04X}) is in the text: a reader or a terminal would "
                       "get it as it is; delete it")
