@@ -7,9 +7,11 @@ was introduced later. There is one copy of the data, never two.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
-from .files import list_folder, read_source, recording
+from .files import SNAPSHOT_ENV, list_folder, read_source, recording
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .lookalike import reader_key
 from .model import (
@@ -328,9 +330,7 @@ def undo(change: Change, docs: dict[str, YamlDoc], texts: dict[str, TextDoc]) ->
     text.text = text.text.replace(str(change.new), str(change.old))
 
 
-# Set by a build for the processes that render it: a JSON file of the sources as the build validated them (name ->
-# digest, ``files.recording``). A render whose load reads other bytes stops: it would lay out text no check saw.
-SNAPSHOT_ENV = "RULEBOOK_SOURCES"
+# What a build says of a source that changed while it ran (a render's load, files.SNAPSHOT_ENV, or the last look).
 CHANGED = ("changed while the book was being built, after it was validated: nothing was switched in; build again "
            "(the next `make` does)")
 
@@ -347,6 +347,24 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     if changed:
         raise SourceErrors([SourceError(Location(name), CHANGED) for name in changed[:1]])
     return lib
+
+
+@contextlib.contextmanager
+def pinned(snapshot: str | None) -> Iterator[None]:
+    """Within this block, a load holds its sources to ``snapshot`` (``SNAPSHOT_ENV``; None: to nothing). A process
+    started before the block (the site's worker, made ready for the next build) is told it with each request."""
+    before = os.environ.get(SNAPSHOT_ENV)
+    if snapshot is None:
+        os.environ.pop(SNAPSHOT_ENV, None)
+    else:
+        os.environ[SNAPSHOT_ENV] = snapshot
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SNAPSHOT_ENV, None)
+        else:
+            os.environ[SNAPSHOT_ENV] = before
 
 
 def changed_reads(read: dict[str, str], pinned: Path) -> list[str]:

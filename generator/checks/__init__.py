@@ -17,6 +17,7 @@ from typing import Literal
 from ..book.library import GameSource, Library
 from ..book.model import Game, GameBody, Variant
 from ..errors import Location, SourceError, clean
+from ..progress import Report, quiet
 
 Severity = Literal["error", "warning"]
 ACCEPTED_FILE = "rules_data/accepted.yaml"
@@ -101,18 +102,21 @@ def load_all() -> dict[str, Check]:
     return REGISTRY
 
 
-def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]:
-    """Run every (or the named) registered check; return all findings in a stable order, accepted ones marked."""
+def run_checks(lib: Library, only: Iterable[str] | None = None, progress: Report = quiet) -> list[Finding]:
+    """Run every (or the named) registered check; return all findings in a stable order, accepted ones marked.
+    ``progress`` is told each check as it ends (``rulebook validate`` on a terminal: a book of thousands of games)."""
     checks = load_all()
     names = sorted(only) if only is not None else sorted(checks)
     findings: set[Finding] = set()
-    for name in names:
+    for done, name in enumerate(names):
+        progress("checks", done, len(names))
         chk = checks[name]
         try:
             for where, message, game in chk.func(lib):
                 findings.add(Finding(clean(where.path), where.line, name, capped(clean(message)), chk.severity, game))
         except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read: once
             findings.add(Finding(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
+    progress("checks", len(names), len(names), final=True)
     return sorted(accept(lib, sorted(findings), set(names)))
 
 

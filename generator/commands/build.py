@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from ..book.files import read_file_text, recording
-from ..book.library import CHANGED, SNAPSHOT_ENV, Library, changed_since, load_library
+from ..book.library import CHANGED, Library, changed_since, load_library
+from ..book.library import pinned as pinned_to
 from ..checks import Finding, run_checks
 from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
 from ..progress import Report, parse, quiet
@@ -404,20 +405,6 @@ def booklet_name(lib: Library) -> str:
 SNAPSHOT_FILE = ".sources.json"  # in the staging folder: the sources as validated (library.SNAPSHOT_ENV)
 
 
-@contextlib.contextmanager
-def _pinned(snapshot: Path) -> Iterator[None]:
-    """Within this block, the processes the build starts hold their sources to ``snapshot`` (library.SNAPSHOT_ENV)."""
-    before = os.environ.get(SNAPSHOT_ENV)
-    os.environ[SNAPSHOT_ENV] = os.fspath(snapshot)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(SNAPSHOT_ENV, None)
-        else:
-            os.environ[SNAPSHOT_ENV] = before
-
-
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
           pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
           report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet) -> Path:
@@ -445,12 +432,12 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         staging.chmod(0o755)  # made private (mkdtemp), but it is the build readers are given
     except OSError as exc:
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
-    pinned = staging / SNAPSHOT_FILE
+    pinned_file = staging / SNAPSHOT_FILE
     try:
-        pinned.write_text(json.dumps(snapshot, sort_keys=True), encoding="utf-8")
+        pinned_file.write_text(json.dumps(snapshot, sort_keys=True), encoding="utf-8")
         keep = out / ".cache"  # the last builds' renders, copied while nothing changes, and their sheets, one by one
         # Each output makes the views it prints in its own process; print first, for the pages the site names.
-        with _pinned(pinned):
+        with pinned_to(os.fspath(pinned_file)):
             anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
                                   progress=progress) if pdf else None
             if pdf and booklet:

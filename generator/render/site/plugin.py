@@ -17,6 +17,7 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
+from ...book.files import SNAPSHOT_ENV
 from ...errors import RulebookError
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
@@ -78,7 +79,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 "edition": self.config.edition or os.environ.get("RULEBOOK_EDITION") or None,
                 "generated": os.environ.get("RULEBOOK_GENERATED") or self.config.generated,
                 "downloads": self.config.downloads or os.environ.get("RULEBOOK_DOWNLOADS"),
-                "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo}
+                "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo,
+                # The build's snapshot of its sources, as it is now: a worker made ready before has an older one.
+                "snapshot": os.environ.get(SNAPSHOT_ENV)}
 
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"], config["site_name"] = answer["docs"], answer["nav"], answer["site_name"]
