@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, RulebookError, SourceError
-from .files import list_folder, read_file, read_source, read_source_text
+from .files import MAX_ASSET_BYTES, MAX_FILE_BYTES, list_folder, read_file, read_source, read_source_text
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
 from .prose import expand, lookup
@@ -133,7 +133,9 @@ MANIFEST = "SHA256SUMS"  # each file of a record and its digest, as `sha256sum` 
 def _sha256(path: Path) -> str:
     """A file's digest, its line ends as written on any system (a checkout that writes CRLF changes nothing)."""
     root = path.parents[len(Path(FROZEN_DIR).parts) + 1]  # rules_data/frozen/<id>/<file>: read through the door
-    raw = read_source(path, path.relative_to(root).as_posix(), root)
+    # A record's list of digests is a line a file: a book of 5,000 games lists 400 KB of them, past a source's limit.
+    limit = MAX_ASSET_BYTES if path.name == MANIFEST else MAX_FILE_BYTES
+    raw = read_source(path, path.relative_to(root).as_posix(), root, limit)
     return hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
 
 
