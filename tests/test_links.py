@@ -131,7 +131,11 @@ def test_an_output_naming_a_file_address_or_a_build_folder_is_found(tmp_path):
 
     out = tmp_path / "out"
     (out / "site").mkdir(parents=True)
-    (out / "site" / "ok.html").write_text('<a href="https://example.com/">x</a> location.protocol==="file:"')
+    (out / "site" / "ok.html").write_text('<a href="https://example.com/">x</a> location.protocol==="file:"'
+                                          # a contributor's words about an address are text, not a link
+                                          '<p>write file:///x as text, href="file:///y"</p>'
+                                          f'<p>{tmp_path / "project-old"} is another folder</p>')
+    (out / "site" / "app.js").write_text('if (location.protocol === "file:") { load("file:///x") }')
     assert leaks(out, [str(tmp_path / "project")]) == []
     (out / "site" / "page.html").write_text('<a href="file:///home/builder/templates/print/hearts.md">Hearts</a>')
     (out / "site" / "data.json").write_text(f'{{"where": "{tmp_path / "project"}/content/a.md"}}')
@@ -142,8 +146,9 @@ def test_an_output_naming_a_file_address_or_a_build_folder_is_found(tmp_path):
         A=pikepdf.Dictionary(S=pikepdf.Name.URI, URI=pikepdf.String("file:///srv/build/x.md")))]))
     pdf.save(out / "book.pdf", compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
     found = leaks(out, [str(tmp_path / "project")])
-    assert [line.split(" holds ")[0] for line in found] == ["book.pdf", "site/data.json", "site/page.html"], found
-    assert all("file: address" in line for line in found if not line.startswith("site/data.json")), found
+    assert [line.split(" ")[0] for line in found] == ["book.pdf", "site/data.json", "site/page.html"], found
+    assert all("links a file: address" in line for line in found if not line.startswith("site/data.json")), found
+    assert "holds a folder of the build" in found[1], found
 
 
 # --- Every file under content/ and rules_data/ is read or reported -------------------------------------------------

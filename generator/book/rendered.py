@@ -156,7 +156,7 @@ def dropped(text: str) -> list[tuple[int, list[str]]]:
     return found
 
 
-_KEPT = 2048  # entries of the cache's folder; the least recently written go first, looked at once a process
+_KEPT = 8192  # entries of the cache's folder (a book of 5,000 games has 6,500 prose files), oldest first, once a process
 _PRUNED: set[Path] = set()
 
 

@@ -13,6 +13,7 @@ import hashlib
 import io
 import re
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 from ..book.files import MAX_ASSET_BYTES, read_source
@@ -46,10 +47,35 @@ def _pdf_strings(raw: bytes) -> Iterator[bytes]:
         yield b"\n".join(found)
 
 
+class _Addresses(HTMLParser):
+    """The values of a page's attributes (its links, its sources): text a contributor wrote is not an address."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.values += [value for _, value in attrs if value]
+
+
+def _addresses(rel: str, raw: bytes) -> bytes:
+    """What of a file may be an address a reader or a viewer follows: an HTML page's attribute values, a stylesheet's
+    url(...)s, a PDF's link URIs; a script or data file holds none of ours ('file:' in a theme's script is a check
+    of location.protocol, a page's text in the search index is what a contributor wrote)."""
+    if rel.endswith((".html", ".htm", ".svg", ".xml")):
+        parser = _Addresses()
+        parser.feed(raw.decode("utf-8", "replace"))
+        return "\n".join(parser.values).encode()
+    if rel.endswith(".css"):
+        return b"\n".join(re.findall(rb"url\(([^)]*)\)", raw))
+    return b""
+
+
 def leaks(folder: Path, paths: list[str]) -> list[str]:
-    """Each file under ``folder`` holding a ``file:`` URI or one of ``paths`` (the build's folders): one line each."""
-    folders = [re.escape(p.rstrip("/").encode()) for p in paths if len(p.rstrip("/")) > 4]
-    needle = re.compile(b"|".join([FILE_URI.pattern, *folders]), re.I)
+    """Each file under ``folder`` linking a ``file:`` URI, or holding one of ``paths`` (the build's folders) anywhere:
+    one line each."""
+    folders = [re.escape(p.rstrip("/").encode()) + rb"(?![\w.-])" for p in paths if len(p.rstrip("/")) > 4]
+    in_place = re.compile(b"|".join(folders)) if folders else None
     found, seen = [], set()
     for path in sorted(folder.rglob("*")):
         if path.is_symlink() or not path.is_file() or not path.name.endswith((".pdf", *TEXT)):
@@ -60,14 +86,20 @@ def leaks(folder: Path, paths: list[str]) -> list[str]:
         if digest in seen:  # the site's downloads are the PDFs again
             continue
         seen.add(digest)
-        for chunk in _pdf_strings(raw) if path.suffix == ".pdf" else [raw]:
-            m = needle.search(chunk)
-            if m:
-                what = "a file: address" if FILE_URI.match(chunk, m.start()) else "a folder of the build"
-                near = chunk[max(0, m.start() - 20): m.end() + 40].decode("utf-8", "replace")
-                found.append(f"{rel} holds {what} ({near!r}): a reader cannot follow it, and it names the machine "
-                             "that built it")
-                break
+        if path.suffix == ".pdf":
+            chunks = list(_pdf_strings(raw))
+            addresses = chunks[1] if len(chunks) > 1 else b""
+        else:
+            chunks, addresses = [raw], _addresses(rel, raw)
+        hit = FILE_URI.search(addresses)
+        what = "links a file: address" if hit else ""
+        if not hit and in_place is not None:
+            hit = next((m for m in map(in_place.search, chunks) if m), None)
+            what = "holds a folder of the build"
+        if hit:
+            near = hit.string[max(0, hit.start() - 20): hit.end() + 40].decode("utf-8", "replace")
+            found.append(f"{rel} {what} ({near!r}): a reader cannot follow it, and it names the machine that built "
+                         "it")
     return found
 
 
