@@ -37,10 +37,13 @@ build: $(BUILT) ## validate, then build site and PDF (EDITION=... for another ed
 # Rebuilt when a source is newer than the stamp, or the output is missing (someone removed it).
 # `rulebook build` validates the current edition and prints the findings as `rulebook validate` does; an
 # earlier edition (the book as published, mistakes included) is reported but built whatever it says.
+# The stamp is dated when the build starts: a source saved while it runs is newer, so the next `make` builds again
+# (the build itself refuses to switch in a book whose sources changed after they were validated).
 $(BUILT): $(STAMP) $(SOURCES) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
 	$(if $(EDITION),$(BIN)/rulebook validate --edition $(EDITION) || true)
+	@mkdir -p $(dir $@) && touch $@.started
 	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))
-	@touch $@
+	@mv $@.started $@
 
 booklet: $(STAMP) ## the book PDF plus a fold-and-staple booklet beside it (PAPER=a4 for A5)
 	$(BIN)/rulebook build --pdf-only --booklet $(if $(EDITION),--edition $(EDITION)) $(if $(PAPER),--paper $(PAPER))

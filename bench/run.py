@@ -55,7 +55,7 @@ class Scale:
     repeat: int = 3  # best of, for the PDF and validation timings
     loop_repeat: int = 5  # best of, for the everyday loop's commands
     loop_builds: int = 2  # one-game builds, each with a full build beside it
-    validation_games: tuple[int, ...] = (200, 1000)  # generated books' sizes
+    validation_games: tuple[int, ...] = (200, 1000, 5000)  # generated books' sizes
     pdf_games: tuple[int, ...] = (100, 300, 1000)
     site_games: tuple[int, ...] = (200, 1000)
     site_pairs: tuple[int, int] = (9, 3)  # builds of ours and of a bare MkDocs, interleaved: the book's, a generated one's
@@ -93,6 +93,12 @@ def validation(results: dict, tmp: Path, scale: Scale = FULL) -> None:
         t = timed(lambda b=book: run_checks(load_library(b)), repeat=1)
         results[f"validate_{n}_s"] = t
         results[f"validate_{n}_ms_per_game"] = 1000 * t / n
+    sizes = sorted(scale.validation_games)
+    if len(sizes) >= 2:  # issue 51: linear in the book's size, a game costing at the largest what it does below it
+        results["validate_largest_ms_per_game"] = results[f"validate_{sizes[-1]}_ms_per_game"]
+        results["validate_below_ms_per_game"] = results[f"validate_{sizes[-2]}_ms_per_game"]
+        results["validate_growth_ratio"] = (results["validate_largest_ms_per_game"]
+                                            / results["validate_below_ms_per_game"])
 
 
 def _child(code: str) -> dict:
@@ -304,6 +310,10 @@ TARGETS = [
     ("PDF, the book: <= WeasyPrint alone, same pages (per page)", "pdf_ms_per_page",
      "weasyprint_same_pages_ms_per_page", "pdf_vs_weasyprint_same_pages", 1.0),
     ("PDF, {n} games: <= 0.5 MB a page at peak", "pdf_{n}_games_rss_mb", None, "pdf_{n}_mb_per_page_vs_target", 1.0),
+    # Issue 51: validate grows linearly with the book: a game of the largest generated book (5,000 games) costs no
+    # more than one of the size below it (1,000).
+    ("validate, {v} games: <= 1.3 x a game's time at {w}", "validate_largest_ms_per_game",
+     "validate_below_ms_per_game", "validate_growth_ratio", 1.3),
     # Issue 36: the book after eight more releases against today's two editions.
     ("validate, ten editions: <= 2 x two", "editions_validate_ten_s", "editions_validate_two_s",
      "editions_validate_ratio", 2.0),
@@ -324,7 +334,9 @@ def targets(results: dict, scale: Scale = FULL) -> list[str]:
     lines = []
     for target in TARGETS:
         n = pdf_n if target[0].startswith("PDF") else site_n
-        label, measured, reference, ratio = (None if s is None else s.format(n=n) for s in target[:4])
+        sizes = sorted(scale.validation_games) or [0]
+        v, w = sizes[-1], sizes[-2] if len(sizes) > 1 else 0
+        label, measured, reference, ratio = (None if s is None else s.format(n=n, v=v, w=w) for s in target[:4])
         limit = target[4]
         if ratio not in results:
             continue

@@ -38,7 +38,9 @@ def make_book(dest: Path, games: int) -> Path:
         title = re.search(r"^title: (.*)$", text, re.M)  # as YAML reads it, quoted or not; written quoted
         text = text[:title.start(1)] + json.dumps(f"{yaml.safe_load(title.group(1))} {i}") + text[title.end(1):]
         (dest / "rules_data" / f"{new_id}.yaml").write_text(text, encoding="utf-8")
-        for prose in (ROOT / "content").glob(f"{source.stem}*.md"):
+        # The game's prose and its variants' (gin-rummy.md, gin-rummy.*.md), not another game's whose id starts
+        # alike (gin-rummy-tournament.md): that copy was a file no game reads (file.unread).
+        for prose in [ROOT / "content" / f"{source.stem}.md", *(ROOT / "content").glob(f"{source.stem}.*.md")]:
             suffix = prose.name[len(source.stem):]
             shutil.copy(prose, dest / "content" / f"{new_id}{suffix}")
         sections[section_of[source.stem]].append(new_id)

@@ -421,7 +421,7 @@ def test_render_keeps_at_most_four_modules_of_its_own():
 def test_every_module_named_by_a_string_exists():
     sources = _modules()
     named = _named_modules(sources)
-    assert {text for _, text in named} >= {"generator.render.pdf.worker", "generator.render.views.listindent",
+    assert {text for _, text in named} >= {"generator.render.pdf.worker", "generator.book.listindent",
                                             "generator.render.site.plugin:RulebookPlugin"}
     assert missing_modules(sources, named) == []
 

@@ -113,13 +113,13 @@ def hostile_build(tmp_path_factory, trap):
     as_published(project)  # past the frozen-edition check (which refuses the edit): this tests the renderers
     # The validator refuses the template payloads ('{{ config }}' is doubled braces: reference.unknown), the images,
     # the data: URL longer than a line and the title's word wider than a page head (prose.image, prose.long_word,
-    # title.breaks_heading), the first line of defence (test_the_validator_refuses_template_payloads). `make serve`
+    # title.breaks_heading), the links to no page or with another scheme (link.broken), the first line of defence (test_the_validator_refuses_template_payloads). `make serve`
     # renders whatever the files say, errors and all, so the renderers must be safe on their own: this build skips
     # that refusal.
     refused = [f for f in run_checks(load_library(project)) if f.severity == "error"]
     assert any(f.message.startswith("doubled braces") for f in refused), refused
     assert {f.check for f in refused} <= {"reference.unknown", "prose.image", "prose.long_word",
-                                          "title.breaks_heading"}, refused
+                                          "title.breaks_heading", "link.broken", "prose.dropped"}, refused
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("generator.commands.build.run_checks", lambda lib: [f for f in run_checks(lib) if f not in refused])
         out = build(project, out=base / "out")
@@ -273,8 +273,14 @@ def test_relative_paths_out_of_the_project_are_refused(tmp_path):
     prose.write_text(prose.read_text(encoding="utf-8") + "\n[x](../../outside/canary.txt)\n\n[y](../../../etc/passwd)\n",
                      encoding="utf-8")
     as_published(project)  # past the frozen-edition check: this tests the site build's own refusal
-    with pytest.raises(BuildError, match="MkDocs: Doc file"):
-        build(project, out=tmp_path / "out", pdf=False)
+    # Validate refuses both first (link.broken, issue 51): one line each, at its line.
+    refused = [f for f in run_checks(load_library(project)) if f.check == "link.broken"]
+    assert [(f.path, "leads out of the book" in f.message) for f in refused] == [("content/sweep.md", True)] * 2
+    with pytest.MonkeyPatch.context() as patch:  # and past it, the site's build refuses them on its own
+        patch.setattr("generator.commands.build.run_checks",
+                      lambda lib: [f for f in run_checks(lib) if f.check != "link.broken"])
+        with pytest.raises(BuildError, match="broken link ../../outside/canary.txt"):  # what stopped it, said
+            build(project, out=tmp_path / "out", pdf=False)
     leftovers = [p for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != ".rulebook-build"
                  ] if (tmp_path / "out").exists() else []  # (the mark of the folder as a build's: not output)
     assert leftovers == []

@@ -10,12 +10,14 @@ one that does not prove itself (``unseal``) is worked out again, never trusted.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import hashlib
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import Location, SourceError, echo
@@ -143,7 +145,29 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
     if len(raw) > limit:
         raise SourceError(Location(display, 1, 1), f"file is over {limit} bytes; the limit is {limit}: a game's "
                                                    "file is a few thousand")
+    if _READ is not None and display.startswith(SOURCE_FOLDERS):  # a source, while a command records what it read
+        _READ[display] = hashlib.sha256(raw).hexdigest()
     return raw
+
+
+# What the project's sources were when read (display name -> digest of the bytes), while ``recording``: a build
+# validates the sources once and lays out those bytes; what its renders read is held against this (``snapshot``).
+_READ: dict[str, str] | None = None
+SOURCE_FOLDERS = ("content/", "rules_data/")
+# Set by a build for the processes that render it: a JSON file of the sources as the build validated them (name ->
+# digest, ``recording``). A render whose load reads other bytes stops (library.load_library).
+SNAPSHOT_ENV = "RULEBOOK_SOURCES"  # the book's sources, as the door names them (the project's folders)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, str]]:
+    """Within this block, every source of the project read through the door is recorded: name -> digest."""
+    global _READ
+    before, _READ = _READ, {}
+    try:
+        yield _READ
+    finally:
+        _READ = before
 
 
 # What a failed read means: the file is only read, so nothing here asks for a folder to write to.
@@ -171,6 +195,12 @@ def control_characters(text: str, path: str) -> None:
         return
     before = text[: m.start()]
     col = m.start() - (before.rfind("\n") + 1) + 1
+    if m.group() == "\r" and "\n" not in text:
+        # Every line ended by a carriage return alone: old Mac line endings, not a stray character to delete (that
+        # would join every line into one).
+        raise SourceError(Location(path, 1, col), "the lines end in a carriage return alone (old Mac line endings), "
+                                                  "which is no line end here: save the file with Unix line endings (LF)"
+                                                  " instead")
     raise SourceError(Location(path, before.count("\n") + 1, col),
                       f"a control character (U+{ord(m.group()[0]):04X}) is in the text: a reader or a terminal would "
                       "get it as it is; delete it")
@@ -195,6 +225,20 @@ def read_source_text(path: Path, display: str, inside: Path | None = None, limit
     if _may_hold_control(raw):
         control_characters(text, display)
     return text
+
+
+MAX_OUTPUT_BYTES = 1024 * 1024 * 1024  # a file the program made: a book of a thousand games is a few hundred MB
+
+
+def read_file(path: Path, limit: int = MAX_ASSET_BYTES) -> bytes:
+    """The bytes of a file the program made or keeps (a build's output, a render's answer, its cache, its own
+    code), through the door: a plain file in its folder, never through a link out of it, at most ``limit`` bytes."""
+    return read_source(path, path.name, path.parent, limit)
+
+
+def read_file_text(path: Path, limit: int = MAX_ASSET_BYTES) -> str:
+    """``read_file`` as UTF-8 text."""
+    return _decode(read_file(path, limit), path.name, limit)
 
 
 def list_folder(folder: Path, display: str, suffix: str, inside: Path | None = None) -> list[Path]:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, RulebookError, SourceError
-from .files import list_folder, read_source
+from .files import MAX_ASSET_BYTES, MAX_FILE_BYTES, list_folder, read_file, read_source, read_source_text
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
 from .model import program_words
@@ -123,7 +123,7 @@ def write(lib: Library) -> list[Path]:
         (partial / f"{name}.yaml").write_text(text, encoding="utf-8")
     (partial / MANIFEST).write_text(_manifest(partial), encoding="utf-8")
     book = lib.root / DATA_DIR / BOOK_FILE
-    sealed = sealed_book(book.read_text(encoding="utf-8"), lib.edition.id, record_digest(partial))
+    sealed = sealed_book(read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}"), lib.edition.id, record_digest(partial))
     shutil.rmtree(out, ignore_errors=True)
     partial.rename(out)
     part = book.with_name(f".{book.name}.seal")
@@ -138,7 +138,9 @@ MANIFEST = "SHA256SUMS"  # each file of a record and its digest, as `sha256sum` 
 def _sha256(path: Path) -> str:
     """A file's digest, its line ends as written on any system (a checkout that writes CRLF changes nothing)."""
     root = path.parents[len(Path(FROZEN_DIR).parts) + 1]  # rules_data/frozen/<id>/<file>: read through the door
-    raw = read_source(path, path.relative_to(root).as_posix(), root)
+    # A record's list of digests is a line a file: a book of 5,000 games lists 400 KB of them, past a source's limit.
+    limit = MAX_ASSET_BYTES if path.name == MANIFEST else MAX_FILE_BYTES
+    raw = read_source(path, path.relative_to(root).as_posix(), root, limit)
     return hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
 
 
@@ -210,7 +212,7 @@ def check_seal(root: Path, edition: str, recorded: str) -> Seal:
                                 + how(f"{manifest} {DATA_DIR}/{BOOK_FILE}"))], None)
     problems: list[tuple[str, str]] = []
     listed: dict[str, str] = {}
-    for line in (base / MANIFEST).read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in read_file(base / MANIFEST).decode("utf-8", errors="replace").splitlines():
         digest, _, name = line.partition("  ")
         if re.fullmatch(r"[0-9a-f]{64}", digest) and name:  # a line not as written: the list's own digest says it
             listed[name] = digest
@@ -328,7 +330,7 @@ def rewritten(base: Path, head: Path, published: list[str]) -> list[tuple[str, s
         names = {p.name for p in old.iterdir()} | ({p.name for p in new.iterdir()} if new.is_dir() else set())
         for name in sorted(names):
             a, b = old / name, new / name
-            if a.is_file() and b.is_file() and a.read_bytes() == b.read_bytes():
+            if a.is_file() and b.is_file() and read_file(a) == read_file(b):
                 continue
             if name == MANIFEST and not a.exists():  # a record of before seals, sealed: validate checks the seal
                 continue

@@ -7,7 +7,11 @@ was introduced later. There is one copy of the data, never two.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
-from .files import list_folder
+from .files import SNAPSHOT_ENV, list_folder, read_source, recording
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .lookalike import foreign_letters, reader_key
 from .model import (
@@ -352,7 +356,70 @@ def _no_file(root: Path, gid: str) -> str:
             f"decision in {DATA_DIR}/{REVISIONS_FILE} (kind: game_retired, game: {gid}, why: ...)")
 
 
+# What a build says of a source that changed while it ran (a render's load, files.SNAPSHOT_ENV, or the last look).
+CHANGED = ("changed while the book was being built, after it was validated: nothing was switched in; build again "
+           "(the next `make` does)")
+
+
 def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
+    """Load and validate every source file; raise SourceErrors listing every bad file at once. In a build's render
+    (``SNAPSHOT_ENV`` set) the sources must be the bytes the build validated: any other is one line naming it."""
+    pinned = os.environ.get(SNAPSHOT_ENV)
+    if not pinned:
+        return _load_library(root, edition_id, allow_missing)
+    with recording() as read:
+        lib = _load_library(root, edition_id, allow_missing)
+    changed = changed_reads(read, Path(pinned))
+    if changed:
+        raise SourceErrors([SourceError(Location(name), CHANGED) for name in changed[:1]])
+    return lib
+
+
+@contextlib.contextmanager
+def pinned(snapshot: str | None) -> Iterator[None]:
+    """Within this block, a load holds its sources to ``snapshot`` (``SNAPSHOT_ENV``; None: to nothing). A process
+    started before the block (the site's worker, made ready for the next build) is told it with each request."""
+    before = os.environ.get(SNAPSHOT_ENV)
+    if snapshot is None:
+        os.environ.pop(SNAPSHOT_ENV, None)
+    else:
+        os.environ[SNAPSHOT_ENV] = snapshot
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SNAPSHOT_ENV, None)
+        else:
+            os.environ[SNAPSHOT_ENV] = before
+
+
+def changed_reads(read: dict[str, str], pinned: Path) -> list[str]:
+    """The sources in ``read`` (name -> digest) that differ from the snapshot kept in the file ``pinned``."""
+    snapshot = json.loads(read_source(pinned, pinned.name, pinned.parent, 64 * 1024 * 1024))
+    return sorted(name for name, digest in read.items() if snapshot.get(name) != digest)
+
+
+def changed_since(root: Path, snapshot: dict[str, str]) -> list[str]:
+    """The sources of ``root`` that are not now as ``snapshot`` (name -> digest) has them: changed, gone, or new
+    beside them (a file the loader would read)."""
+    changed = []
+    with recording() as now:
+        for name in sorted(snapshot):
+            try:
+                read_source(root / name, name)
+            except SourceError:
+                changed.append(name)
+        for folder, suffix in ((DATA_DIR, ".yaml"), (CONTENT_DIR, ".md")):
+            try:
+                listed = list_folder(root / folder, folder, suffix, root)
+            except SourceError:
+                listed = []
+            changed += [f"{folder}/{p.name}" for p in listed if f"{folder}/{p.name}" not in snapshot]
+    changed += [name for name in snapshot if name in now and now[name] != snapshot[name]]
+    return sorted(set(changed))
+
+
+def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
     """Load and validate every source file; raise SourceErrors listing every bad file at once."""
     errors: list[SourceError] = []
     data_dir, content_dir = root / DATA_DIR, root / CONTENT_DIR

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Location, SourceError, echo
 from . import hints
-from .files import CONTROL, MAX_FILE_BYTES, read_source, read_source_text, store, stored_text, user_cache
+from .files import CONTROL, MAX_FILE_BYTES, read_file, read_source, read_source_text, store, stored_text, user_cache
 
 READ_THROUGH_THE_LOADER = (MAX_FILE_BYTES, read_source, user_cache)  # their home before the door was a module
 
@@ -308,9 +308,9 @@ _PARSED_MAX = 4096  # files; the oldest is let go first (a preview session sees 
 # JSON (reading it runs no code), named by a digest of this reader's code, PyYAML's (its package's first file,
 # which states its version: found, not imported) and the file's name and text, so that a change to any of them
 # is parsed anew.
-_READER = hashlib.sha256(Path(__file__).read_bytes() + (Path(__file__).parent / "files.py").read_bytes()
-                         + Path(find_spec("yaml").origin).read_bytes()).digest()
-_STORED_MAX = 2048  # files in the folder; the least recently written go first, checked now and then
+_READER = hashlib.sha256(read_file(Path(__file__)) + read_file(Path(__file__).parent / "files.py")
+                         + read_file(Path(find_spec("yaml").origin))).digest()
+_STORED_MAX = 32768  # files (a 5,000-game book reads 14,000: its games and their records); oldest go first
 _STORED_WRITES = 0  # files this process has written
 
 

@@ -17,6 +17,7 @@ from typing import Literal
 from ..book.library import GameSource, Library
 from ..book.model import Game, GameBody, Variant
 from ..errors import Location, SourceError, SourceErrors, clean
+from ..progress import Report, quiet
 
 Severity = Literal["error", "warning"]
 ACCEPTED_FILE = "rules_data/accepted.yaml"
@@ -101,12 +102,14 @@ def load_all() -> dict[str, Check]:
     return REGISTRY
 
 
-def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]:
-    """Run every (or the named) registered check; return all findings in a stable order, accepted ones marked."""
+def run_checks(lib: Library, only: Iterable[str] | None = None, progress: Report = quiet) -> list[Finding]:
+    """Run every (or the named) registered check; return all findings in a stable order, accepted ones marked.
+    ``progress`` is told each check as it ends (``rulebook validate`` on a terminal: a book of thousands of games)."""
     checks = load_all()
     names = sorted(only) if only is not None else sorted(checks)
     findings: set[Finding] = set()
-    for name in names:
+    for done, name in enumerate(names):
+        progress("checks", done, len(names))
         chk = checks[name]
         try:
             for where, message, game in chk.func(lib):
@@ -116,6 +119,7 @@ def run_checks(lib: Library, only: Iterable[str] | None = None) -> list[Finding]
         except SourceErrors as exc:  # an earlier edition the check reads cannot be made from the files: each, once
             findings.update(Finding(e.where.path, max(1, e.where.line), "edition.unloadable", e.problem, "error")
                             for e in exc.errors)
+    progress("checks", len(names), len(names), final=True)
     return sorted(accept(lib, sorted(findings), set(names)))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -16,7 +17,9 @@ from . import check
 
 Finding = tuple[Location, str, str | None]
 DICTIONARY = "rules_data/dictionary.txt"
-WORD = re.compile(r"[A-Za-z][A-Za-z'’]*[A-Za-z]|[A-Za-z]")
+# A word: letters of any script (Bézique, Zwölfer are one word each, not 'B' and 'zique'), apostrophes inside it;
+# the text is NFC first (``nfc``), so that an accent written as a letter and a combining mark is one letter too.
+WORD = re.compile(r"[^\W\d_][^\W\d_'’]*(?:['’]+[^\W\d_]+)*")
 SUIT_WORD_CARD = re.compile(r"\b(club|diamond|heart|spade)(10|[2-9]|[AKQJ])\b")
 SUIT_SYMBOL = {"club": "♣", "diamond": "♦", "heart": "♥", "spade": "♠"}
 APOSTROPHE_PLURAL = re.compile(r"\b(?:[2-9]|10|[AKQJ]|Ace|King|Queen|Jack|Joker)['’]s\b|\b\d+,s\b")
@@ -86,8 +89,13 @@ def house_words(root: Path) -> set[str]:
     path = root / DICTIONARY
     if not os.path.lexists(path):
         return set()
-    return {w.strip().lower() for w in read_source_text(path, DICTIONARY, root).splitlines()
+    return {nfc(w.strip()).lower() for w in read_source_text(path, DICTIONARY, root).splitlines()
             if w.strip() and not w.startswith("#")}
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC): 'é' one character, however it was typed; ASCII as it is."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def _yaml_lines(doc: YamlDoc) -> Iterator[tuple[Location, str]]:
@@ -149,7 +157,7 @@ def unknown_in(text: str) -> list[str]:
 def unknown_word(lib: Library) -> Iterator[Finding]:
     """A word is in neither the English word list nor the house dictionary of game terms."""
     house = house_words(lib.lists_root)
-    lines = [(where, set(WORD.findall(SUIT_WORD_CARD.sub(" ", text) if _suit_word_cards(text) else text)))
+    lines = [(where, set(WORD.findall(nfc(SUIT_WORD_CARD.sub(" ", text) if _suit_word_cards(text) else text))))
              for where, text in texts(lib)]  # 'club4' is a card (notation.card), not a word
     # Each word as written -> the word looked up (or None: too short, a house word), decided once.
     looked_up = {w: _lookup(w, house) for w in set().union(*(written for _, written in lines))}

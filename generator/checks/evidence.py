@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..book.files import read_source_text
 from ..book.library import DATA_DIR, GameSource, Library
 from ..book.loader import TextDoc, YamlDoc, leaves
 from ..book.model import Erratum, Game
@@ -197,9 +198,9 @@ def _with_verb(pair: str) -> str:
 def confusables(root: Path) -> list[set[str]]:
     """The words the family's book mixes up though each is a word (there / their), one group a line."""
     path = root / CONFUSABLES
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return []
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()  # a stray byte matches no word
+    lines = read_source_text(path, CONFUSABLES).splitlines()  # the door: a link out, a pipe, 2 GB are one line
     return [{w.lower().replace("’", "'") for w in line.split()} for line in lines
             if line.strip() and not line.lstrip().startswith("#")]
 

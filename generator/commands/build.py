@@ -35,10 +35,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..book.library import Library, load_library
+from ..book.files import read_file_text, recording
+from ..book.library import CHANGED, Library, changed_since, load_library
+from ..book.library import pinned as pinned_to
 from ..checks import Finding, run_checks
 from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
 from ..progress import Report, parse, quiet
+from ..render.leaks import refuse_leaks
 from ..render.pdf import worker as pdf_worker
 from ..render.process import die_with_parent, scratch_environment
 from ..render.site.engine import render_site
@@ -113,7 +116,7 @@ def render_pdfs(lib: Library, pdf_dir: Path, paper: str = "letter", duplex: bool
     kind = f"{lib.edition.id}-{paper}-{'duplex' if duplex else 'simplex'}"
     entry = cache.kept(keep / RENDERS / kind, digest.hexdigest()[:32], render, newest=KEPT_RENDERS)
     cache.copy_into(entry, pdf_dir, skip=(".anchors.json",))
-    return json.loads((entry / ".anchors.json").read_text(encoding="utf-8"))
+    return json.loads(read_file_text(entry / ".anchors.json"))
 
 
 def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Path | None,
@@ -159,7 +162,7 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
         if line.startswith(pdf_worker.WARNING):
             print(line, file=sys.stderr)
     anchors_file = pdf_dir / ".anchors.json"
-    anchors = json.loads(anchors_file.read_text(encoding="utf-8"))
+    anchors = json.loads(read_file_text(anchors_file))
     anchors_file.unlink()
     return anchors
 
@@ -399,6 +402,9 @@ def booklet_name(lib: Library) -> str:
     return pdf_name(lib).removesuffix(".pdf") + "-booklet.pdf"
 
 
+SNAPSHOT_FILE = ".sources.json"  # in the staging folder: the sources as validated (library.SNAPSHOT_ENV)
+
+
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
           pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
           report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet,
@@ -407,9 +413,10 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
     findings and its number of games before anything is built (``rulebook build`` prints them, as validate does);
     ``progress`` each stage as it goes (``progress.py``); ``done`` the library and the output folder once built."""
     progress("validate")
-    lib = load_library(root, edition_id)  # load
-    if lib.is_current:  # an earlier edition is built as it was published, not checked
-        findings = run_checks(lib)  # check
+    with recording() as snapshot:  # the bytes validated: the renders lay out these, or stop (library.SNAPSHOT_ENV)
+        lib = load_library(root, edition_id)  # load
+        if lib.is_current:  # an earlier edition is built as it was published, not checked
+            findings = run_checks(lib)  # check
     progress("validate", final=True)
     if lib.is_current:
         if report is not None:
@@ -426,22 +433,31 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         staging.chmod(0o755)  # made private (mkdtemp), but it is the build readers are given
     except OSError as exc:
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
+    pinned_file = staging / SNAPSHOT_FILE
     try:
+        pinned_file.write_text(json.dumps(snapshot, sort_keys=True), encoding="utf-8")
         keep = out / ".cache"  # the last builds' renders, copied while nothing changes, and their sheets, one by one
         # Each output makes the views it prints in its own process; print first, for the pages the site names.
-        anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
-                              progress=progress) if pdf else None
-        if pdf and booklet:
-            from ..render.pdf.book import render_booklet  # in this process: only a booklet build needs it
+        with pinned_to(os.fspath(pinned_file)):
+            anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
+                                  progress=progress) if pdf else None
+            if pdf and booklet:
+                from ..render.pdf.book import render_booklet  # in this process: only a booklet build needs it
 
-            render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
-        if site:
-            render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
+                render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
+            if site:
+                render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
+        changed = changed_since(root, snapshot)
+        if changed:  # the build laid out what was validated, but the sources are not that any more
+            raise BuildError(f"{changed[0]}{f' (and {len(changed) - 1} more)' if len(changed) > 1 else ''}: {CHANGED}")
         for made in staging.iterdir():  # what the render needed on the way: not part of the build
             if made.name not in (*HALVES, STAMP):
                 shutil.rmtree(made) if made.is_dir() else made.unlink()
         if site and pdf:  # a build of one half carries the other over as it was: no record says what it holds
             (staging / RECORD).write_text(made_from(lib, paper, duplex, site, pdf, booklet) + "\n", encoding="utf-8")
+        # No output names this machine: a file: address or a folder of the build (render/leaks.py).
+        refuse_leaks(staging, [os.fspath(root.resolve()), os.fspath(out), os.fspath(staging),
+                               os.path.join(tempfile.gettempdir(), "rulebook-")])
         _carry_over(out, staging, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made))
         _switch(out, staging)
     except OSError as exc:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..book.compare import BOOK, Change, compare, markdown, show
+from ..book.files import read_file_text
 from ..book.frozen import rewritten
 from ..book.library import ACCEPTED_FILE, CONTENT_DIR, DATA_DIR, Library, load_library
 from ..book.textdiff import escape, mark_words
@@ -704,8 +705,8 @@ def _words(path: Path) -> set[str]:
     if path.is_symlink():  # (one leaving the project is an error of the check; none is read)
         return set()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_file_text(path)
+    except (OSError, SourceError):
         return set()
     return {line.strip().casefold() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")}
 

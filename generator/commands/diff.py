@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..book.compare import Summary, compare, lines, markdown
 from ..book.library import Library, load_library
-from ..errors import RulebookError
+from ..errors import Location, RulebookError, SourceError, echo
 
 
 def checkout(ref: str, repo: Path, dest: Path) -> Path:
@@ -26,8 +26,19 @@ def checkout(ref: str, repo: Path, dest: Path) -> Path:
     except FileNotFoundError:
         raise RulebookError(f"git: not found: '{ref}' is read from git; install git (or put it on PATH), "
                             "or compare two project folders instead") from None
+    def refuse_out(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo:
+        # The folder form refuses a link out of the project when it reads it (files.read_source): here, as it is
+        # unpacked, in the same words, rather than tarfile's error.
+        try:
+            return tarfile.data_filter(member, path)
+        except tarfile.FilterError:
+            what = (f"is a symbolic link to {echo(member.linkname)}, out of the project" if member.issym() or
+                    member.islnk() else "is not a plain file or folder inside the project")
+            raise SourceError(Location(member.name), f"at {ref}: {what}: a source file is read only from inside "
+                                                     "it; put the file itself in its place") from None
+
     with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(dest, filter="data")
+        tar.extractall(dest, filter=refuse_out)
     return dest
 
 

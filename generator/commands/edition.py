@@ -14,6 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from ..book.loader import parse_yaml
 from ..book.model import EDITION_ID, calendar_day
@@ -134,7 +135,7 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
                            summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
                                    f"and {edition_id} opened")
     book = root / DATA_DIR / BOOK_FILE
-    old_text = book.read_text(encoding="utf-8")
+    old_text = read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}")
     printed = lib.book.printed_index
     new_text = edited_book(old_text, edition_id, label, date, printed is not None and lib.edition.id in printed.editions)
     data = parse_yaml(new_text, f"{DATA_DIR}/{BOOK_FILE}").data

@@ -30,6 +30,7 @@ from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..book.files import MAX_OUTPUT_BYTES, read_file, read_file_text
 from ..book.library import Library
 from ..errors import BuildError, RulebookError
 from ..progress import Report, quiet
@@ -140,7 +141,7 @@ def _draw_page(pdf: Path, page: _Page, marked: set[int], colour: str, target: Pa
     _run(["pdftoppm", "-png", "-r", str(RESOLUTION), "-f", str(page.number), "-l", str(page.number), "-singlefile",
           str(pdf), str(prefix)], "draw the book's pages")
     scale = RESOLUTION / 72
-    with Image.open(prefix.with_suffix(".png")) as image:
+    with Image.open(io.BytesIO(read_file(prefix.with_suffix(".png"), MAX_OUTPUT_BYTES))) as image:
         drawn = image.convert("RGB")
     pen = ImageDraw.Draw(drawn)
     for i in sorted(marked):
@@ -184,7 +185,7 @@ def _rasters(pdf: Path, scratch: Path) -> dict[int, bytes]:
     _run(["pdftoppm", "-r", str(COMPARED), "-gray", str(pdf), str(scratch / "p")], "draw the book's pages to compare")
     out = {}
     for path in scratch.glob("p-*.pgm"):
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(read_file(path, MAX_OUTPUT_BYTES))) as image:
             band = int(image.height * BAND) + 1
             out[int(path.stem.rsplit("-", 1)[1])] = image.crop((0, band, image.width, image.height - band)).tobytes()
     return out
@@ -243,7 +244,7 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
     the change alters how the book is made (``styled``), the names of every page whose words are the same and whose
     output differs (a style, a template's markup): ``FEW`` of those are drawn. Pages changed alike (``alike``: not
     of a game in ``edited``) are grouped, ``FEW`` of each group drawn (``book_changes``)."""
-    sides = [(folder / f"{side}.pdf", json.loads((folder / f"{side}.json").read_text(encoding="utf-8")))
+    sides = [(folder / f"{side}.pdf", json.loads(read_file_text(folder / f"{side}.json")))
              for side in ("before", "after")]
     old, new = (_pages(pdf) for pdf, _ in sides)
     rasters = [_rasters(pdf, folder / f"{side}-rasters") for (pdf, _), side in zip(sides, ("before", "after"), strict=True)
@@ -367,7 +368,7 @@ def _article(path: Path) -> list[str] | None:
     if not path.is_file():
         return None
     reader = _Article()
-    reader.feed(path.read_text(encoding="utf-8", errors="replace"))
+    reader.feed(read_file(path, MAX_OUTPUT_BYTES).decode("utf-8", errors="replace"))
     return reader.words
 
 
@@ -639,7 +640,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
                 _render(_code(top), ["-c", SITE_SCRIPT, str(top), lib.edition.id, str(scratch / f"site-{side}"),
                                      str(staging), str(anchors)], env, games, f"site ({side})")
         else:
-            render_site(lib, scratch / f"site-{side}", staging, None, json.loads(anchors.read_text(encoding="utf-8")))
+            render_site(lib, scratch / f"site-{side}", staging, None, json.loads(read_file_text(anchors)))
         sites[side] = scratch / f"site-{side}"
         progress(f"pictures: the site {side}", final=True)
     shot, site_restyled, site_grouped = site_pictures(sites["before"], sites["after"], out, progress, styled, edited)

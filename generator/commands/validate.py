@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 from ..checks import ACCEPTED_FILE, Finding
 from ..errors import clean
+from ..progress import Progress, quiet
 
 
 def _plural(n: int, word: str) -> str:
@@ -88,8 +90,16 @@ def run(root: Path, edition: str | None = None, allow_missing: bool = False, for
     from ..book.library import load_library
     from ..checks import run_checks
 
-    lib = load_library(root, edition, allow_missing=allow_missing)
-    findings = run_checks(lib)
+    # On a terminal, what it is doing (a book of thousands of games takes a while); in a log or a pipe, nothing more.
+    progress = Progress() if sys.stderr.isatty() else quiet
+    try:
+        progress("load")
+        lib = load_library(root, edition, allow_missing=allow_missing)
+        progress("load", len(lib.games), len(lib.games), final=True)
+        findings = run_checks(lib, progress=progress)
+    finally:
+        if isinstance(progress, Progress):
+            progress.close(quietly=True)
     if form == "json":
         print(as_json(findings))
     elif form == "github":

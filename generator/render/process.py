@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,13 +45,51 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+SCRATCH = "rulebook-render-"  # then the pid of the process whose scratch it is, and mkdtemp's letters
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def sweep_scratch(folder: str | None = None) -> None:
+    """Remove the scratch folders (``scratch_environment``) left in the temporary folder by a process that was killed
+    (kill -9 runs no clean-up): ours, named by a process that is no longer running."""
+    folder = folder or tempfile.gettempdir()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(SCRATCH):].split("-", 1)[0]
+        if (entry.name.startswith(SCRATCH) and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid))
+                and entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid()):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def scratch_environment() -> Iterator[dict[str, str]]:
     """The environment for a render's process: its temporary files (TMPDIR) in a folder of this process's, removed
-    when the block ends, however the render ended.
+    when the block ends, however the render ended; one a killed build left is removed by the next (``sweep_scratch``).
 
     WeasyPrint copies the bundled fonts into a temporary folder of its own (3.5 MB a render) and removes it only when
     its font configuration is collected; a render's process ends without collecting (``os._exit``), or is killed, so
     every build left two such folders in /tmp (1.8 GB over one day's work)."""
-    with tempfile.TemporaryDirectory(prefix="rulebook-render-") as scratch:
+    sweep_scratch()
+    scratch = tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-")
+    try:
         yield {**os.environ, "TMPDIR": scratch}
+    finally:
+        # Not TemporaryDirectory's clean-up: it raises when a file goes while it removes the folder (a render's
+        # process still ending), and left the folder behind.
+        for _ in range(3):
+            shutil.rmtree(scratch, ignore_errors=True)
+            if not os.path.lexists(scratch):
+                break
+            time.sleep(0.1)

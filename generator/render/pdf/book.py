@@ -27,6 +27,7 @@ names its sheets there.
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 from collections.abc import Callable, Iterator
@@ -38,12 +39,13 @@ from typing import Any
 from markupsafe import escape
 
 from ...book.library import Library
+from ...book.links import book_pages, game_doc, page_doc, printed_target
 from ...book.prose import expand, format_value
 from ...errors import BuildError
 from ...progress import Report, quiet
 from ..views import describe
 from ..views.changes import edition_changes, line_html
-from ..views.markup import Markup, demote_headings, environment, prose_html
+from ..views.markup import Markup, demote_headings, environment, print_links, prose_html
 from ..views.pages import BodyView, GamePage, game_page
 from ..views.sheets import SheetFile, sheet_files, template_globals
 from . import booklet, copyfit
@@ -67,8 +69,12 @@ RUN_MARGIN = 2  # pages a run's layout goes past the page the next run starts fr
 FILLER = '<div class="verso-filler" aria-hidden="true"></div>'  # our own markup: a plain string, never escaped
 
 
-def _md(text: str, levels: int = 1) -> Any:
-    return prose_html(demote_headings(text, levels))
+def _md(text: str, levels: int = 1, here: str | None = None, pages: Callable[[], dict] | None = None) -> Any:
+    """Prose as print's HTML; with ``here`` (the site page it is on) its links go where the PDF has their pages."""
+    html = prose_html(demote_headings(text, levels))
+    if here is None or pages is None or "<a" not in html:
+        return html
+    return Markup(print_links(str(html), here, lambda target, at: printed_target(target, at, pages())))  # noqa: S704
 
 
 FIRST_TEXT = re.compile(r"<(?:p|li|h[1-6]|caption|th|td)(?:\s[^>]*)?>")
@@ -84,8 +90,13 @@ def mark_opening(html: str, opening: str) -> Markup:
 
 
 def _env(lib: Library):
+    pages = functools.cache(lambda: book_pages(lib))  # worked out when a link is first printed (most books have none)
+
+    def md(text: str, levels: int = 1, game: str | None = None) -> Any:
+        return _md(text, levels, None if game is None else game_doc(game), pages)
+
     return environment(lib.root, fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
-                       book=lib.book, edition=lib.edition, md=_md, colours=print_colours(lib.book.accent))
+                       book=lib.book, edition=lib.edition, md=md, colours=print_colours(lib.book.accent))
 
 
 # The cover's cream, which its words are printed in on the book's colour; the line of games is that cream at 85 % on
@@ -135,6 +146,7 @@ class BookParts:
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib
+        self.links = functools.cache(lambda: book_pages(lib))
         self.templates = _env(lib).get_template("print/book.html.j2").module
         self.games = [game_page(lib, gs, book=True) for gs in lib.ordered_games()]
         self.by_section = {s.id: [p for p in self.games if p.id in s.games] for s in lib.book.sections}
@@ -153,7 +165,7 @@ class BookParts:
 
     def _prose_html(self, p: Any, level: int = 2) -> Any:
         """A prose page's text under its title, a heading of ``level``: its '##' one level below the title."""
-        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1)
+        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1, page_doc(p.id), self.links)
 
     def _prose(self, p: Any, level: int) -> Part:
         return Part(self.templates.prose_page(p, self._prose_html(p, level), level), recto=True)

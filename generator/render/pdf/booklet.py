@@ -19,6 +19,7 @@ the booklet reads once folded.
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ from pypdf.generic import (
     NumberObject,
     StreamObject,
 )
+
+from ...book.files import MAX_OUTPUT_BYTES, read_file
 
 # Paper sizes in points, portrait (width, height); the booklet sheet is the same paper turned.
 PAPER = {"letter": (612.0, 792.0), "a4": (595.276, 841.89)}
@@ -209,7 +212,8 @@ class _Carry:
 
 def impose(source: Path, target: Path, paper: str = "letter") -> int:
     """Write ``source`` as a booklet to ``target``; return the number of printed sides."""
-    reader = PdfReader(source)
+    body = read_file(source, MAX_OUTPUT_BYTES)  # the book PDF, read once through the door
+    reader = PdfReader(io.BytesIO(body))
     short, long = PAPER[paper]
     half = long / 2
     writer = PdfWriter()
@@ -239,7 +243,7 @@ def impose(source: Path, target: Path, paper: str = "letter") -> int:
             carry.placed[number] = (reference, form, *place)
     _tag(reader, writer, carry)
     # Same book, same booklet: the file identifier comes from the book's bytes, not the clock.
-    digest = hashlib.md5(source.read_bytes(), usedforsecurity=False).digest()
+    digest = hashlib.md5(body, usedforsecurity=False).digest()
     writer._ID = ArrayObject([ByteStringObject(digest), ByteStringObject(digest)])
     writer.add_metadata({"/Title": _title(reader)})
     with target.open("wb") as out:

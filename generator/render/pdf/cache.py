@@ -26,7 +26,8 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ...book.files import TOOL_TEMPLATES, template_folders
+from ...book.files import MAX_OUTPUT_BYTES, TOOL_TEMPLATES, read_file, read_file_text, template_folders
+from ...errors import SourceError
 
 CODE = Path(__file__).resolve().parents[3]  # the project (generator/, templates/, the lock file), or site-packages
 # The tool's templates: at the top of a checkout, or inside the installed package (then "generator" holds them).
@@ -47,7 +48,7 @@ def add_files(digest: hashlib._Hash, base: Path, names: Iterable[str]) -> None:
             if path.is_symlink():
                 body = b"link " + os.fsencode(os.readlink(path))
             elif stat.S_ISREG(path.lstat().st_mode):
-                body = path.read_bytes()
+                body = read_file(path, MAX_OUTPUT_BYTES)
             else:
                 continue
             digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + body)
@@ -60,8 +61,8 @@ def text_libraries() -> list[str]:
 
     found = {f"pango {pango.pango_version()}"}
     try:
-        maps = Path("/proc/self/maps").read_text(encoding="utf-8")
-    except OSError:  # not Linux: Pango's version alone
+        maps = read_file_text(Path("/proc/self/maps"))
+    except (OSError, SourceError):  # not Linux: Pango's version alone
         return sorted(found)
     for line in maps.splitlines():
         fields = line.split(maxsplit=5)  # address, perms, offset, device, inode, path (if a file)
@@ -153,7 +154,7 @@ def _listing(entry: Path, name: str | None = None) -> str:
     lines = [name or entry.name]
     for path in sorted(entry.rglob("*")):
         if path.name != MANIFEST and (path.is_symlink() or not path.is_dir()):
-            body = path.read_bytes() if path.is_file() and not path.is_symlink() else b"not a plain file"
+            body = read_file(path, MAX_OUTPUT_BYTES) if path.is_file() and not path.is_symlink() else b"not a plain file"
             lines.append(f"{path.relative_to(entry).as_posix()} {hashlib.sha256(body).hexdigest()}")
     return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from ...book.files import read_file_text
 from ...book.library import Library
 from ...errors import BuildError
 from ...progress import Report, quiet
@@ -308,7 +309,7 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
             name = keeper.name("sheet", digests[file.key]) if keeper else ""
             names.add(name)
             entry = keeper.get(name) if keeper else None
-            chosen = json.loads((entry / "layout.json").read_text(encoding="utf-8")) if entry else None
+            chosen = json.loads(read_file_text(entry / "layout.json")) if entry else None
             if entry and pad is None:  # copied, and the pad too: nothing to lay out
                 shutil.copy(entry / file.filename, target)
                 results.append(SheetRender(file, [], chosen["rows"], tuple(chosen["landscape"]), chosen["pages"],

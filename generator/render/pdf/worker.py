@@ -23,6 +23,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from ...book.files import read_file_text
 from ..process import die_with_parent
 
 WARNING = "warning: "  # a line of the render's output the build passes on to the user
@@ -167,7 +168,7 @@ def main(argv: list[str]) -> int:
         if os.waitstatus_to_exitcode(status) != 0 or not answer.exists():
             print("error: a PDF render process died (out of memory?)", file=sys.stderr)
             return 1
-        results = [book, tuple(json.loads(answer.read_text(encoding="utf-8")))]
+        results = [book, tuple(json.loads(read_file_text(answer)))]
         answer.unlink()
     errors = [value for status, value in results if status == "error"]
     if errors:

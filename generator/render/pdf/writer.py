@@ -47,6 +47,7 @@ patches.py (``page-writer``, ``form-fields``, ``page-box``), with the pydyf PDF 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -55,6 +56,7 @@ from ...errors import BuildError
 from ..patches import new_pdf, stream_data
 from . import tagging
 
+_OUTSIDE = re.compile(r"(?i)(https?|mailto):")  # the addresses a link of the PDF may lead to (markup.URL_SCHEMES)
 PDF_VARIANT = "pdf/ua-1"
 
 # A total's calculate action, the one script a PDF of the book carries (tests/test_sheets.py's SUM_ACTION allows this
@@ -241,6 +243,11 @@ class PdfWriter:
         for link_type, target, _, _ in page.links:
             if link_type == "internal":
                 self.link_targets.setdefault(target, index)
+            elif link_type == "external" and not _OUTSIDE.match(str(target)):
+                # A relative link WeasyPrint resolved against the print assets' folder: a file: address of this
+                # machine, dead for every reader (prose links are made the book's own in render/views/markup.py).
+                raise BuildError(f"page {index + 1} links to {str(target)[:80]!r}: a PDF links only to its own pages "
+                                 "and to http, https and mailto addresses")
         if any(link_type == "attachment" for link_type, *_ in page.links):
             raise BuildError(f"page {index + 1} has a file attachment, which this writer does not embed")
         add_links((page.links if self.links else [], anchors), matrix, pdf, pdf_page, self.names, tags)

@@ -68,6 +68,9 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
             try:
                 mkdocs_build(config)
             except (MkDocsException, SystemExit) as exc:
+                failure = getattr(plugin, "failure", None)  # what stopped it, said by the plugin (a source, a page)
+                if failure:
+                    raise BuildError(failure) from None
                 raise refused(exc, log.take(), plugin.edit_urls, lib.root) from None
     except (OSError, KeyboardInterrupt, RulebookError):
         raise  # a full disk, a stop, a source refused: the build says what and where

@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...book.colour import SHADES, shade
-from ...book.files import TOOL_TEMPLATES
+from ...book.files import MAX_OUTPUT_BYTES, TOOL_TEMPLATES, read_file, read_file_text
 from ..views.markup import environment
 from .verify import WORKER, attributes
 
@@ -92,7 +92,7 @@ def page_address(rel: str) -> str:
 def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]:
     """The book's colour (``accent``, book.yaml's; else the site's stylesheet's primary colour) and the colour set on
     it, from the site's stylesheet (its :root)."""
-    text = css if css is not None else STYLESHEET.read_text(encoding="utf-8")
+    text = css if css is not None else read_file_text(STYLESHEET)
     root = re.search(r":root\s*\{([^}]*)\}", text)
     found = dict(re.findall(r"--md-(primary-(?:fg|bg)-color)\s*:\s*(#[0-9a-fA-F]{3,8})\s*;", root[1] if root else ""))
     return {"theme": accent or found.get("primary-fg-color", "#000000"),
@@ -173,6 +173,6 @@ def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[st
                    | set(ICONS.values()) | {MANIFEST, posixpath.join(FALLBACK, "index.html")})
     digest = hashlib.sha256()
     for rel in files:
-        digest.update(rel.encode() + b"\0" + (site / rel).read_bytes() + b"\0")
+        digest.update(rel.encode() + b"\0" + read_file(site / rel, MAX_OUTPUT_BYTES) + b"\0")
     kept = [page_address(rel) if rel.endswith(".html") else rel for rel in files]
     (site / WORKER).write_text(worker_script(edition, kept, digest.hexdigest()[:16]), encoding="utf-8")

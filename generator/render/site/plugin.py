@@ -22,7 +22,7 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from ...book.files import template_folders
+from ...book.files import SNAPSHOT_ENV, template_folders
 from ...errors import RulebookError
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
@@ -54,6 +54,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     def __init__(self) -> None:
         super().__init__()
         from .worker import SiteWorker
+
+        self.failure: str | None = None  # what stopped the build, in the plugin's words (_failed)
 
         # Started now, so that its imports and the pages are made while MkDocs reads the rest of its
         # configuration and lists the theme's files (worker.py). Asked once, at the first on_config.
@@ -98,7 +100,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 "edition": self.config.edition or os.environ.get("RULEBOOK_EDITION") or None,
                 "generated": os.environ.get("RULEBOOK_GENERATED") or self.config.generated,
                 "downloads": self.config.downloads or os.environ.get("RULEBOOK_DOWNLOADS"),
-                "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo}
+                "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo,
+                # The build's snapshot of its sources, as it is now: a worker made ready before has an older one.
+                "snapshot": os.environ.get(SNAPSHOT_ENV)}
 
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"] = answer["docs"], answer["nav"]
@@ -110,6 +114,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             config[key] = escape(answer[key]) if answer.get(key) is not None else None
         self.edit_urls, self.generated_files = answer["edit"], answer["files"]
         self.edition, self.repo = answer.get("edition"), answer.get("repo", "")
+
+    def _failed(self, problem: str) -> PluginError:
+        """The error that stops MkDocs, kept: MkDocs itself says only 'Aborted with a BuildError!' (engine.py)."""
+        self.failure = problem
+        return PluginError(problem)
 
     def _generate(self, config: Any) -> None:
         from .worker import generate
@@ -123,7 +132,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self._use(generate(**request), config)
         except RulebookError as exc:
             if not self.serving:
-                raise PluginError(str(exc)) from exc
+                raise self._failed(str(exc)) from exc
             # The preview shows why the book cannot be built, and builds it again when the file is saved.
             self.problems = []
             self._use(_error_site(Path(request["root"]) / request["generated"], str(exc)), config)
@@ -194,7 +203,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             try:
                 listing = self.worker.listing()
             except RulebookError as exc:
-                raise PluginError(str(exc)) from exc
+                raise self._failed(str(exc)) from exc
             if listing is None:
                 self._without_worker(config)
             else:
@@ -358,14 +367,14 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         try:
             problems = self.check.problems()
         except RulebookError as exc:
-            raise PluginError(str(exc)) from exc
+            raise self._failed(str(exc)) from exc
         finally:
             self.check = None
         if problems and self.serving:  # the preview shows the pages as built, and says what their check found
             self.status = "; ".join(filter(None, (self.status, "the built site failed its checks: "
                                                   + _first("\n".join(problems)))))
         elif problems:
-            raise PluginError("the built site failed its checks:\n" + "\n".join(problems[:50]))
+            raise self._failed("the built site failed its checks:\n" + "\n".join(problems[:50]))
         else:
             self.verified = config["site_dir"]  # build.render_site need not read every page again
         if self.serving:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse, urlsplit
 
+from ...book.files import MAX_OUTPUT_BYTES, read_file_text
 from ...errors import BuildError
 
 # The theme draws its icons as inline <svg> inside the article, so svg itself is allowed; scripts are not.
@@ -172,7 +173,7 @@ def verify_site(site: Path, read: dict[str, Page] | None = None, scripts: frozen
         folders.update(prefix + name for name in subfolders)
         files.update(prefix + name for name in names)
     read = read or {}
-    pages = {rel: read[rel] if rel in read else read_page((site / rel).read_text(encoding="utf-8"))
+    pages = {rel: read[rel] if rel in read else read_page(read_file_text(site / rel, MAX_OUTPUT_BYTES))
              for rel in sorted(files) if rel.endswith(".html")}
     problems = [f"{rel}: script file that the site does not ship (nor the book's service worker, {WORKER})"
                 for rel in sorted(files) if rel.endswith(SCRIPT_FILES) and rel not in scripts and rel != WORKER]
@@ -248,7 +249,7 @@ def _checker(site: Path, scripts: frozenset[str]) -> None:
         rel = line.rstrip("\n")
         path = site / rel
         if rel.endswith(".html") and path.is_file():
-            read[rel] = page = read_page(path.read_text(encoding="utf-8"))
+            read[rel] = page = read_page(read_file_text(path, MAX_OUTPUT_BYTES))
             page.targets = resolve_links(rel, page)
     json.dump(verify_site(site, read, scripts), sys.stdout)
 

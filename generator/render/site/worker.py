@@ -23,22 +23,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ...book.files import read_file_text
 from ...errors import RulebookError
 from ..process import die_with_parent
 
 
 def generate(root: str, edition: str | None, generated: str, downloads: str | None, pages: str | None,
              repo: str, listed: Callable[[dict[str, Any]], None] | None = None,
-             written: Callable[[str], None] | None = None) -> dict[str, Any]:
+             written: Callable[[str], None] | None = None, snapshot: str | None = None) -> dict[str, Any]:
     """Load the edition and write its site's pages (``docs.write_docs``, which ``listed`` and ``written`` are
-    given to); return where they are, the nav, the edit sources, the files in reading order and the title."""
-    from ...book.library import load_library
+    given to; ``snapshot``: the sources as the build validated them); return where they are, the nav, the edit sources, the files in reading order and the title."""
+    from ...book.library import load_library, pinned
     from .docs import write_docs
     from .repository import repository
 
-    lib = load_library(Path(root), edition)
+    with pinned(snapshot):  # the build's sources as it validated them (library.SNAPSHOT_ENV), or none
+        lib = load_library(Path(root), edition)
     docs = Path(root) / generated / lib.edition.id / "docs"
-    book_pages = json.loads(Path(pages).read_text(encoding="utf-8")) if pages else None
+    book_pages = json.loads(read_file_text(Path(pages))) if pages else None
     repo = repository(Path(root), repo) or ""  # configured, never built in: '' offers the book's own address
     # The site's name and what the theme says of the book, as typed (the plugin escapes them for the theme).
     where = {"docs": str(docs), "site_name": f"{lib.book.title} · {lib.edition.id}",

@@ -21,6 +21,7 @@ import nh3
 from markupsafe import Markup, escape
 
 from ...book.files import TOOL_TEMPLATES
+from ...book.rendered import PROSE_EXTENSIONS
 from ...book.textdiff import escape as markdown_literal
 
 __all__ = ["PROSE_EXTENSIONS", "Markup", "escape", "environment", "inline_markdown", "prose_html", "prose_markdown",
@@ -89,10 +90,6 @@ def demote_headings(text: str, levels: int) -> str:
     return re.sub(r"^(#{1,6})(?=\s)", lambda m: "#" * min(6, len(m.group(1)) + levels), text, flags=re.M)
 
 
-# The Markdown of prose, the one list for the site (the MkDocs plugin adds it to mkdocs.yml's) and the print
-# book alike: lists nest as the sources indent them, fenced diagrams stay preformatted, admonitions and
-# tables as written. The site adds only `toc` for heading anchors; print has none (ids would clash book-wide).
-PROSE_EXTENSIONS = ["sane_lists", "tables", "fenced_code", "admonition", "generator.render.views.listindent"]
 
 
 @functools.cache
@@ -241,3 +238,29 @@ def environment(book_root: Path | None = None, **globals_: Any) -> jinja2.Enviro
     env.filters["inline"] = inline_markdown  # YAML text printed as it is written: **bold**, never asterisks
     env.globals.update(globals_)
     return env
+
+
+_LINK = re.compile(r'<a\b([^>]*?)\bhref="([^"]*)"([^>]*)>(.*?)</a>', re.S)
+
+
+def print_links(html: str, here: str, leads_to: Any) -> str:
+    """Sanitized prose HTML of the site page ``here`` with each link made one the PDF can follow: to where the book
+    prints the page it leads to (``leads_to(target, here)``: ``#game-hearts``), or its text alone when print has no
+    such page. Never left relative: WeasyPrint would make it a ``file:`` address on the build machine."""
+    if "<a" not in html:
+        return html
+
+    def sub(m: re.Match[str]) -> str:
+        target = leads_to(unescape_attribute(m.group(2)), here)
+        if target is None:
+            return m.group(4)
+        return f'<a{m.group(1)}href="{html_escape(target)}"{m.group(3)}>{m.group(4)}</a>'
+
+    return _LINK.sub(sub, html)
+
+
+def unescape_attribute(value: str) -> str:
+    """An attribute's value as the sanitizer wrote it, unescaped."""
+    from html import unescape
+
+    return unescape(value)

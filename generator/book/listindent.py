@@ -6,7 +6,7 @@ nests only at four spaces, so a two-space sub-rule would print as a rule of its 
 preprocessor re-indents list items, and the paragraphs that continue them, to four spaces a level
 by CommonMark's rule before the list parser sees them. Four-space nesting keeps working, and a
 top-level list indented by one to three spaces (Standard Gin Rummy's numbered rules) stays a
-top-level list. It is one of the prose extensions in ``markup.PROSE_EXTENSIONS``, so the site and
+top-level list. It is one of the prose extensions in ``rendered.PROSE_EXTENSIONS``, so the site and
 the print book nest alike.
 """
 

@@ -1,0 +1,303 @@
+"""Links in prose: where each one leads, as the site and the print book will take it.
+
+A game's prose is the site's page ``games/<id>.md`` (a variant's prose is a part of its game's page), a prose page's
+``<id>.md``, a game's score keeper ``keep/<id>.md``; a link is written as the site takes it, relative to the page it
+is on (``[Hearts](hearts.md)`` from a game, ``[Hearts](games/hearts.md)`` from a prose page), with ``#part`` for a
+heading of that page. Print has no pages of its own to link: a link to a page of the book goes to where the book
+prints it (``#game-hearts``, ``#page-about``), and one to what print has not (the keeper, the finder) prints as text.
+One table of the book's pages (``book_pages``) answers both, and validate (``link.broken``) asks it the same question.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from . import hints
+from .library import Library
+
+GAMES = "games/"  # the folder of the game pages on the site
+KEEP = "keep/"  # the folder of the score keepers
+OUTSIDE = ("http", "https", "mailto")  # the addresses the sanitizer of both outputs keeps (markup.URL_SCHEMES)
+# The pages the site builds from no source, and where print has each (None: print has no such page).
+SITE_PAGES = {"index.md": ("Home", None), "finder.md": ("Find a game", None), "book-index.md": ("the index", "book-index"),
+              "errata.md": ("Errata", "errata"), "changes.md": ("What changed", "changes")}
+
+
+def game_doc(game_id: str) -> str:
+    """The site's Markdown file of a game's page."""
+    return f"{GAMES}{game_id}.md"
+
+
+def keeper_doc(game_id: str) -> str:
+    """The site's Markdown file of a game's score keeper."""
+    return f"{KEEP}{game_id}.md"
+
+
+def page_doc(page_id: str) -> str:
+    """The site's Markdown file of a prose page."""
+    return f"{page_id}.md"
+
+
+def doc_of_source(path: str, game: str | None) -> str:
+    """The site page a prose file is printed on: a game's (``game``: its id) or a prose page's;
+    ``content/golf.six-card-golf.md`` is part of ``games/golf.md``."""
+    return game_doc(game) if game is not None else page_doc(path.rsplit("/", 1)[-1].removesuffix(".md"))
+
+
+@dataclass
+class Page:
+    """A page of the book as a link reaches it: its title, its parts (heading ids, worked out when first asked for),
+    and where print has it (an id in the PDF, or None: print has no such page)."""
+
+    title: str
+    printed: str | None
+    parts: Callable[[], set[str] | None] = lambda: None  # None: not known here (the site's check looks after the build)
+    _parts: set[str] | None = field(default=None, init=False)
+    _known: bool = field(default=False, init=False)
+
+    def anchors(self) -> set[str] | None:
+        """The page's parts (heading ids), or None when they are not known before the site is built."""
+        if not self._known:
+            self._parts, self._known = self.parts(), True
+        return self._parts
+
+
+# --- Markdown links ------------------------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# [text](target "title") and ![alt](target): the target bare or in <...>, a title after it in quotes or parentheses.
+INLINE = re.compile(r"(?<!\\)(!?)\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
+                    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)")
+AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
+DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*(<[^<>\n]*>|\S+)(.*)$")
+REFERENCE = re.compile(r"(?<![\\\]])\[((?:[^\[\]\\]|\\.)+)\](?:\[((?:[^\[\]\\]|\\.)*)\])?(?![(:])")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link written in prose: its 1-based line and column, its target as written, and its text."""
+
+    line: int
+    col: int
+    target: str
+    text: str
+    image: bool = False
+
+
+def _label(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def prose_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of the lines of Markdown that are not in a fenced code block, code spans blanked."""
+    fence = None
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        yield n, _CODE_SPAN.sub(lambda c: " " * len(c.group()), line) if "`" in line else line
+
+
+def definitions(text: str) -> dict[str, tuple[int, str]]:
+    """The link reference definitions of Markdown (``[label]: target``): label -> (line, target); the first wins."""
+    found: dict[str, tuple[int, str]] = {}
+    for n, line in prose_lines(text):
+        m = DEFINITION.match(line) if "]:" in line else None
+        if m:
+            found.setdefault(_label(m.group(1)), (n, m.group(2).strip("<>")))
+    return found
+
+
+def links(text: str) -> Iterator[Link]:
+    """Every link (and image) in Markdown ``text``: inline, autolinks, and references to a definition."""
+    defined = None
+    for n, line in prose_lines(text):
+        if "[" not in line and "<" not in line:
+            continue
+        if DEFINITION.match(line):
+            continue
+        taken = []
+        for m in INLINE.finditer(line):
+            taken.append(m.span())
+            yield Link(n, m.start() + 1, m.group(3).strip("<>"), m.group(2), bool(m.group(1)))
+        for m in AUTOLINK.finditer(line):
+            yield Link(n, m.start() + 1, m.group(1), m.group(1))
+        if "][" in line or "[" in line:
+            for m in REFERENCE.finditer(line):
+                if any(start <= m.start() < end for start, end in taken):
+                    continue
+                if defined is None:
+                    defined = definitions(text)
+                label = _label(m.group(2) or m.group(1))
+                if label in defined:
+                    yield Link(n, m.start() + 1, defined[label][1], m.group(1))
+
+
+# --- Where a link leads --------------------------------------------------------------------------------------------
+
+_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+
+
+@dataclass(frozen=True)
+class Leads:
+    """Where a link leads: outside the book (``url``), to a page of the book (``doc``, ``part``), or nowhere
+    (``problem``, with ``fix``: the form that works, when there is one)."""
+
+    url: str | None = None
+    doc: str | None = None
+    part: str | None = None
+    problem: str | None = None
+    fix: str | None = None
+    advice: str | None = None  # what to do when there is no one form that works
+
+
+def _relative(doc: str, here: str) -> str:
+    return posixpath.relpath(doc, posixpath.dirname(here) or ".")
+
+
+def _nearest_doc(name: str, here: str, pages: dict[str, Page]) -> str | None:
+    """The page of the book ``name`` most likely meant, written as a link from ``here``."""
+    stem = posixpath.basename(name.rstrip("/")).removesuffix(".md").removesuffix(".html").lower()
+    by_stem = {posixpath.basename(doc).removesuffix(".md"): doc for doc in pages if not doc.startswith(KEEP)}
+    if "keep" in name.split("/") and stem in by_stem and keeper_doc(stem) in pages:
+        return _relative(keeper_doc(stem), here)
+    if stem in by_stem:
+        return _relative(by_stem[stem], here)
+    close = hints.nearest(stem, by_stem)
+    return _relative(by_stem[close], here) if close else None
+
+
+def resolve(target: str, here: str, pages: dict[str, Page]) -> Leads:
+    """Where the link ``target``, written on the site page ``here``, leads: as MkDocs takes it on the site."""
+    target = target.strip()
+    scheme = _SCHEME.match(target)
+    if scheme:
+        if scheme.group(1).lower() not in OUTSIDE:
+            return Leads(problem=f"'{scheme.group(1)}:' addresses are not kept: both outputs print only links to "
+                                 "http, https and mailto addresses", fix=None)
+        if scheme.group(1).lower() in ("http", "https") and not target[scheme.end():].startswith("//"):
+            return Leads(problem="an address with no site in it", fix=f"{scheme.group(1).lower()}://{target[scheme.end():].lstrip('/')}")
+        return Leads(url=target)
+    if target.startswith("//"):
+        return Leads(problem="an address with no scheme", fix=f"https:{target}")
+    path, _, part = target.partition("#")
+    path = unquote(path)
+    if not path:
+        if not part:
+            return Leads(problem="the link leads nowhere (no address)", fix=None)
+        return _part(here, part, pages, "#")
+    if path.startswith("/"):
+        fix = _nearest_doc(path, here, pages)
+        return Leads(problem="an address from the site's root works on no copy of the site but one", fix=fix)
+    doc = posixpath.normpath(posixpath.join(posixpath.dirname(here), path))
+    if doc.startswith("../") or doc == "..":
+        fix = _nearest_doc(path, here, pages)
+        return Leads(problem="it leads out of the book", fix=fix and (fix + (f"#{part}" if part else "")))
+    if doc not in pages:
+        fix = _nearest_doc(path, here, pages)
+        if fix and not path.endswith(".md"):
+            why = "the site links its pages by their Markdown file (name.md), not by their address"
+        else:
+            why = "no page of the book is there"
+        return Leads(problem=why, fix=fix and (fix + (f"#{part}" if part else "")))
+    if part:
+        return _part(doc, part, pages, _relative(doc, here) + "#")
+    return Leads(doc=doc)
+
+
+def _part(doc: str, part: str, pages: dict[str, Page], written: str) -> Leads:
+    anchors = pages[doc].anchors() if doc in pages else None
+    if anchors is None or unquote(part) in anchors:
+        return Leads(doc=doc, part=part)
+    close = hints.nearest(unquote(part), anchors)
+    named = sorted(anchors, key=lambda a: (a.count("-") > 3, a))  # headings before the data blocks' long ids
+    some = ", ".join(f"#{a}" for a in named[:6]) + (f" and {len(named) - 6} more" if len(named) > 6 else "") or "none"
+    return Leads(problem=f"{pages[doc].title} has no part '#{part}' (its parts: {some})",
+                 fix=f"{written}{close}" if close else None, advice="link to one of its parts, or to the page alone")
+
+
+def heading_ids(headings: list[str]) -> set[str]:
+    """The ids the site's table of contents gives headings, in order (a repeated one gets '_1', '_2')."""
+    from markdown.extensions.toc import slugify, unique
+
+    used: set[str] = set()
+    for text in headings:
+        plain = re.sub(r"[*_`]|\[([^\]]*)\]\([^)]*\)", r"\1", text).strip()
+        unique(slugify(plain, "-"), used)
+    return used
+
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$")
+
+
+def headings(text: str) -> list[str]:
+    """The headings of Markdown ``text`` (ATX headings, outside code), in order."""
+    return [m.group(1) for _, line in prose_lines(text) if line.lstrip().startswith("#")
+            and (m := _HEADING.match(line))]
+
+
+def _block_ids(body: object, prefix: str) -> set[str]:
+    """The ids the site gives a game's (or a variant's) data blocks (templates/blocks.html.j2): its scoring
+    tables, its rounds, its numbered alternate rules, its worked examples."""
+    ids = {f"{prefix}scoring-{key}" for key in (getattr(body, "scoring", None) or {})}
+    ids |= {f"{prefix}example-{key}" for key in (getattr(body, "examples", None) or {})}
+    if getattr(body, "rounds", None):
+        ids.add(f"{prefix}rounds-table")
+    alternate = getattr(body, "alternate_rules", None)
+    ids |= {f"{prefix}alternate-rule-{rule.number}" for rule in (alternate.rules if alternate else [])
+            if rule.number is not None}
+    return ids
+
+
+def book_pages(lib: Library) -> dict[str, Page]:
+    """Every page of the edition's site a link in prose may lead to, by its Markdown file."""
+    from .prose import expand
+
+    pages: dict[str, Page] = {doc: Page(title, printed) for doc, (title, printed) in SITE_PAGES.items()}
+    for p in lib.book.pages:
+        text = lib.pages[p.id].text if p.id in lib.pages else ""
+        pages[page_doc(p.id)] = Page(p.title, f"page-{p.id}",
+                                     lambda t=text, title=p.title: heading_ids([title, *headings(expand(t, lib.scope()))]))
+    for gs in lib.ordered_games():
+        game = gs.game
+
+        def parts(gs=gs, game=game) -> set[str]:
+            data = gs.doc.data
+            found = [game.heading(), *headings(expand(gs.prose.text, data, lib.scope()) if gs.prose else "")]
+            ids = _block_ids(game, "")
+            for variant in game.variants:
+                if not lib.includes(variant):
+                    continue
+                found.append(f"Variant: {variant.title}")
+                prose = gs.variant_prose.get(variant.id)
+                found += headings(expand(prose.text, data, lib.scope())) if prose else []
+                ids |= _block_ids(variant, f"{variant.id}-")
+            if game.score_sheet is not None or game.keeps_score():
+                found.append("Score sheet")
+            return heading_ids([*found, "Sources"]) | ids
+
+        pages[game_doc(game.id)] = Page(game.heading(), f"game-{game.id}", parts)
+        if game.keeps_score():
+            pages[keeper_doc(game.id)] = Page(f"the score keeper of {game.heading()}", None)
+    return pages
+
+
+def printed_target(target: str, here: str, pages: dict[str, Page]) -> str | None:
+    """Where a link in prose goes in the PDF: the address outside, the id where print has the page it leads to
+    (``#game-hearts``), or None when print has no such page (the link prints as its text)."""
+    leads = resolve(target, here, pages)
+    if leads.url is not None:
+        return leads.url
+    if leads.doc is not None and pages[leads.doc].printed is not None:
+        return f"#{pages[leads.doc].printed}"  # print's parts have no ids (they would clash book-wide): the page
+    return None

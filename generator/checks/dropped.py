@@ -1,0 +1,59 @@
+"""What Markdown drops, validate reports: every word of a prose file arrives on its page (``book/rendered.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..book.library import Library
+from ..book.rendered import dropped
+from ..errors import Location, echo
+from . import check, listing
+
+Finding = tuple[Location, str, str | None]
+
+
+def _cells(row: str) -> int:
+    """How many cells a Markdown table row has ('| a | b |' and 'a | b' both two; '\\|' is no divider)."""
+    inner = row.strip().replace("\\|", "")
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return inner.count("|") + 1
+
+
+def _why(lines: list[str], n: int) -> str:
+    """Why Markdown drops the words of line ``n`` (1-based), and what to write instead."""
+    line = lines[n - 1]
+    stripped = line.strip()
+    if stripped.startswith("[") and "]:" in stripped:
+        return ("the line reads as a link definition ([label]: address), which prints nowhere ('[//]: # \"...\"' "
+                "comments too): write it as a sentence, or put a note for reviewers in the pull request instead")
+    if "|" in line:
+        start = n - 1
+        while start > 0 and "|" in lines[start - 1] and lines[start - 1].strip():
+            start -= 1
+        header = _cells(lines[start])
+        if _cells(line) > header:
+            return (f"this table row has {_cells(line)} cells and its header {header}: the cells past the header's "
+                    "are dropped: add a column to the header, or join the cells")
+    if "](" in line and ('"' in line or "'" in line):
+        return "a link's title prints in neither output's text: write it in the link's words instead"
+    return "Markdown prints nothing of them here: write them as plain text"
+
+
+@check("prose.dropped")
+def dropped_words(lib: Library) -> Iterator[Finding]:
+    """Words of a prose file print nowhere: Markdown drops them (a table's extra cell, a link definition)."""
+    if not lib.is_current:  # an earlier edition is the text as published (errata undone), not a contributor's to fix
+        return
+    proses = [(p, None) for p in lib.pages.values()]
+    for gs in lib.ordered_games():
+        proses += [(p, gs.id) for p in [gs.prose, *gs.variant_prose.values()] if p is not None]
+    for prose, game in proses:
+        found = dropped(prose.text)
+        if not found:
+            continue
+        lines = prose.text.splitlines()
+        for n, missing in found:
+            yield (Location(prose.path, n), f"{listing([echo(w, 30) for w in missing])} "
+                   f"{'prints' if len(missing) == 1 else 'print'} on neither the site nor the PDF: {_why(lines, n)}",
+                   game)

@@ -1,0 +1,80 @@
+"""One snapshot (issue 51, item 1): a build lays out the bytes it validated. A source that changes while the book is
+built is one line, and nothing is switched in (the next `make` builds again). Cheap: the renders are stubbed; a
+stub reads the sources as a render's process does (``load_library`` with the build's snapshot pinned)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.book.library import SNAPSHOT_ENV, load_library
+from generator.commands import build as build_module
+from tests.test_faults import one_line, run, tiny
+
+
+def _edit(project: Path, what: str) -> None:
+    content, data = project / "content", project / "rules_data"
+    game = next(p for p in data.glob("*.yaml") if p.name not in ("book.yaml",))
+    prose = content / f"{game.stem}.md"
+    if what == "prose edited":
+        prose.write_text(prose.read_text(encoding="utf-8") + "\n{rounds.nonexistent}\n", encoding="utf-8")
+    elif what == "data edited":
+        game.write_text(game.read_text(encoding="utf-8").replace("each: 7", "each: 8"), encoding="utf-8")
+    elif what == "a page edited":
+        (content / "about.md").write_text("Another text.\n", encoding="utf-8")
+    elif what == "a file added":
+        (content / f"{game.stem}.extra.md").write_text("More rules.\n", encoding="utf-8")
+    elif what == "a file gone":
+        (content / "about.md").unlink()
+
+
+# (what changes, and when: while the renders read the sources, or after they did)
+EDITS = [("prose edited", "before a render reads"), ("data edited", "before a render reads"),
+         ("a page edited", "before a render reads"), ("a file added", "before a render reads"),
+         ("prose edited", "after the renders read"), ("data edited", "after the renders read"),
+         ("a file added", "after the renders read"), ("a file gone", "after the renders read"),
+         ("prose edited", "and put back, between")]
+
+
+@pytest.mark.parametrize(("what", "when"), EDITS, ids=[f"{w} {t}" for w, t in EDITS])
+def test_a_source_changed_while_the_book_is_built_is_one_line_and_nothing_is_switched_in(tmp_path, monkeypatch,
+                                                                                         what, when):
+    project = tiny(tmp_path / "project")
+    out = tmp_path / "out"
+    originals = {p: p.read_bytes() for folder in ("content", "rules_data") for p in (project / folder).glob("*.*")}
+
+    def render_pdfs(lib, pdf_dir, **_):
+        assert Path(__import__("os").environ[SNAPSHOT_ENV]).is_file()
+        _edit(project, what)
+        if when != "after the renders read":
+            load_library(project)  # what a render's process does first: it must not lay out what no check saw
+        if when == "and put back, between":
+            for path, body in originals.items():
+                path.write_bytes(body)
+        pdf_dir.mkdir(parents=True)
+        (pdf_dir / "book.pdf").write_bytes(b"%PDF-1.7 a stand-in")
+        return {}
+
+    monkeypatch.setattr(build_module, "render_pdfs", render_pdfs)
+    code, output = run("--root", str(project), "build", "--pdf-only", "--out", str(out))
+    assert code == 1
+    line = one_line(output, "", "changed while the book was being built", "nothing was switched in")
+    assert ("content/" in line or "rules_data/" in line), line
+    assert not (out / "current").exists() and not (out / "pdf").exists()
+    assert SNAPSHOT_ENV not in __import__("os").environ
+
+
+def test_a_build_whose_sources_stay_as_validated_is_switched_in(tmp_path, monkeypatch):
+    project = tiny(tmp_path / "project")
+
+    def render_pdfs(lib, pdf_dir, **_):
+        load_library(project)
+        pdf_dir.mkdir(parents=True)
+        (pdf_dir / "book.pdf").write_bytes(b"%PDF-1.7 a stand-in")
+        return {}
+
+    monkeypatch.setattr(build_module, "render_pdfs", render_pdfs)
+    code, output = run("--root", str(project), "build", "--pdf-only", "--out", str(tmp_path / "out"))
+    assert code == 0, output
+    assert (tmp_path / "out" / "pdf" / "book.pdf").read_bytes() == b"%PDF-1.7 a stand-in"
