@@ -50,7 +50,7 @@ def file_reads(source: str) -> Iterator[tuple[int, str]]:
         owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
         if isinstance(func, ast.Attribute) and name in READ_METHODS:
             yield node.lineno, f".{name}()"
-        elif owner in LOADERS and name in LOADERS[owner]:
+        elif owner in LOADERS and name in LOADERS[owner] and not _in_memory(node):  # a string parsed is no file
             yield node.lineno, f"{owner}.{name}()"
         elif name == "open" and owner in OPENERS:
             if not _in_memory(node) and _reads(_mode(node, 1)):
@@ -104,6 +104,7 @@ NOT_READS = [
     "tarfile.open(fileobj=BytesIO(data))",
     "pikepdf.open(io.BytesIO(raw))",
     "PdfReader(io.BytesIO(body))",
+    "yaml.safe_load(io.StringIO(text))",  # a string parsed, not a file read
     "os.open(path, os.O_RDONLY)",  # the door's own way (only files.py uses it to read)
     "read_source(path, display)",
 ]

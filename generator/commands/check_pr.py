@@ -196,8 +196,8 @@ def _listed_lines(root: Path, name: str) -> list[tuple[int, str]]:
     if path.is_symlink() or not path.is_file():  # (one leaving the project is an error of the check; none is read)
         return []
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_file_text(path)
+    except (OSError, SourceError):
         return []
     return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
             if line.strip() and not line.lstrip().startswith("#")]
@@ -206,8 +206,8 @@ def _listed_lines(root: Path, name: str) -> list[tuple[int, str]]:
 def _gone_line(root: Path, name: str, line: int) -> int:
     """Where an entry the change removes was, as a line of the file it leaves (its last line, if shorter)."""
     try:
-        count = len((root / name).read_text(encoding="utf-8").splitlines())
-    except (OSError, UnicodeDecodeError):
+        count = len(read_file_text(root / name).splitlines())
+    except (OSError, SourceError):
         return 1
     return max(1, min(line, count))
 

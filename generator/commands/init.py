@@ -16,10 +16,10 @@ import os
 import shutil
 from pathlib import Path
 
-from ..book.files import CONTROL, TOOL_TEMPLATES, read_source_text
+from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
 from ..book.schema import write_schemas
 from ..checks.editorial import unknown_in
-from ..errors import RulebookError
+from ..errors import RulebookError, SourceError
 from .new_game import emit
 
 SKELETON = TOOL_TEMPLATES / "init"
@@ -43,9 +43,11 @@ def pipeline_requirement() -> str:
         dist = distribution("rulebook")
     except PackageNotFoundError:
         return "rulebook @ git+https://github.com/OWNER/REPOSITORY@TAG  # the pipeline's repository and tag: edit"
+    # PEP 610's record, read through the door as every file is (importlib finds it, read_file reads it).
+    record = next((dist.locate_file(f) for f in dist.files or [] if f.name == "direct_url.json"), None)
     try:
-        origin = json.loads(dist.read_text("direct_url.json") or "{}")
-    except json.JSONDecodeError:
+        origin = json.loads(read_file_text(Path(str(record)))) if record is not None else {}
+    except (json.JSONDecodeError, OSError, SourceError):
         origin = {}
     url, vcs = origin.get("url", ""), origin.get("vcs_info") or {}
     if vcs.get("vcs") == "git" and vcs.get("commit_id"):

@@ -412,7 +412,7 @@ _MARK = """([other, colour]) => {
 
 def _assets(site: Path) -> dict[str, bytes]:
     """The site's stylesheets and scripts (every page is drawn with them), by path."""
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.suffix in (".css", ".js")}
+    return {p.relative_to(site).as_posix(): read_file(p, MAX_OUTPUT_BYTES) for p in site.rglob("*") if p.suffix in (".css", ".js")}
 
 
 def restyled_pages(before: Path, after: Path, pages: list[str]) -> list[str]:
@@ -420,7 +420,7 @@ def restyled_pages(before: Path, after: Path, pages: list[str]) -> list[str]:
     or script differs, else each whose HTML does."""
     if _assets(before) != _assets(after):
         return pages
-    return [rel for rel in pages if (before / rel).read_bytes() != (after / rel).read_bytes()]
+    return [rel for rel in pages if read_file(before / rel, MAX_OUTPUT_BYTES) != read_file(after / rel, MAX_OUTPUT_BYTES)]
 
 
 def _site_name(rel: str) -> str:
@@ -554,7 +554,7 @@ def _files(top: Path) -> dict[str, bytes]:
         start = top / name
         for path in ([start] if start.is_file() else sorted(start.rglob("*")) if start.is_dir() else []):
             if path.is_file() and "__pycache__" not in path.parts and not path.is_symlink():
-                found[path.relative_to(top).as_posix()] = path.read_bytes()
+                found[path.relative_to(top).as_posix()] = read_file(path, MAX_OUTPUT_BYTES)
     return found
 
 

@@ -11,12 +11,14 @@ makes. The files are read with pypdf (the objects) and PDFium (where the text is
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...book.files import MAX_OUTPUT_BYTES, read_file
 from .printshop import (
     BARCODE,
     BARCODE_INSET,
@@ -291,7 +293,7 @@ def check_interior(path: Path, trim: Trim) -> list[Result]:
     """Every item of the preflight on the interior at ``path``."""
     from pypdf import PdfReader
 
-    reader = PdfReader(path)
+    reader = PdfReader(io.BytesIO(read_file(path, MAX_OUTPUT_BYTES)))
     pages = len(reader.pages)
     return [boxes(reader, trim.width, trim.height), bleed(reader), pdfx(reader), output_intent(reader), fonts(reader),
             interior_safe_area(path, trim, pages), page_count(reader), annotations(reader)]
@@ -301,6 +303,6 @@ def check_cover(path: Path, trim: Trim, pages: int, stock: str) -> list[Result]:
     """Every item of the preflight on the cover at ``path``, for an interior of ``pages`` pages on ``stock`` paper."""
     from pypdf import PdfReader
 
-    reader = PdfReader(path)
+    reader = PdfReader(io.BytesIO(read_file(path, MAX_OUTPUT_BYTES)))
     return [boxes(reader, None, trim.height), bleed(reader), pdfx(reader), output_intent(reader), fonts(reader),
             cover_safe_area(path, trim, pages, stock), annotations(reader), spine(reader, trim, pages, stock)]

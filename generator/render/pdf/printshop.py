@@ -13,11 +13,13 @@ names quote them), the strictest of the services it compares.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from markupsafe import escape
 
+from ...book.files import MAX_OUTPUT_BYTES, read_file
 from ...book.library import Library
 from ...errors import BuildError
 from ...progress import Report, quiet
@@ -118,7 +120,7 @@ def page_count(pdf: Path) -> int:
     """How many pages ``pdf`` has."""
     from pypdf import PdfReader
 
-    return len(PdfReader(pdf).pages)
+    return len(PdfReader(io.BytesIO(read_file(pdf, MAX_OUTPUT_BYTES))).pages)
 
 
 def render_interior(lib: Library, target: Path, trim: Trim, progress: Report = quiet) -> tuple[int, float]:

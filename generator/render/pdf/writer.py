@@ -47,11 +47,13 @@ patches.py (``page-writer``, ``form-fields``, ``page-box``), with the pydyf PDF 
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from ...book.files import read_file
 from ...errors import BuildError
 from ..patches import new_pdf, stream_data
 from . import tagging
@@ -163,9 +165,9 @@ class PdfWriter:
 
             from weasyprint.css import ColorProfile
 
-            with (files("weasyprint.pdf") / "sRGB2014.icc").open("rb") as icc:
-                self.color_profiles["srgb"] = profile = ColorProfile(icc, "sRGB2014.icc", "relative-colorimetric",
-                                                                     (["r"], ["g"], ["b"]))
+            icc = io.BytesIO(read_file(Path(str(files("weasyprint.pdf") / "sRGB2014.icc"))))  # through the door
+            self.color_profiles["srgb"] = profile = ColorProfile(icc, "sRGB2014.icc", "relative-colorimetric",
+                                                                 (["r"], ["g"], ["b"]))
             stream = pydyf.Stream([profile.content], pydyf.Dictionary({"N": 3}), compress=self.compress)
             pdf.add_object(stream)
             profile.pdf_reference = stream.reference

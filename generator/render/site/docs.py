@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...book.files import MAX_ASSET_BYTES, read_source, template_bounds, template_folders
+from ...book.files import MAX_ASSET_BYTES, read_file_text, read_source, template_bounds, template_folders
 from ...book.library import Library
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
@@ -233,7 +233,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     for templates in reversed(template_folders(lib.root)):  # the tool's assets, then the book's own over them
         copy_through_the_door(templates / "site" / "assets", docs / "assets", templates)
     stylesheet = docs / "assets" / offline.STYLESHEET.name
-    stylesheet.write_text(offline.in_colour(stylesheet.read_text(encoding="utf-8"),
+    stylesheet.write_text(offline.in_colour(read_file_text(stylesheet),
                                             offline.palette(lib.book.accent, lib.book.accent_shades)), encoding="utf-8")
     if downloads is not None and downloads.exists():
         shutil.copytree(downloads, docs / "downloads")
