@@ -68,10 +68,11 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
             try:
                 mkdocs_build(config)
             except (MkDocsException, SystemExit) as exc:
-                failure = getattr(plugin, "failure", None)  # what stopped it, said by the plugin (a source, a page)
-                if failure:
+                said = log.take()  # the engine's own words first, each at its source; else what stopped the plugin
+                failure = getattr(plugin, "failure", None)
+                if failure and not said:
                     raise BuildError(failure) from None
-                raise refused(exc, log.take(), plugin.edit_urls, lib.root) from None
+                raise refused(exc, said, plugin.edit_urls, lib.root) from None
     except (OSError, KeyboardInterrupt, RulebookError):
         raise  # a full disk, a stop, a source refused: the build says what and where
     except Exception as exc:  # noqa: BLE001 - Markdown or MkDocs gave up on something validate passed
