@@ -187,3 +187,25 @@ def test_a_kept_current_edition_without_its_alias_gets_it_back_without_a_build(p
     assert counted == {"rendered": [], "deployed": []}
     versions = _versions(root)
     assert versions["2026.2"]["aliases"] == ["latest"] and versions["2026.1"]["aliases"] == []
+
+
+def test_opening_editions_leaves_the_digest_of_every_earlier_edition_of_the_book(tmp_path):
+    """The book itself (its printed index, which `edition new` extends to the new edition, and two editions): opened
+    twice, each earlier edition's build digest stays what it was, and the new one's differs from the last's."""
+    from generator.book.library import load_library
+    from generator.commands.edition import new_edition
+    from generator.commands.publish import build_digest
+    from tests.conftest import copy_project
+
+    root = copy_project(tmp_path / "book")
+    code = publish.code_digest(root, "publish")
+    digests = {e.id: build_digest(load_library(root, e.id), code) for e in load_library(root).book.editions}
+    assert len(digests) >= 2 and load_library(root).book.printed_index is not None
+    for opened, label, date in (("2026.3", "Revision 3 (Dec/2026)", "2026-12-20"),
+                                ("2027.1", "Revision 1 (Jan/2027)", "2027-01-20")):
+        lib = new_edition(root, opened, label, date)
+        assert opened in lib.book.printed_index.editions  # book.yaml edited where the earlier editions read it
+        now = {e.id: build_digest(load_library(root, e.id), code) for e in lib.book.editions}
+        assert {ed: now[ed] for ed in digests} == digests
+        assert now[opened] not in digests.values()
+        digests[opened] = now[opened]
