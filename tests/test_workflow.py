@@ -104,7 +104,8 @@ def test_every_action_is_pinned_to_a_commit_and_every_container_to_a_digest():
     for path in WORKFLOWS:
         for _, step in _steps(path):
             if "uses" in step:
-                assert re.fullmatch(r"[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}", step["uses"]), (path.name, step["uses"])
+                pinned = re.fullmatch(r"[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}", step["uses"])
+                assert pinned, (path.name, step["uses"])
         text = path.read_text(encoding="utf-8")
         for line in re.findall(r"uses: .*", text):
             assert re.search(r"@[0-9a-f]{40}\s+# v\d+(\.\d+)*$", line), (path.name, line)  # the version, for a reader
