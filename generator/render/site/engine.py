@@ -2,8 +2,8 @@
 
 The rest of the project asks for a site by these functions and never names the engine: ``commands/build.py`` calls
 ``render_site``, ``commands/serve.py`` ``serve``, ``commands/publish.py`` ``versions``, ``deploy``, ``alias`` and
-``set_default``. What MkDocs calls back while it builds (the pages generated, sanitized and checked) is the plugin's (``plugin.py``). docs/site-engine.md says
-what a port to another engine would touch.
+``set_default``. What MkDocs calls back while it builds (the pages generated, sanitized and checked) is the plugin's
+(``plugin.py``). docs/site-engine.md says what a port to another engine would touch.
 """
 
 from __future__ import annotations
@@ -134,8 +134,8 @@ def deployed_ref(root: Path, branch: str) -> str | None:
     if base.returncode == 0 and base.stdout.strip() == there:
         return branch  # ahead: deploys not pushed yet
     raise BuildError(f"{branch}: the local branch and {remote} have diverged (each has deploys the other lacks), "
-                     f"and mike commits to neither: keep one (git branch -f {branch} {remote}, or push {branch}), "
-                     "then publish again")
+                     f"and mike deploys on neither: take the remote's (git branch -f {branch} {remote}; what only "
+                     "the local branch had is built again), then publish again")
 
 
 def versions(root: Path, branch: str) -> dict[str, Version]:
