@@ -7,7 +7,8 @@
 0. loop (bench/loop.py): `rulebook validate`, `make` with nothing changed, `make` after a one-game
    edit against a full build (and byte-identical to it); `suite`: `make test` once (last);
 3. copyfit: each edition's pages on letter and A4, and the time copy-fitting adds (issue 12);
-5. editions (bench/editions.py): ten editions against two; publish: after a correction, against one build;
+5. editions (bench/editions.py): ten editions against two; publish: after opening the tenth edition and after a
+   correction, each against one build;
 4. site: our build against a bare `mkdocs build` of the same generated pages, and a generated
    1000-game book with and without Material's navigation.prune.
 6. print-shop (bench/printshop.py): `rulebook print-shop --trim 6x9` (interior, cover, preflight) against the
@@ -322,6 +323,9 @@ TARGETS = [
     # Issue 44: publishing ten editions after a correction to the current one, against one build of it.
     ("publish a correction, ten editions: <= 1.3 x one build", "publish_correction_s", "publish_one_build_s",
      "publish_correction_ratio", 1.3),
+    # Issue 50: publishing after opening the tenth edition (the nine before kept as deployed), against one build.
+    ("publish after opening the tenth edition: <= 1.3 x one build", "publish_release_s", "publish_one_build_s",
+     "publish_release_ratio", 1.3),
 ]
 
 

@@ -182,7 +182,7 @@ def test_publish_keeps_an_edition_that_did_not_change_and_builds_one_that_did(tm
 
 def test_an_edition_whose_sources_as_printed_change_is_built_again(tmp_path):
     """The digest follows what an edition's build reads: a change that a later edition makes (undone for it) leaves it
-    as it was; a change to what it prints, the code, or the editions listed does not."""
+    as it was; a change to what it prints (its words, its edition's label, the label of the edition before) does not."""
     from generator.book.frozen import write
     from generator.book.library import load_library
     from generator.commands.publish import build_digest
@@ -200,8 +200,14 @@ def test_an_edition_whose_sources_as_printed_change_is_built_again(tmp_path):
     (root / "content/demo.md").write_text("## Rules\n\nPlay well.\n", encoding="utf-8")
     write(load_library(root, "2026.1"))
     assert build_digest(load_library(root, "2026.1")) == decided["2026.1"]
-    # A new edition listed: the cover and the versions of every edition change.
+    # An edition's label: its own cover prints it, and the next edition's "What changed" (from it); an earlier
+    # edition prints neither.
     book = (root / "rules_data/book.yaml").read_text(encoding="utf-8")
     (root / "rules_data/book.yaml").write_text(book.replace('label: Revision 2 (Nov/2026)', 'label: Revision 2 (Dec/2026)'),
                                                encoding="utf-8")
+    assert build_digest(load_library(root, "2026.1")) == decided["2026.1"]
+    assert build_digest(load_library(root, "2026.2")) != decided["2026.2"]
+    (root / "rules_data/book.yaml").write_text(book.replace('label: Revision 1 (Jan/2026)', 'label: Revision 1 (Feb/2026)'),
+                                               encoding="utf-8")
     assert build_digest(load_library(root, "2026.1")) != decided["2026.1"]
+    assert build_digest(load_library(root, "2026.2")) != decided["2026.2"]  # "What changed" from it

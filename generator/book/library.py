@@ -207,11 +207,17 @@ class Library:
     def printed_sources(self) -> dict[str, Any]:
         """Everything of the sources this edition's outputs may read, as plain data: the book's data (its sections
         listing the games of the games this edition has had), every game it has had (data and prose, as this
-        edition prints them: later changes undone), its pages, and the corrections and decisions up to it. The
-        editions of today's book are in it whole (the cover, the versions). A change made in a later edition
-        leaves it as it was; ``publish.build_digest`` keeps a deployed edition while it is."""
+        edition prints them: later changes undone), its pages, and the corrections and decisions up to it.
+
+        Of the editions it has this one and those before it (its cover, "What changed" from the one before, the
+        first edition's samples), not which is current: the site's version selector and an earlier edition's banner
+        read the list of editions when the page is read (mike's versions.json, ``assets/editions.js``), so opening an
+        edition (``rulebook edition new``: a new edition listed, made current, and added to the printed index's
+        editions) leaves every earlier one as it was, and ``publish.build_digest`` keeps them as deployed. The seal
+        of a published edition's record (``record``, written when the next is opened) is in it only if a text
+        prints it (``{edition.record}``)."""
         had = {gid: gs for gid, gs in self.every_game.items() if self.in_edition(gs.game.introduced)}
-        book = dict(self.book_doc.data)
+        book = {key: value for key, value in self.book_doc.data.items() if key != "current"}
         book["sections"] = [{**section, "games": [g for g in section.get("games") or [] if g in had]}
                             if isinstance(section, dict) else section for section in book.get("sections") or []]
         games = {}
@@ -219,8 +225,15 @@ class Library:
             mine = self.games.get(gid, gs)  # a game retired by now: its data as the edition it left had it
             games[gid] = {"data": mine.doc.data, "prose": mine.prose.text if mine.prose else None,
                           "variants": {v: t.text for v, t in sorted(mine.variant_prose.items())}}
-        return {"edition": self.edition.id, "current": self.book.current, "book": book, "games": games,
-                "pages": {pid: t.text for pid, t in sorted(self.pages.items())},
+        pages = {pid: t.text for pid, t in sorted(self.pages.items())}
+        sealed = "edition.record" in json.dumps([games, pages, book], ensure_ascii=False, default=str)
+        upto = {e.id for e in self.book.editions if self.in_edition(e.id)}
+        book["editions"] = [{key: value for key, value in e.items() if key != "record" or sealed}
+                            for e in book.get("editions") or [] if isinstance(e, dict) and e.get("id") in upto]
+        if isinstance(book.get("printed_index"), dict):  # this edition prints it or not; the first to is the same
+            index = book["printed_index"]
+            book["printed_index"] = {**index, "editions": [e for e in index.get("editions") or [] if e in upto]}
+        return {"edition": self.edition.id, "book": book, "games": games, "pages": pages,
                 "errata": [e.model_dump(mode="json") for e in self.errata if self.in_edition(e.edition)],
                 "revisions": [r.model_dump(mode="json") for r in self.revisions if self.in_edition(r.edition)]}
 

@@ -8,8 +8,10 @@ plugin verifies the site at the end of every build.
 Only what was committed is published: uncommitted changes to the book's sources (``SOURCES``) refuse the publish
 unless it is told otherwise (``allow_dirty``), and each deploy's commit message names the commit built. An edition
 whose build would read exactly what its deployed version's build read (``build_digest``: the code, the templates,
-the versions, and the edition's sources as assembled, later changes undone) is kept as deployed, not built again:
-a correction to the current edition rebuilds the current edition alone.
+the versions, and the edition's sources as assembled, later changes and later editions left out) is kept as
+deployed, not built again: a correction to the current edition rebuilds the current edition alone, and opening an
+edition builds the new one alone (the alias ``latest`` moves to it). What is deployed is read where mike will
+commit: the local branch, or ``origin``'s when the local one is missing or behind (a CI checkout has only that).
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
     (``progress.py``): its book's pages, its score sheets, its site.
     """
     commit = built_commit(root, allow_dirty)
+    there = engine.versions(root, branch)  # first: a branch mike would refuse refuses the publish before any work
     progress("validate")
     refused = refusals(root)
     progress("validate", final=True)
@@ -114,7 +117,6 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             env.setdefault(f"GIT_{who}_NAME", "rulebook publisher")
             env.setdefault(f"GIT_{who}_EMAIL", "rulebook-publisher@localhost")
     done = Published(commit=commit)
-    there = engine.versions(root, branch)
     code = code_digest(root, "publish")
     # Removed however the publish ends: an error, Ctrl-C or SIGTERM (rulebook's own handler unwinds it); one
     # a kill -9 left is removed by the next publish.
@@ -124,9 +126,12 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             digest = build_digest(ed_lib, code)
             aliases = (ALIAS,) if edition.id == lib.book.current else ()
             entry = there.get(edition.id)
-            if entry is not None and entry.properties.get(DIGEST) == digest and entry.aliases == aliases:
+            if entry is not None and entry.properties.get(DIGEST) == digest:
                 done.kept.append(edition.id)  # built from what it would read now: as deployed, byte for byte
-                continue
+                if not set(aliases) <= set(entry.aliases):  # opened before: the alias moves to it, as it is
+                    engine.alias(root, env, branch, edition.id, aliases,
+                                 f"{', '.join(aliases)} now {edition.id} ({edition.label}), deployed before")
+                continue  # an alias it has and no longer should moves when the edition that should is deployed
             pdf_dir = Path(tmp) / edition.id / "pdf"
             anchors = render_pdfs(ed_lib, pdf_dir, progress=lambda stage, *args, ed=edition.id, **kw:
                                   progress(f"{ed}: {stage}", *args, **kw))

@@ -48,7 +48,10 @@ patches.py (``page-writer``, ``form-fields``, ``page-box``), with the pydyf PDF 
 from __future__ import annotations
 
 import io
+import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -60,6 +63,11 @@ from . import tagging
 
 _OUTSIDE = re.compile(r"(?i)(https?|mailto):")  # the addresses a link of the PDF may lead to (markup.URL_SCHEMES)
 PDF_VARIANT = "pdf/ua-1"
+# The time a font subset made by fontTools records as its 'head' table's modification date (WeasyPrint subsets with
+# fontTools where HarfBuzz's subsetter, libharfbuzz-subset, is not installed; HarfBuzz keeps the font's own date).
+# fontTools stamps the time it saves the font unless SOURCE_DATE_EPOCH names one (reproducible-builds.org): without
+# it two renders of the same book differed in every embedded font, and so did every PDF. 2026-01-01, UTC.
+FONT_TIME = "1767225600"
 
 # A total's calculate action, the one script a PDF of the book carries (tests/test_sheets.py's SUM_ACTION allows this
 # text and nothing else), filled in (%s) with the quoted names of the fields it adds and of those it waits for.
@@ -68,6 +76,20 @@ SUM_SCRIPT = ('(function (doc, terms, awaited) { var sum = 0, shown = false, val
               'if (value !== "" && value !== null && value !== undefined) shown = true; } '
               'for (i = 0; i < terms.length; i++) sum += Number(doc.getField(terms[i]).value) || 0; '
               'event.value = shown ? sum : ""; })(this, [%s], [%s]);')
+
+
+@contextmanager
+def _fonts_dated() -> Iterator[None]:
+    """While the fonts are subset and embedded: SOURCE_DATE_EPOCH set to ``FONT_TIME``, then as it was."""
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = FONT_TIME
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = before
 
 
 class _Serialised:
@@ -399,7 +421,8 @@ class PdfWriter:
             raise BuildError("the book has file attachments, which this writer does not embed")
 
         subset = not self.options["full_fonts"]
-        pdf_fonts = build_fonts_dictionary(pdf, self.fonts, self.compress, subset, self.options)
+        with _fonts_dated():
+            pdf_fonts = build_fonts_dictionary(pdf, self.fonts, self.compress, subset, self.options)
         pdf.add_object(pdf_fonts)
         self.resources["Font"] = pdf_fonts.reference
         _use_references(pdf, self.resources, self.images, self.color_profiles)

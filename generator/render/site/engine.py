@@ -1,9 +1,9 @@
 """The site engine, run: MkDocs builds and serves the site, mike deploys it as one version per edition.
 
 The rest of the project asks for a site by these functions and never names the engine: ``commands/build.py`` calls
-``render_site``, ``commands/serve.py`` ``serve``, ``commands/publish.py`` ``deploy`` and ``set_default``. What MkDocs calls back while
-it builds (the pages generated, sanitized and checked) is the plugin's (``plugin.py``). docs/site-engine.md says
-what a port to another engine would touch.
+``render_site``, ``commands/serve.py`` ``serve``, ``commands/publish.py`` ``versions``, ``deploy``, ``alias`` and
+``set_default``. What MkDocs calls back while it builds (the pages generated, sanitized and checked) is the plugin's
+(``plugin.py``). docs/site-engine.md says what a port to another engine would touch.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .log import Said
 
 CONFIG = "mkdocs.yml"  # the site's configuration, at the project's root
+REMOTE = "origin"  # the remote whose copy of the branch mike deploys on (given to mike, read by ``deployed_ref``)
 
 
 def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None,
@@ -172,10 +173,43 @@ class Version:
     properties: dict[str, str]
 
 
+def _commit(root: Path, rev: str) -> str | None:
+    shown = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           capture_output=True, text=True)
+    return shown.stdout.strip() if shown.returncode == 0 and shown.stdout.strip() else None
+
+
+def deployed_ref(root: Path, branch: str) -> str | None:
+    """The revision holding what is deployed: the one mike's next commit to ``branch`` goes on top of (None when
+    neither ``branch`` nor ``REMOTE``'s copy of it exists).
+
+    Before it commits, mike takes ``REMOTE/branch`` when the local branch is missing or behind it (CI fetches only the
+    remote's: its checkout has no local gh-pages), keeps a local branch that is even or ahead (deploys not pushed
+    yet), and refuses two that diverged: so does this, in one line, before anything is built."""
+    here, remote = _commit(root, branch), f"{REMOTE}/{branch}"
+    there = _commit(root, remote)
+    if there is None or here == there:
+        return branch if here else None
+    if here is None:
+        return remote
+    base = subprocess.run(["git", "-C", str(root), "merge-base", here, there], capture_output=True, text=True)
+    if base.returncode == 0 and base.stdout.strip() == here:
+        return remote  # behind the remote: mike moves the branch up to it first
+    if base.returncode == 0 and base.stdout.strip() == there:
+        return branch  # ahead: deploys not pushed yet
+    raise BuildError(f"{branch}: the local branch and {remote} have diverged (each has deploys the other lacks), "
+                     f"and mike deploys on neither: take the remote's (git branch -f {branch} {remote}; what only "
+                     "the local branch had is built again), then publish again")
+
+
 def versions(root: Path, branch: str) -> dict[str, Version]:
-    """The versions deployed on ``branch``, by version (none if there is no such branch, or it lists none)."""
+    """The versions deployed on ``branch`` as mike will find it (``deployed_ref``: the local branch or the remote's),
+    by version (none if there is no such branch, or it lists none)."""
     try:
-        shown = subprocess.run(["git", "-C", str(root), "show", f"{branch}:versions.json"], capture_output=True,
+        ref = deployed_ref(root, branch)
+        if ref is None:
+            return {}
+        shown = subprocess.run(["git", "-C", str(root), "show", f"{ref}:versions.json"], capture_output=True,
                                text=True)
     except FileNotFoundError:
         return {}
@@ -191,16 +225,23 @@ def versions(root: Path, branch: str) -> dict[str, Version]:
 def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> None:
     """Make ``version`` (a version or an alias) the one the site's root address opens (unless it is already: a mike
     run and a commit spared when a publish keeps the editions as they are)."""
-    shown = subprocess.run(["git", "-C", str(root), "show", f"{branch}:index.html"], capture_output=True, text=True)
+    ref = deployed_ref(root, branch)
+    shown = subprocess.run(["git", "-C", str(root), "show", f"{ref or branch}:index.html"], capture_output=True,
+                           text=True)
     if shown.returncode == 0 and f'href="{version}/"' in shown.stdout and f'url={version}/' in shown.stdout:
         return
     _mike(["set-default", "--branch", branch, version], root, env)
 
 
+def alias(root: Path, env: dict[str, str], branch: str, version: str, aliases: tuple[str, ...], message: str) -> None:
+    """Point ``aliases`` at ``version``, deployed as it is (taken from the version that had them): no build."""
+    _mike(["alias", "--branch", branch, "--message", message, version, *aliases, "--update-aliases"], root, env)
+
+
 def _mike(args: list[str], root: Path, env: dict[str, str]) -> None:
     mike = Path(sys.executable).with_name("mike")
     parent = os.getpid()
-    result = subprocess.run([str(mike), *args, "--config-file", str(root / CONFIG)], cwd=root, env=env,
-                            capture_output=True, text=True, preexec_fn=lambda: die_with_parent(parent))
+    result = subprocess.run([str(mike), *args, "--remote", REMOTE, "--config-file", str(root / CONFIG)], cwd=root,
+                            env=env, capture_output=True, text=True, preexec_fn=lambda: die_with_parent(parent))
     if result.returncode != 0:
         raise BuildError(f"mike {' '.join(args)} failed:\n{result.stderr.strip()[-3000:]}")
