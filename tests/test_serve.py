@@ -193,8 +193,10 @@ def test_a_rebuild_that_fails_is_one_line_where_it_fails_and_the_page_says_so(on
         assert told.startswith(f"not built: mkdocs.yml:{at}: MkDocs encountered an error parsing the "
                                "configuration file: "), told
         config.write_text(text, encoding="utf-8")
-        told = _next_line(lines, "changed: ")
-        assert re.fullmatch(r"mkdocs\.yml changed: rebuilt in \d+\.\d s", told)
+        # Back as it was when last built: the build after a configuration MkDocs could not read may find nothing of
+        # the book's changed since the last build that ran (mkdocs.yml is as it was then), and then names nothing.
+        told = _next_line(lines, "rebuilt in ")
+        assert re.fullmatch(r"(mkdocs\.yml changed: )?rebuilt in \d+\.\d s", told), told
     finally:
         server.terminate()
         server.wait(timeout=30)
