@@ -217,7 +217,12 @@ def resolve(target: str, here: str, pages: dict[str, Page]) -> Leads:
 
 def _part(doc: str, part: str, pages: dict[str, Page], written: str) -> Leads:
     anchors = pages[doc].anchors() if doc in pages else None
-    if anchors is None or unquote(part) in anchors:
+    if anchors is None:  # a page the site makes as it builds (the home page, the errata): its parts are known only
+        # then, so a link to one would pass validate and fail the build; the page alone is what a link can promise
+        return Leads(problem=f"{pages[doc].title} is made as the site is built: its parts cannot be checked before "
+                             f"(so '#{part}' may lead nowhere)", fix=written.removesuffix("#") or None,
+                     advice="link to the page alone")
+    if unquote(part) in anchors:
         return Leads(doc=doc, part=part)
     close = hints.nearest(unquote(part), anchors)
     named = sorted(anchors, key=lambda a: (a.count("-") > 3, a))  # headings before the data blocks' long ids
