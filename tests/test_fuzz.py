@@ -66,7 +66,8 @@ INSERTS = [b"*a " * 600 + b"b" + b"*" * 600, b"[" * 300 + b"x" + b"](y)" * 300, 
 LOOK_ALIKES = {b"a": "\u0430".encode(), b"e": "\u0435".encode(), b"o": "\u03bf".encode(), b"T": "\u0422".encode(),
                b"r": "\uff52".encode(), b" ": "\u00a0".encode(), b"s": "s\u200b".encode()}
 # One line of output: a problem at its file (and line), an `error: ...` line, a finding, or validate's summary.
-ONE_LINE = re.compile(r"[\w./-]+(:\d+){0,2}: \S.*|error: \S.*|accepted: \S.*|\d+ errors?, \d+ warnings?.* in \d+ games?")
+# A path is any name a file can have here but a blank or a colon (an editor's backup 'about.md~' is one)
+ONE_LINE = re.compile(r"[^\s:]+(:\d+){0,2}: \S.*|error: \S.*|accepted: \S.*|\d+ errors?, \d+ warnings?.* in \d+ games?")
 
 
 @st.composite
