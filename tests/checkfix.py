@@ -6,6 +6,19 @@ from pathlib import Path
 
 import yaml
 
+# A one-game book's game: Demo Rummy, of the fixture's one source, for the tests that need any valid game.
+DEMO_GAME = """\
+id: demo
+title: Demo Rummy
+category: cards
+introduced: "2026.1"
+sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]
+players: 2-4
+equipment: {cards: [{decks: 1}]}
+deal: {each: 7}
+goal: {winner: low, target: 100}
+"""
+
 BOOK = """\
 title: Fixture Book
 author: Tests

@@ -9,18 +9,9 @@ import pytest
 from generator.book.library import load_library
 from generator.book.rendered import PROSE_EXTENSIONS, dropped, page_text
 from generator.checks import run_checks
-from tests.checkfix import make_project
+from tests.checkfix import DEMO_GAME, make_project
 
-GAME = """\
-id: demo
-title: Demo Rummy
-category: cards
-introduced: "2026.1"
-sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]
-players: 2-4
-equipment: {cards: [{decks: 1}]}
-deal: {each: 7}
-goal: {winner: low, target: 100}
+GAME = DEMO_GAME + """\
 variants:
   - {id: short, title: Short Demo, introduced: "2026.1", sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]}
 """

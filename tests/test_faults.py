@@ -27,21 +27,11 @@ from generator.commands import build as build_module
 from generator.commands.build import build
 from generator.errors import RulebookError
 from tests import hostile
-from tests.checkfix import make_project
+from tests.checkfix import DEMO_GAME, make_project
 from tests.conftest import ROOT, copy_project
 from tests.test_fuzz import time_limit
 
-GAME = """\
-id: demo
-title: Demo Rummy
-category: cards
-introduced: "2026.1"
-sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]
-players: 2-4
-equipment: {cards: [{decks: 1}]}
-deal: {each: 7}
-goal: {winner: low, target: 100}
-"""
+GAME = DEMO_GAME
 
 
 def tiny(root: Path) -> Path:

@@ -22,7 +22,7 @@ from generator.render.pdf.book import _env, print_colours
 from generator.render.pdf.weasy import Engine
 from generator.render.site.offline import MANIFEST, STYLESHEET, in_colour, manifest, palette
 from generator.render.views.describe import file_stem, pdf_name, possessive
-from tests.checkfix import make_project
+from tests.checkfix import DEMO_GAME, make_project
 from tests.conftest import ROOT
 
 # The book whose name the tool once carried, in any case: none of it may be left in the tool's code or templates.
@@ -76,17 +76,7 @@ TITLES = [
 ]
 IDS = [case[0] for case in TITLES]
 
-GAME = """\
-id: demo
-title: Demo Rummy
-category: cards
-introduced: "2026.1"
-sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]
-players: 2-4
-equipment: {cards: [{decks: 1}]}
-deal: {each: 7}
-goal: {winner: low, target: 100}
-"""
+GAME = DEMO_GAME
 
 
 def identity_project(root: Path, title: str, description: str, author: str) -> Path:
