@@ -27,6 +27,11 @@ def _edit(project: Path, what: str) -> None:
         (content / f"{game.stem}.extra.md").write_text("More rules.\n", encoding="utf-8")
     elif what == "a file gone":
         (content / "about.md").unlink()
+    elif what == "an optional file gone":  # the loader reads a book without it, and says nothing
+        (data / "revisions.yaml").unlink()
+    elif what == "a file made a folder":
+        (content / "about.md").unlink()
+        (content / "about.md").mkdir()
 
 
 # (what changes, and when: while the renders read the sources, or after they did)
@@ -34,13 +39,16 @@ EDITS = [("prose edited", "before a render reads"), ("data edited", "before a re
          ("a page edited", "before a render reads"), ("a file added", "before a render reads"),
          ("prose edited", "after the renders read"), ("data edited", "after the renders read"),
          ("a file added", "after the renders read"), ("a file gone", "after the renders read"),
-         ("prose edited", "and put back, between")]
+         ("prose edited", "and put back, between"), ("an optional file gone", "before a render reads"),
+         ("an optional file gone", "and put back, between"), ("a file gone", "and put back, between"),
+         ("a file made a folder", "before a render reads")]
 
 
 @pytest.mark.parametrize(("what", "when"), EDITS, ids=[f"{w} {t}" for w, t in EDITS])
 def test_a_source_changed_while_the_book_is_built_is_one_line_and_nothing_is_switched_in(tmp_path, monkeypatch,
                                                                                          what, when):
     project = tiny(tmp_path / "project")
+    (project / "rules_data" / "revisions.yaml").write_text("revisions: []\n", encoding="utf-8")
     out = tmp_path / "out"
     originals = {p: p.read_bytes() for folder in ("content", "rules_data") for p in (project / folder).glob("*.*")}
 
@@ -51,6 +59,8 @@ def test_a_source_changed_while_the_book_is_built_is_one_line_and_nothing_is_swi
             load_library(project)  # what a render's process does first: it must not lay out what no check saw
         if when == "and put back, between":
             for path, body in originals.items():
+                if path.is_dir():
+                    path.rmdir()
                 path.write_bytes(body)
         pdf_dir.mkdir(parents=True)
         (pdf_dir / "book.pdf").write_bytes(b"%PDF-1.7 a stand-in")

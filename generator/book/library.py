@@ -380,11 +380,17 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
     pinned = os.environ.get(SNAPSHOT_ENV)
     if not pinned:
         return _load_library(root, edition_id, allow_missing)
+    failed: SourceErrors | None = None
     with recording() as read:
-        lib = _load_library(root, edition_id, allow_missing)
-    changed = changed_reads(read, Path(pinned))
+        try:
+            lib = _load_library(root, edition_id, allow_missing)
+        except SourceErrors as exc:  # a file gone or broken since: the change is the news, not what it broke
+            failed = exc
+    changed = changed_reads(read, Path(pinned), root)
     if changed:
         raise SourceErrors([SourceError(Location(name), CHANGED) for name in changed[:1]])
+    if failed is not None:
+        raise failed
     return lib
 
 
@@ -406,10 +412,14 @@ def pinned(snapshot: str | None) -> Iterator[None]:
             os.environ[SNAPSHOT_ENV] = before
 
 
-def changed_reads(read: dict[str, str], pinned: Path) -> list[str]:
-    """The sources in ``read`` (name -> digest) that differ from the snapshot kept in the file ``pinned``."""
+def changed_reads(read: dict[str, str], pinned: Path, root: Path) -> list[str]:
+    """The sources in ``read`` (name -> digest) that differ from the snapshot kept in the file ``pinned``, and those
+    of the snapshot that are no longer a file in ``root``: a load without them reads a different book (an optional
+    file, such as the revisions, gone is no error to the loader)."""
     snapshot = json.loads(read_source(pinned, pinned.name, pinned.parent, 64 * 1024 * 1024))
-    return sorted(name for name, digest in read.items() if snapshot.get(name) != digest)
+    changed = {name for name, digest in read.items() if snapshot.get(name) != digest}
+    changed |= {name for name in snapshot if name not in read and not (root / name).is_file()}
+    return sorted(changed)
 
 
 def changed_since(root: Path, snapshot: dict[str, str]) -> list[str]:
