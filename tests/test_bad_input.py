@@ -194,14 +194,14 @@ def test_a_folder_that_is_a_link_out_of_the_project_is_one_line(project, folder)
 
 def test_a_site_asset_that_links_out_is_never_published(tmp_path, monkeypatch):
     """A pull request adding a link among the site's assets to a secret: the build names it, publishes nothing."""
+    from generator.book.files import copy_tree, template_bounds
     from generator.render.site import docs
 
     assets = tmp_path / "templates" / "site" / "assets"
     shutil.copytree(docs.SITE_ASSETS, assets)
     (assets / "notes.txt").symlink_to(_outside(assets / "x"))
-    monkeypatch.setattr(docs, "TEMPLATES", tmp_path / "templates")
-    with pytest.raises(SourceError, match="leads out of"):
-        docs.copy_through_the_door(assets, tmp_path / "docs" / "assets")
+    with pytest.raises(SourceError, match="templates/site/assets/notes.txt: leads out of"):
+        copy_tree(assets, tmp_path / "docs" / "assets", "templates/site/assets", template_bounds(tmp_path / "templates"))
     assert not any(SECRET in p.read_text(errors="replace") for p in (tmp_path / "docs").rglob("*") if p.is_file())
 
 

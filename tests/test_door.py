@@ -18,6 +18,7 @@ LOADERS = {"yaml": {"load", "safe_load", "full_load", "unsafe_load", "load_all",
            "json": {"load"}, "pickle": {"load"}, "marshal": {"load"}, "tomllib": {"load"}, "plistlib": {"load"}}
 OPENERS = {"Image", "tarfile", "zipfile", "pikepdf", "io", "codecs", "gzip", "bz2", "lzma", "shelve", "dbm", "Pdf"}
 READERS = {"PdfReader", "PdfFileReader"}  # pypdf's: a path or a stream
+COPIES = {"copy", "copy2", "copyfile", "copytree"}  # shutil's: each reads the files it copies (and follows links)
 
 
 def _in_memory(node: ast.Call) -> bool:
@@ -63,6 +64,30 @@ def file_reads(source: str) -> Iterator[tuple[int, str]]:
                 yield node.lineno, ".open()"
         elif name in READERS and not _in_memory(node):
             yield node.lineno, f"{name}()"
+        elif owner == "shutil" and name in COPIES and not _linked(node):
+            yield node.lineno, f"shutil.{name}()"
+        elif owner == "os" and name == "open" and _opens_to_read(node):
+            yield node.lineno, "os.open()"
+
+
+def _flags(node: ast.Call) -> set[str]:
+    """The names of the flags an ``os.open`` call is given (``os.O_RDONLY | os.O_DIRECTORY``: both)."""
+    given = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "flags"), None)
+    return {n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(given) if isinstance(n, (ast.Attribute, ast.Name))
+            } if given is not None else set()
+
+
+def _opens_to_read(node: ast.Call) -> bool:
+    """Whether an ``os.open`` may read a file's bytes: not a folder (``O_DIRECTORY``: a lock, a listing), not
+    opened only to write."""
+    flags = _flags(node)
+    return "O_DIRECTORY" not in flags and "O_WRONLY" not in flags
+
+
+def _linked(node: ast.Call) -> bool:
+    """Whether a copy makes hard links (``copy_function=os.link``): the same files, none of them read."""
+    return any(k.arg == "copy_function" and isinstance(k.value, ast.Attribute) and k.value.attr == "link"
+               for k in node.keywords)
 
 
 def tree_reads(root: Path) -> list[str]:
@@ -95,6 +120,14 @@ BROKEN = [
     'pikepdf.open(path)',
     'io.open(path)',
     "PdfReader(source)",
+    "shutil.copy(path, target)",  # a copy reads the file, and follows a link out of the project
+    "shutil.copy2(path, target)",
+    "shutil.copyfile(lists / name, dest / name)",
+    "shutil.copytree(root / name, dest / name)",
+    "shutil.copytree(there, staged, copy_function=shutil.copy2)",
+    "os.open(path, os.O_RDONLY)",
+    "os.open(path, os.O_RDONLY | os.O_NOFOLLOW)",
+    "os.open(path, flags)",  # flags not written out may read
 ]
 NOT_READS = [
     'open(path, "w", encoding="utf-8")',
@@ -105,7 +138,11 @@ NOT_READS = [
     "pikepdf.open(io.BytesIO(raw))",
     "PdfReader(io.BytesIO(body))",
     "yaml.safe_load(io.StringIO(text))",  # a string parsed, not a file read
-    "os.open(path, os.O_RDONLY)",  # the door's own way (only files.py uses it to read)
+    "os.open(folder, os.O_RDONLY | os.O_DIRECTORY)",  # a folder, held as a lock or listed: no file's bytes
+    "os.open(path, os.O_WRONLY | os.O_CREAT)",
+    "shutil.copytree(there, staged, copy_function=os.link)",  # hard links: the same files, none read
+    "shutil.rmtree(folder)",
+    "copy_tree(source, target, name)",  # the door's own copy
     "read_source(path, display)",
 ]
 
@@ -252,3 +289,42 @@ def test_a_killed_builds_scratch_folder_is_removed_by_the_next(tmp_path, monkeyp
         (Path(env["TMPDIR"]) / "fonts").mkdir()
     assert not left.exists() and theirs.is_dir() and other.is_dir()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([theirs.name, other.name])
+
+
+# What a folder copied by the program (a cache entry, a build's half carried over, a change's sources) may hold
+# instead of a file, and what the one line says: nothing of it reaches the copy.
+TREE = [
+    (_link_out, "leads out of"),
+    (lambda path: os.mkfifo(path), "not a plain file"),  # a pipe: shutil's copy waited, or said SpecialFileError
+    (lambda path: path.symlink_to(path.parent / "gone.txt"), "not there"),
+]
+
+
+@pytest.mark.parametrize(("make", "says"), TREE, ids=["link out", "pipe", "dangling link"])
+def test_a_folder_is_copied_through_the_door(tmp_path, make, says):
+    from generator.book.files import copy_tree
+    from generator.errors import SourceError
+
+    source = tmp_path / "project" / "entry" / "sheets"
+    source.mkdir(parents=True)
+    (source / "a.pdf").write_bytes(b"%PDF-1.7 a")
+    make(source / "b.pdf")
+    with pytest.raises(SourceError) as info:
+        copy_tree(source, tmp_path / "copy", "sheets", source)
+    assert info.value.where.path == "sheets/b.pdf" and says in str(info.value), str(info.value)
+    assert not (tmp_path / "copy" / "b.pdf").exists()
+
+
+def test_a_folder_copied_through_the_door_is_the_same_files_less_those_skipped(tmp_path):
+    from generator.book.files import copy_tree
+
+    source = tmp_path / "entry"
+    (source / "deep" / "__pycache__").mkdir(parents=True)
+    files = {"a.pdf": b"%PDF a", "deep/b.txt": b"b\n", "deep/__pycache__/c.pyc": b"c", ".manifest": b"m"}
+    for name, body in files.items():
+        (source / name).write_bytes(body)
+    (source / "deep" / "inside.txt").symlink_to(source / "a.pdf")  # a link inside: its file's bytes
+    copy_tree(source, tmp_path / "copy", "entry", skip=(".manifest", "__pycache__"))
+    copied = {p.relative_to(tmp_path / "copy").as_posix(): p.read_bytes() for p in (tmp_path / "copy").rglob("*")
+              if p.is_file()}
+    assert copied == {"a.pdf": b"%PDF a", "deep/b.txt": b"b\n", "deep/inside.txt": b"%PDF a"}

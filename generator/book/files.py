@@ -241,6 +241,32 @@ def read_file_text(path: Path, limit: int = MAX_ASSET_BYTES) -> str:
     return _decode(read_file(path, limit), path.name, limit)
 
 
+def copy_file(source: Path, target: Path, limit: int = MAX_OUTPUT_BYTES) -> None:
+    """Copy a file the program made or keeps to ``target``, read through the door (``read_file``)."""
+    target.write_bytes(read_file(source, limit))
+
+
+def copy_tree(source: Path, target: Path, display: str, inside: Path | None = None, limit: int = MAX_OUTPUT_BYTES,
+              skip: tuple[str, ...] = ()) -> None:
+    """Copy the folder ``source`` (named ``display`` in a message) into ``target`` (which may exist), each file read
+    through the door (``read_source``, inside ``inside``, by default ``source``): a link out of it, a pipe or a
+    device is one line naming it, and what a link leads to is never copied. Names matching ``skip`` are left."""
+    import fnmatch
+
+    inside = inside if inside is not None else source
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.rglob("*")) if source.is_dir() else []:
+        rel = path.relative_to(source)
+        if any(fnmatch.fnmatch(part, pattern) for part in rel.parts for pattern in skip):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            (target / rel).mkdir(parents=True, exist_ok=True)
+            continue
+        body = read_source(path, f"{display}/{rel.as_posix()}", inside, limit)
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_bytes(body)
+
+
 def list_folder(folder: Path, display: str, suffix: str, inside: Path | None = None) -> list[Path]:
     """The entries of ``folder`` named ``*suffix``, sorted; none if it is not there; SourceError if it cannot be read,
     or (with ``inside``) is a link out of that folder.

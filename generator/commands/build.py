@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..book.files import read_file_text, recording
+from ..book.files import MAX_OUTPUT_BYTES, copy_tree, read_file_text, recording
 from ..book.library import CHANGED, Library, changed_since, load_library
 from ..book.library import pinned as pinned_to
 from ..checks import Finding, run_checks
@@ -277,7 +277,7 @@ def _carry_over(out: Path, staged: Path, made: tuple[str, ...]) -> None:
             shutil.copytree(there, staged / half, copy_function=os.link)
         except OSError:
             shutil.rmtree(staged / half, ignore_errors=True)
-            shutil.copytree(there, staged / half)
+            copy_tree(there, staged / half, half, out, MAX_OUTPUT_BYTES)
 
 
 def _switch(out: Path, staged: Path) -> None:

@@ -20,7 +20,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -30,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..book.compare import BOOK, Change, compare, markdown, show
-from ..book.files import read_file_text
+from ..book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ..book.frozen import rewritten
 from ..book.library import ACCEPTED_FILE, CONTENT_DIR, DATA_DIR, Library, load_library
 from ..book.textdiff import escape, mark_words
@@ -298,12 +297,12 @@ def with_lists(root: Path, lists: Path, dest: Path) -> Path:
     (``LISTS``) the one at ``lists`` (the base's), or none where that has none."""
     for name in (DATA_DIR, CONTENT_DIR):
         if (root / name).is_dir():
-            shutil.copytree(root / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+            copy_tree(root / name, dest / name, name, root, MAX_FILE_BYTES, skip=("__pycache__",))
     for name in LISTS:
         (dest / name).unlink(missing_ok=True)
         if (lists / name).is_file() and not (lists / name).is_symlink():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(lists / name, dest / name)
+            (dest / name).write_bytes(read_source(lists / name, name, lists))
     return dest
 
 
@@ -329,7 +328,8 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
                                "json"],
                               capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
         found = json.loads(done.stdout)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError):
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError,
+            SourceError):
         return []  # (a base with no code, or whose validate cannot say: the change's own findings stand alone)
     # Matched by check, file and line, not message: a change may reword what a check says, not what it finds.
     live = {(f.check, f.path, f.line) for f in findings if f.severity != "accepted"}

@@ -20,7 +20,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -30,7 +29,7 @@ from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from pathlib import Path
 
-from ..book.files import MAX_OUTPUT_BYTES, read_file, read_file_text
+from ..book.files import MAX_ASSET_BYTES, MAX_OUTPUT_BYTES, copy_tree, read_file, read_file_text, read_source
 from ..book.library import Library
 from ..errors import BuildError, RulebookError
 from ..progress import Report, quiet
@@ -607,9 +606,9 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     if _code(base) == _code(root):  # no code of the base's own (a bare folder of sources): drawn as the change's
         for name in ("templates", CONFIG):
             if (root / name).is_dir():
-                shutil.copytree(root / name, base / name, dirs_exist_ok=True)
+                copy_tree(root / name, base / name, name, root, MAX_ASSET_BYTES)
             elif (root / name).is_file():
-                shutil.copy(root / name, base / name)
+                (base / name).write_bytes(read_source(root / name, name, root, MAX_ASSET_BYTES))
     _clear(out)
     scratch = base.parent / "pictures"
     scratch.mkdir(exist_ok=True)

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ...book.files import MAX_OUTPUT_BYTES, TOOL_TEMPLATES, read_file, read_file_text, template_folders
+from ...book.files import MAX_OUTPUT_BYTES, TOOL_TEMPLATES, copy_tree, read_file, read_file_text, template_folders
 from ...errors import SourceError
 
 CODE = Path(__file__).resolve().parents[3]  # the project (generator/, templates/, the lock file), or site-packages
@@ -107,7 +107,7 @@ def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str
     folder.mkdir(parents=True, exist_ok=True)
     if staging is None or staging.stat().st_dev != folder.stat().st_dev:
         staging = folder  # a rename is whole only within one file system
-    lock = os.open(folder, os.O_RDONLY)  # the folder itself is the lock: a failed build leaves no lock file
+    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)  # the folder itself is the lock: a failed build leaves no lock file
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # a parallel build waits, then copies what the first one made
         for debris in folder.glob(f".{name}.*"):  # a render killed while making this entry (we hold its lock)
@@ -142,7 +142,7 @@ def kept(folder: Path, name: str, make: Callable[[Path], None], keep_prefix: str
 
 def copy_into(entry: Path, target: Path, skip: tuple[str, ...] = ()) -> None:
     """Copy a kept entry's files into ``target`` (which may exist)."""
-    shutil.copytree(entry, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns(MANIFEST, *skip))
+    copy_tree(entry, target, entry.name, skip=(MANIFEST, *skip))
 
 
 MANIFEST = ".manifest"  # in each entry: every file's path and digest, sealed (files.store)

@@ -16,7 +16,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from ...book.files import read_file_text
+from ...book.files import copy_file, read_file_text
 from ...book.library import Library
 from ...errors import BuildError
 from ...progress import Report, quiet
@@ -249,13 +249,12 @@ class SheetKeeper:
     def put(self, name: str, files: list[Path], chosen: dict | None = None) -> None:
         """Keep copies of ``files`` (and what the layout chose) as the entry ``name``."""
         import json
-        import shutil
 
         from .cache import kept
 
         def make(staged: Path) -> None:
             for path in files:
-                shutil.copy(path, staged / path.name)
+                copy_file(path, staged / path.name)
             if chosen is not None:
                 (staged / "layout.json").write_text(json.dumps(chosen, sort_keys=True), encoding="utf-8")
 
@@ -289,7 +288,6 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
     its layout chose before; the pad, if it is kept, is copied and no sheet kept is laid out at all.
     ``progress`` is told each sheet as it is done, of how many (``progress.py``)."""
     import json
-    import shutil
 
     from ..views.sheets import score_pad_name, sheet_files
     from .writer import PdfWriter
@@ -311,14 +309,14 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
             entry = keeper.get(name) if keeper else None
             chosen = json.loads(read_file_text(entry / "layout.json")) if entry else None
             if entry and pad is None:  # copied, and the pad too: nothing to lay out
-                shutil.copy(entry / file.filename, target)
+                copy_file(entry / file.filename, target)
                 results.append(SheetRender(file, [], chosen["rows"], tuple(chosen["landscape"]), chosen["pages"],
                                            chosen["blank_rows"], chosen["style"]))
                 progress(SHEETS, len(results), len(files))
                 continue
             if entry:
                 result = lay_out_as_before(lib, by_id[file.game_id], file, engine, chosen)
-                shutil.copy(entry / file.filename, target)
+                copy_file(entry / file.filename, target)
             else:
                 result = render_sheet_documents(lib, by_id[file.game_id], file, engine)
                 engine.write(result.documents, target)
@@ -333,7 +331,7 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
             progress(SHEETS, len(results), len(files))
         target = out_dir / score_pad_name(lib.edition.id)
         if pad is None:
-            shutil.copy(kept_pad / target.name, target)
+            copy_file(kept_pad / target.name, target)
         else:
             length = 1  # the contents' pages: each sheet's page number counts them
             for _ in range(4):

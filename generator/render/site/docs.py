@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...book.files import MAX_ASSET_BYTES, read_file_text, read_source, template_bounds, template_folders
+from ...book.files import MAX_ASSET_BYTES, copy_tree, read_file_text, template_bounds, template_folders
 from ...book.library import Library
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
@@ -23,23 +23,6 @@ from . import offline
 from .repository import correction_address
 
 SITE_ASSETS = TEMPLATES / "site" / "assets"
-
-
-def copy_through_the_door(source: Path, target: Path, templates: Path | None = None) -> None:
-    """Copy the folder ``source`` (the site's assets, in the folder ``templates``) into ``target``, each file read
-    through the door every file passes (``files.read_source``): a link out of the templates, a pipe or a device there
-    is one line naming it, and what a link leads to is never published."""
-    templates = templates or TEMPLATES
-    target.mkdir(parents=True, exist_ok=True)
-    for path in sorted(source.rglob("*")) if source.is_dir() else []:
-        rel = path.relative_to(source)
-        if path.is_dir() and not path.is_symlink():
-            (target / rel).mkdir(parents=True, exist_ok=True)
-            continue
-        body = read_source(path, f"templates/{path.relative_to(templates).as_posix()}", template_bounds(templates),
-                           MAX_ASSET_BYTES)
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        (target / rel).write_bytes(body)
 
 
 def built_url(doc: str, at: str = "errata.md") -> str:
@@ -231,12 +214,13 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
 
     # Copied files first: the list of files given to MkDocs names them.
     for templates in reversed(template_folders(lib.root)):  # the tool's assets, then the book's own over them
-        copy_through_the_door(templates / "site" / "assets", docs / "assets", templates)
+        copy_tree(templates / "site" / "assets", docs / "assets", "templates/site/assets", template_bounds(templates),
+                  MAX_ASSET_BYTES)
     stylesheet = docs / "assets" / offline.STYLESHEET.name
     stylesheet.write_text(offline.in_colour(read_file_text(stylesheet),
                                             offline.palette(lib.book.accent, lib.book.accent_shades)), encoding="utf-8")
     if downloads is not None and downloads.exists():
-        shutil.copytree(downloads, docs / "downloads")
+        copy_tree(downloads, docs / "downloads", "downloads")
 
     edit = {"index.md": "rules_data/book.yaml", "finder.md": "rules_data/book.yaml",
             "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml",

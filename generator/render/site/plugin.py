@@ -428,11 +428,14 @@ def _error_site(generated: Path, problem: str) -> dict[str, Any]:
     """A one-page site saying why the book cannot be built (the preview while a file has a slip)."""
     import shutil
 
+    from ...book.files import MAX_ASSET_BYTES, copy_tree, template_bounds
+    from ..views.markup import TEMPLATES
     from .docs import SITE_ASSETS
 
     docs = generated / "cannot-build" / "docs"
     shutil.rmtree(docs, ignore_errors=True)
-    shutil.copytree(SITE_ASSETS, docs / "assets")  # the theme's stylesheet, as every page of the book has it
+    # the theme's stylesheet, as every page of the book has it
+    copy_tree(SITE_ASSETS, docs / "assets", "templates/site/assets", template_bounds(TEMPLATES), MAX_ASSET_BYTES)
     lines = "\n".join(f"    {line}" for line in problem.splitlines())  # an indented block: shown as written
     (docs / "index.md").write_text("# The book cannot be built\n\nCorrect the file named below and save it: "
                                    f"this page turns back into the book.\n\n{lines}\n", encoding="utf-8")
