@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import Library
+from ..book.prose import expand, lookup
 from ..book.rendered import dropped
 from ..errors import Location, echo
 from . import check, listing
@@ -45,14 +46,23 @@ def dropped_words(lib: Library) -> Iterator[Finding]:
     """Words of a prose file print nowhere: Markdown drops them (a table's extra cell, a link definition)."""
     if not lib.is_current:  # an earlier edition is the text as published (errata undone), not a contributor's to fix
         return
-    proses = [(p, None) for p in lib.pages.values()]
+    scope = lib.scope()
+    proses = [(p, None, (scope,)) for p in lib.pages.values()]
     for gs in lib.ordered_games():
-        proses += [(p, gs.id) for p in [gs.prose, *gs.variant_prose.values()] if p is not None]
-    for prose, game in proses:
-        found = dropped(prose.text)
+        data = gs.doc.data
+        proses += [(gs.prose, gs.id, (data, scope))] if gs.prose is not None else []
+        own = {v.id: lookup(data, f"variants.{i}") for i, v in enumerate(gs.game.variants)}
+        for vid, prose in gs.variant_prose.items():  # a variant's prose reads its own data first, as printed
+            proses.append((prose, gs.id, (own[vid], data, scope) if vid in own else (data, scope)))
+    for prose, game, scopes in proses:
+        # As the outputs convert it: its {references} given their values first (a value's words are what is lost).
+        text = expand(prose.text, *scopes)
+        if text.count("\n") != prose.text.count("\n"):  # a value of more than one line: the lines as written
+            text = prose.text
+        found = dropped(text)
         if not found:
             continue
-        lines = prose.text.splitlines()
+        lines = text.splitlines()
         for n, missing in found:
             yield (Location(prose.path, n), f"{listing([echo(w, 30) for w in missing])} "
                    f"{'prints' if len(missing) == 1 else 'print'} on neither the site nor the PDF: {_why(lines, n)}",
