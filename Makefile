@@ -25,6 +25,7 @@ $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@$(BIN)/python -m compileall -q generator > /dev/null  # see test: each command starts compiled
 	@rm -f $(VENV)/.installed-* && touch $@
 
 venv: $(STAMP) ## create .venv and install the pinned dependencies
