@@ -32,7 +32,9 @@ def book(tmp_path_factory):
     """Two games (Demo Rummy keeps score, and has two variants, one with prose; Penny Ante is played for chips: no keeper) and the About page."""
     demo = GAME.format(id="demo", title="Demo Rummy") + "variants:\n  - {id: short, title: Short Demo, introduced: \"2026.1\", sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]}\n" \
         "  - {id: long, title: Long Demo, introduced: \"2026.1\", sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]}\n"
-    fixture = {"games": [demo, STAKES.format(id="ante", title="Penny Ante")],
+    ante = STAKES.format(id="ante", title="Penny Ante").replace("deal: {each: 7}", "deal: {by_round: true}") \
+        + "rounds: {ranks: 3-K}\n"  # one round a rank: told in a line, no table
+    fixture = {"games": [demo, ante],
                "prose": {"demo": "## Rules\n\nPlay well.\n\n## Scoring\n\nCount.\n", "ante": "## Rules\n\nBet.\n",
                          "demo.short": "Play to 50.\n"}}
     return make_project(tmp_path_factory.mktemp("links") / "project", fixture)
@@ -60,6 +62,7 @@ BROKEN = [
     ("content/demo.md", "[part](#no-such-part)", "Demo Rummy has no part '#no-such-part'"),
     ("content/demo.md", "[part](#scorring)", "write '[part](#scoring)'"),
     ("content/demo.md", "[part](ante.md#scoring)", "Penny Ante has no part '#scoring'"),
+    ("content/demo.md", "[rounds](ante.md#rounds-table)", "Penny Ante has no part '#rounds-table'"),
     ("content/demo.md", "[keep](../keep/ante.md)", "no page of the book is there"),  # no keeper: played for chips
     ("content/demo.md", "[about](about.md)", "write '[about](../about.md)'"),
     ("content/demo.md", "[js](javascript:alert(1))", "'javascript:' addresses are not kept"),
@@ -110,8 +113,10 @@ def test_a_link_that_leads_somewhere_passes(book, where, link):
 # (the page the prose is on, the link, where the PDF takes it: the page where the book prints it, or None: text)
 PRINTED = [
     ("games/demo.md", "ante.md", "#game-ante"),
-    ("games/demo.md", "ante.md#rules", "#game-ante"),  # print's parts have no ids: the page
+    ("games/demo.md", "ante.md#rules", "#game-ante"),  # print's headings of prose have no ids: the page
     ("games/demo.md", "#scoring", "#game-demo"),
+    ("games/demo.md", "#variant-short-demo", "#demo-short-variant"),  # a variant: its box in print
+    ("about.md", "games/demo.md#variant-long-demo", "#demo-long-variant"),
     ("games/demo.md", "../about.md", "#page-about"),
     ("games/demo.md", "../errata.md", "#errata"),
     ("games/demo.md", "../keep/demo.md", None),  # print has no keeper
@@ -191,3 +196,25 @@ def test_a_file_no_game_variant_or_page_reads_is_one_line_with_its_name(book, na
             path.parent.rmdir()
     assert [(f.path, f.line) for f in found] == [("/".join(name.split("/")[:2]), 1)], found
     assert says in found[0].message and found[0].severity == "error", found[0].message
+
+
+def test_every_part_of_a_game_print_links_to_is_a_place_in_the_printed_book(built, library):
+    """Each part of each game page of the real book (its data blocks, its variants) that print links to by an id of
+    its own is a named destination of the built PDF; every other part goes to the game's page."""
+    import pikepdf
+
+    from generator.book.links import game_doc
+    from generator.render.views.describe import pdf_name
+    from tests.conftest import CURRENT
+
+    with pikepdf.open(built[CURRENT] / "pdf" / pdf_name(library)) as pdf:
+        destinations = set(pikepdf.NameTree(pdf.Root.Names.Dests).keys())
+    pages = book_pages(library)
+    by_id, to_page = 0, 0
+    for gs in library.ordered_games():
+        doc = game_doc(gs.id)
+        for part in sorted(pages[doc].anchors() or ()):
+            printed = printed_target(f"{gs.id}.md#{part}", doc, pages)
+            assert printed is not None and printed[1:] in destinations, (doc, part, printed)
+            by_id, to_page = (by_id + 1, to_page) if printed != f"#game-{gs.id}" else (by_id, to_page + 1)
+    assert by_id > 0 and to_page > 0, (by_id, to_page)  # both kinds are in the real book

@@ -4,7 +4,9 @@ A game's prose is the site's page ``games/<id>.md`` (a variant's prose is a part
 ``<id>.md``, a game's score keeper ``keep/<id>.md``; a link is written as the site takes it, relative to the page it
 is on (``[Hearts](hearts.md)`` from a game, ``[Hearts](games/hearts.md)`` from a prose page), with ``#part`` for a
 heading of that page. Print has no pages of its own to link: a link to a page of the book goes to where the book
-prints it (``#game-hearts``, ``#page-about``), and one to what print has not (the keeper, the finder) prints as text.
+prints it (``#game-hearts``, ``#page-about``), to a game's data block or variant where print has it
+(``#golf-scoring-cards``; a heading of prose has no id in print, where ids would clash book-wide: its page), and one
+to what print has not (the keeper, the finder) prints as text.
 One table of the book's pages (``book_pages``) answers both, and validate (``link.broken``) asks it the same question.
 """
 
@@ -56,8 +58,18 @@ class Page:
     title: str
     printed: str | None
     parts: Callable[[], set[str] | None] = lambda: None  # None: not known here (the site's check looks after the build)
+    # The id print gives a part (a game's data block, a variant), by the site's id: a part print has no id for
+    # (a heading of prose: ids of headings would clash book-wide) is the page's start.
+    printed_parts: Callable[[], dict[str, str]] = dict
     _parts: set[str] | None = field(default=None, init=False)
+    _printed: dict[str, str] | None = field(default=None, init=False)
     _known: bool = field(default=False, init=False)
+
+    def printed_part(self, part: str) -> str | None:
+        """The id print gives the part the site calls ``part``, or None: print has none for it."""
+        if self._printed is None:
+            self._printed = self.printed_parts()
+        return self._printed.get(part)
 
     def anchors(self) -> set[str] | None:
         """The page's parts (heading ids), or None when they are not known before the site is built."""
@@ -232,14 +244,20 @@ def _part(doc: str, part: str, pages: dict[str, Page], written: str) -> Leads:
 
 
 def heading_ids(headings: list[str]) -> set[str]:
-    """The ids the site's table of contents gives headings, in order (a repeated one gets '_1', '_2')."""
+    """The ids the site's table of contents gives headings (a repeated one gets '_1', '_2')."""
+    return set(heading_id_list(headings))
+
+
+def heading_id_list(headings: list[str]) -> list[str]:
+    """The id the site's table of contents gives each heading, in order (a repeated one gets '_1', '_2')."""
     from markdown.extensions.toc import slugify, unique
 
     used: set[str] = set()
+    ids = []
     for text in headings:
         plain = re.sub(r"[*_`]|\[([^\]]*)\]\([^)]*\)", r"\1", text).strip()
-        unique(slugify(plain, "-"), used)
-    return used
+        ids.append(unique(slugify(plain, "-"), used))
+    return ids
 
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$")
@@ -256,7 +274,8 @@ def _block_ids(body: object, prefix: str) -> set[str]:
     tables, its rounds, its numbered alternate rules, its worked examples."""
     ids = {f"{prefix}scoring-{key}" for key in (getattr(body, "scoring", None) or {})}
     ids |= {f"{prefix}example-{key}" for key in (getattr(body, "examples", None) or {})}
-    if getattr(body, "rounds", None):
+    rounds = getattr(body, "rounds", None)
+    if rounds is not None and rounds.items:  # rounds told as a sequence or by rank print no table
         ids.add(f"{prefix}rounds-table")
     alternate = getattr(body, "alternate_rules", None)
     ids |= {f"{prefix}alternate-rule-{rule.number}" for rule in (alternate.rules if alternate else [])
@@ -291,7 +310,24 @@ def book_pages(lib: Library) -> dict[str, Page]:
                 found.append("Score sheet")
             return heading_ids([*found, "Sources"]) | ids
 
-        pages[game_doc(game.id)] = Page(game.heading(), f"game-{game.id}", parts)
+        def printed_parts(gs=gs, game=game) -> dict[str, str]:
+            # print's ids of a game's blocks are the site's with the game's id before them (blocks.html.j2, the
+            # view's prefix); a variant's heading is its box, '<game>-<variant>-variant'
+            found = [game.heading(), *headings(expand(gs.prose.text, gs.doc.data, lib.scope()) if gs.prose else "")]
+            variants = []
+            for variant in game.variants:
+                if lib.includes(variant):
+                    variants.append((len(found), variant.id))
+                    found.append(f"Variant: {variant.title}")
+                    prose = gs.variant_prose.get(variant.id)
+                    found += headings(expand(prose.text, gs.doc.data, lib.scope())) if prose else []
+            ids = heading_id_list(found)
+            printed = {ids[at]: f"{game.id}-{vid}-variant" for at, vid in variants}
+            blocks = _block_ids(game, "") | {b for v in game.variants if lib.includes(v)
+                                              for b in _block_ids(v, f"{v.id}-")}
+            return printed | {b: f"{game.id}-{b}" for b in blocks}
+
+        pages[game_doc(game.id)] = Page(game.heading(), f"game-{game.id}", parts, printed_parts)
         if game.keeps_score():
             pages[keeper_doc(game.id)] = Page(f"the score keeper of {game.heading()}", None)
     return pages
@@ -299,10 +335,16 @@ def book_pages(lib: Library) -> dict[str, Page]:
 
 def printed_target(target: str, here: str, pages: dict[str, Page]) -> str | None:
     """Where a link in prose goes in the PDF: the address outside, the id where print has the page it leads to
-    (``#game-hearts``), or None when print has no such page (the link prints as its text)."""
+    (``#game-hearts``) or its part (a data block, a variant: ``#golf-scoring-cards``), or None when print has no
+    such page (the link prints as its text)."""
     leads = resolve(target, here, pages)
     if leads.url is not None:
         return leads.url
-    if leads.doc is not None and pages[leads.doc].printed is not None:
-        return f"#{pages[leads.doc].printed}"  # print's parts have no ids (they would clash book-wide): the page
-    return None
+    page = pages.get(leads.doc) if leads.doc is not None else None
+    if page is None or page.printed is None:
+        return None
+    if leads.part is not None:
+        part = page.printed_part(unquote(leads.part))
+        if part is not None:
+            return f"#{part}"
+    return f"#{page.printed}"  # the page itself, or a part print gives no id (a heading of prose)
