@@ -72,6 +72,11 @@ BROKEN = [
     ("content/demo.md", "[site](//example.com)", "write '[site](https://example.com)'"),
     ("content/demo.md", "[ref][gone]\n\n[gone]: gone.md\n", "no page of the book is there"),
     ("content/demo.md", "[empty]()", "no address"),
+    ("content/demo.md", "[Ante](<ante.md>)", "write '[Ante](ante.md)'"),  # both outputs print '<' as written
+    ("content/demo.md", "[ref][a]\n\n[a]: <ante.md#rules>\n", "write '[ref](ante.md#rules)'"),
+    ("content/demo.md", "[Ante](<antee.md>)", "angle brackets works in neither"),
+    ("content/demo.md", "[Ante](ante.md/)", "write '[Ante](ante.md)'"),
+    ("content/about.md", "[Demo](games/demo.md/#scoring)", "write '[Demo](games/demo.md#scoring)'"),
     ("content/about.md", "[Demo](demo.md)", "write '[Demo](games/demo.md)'"),
     ("content/about.md", "[Demo](games/demo.md#nope)", "Demo Rummy has no part '#nope'"),
     # The pages the site makes as it builds: their parts are not known to validate, so no link may promise one

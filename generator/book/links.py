@@ -126,7 +126,7 @@ def definitions(text: str) -> dict[str, tuple[int, str]]:
     for n, line in prose_lines(text):
         m = DEFINITION.match(line) if "]:" in line else None
         if m:
-            found.setdefault(_label(m.group(1)), (n, m.group(2).strip("<>")))
+            found.setdefault(_label(m.group(1)), (n, m.group(2)))
     return found
 
 
@@ -141,7 +141,7 @@ def links(text: str) -> Iterator[Link]:
         taken = []
         for m in INLINE.finditer(line):
             taken.append(m.span())
-            yield Link(n, m.start() + 1, m.group(3).strip("<>"), m.group(2), bool(m.group(1)))
+            yield Link(n, m.start() + 1, m.group(3), m.group(2), bool(m.group(1)))
         for m in AUTOLINK.finditer(line):
             yield Link(n, m.start() + 1, m.group(1), m.group(1))
         if "][" in line or "[" in line:
@@ -202,6 +202,10 @@ def resolve(target: str, here: str, pages: dict[str, Page]) -> Leads:
         return Leads(url=target)
     if target.startswith("//"):
         return Leads(problem="an address with no scheme", fix=f"https:{target}")
+    if target.startswith("<"):  # Markdown's <address>: both outputs print a '<' of prose as written (raw HTML)
+        inner = target.strip("<>").strip()
+        return Leads(problem="an address in angle brackets works in neither output, which print '<' as written",
+                     fix=inner if inner and resolve(inner, here, pages).problem is None else None)
     path, _, part = target.partition("#")
     path = unquote(path)
     if not path:
@@ -222,6 +226,9 @@ def resolve(target: str, here: str, pages: dict[str, Page]) -> Leads:
         else:
             why = "no page of the book is there"
         return Leads(problem=why, fix=fix and (fix + (f"#{part}" if part else "")))
+    if path.endswith("/"):  # 'hearts.md/': the site takes it for a folder, where there is no page
+        fixed = path.rstrip("/") + (f"#{part}" if part else "")
+        return Leads(problem="a page's file is not a folder: the site finds nothing at a '/' after it", fix=fixed)
     if part:
         return _part(doc, part, pages, _relative(doc, here) + "#")
     return Leads(doc=doc)
