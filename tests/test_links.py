@@ -185,7 +185,12 @@ UNREAD = [
     ("rules_data/notes", "move it out of rules_data/"),
     ("content/drafts/demo.md", "a folder, which the book does not read"),
     ("rules_data/old/demo.yaml", "a folder, which the book does not read"),
+    ("content/.demo.md", "content/demo.md is"),  # hidden, but named as a source is
+    ("content/.demo.short.md", "content/demo.short.md is"),
+    ("rules_data/.demo.yml", "rules_data/demo.yaml is"),
 ]
+# An editor's or a system's hidden file is neither read nor reported.
+LEFT = ["content/.demo.md.swp", "content/.DS_Store", "rules_data/.demo.yaml.swp", "content/.gitkeep"]
 
 
 @pytest.mark.parametrize(("name", "says"), UNREAD, ids=[case[0] for case in UNREAD])
@@ -201,6 +206,16 @@ def test_a_file_no_game_variant_or_page_reads_is_one_line_with_its_name(book, na
             path.parent.rmdir()
     assert [(f.path, f.line) for f in found] == [("/".join(name.split("/")[:2]), 1)], found
     assert says in found[0].message and found[0].severity == "error", found[0].message
+
+
+@pytest.mark.parametrize("name", LEFT)
+def test_an_editors_or_a_systems_hidden_file_is_left_alone(book, name):
+    path = book / name
+    path.write_text("x\n", encoding="utf-8")
+    try:
+        assert [f for f in run_checks(load_library(book), only=["file.unread"])] == []
+    finally:
+        path.unlink()
 
 
 def test_every_part_of_a_game_print_links_to_is_a_place_in_the_printed_book(built, library):

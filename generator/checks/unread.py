@@ -24,10 +24,16 @@ DATA_FILES = (BOOK_FILE, ERRATA_FILE, REVISIONS_FILE, ACCEPTED_FILE, "dictionary
 DATA_FOLDERS = ("frozen",)
 
 
+# A hidden file is an editor's or a system's (.hearts.md.swp, .DS_Store), unless it is named as a source is: a
+# correction saved as '.hearts.md' reaches no book.
+_SOURCE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml")
+
+
 def _entries(folder: str) -> list[os.DirEntry]:
     try:
         with os.scandir(folder) as entries:
-            return sorted((e for e in entries if not e.name.startswith(".")), key=lambda e: e.name)
+            return sorted((e for e in entries if not e.name.startswith(".") or e.name.lower().endswith(_SOURCE_SUFFIXES)),
+                          key=lambda e: e.name)
     except OSError:  # not there, or not a folder: the loader has said so
         return []
 
@@ -37,6 +43,7 @@ def _meant(name: str, expected: set[str]) -> str | None:
     lower = {e.lower(): e for e in expected}
     if name.lower() in lower:
         return lower[name.lower()]
+    name = name.lstrip(".") or name  # '.hearts.md': hidden
     stem = name.rsplit(".", 1)[0] if "." in name else name
     for e in expected:
         if e.rsplit(".", 1)[0].lower() == stem.lower():
