@@ -24,6 +24,10 @@ CASES = [
     ("Play Bézique's way.", "bézique\n", set()),
     ("Ask the Czárdás player.", "", {"czárdás"}),
     ("Durak: Дурак is the fool.", "дурак\n", set()),  # another script's word
+    ("Play Schafkopf in Straße or STRASSE.", "Schafkopf\nStraße\n", set()),  # case folded: 'ß' is 'SS' in capitals
+    ("A Tarock game, a Spiel.", "Tarock-Spiel\n", set()),  # an entry of two words is each of them
+    ("Jass is Swiss.", "Jass's\n", set()),  # as the text is looked up: no possessive
+    ("Jass and Jasss.", "Jass\n", {"jasss"}),
 ]
 
 

@@ -89,8 +89,14 @@ def house_words(root: Path) -> set[str]:
     path = root / DICTIONARY
     if not os.path.lexists(path):
         return set()
-    return {nfc(w.strip()).lower() for w in read_source_text(path, DICTIONARY, root).splitlines()
-            if w.strip() and not w.startswith("#")}
+    house = set()
+    for line in read_source_text(path, DICTIONARY, root).splitlines():
+        entry = nfc(line.strip())
+        if entry and not entry.startswith("#"):
+            # As the text's words are looked up: an entry of more than one word ('Tarock-Spiel', "Jass's") is
+            # each of them too, and 'Straße' matches 'STRASSE' (case folded, as the text is).
+            house |= {fold(entry), *(fold(w) for w in WORD.findall(entry))}
+    return house
 
 
 def nfc(text: str) -> str:
@@ -141,9 +147,15 @@ def _unknown(english: tuple[frozenset[str], int], words: list[str]) -> list[str]
     return sorted({w for w in words if w not in known and len(w) <= longest + 3})
 
 
+def fold(written: str) -> str:
+    """A word as it is looked up ("Player's" -> "player", 'Straße' -> 'strasse'): case folded, no possessive."""
+    word = written.replace("’", "'").removesuffix("'s").strip("'")
+    return word.lower() if word.isascii() else word.casefold()
+
+
 def _lookup(written: str, house: set[str]) -> str | None:
-    """The word to look up for a word as written ("Player's" -> "player"), or None if it needs none."""
-    word = written.replace("’", "'").removesuffix("'s").strip("'").lower()
+    """The word to look up for a word as written, or None if it needs none (too short, a house word)."""
+    word = fold(written)
     return word if len(word) > 1 and word not in house else None
 
 

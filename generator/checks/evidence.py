@@ -34,7 +34,7 @@ from ..book.numwords import WORD_PATTERN, from_words
 from ..book.prose import MISSING, expand, lookup
 from ..errors import Location
 from . import REGISTRY, check
-from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, house_words, unknown_words
+from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, fold, house_words, unknown_words
 
 Finding = tuple[Location, str, str | None]
 CONFUSABLES = f"{DATA_DIR}/confusables.txt"
@@ -67,7 +67,7 @@ def _known(tokens: set[str], lib: Library) -> dict[str, bool]:
                 or SUIT_WORD_CARD.fullmatch(token):
             looked[raw] = None
             continue
-        word = POSSESSIVE.sub("", token).lower()
+        word = fold(POSSESSIVE.sub("", token))
         looked[raw] = word if WORD.fullmatch(word) else "\0"  # a comma or digit inside a word: no word at all
     unknown = unknown_words({w for w in looked.values() if w and w != "\0" and w not in house and len(w) > 1})
     return {t: w is None or (w != "\0" and w not in unknown) for t, w in looked.items()}
