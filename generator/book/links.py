@@ -12,6 +12,7 @@ One table of the book's pages (``book_pages``) answers both, and validate (``lin
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from . import hints
-from .library import Library
+from .library import GameSource, Library
 
 GAMES = "games/"  # the folder of the game pages on the site
 KEEP = "keep/"  # the folder of the score keepers
@@ -290,6 +291,28 @@ def _block_ids(body: object, prefix: str) -> set[str]:
     return ids
 
 
+def _game_parts(lib: Library, gs: GameSource) -> tuple[dict[str, str | None], set[str]]:
+    """A game page's heading ids in order (each with the variant whose heading it is, or None) and its blocks' ids."""
+    from .prose import expand
+
+    game, data = gs.game, gs.doc.data
+    found: list[tuple[str, str | None]] = [(game.heading(), None)]
+    found += [(h, None) for h in headings(expand(gs.prose.text, data, lib.scope()) if gs.prose else "")]
+    blocks = _block_ids(game, "")
+    for variant in game.variants:
+        if not lib.includes(variant):
+            continue
+        found.append((f"Variant: {variant.title}", variant.id))
+        prose = gs.variant_prose.get(variant.id)
+        found += [(h, None) for h in headings(expand(prose.text, data, lib.scope()) if prose else "")]
+        blocks |= _block_ids(variant, f"{variant.id}-")
+    if game.score_sheet is not None or game.keeps_score():
+        found.append(("Score sheet", None))
+    found.append(("Sources", None))
+    ids = heading_id_list([h for h, _ in found])
+    return dict(zip(ids, (variant for _, variant in found), strict=True)), blocks
+
+
 def book_pages(lib: Library) -> dict[str, Page]:
     """Every page of the edition's site a link in prose may lead to, by its Markdown file."""
     from .prose import expand
@@ -301,38 +324,18 @@ def book_pages(lib: Library) -> dict[str, Page]:
                                      lambda t=text, title=p.title: heading_ids([title, *headings(expand(t, lib.scope()))]))
     for gs in lib.ordered_games():
         game = gs.game
+        ids_and_blocks = functools.cache(lambda gs=gs: _game_parts(lib, gs))
 
-        def parts(gs=gs, game=game) -> set[str]:
-            data = gs.doc.data
-            found = [game.heading(), *headings(expand(gs.prose.text, data, lib.scope()) if gs.prose else "")]
-            ids = _block_ids(game, "")
-            for variant in game.variants:
-                if not lib.includes(variant):
-                    continue
-                found.append(f"Variant: {variant.title}")
-                prose = gs.variant_prose.get(variant.id)
-                found += headings(expand(prose.text, data, lib.scope())) if prose else []
-                ids |= _block_ids(variant, f"{variant.id}-")
-            if game.score_sheet is not None or game.keeps_score():
-                found.append("Score sheet")
-            return heading_ids([*found, "Sources"]) | ids
+        def parts(ids_and_blocks=ids_and_blocks) -> set[str]:
+            headed, blocks = ids_and_blocks()
+            return set(headed) | blocks
 
-        def printed_parts(gs=gs, game=game) -> dict[str, str]:
+        def printed_parts(ids_and_blocks=ids_and_blocks, game=game) -> dict[str, str]:
             # print's ids of a game's blocks are the site's with the game's id before them (blocks.html.j2, the
             # view's prefix); a variant's heading is its box, '<game>-<variant>-variant'
-            found = [game.heading(), *headings(expand(gs.prose.text, gs.doc.data, lib.scope()) if gs.prose else "")]
-            variants = []
-            for variant in game.variants:
-                if lib.includes(variant):
-                    variants.append((len(found), variant.id))
-                    found.append(f"Variant: {variant.title}")
-                    prose = gs.variant_prose.get(variant.id)
-                    found += headings(expand(prose.text, gs.doc.data, lib.scope())) if prose else []
-            ids = heading_id_list(found)
-            printed = {ids[at]: f"{game.id}-{vid}-variant" for at, vid in variants}
-            blocks = _block_ids(game, "") | {b for v in game.variants if lib.includes(v)
-                                              for b in _block_ids(v, f"{v.id}-")}
-            return printed | {b: f"{game.id}-{b}" for b in blocks}
+            headed, blocks = ids_and_blocks()
+            return ({part: f"{game.id}-{variant}-variant" for part, variant in headed.items() if variant}
+                    | {b: f"{game.id}-{b}" for b in blocks})
 
         pages[game_doc(game.id)] = Page(game.heading(), f"game-{game.id}", parts, printed_parts)
         if game.keeps_score():
