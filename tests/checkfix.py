@@ -83,3 +83,18 @@ def make_project(root: Path, fixture: dict) -> Path:
             assert old in text, (file, old)
             (root / file).write_text(text.replace(old, new) if old else new, encoding="utf-8")
     return root
+
+
+def findings_with(book: Path, where: str, text: str, check: str) -> list:
+    """The findings of ``check`` in ``book`` with ``text`` written on lines of its own at the end of its file
+    ``where``; the file is put back as it was."""
+    from generator.book.library import load_library
+    from generator.checks import run_checks
+
+    path = book / where
+    before = path.read_text(encoding="utf-8")
+    path.write_text(before + "\n" + text + "\n", encoding="utf-8")
+    try:
+        return run_checks(load_library(book), only=[check])
+    finally:
+        path.write_text(before, encoding="utf-8")

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.book.library import load_library
 from generator.book.rendered import PROSE_EXTENSIONS, dropped, page_text
-from generator.checks import run_checks
-from tests.checkfix import DEMO_GAME, make_project
+from tests.checkfix import DEMO_GAME, findings_with, make_project
 
 GAME = DEMO_GAME + """\
 variants:
@@ -45,14 +43,8 @@ DROPPED = [
 
 @pytest.mark.parametrize(("where", "text", "words", "why"), DROPPED, ids=[case[1][:40] for case in DROPPED])
 def test_words_markdown_drops_are_one_line_at_their_line(book, where, text, words, why):
-    path = book / where
-    before = path.read_text(encoding="utf-8")
-    path.write_text(before + "\n" + text + "\n", encoding="utf-8")
-    try:
-        found = [f for f in run_checks(load_library(book)) if f.check == "prose.dropped"]
-    finally:
-        path.write_text(before, encoding="utf-8")
-    last = len((before + "\n" + text).splitlines())
+    found = findings_with(book, where, text, "prose.dropped")
+    last = len(((book / where).read_text(encoding="utf-8") + "\n" + text).splitlines())
     assert [(f.path, f.line) for f in found] == [(where, last)], [(f.path, f.line, f.message) for f in found]
     assert found[0].message.startswith(words) and why in found[0].message, found[0].message
 

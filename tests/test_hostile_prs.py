@@ -278,28 +278,39 @@ def test_validate_prints_no_workflow_command_from_a_reason(base, tmp_path, capsy
     assert any("reason.not_one_line" in line for line in commands)
 
 
-def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
-    """A project with code of its own, checked by the change's code (as CI runs it): a change that makes the spelling
-    check find nothing and misspells a word is judged by the base's code too, which finds the word: an error at the
-    check's file."""
-    import os
-    import sys
+def _with_own_code(repo: Path) -> Path:
+    """A project at ``repo`` with a copy of the generator of its own, committed as the base of a change."""
+    from tests.conftest import ROOT
 
-    from tests.conftest import ROOT, small_project
-
-    repo = small_project(tmp_path / "repo")
     shutil.copytree(ROOT / "generator", repo / "generator", ignore=shutil.ignore_patterns("__pycache__"))
     _git(repo, "init", "-q")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "base")
-    edit(repo, "generator/checks/editorial.py", "    house = house_words(lib.lists_root)\n",
-         "    return\n    house = house_words(lib.lists_root)\n")
-    edit(repo, HECK, "Play the first hand with", "Play the frist hand with")
+    return repo
+
+
+def _check_pr_by_its_code(repo: Path, message: str) -> subprocess.CompletedProcess:
+    """Commit the change, and check it against the base with the change's own code, as CI runs it."""
+    import os
+    import sys
+
     _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "a quiet check")
+    _git(repo, "commit", "-q", "-m", message)
     hostile.tried("pull request")
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
+    return subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
                           capture_output=True, text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
+
+
+def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
+    """A project with code of its own, checked by the change's code (as CI runs it): a change that makes the spelling
+    check find nothing and misspells a word is judged by the base's code too, which finds the word: an error at the
+    check's file."""
+    from tests.conftest import small_project
+
+    repo = _with_own_code(small_project(tmp_path / "repo"))
+    edit(repo, *QUIET_SPELLING)
+    edit(repo, HECK, "Play the first hand with", "Play the frist hand with")
+    done = _check_pr_by_its_code(repo, "a quiet check")
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stdout
     assert "::error file=generator/checks/editorial.py,line=1,title=code.licenses_own_change::" in out, out
@@ -333,16 +344,9 @@ def test_the_base_code_reads_the_base_lists(tmp_path, case):
     the book's own page, a rule changed as a 'usage' fix) and licenses it in a list too: the base's code is run with
     the base's lists, as the change's code is, so it still finds it (under the change's list it found nothing, and
     the change passed)."""
-    import os
-    import sys
+    from tests.conftest import small_project
 
-    from tests.conftest import ROOT, small_project
-
-    repo = small_project(tmp_path / "repo", games=("golf",))
-    shutil.copytree(ROOT / "generator", repo / "generator", ignore=shutil.ignore_patterns("__pycache__"))
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "base")
+    repo = _with_own_code(small_project(tmp_path / "repo", games=("golf",)))
     code, edits, (listed, entry), found_at = LICENSED_BY_A_LIST[case]
     edit(repo, *code)
     for file, old, new in edits:
@@ -351,11 +355,7 @@ def test_the_base_code_reads_the_base_lists(tmp_path, case):
         errata(repo, erratum("golf-lowest", GOLF, "tie with the highest score", "tie with the lowest score", "usage",
                              "“highest” was typed for “lowest”."))
     append(repo, listed, entry)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "a quiet check, and a list to match")
-    hostile.tried("pull request")
-    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
-                          capture_output=True, text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
+    done = _check_pr_by_its_code(repo, "a quiet check, and a list to match")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "title=code.licenses_own_change::" in done.stdout, done.stdout
     found = done.stdout.split("title=code.licenses_own_change::")[1].splitlines()[0]

@@ -10,7 +10,7 @@ from generator.book.links import book_pages, printed_target
 from generator.checks import run_checks
 from generator.render.leaks import leaks
 from generator.render.views.markup import print_links, prose_html
-from tests.checkfix import make_project
+from tests.checkfix import findings_with, make_project
 
 GAME = """\
 id: {id}
@@ -41,13 +41,7 @@ def book(tmp_path_factory):
 
 
 def _findings(book, where: str, text: str):
-    path = book / where
-    before = path.read_text(encoding="utf-8")
-    path.write_text(before + "\n" + text + "\n", encoding="utf-8")
-    try:
-        return [f for f in run_checks(load_library(book), only=["link.broken"])]
-    finally:
-        path.write_text(before, encoding="utf-8")
+    return findings_with(book, where, text, "link.broken")
 
 
 # (the prose file, the link written, what the line must say: the form that works, or why none does)

@@ -54,15 +54,21 @@ def kind_mismatch(lib: Library) -> Iterator[Finding]:
                    f"with: add equipment_kind: (one of {', '.join(EQUIPMENT_KINDS)})", gs.id)
 
 
+def _repeated(ids: list[str]) -> Iterator[tuple[int, str, int]]:
+    """(index, id, index of its first) of each id of ``ids`` given before."""
+    seen: dict[str, int] = {}
+    for i, given in enumerate(ids):
+        if given in seen:
+            yield i, given, seen[given]
+        seen.setdefault(given, i)
+
+
 @check("page.duplicate_id")
 def duplicate_page(lib: Library) -> Iterator[Finding]:
     """Two of the book's pages have one id (one file, one address): the site cannot hold both."""
-    seen: dict[str, int] = {}
-    for i, page in enumerate(lib.book.pages):
-        if page.id in seen:
-            yield (lib.book_doc.where(("pages", i, "id")), f"page '{page.id}' is listed twice (also item "
-                   f"{seen[page.id] + 1} of pages): give each page an id of its own, or remove this one", None)
-        seen.setdefault(page.id, i)
+    for i, given, first in _repeated([page.id for page in lib.book.pages]):
+        yield (lib.book_doc.where(("pages", i, "id")), f"page '{given}' is listed twice (also item {first + 1} of "
+               "pages): give each page an id of its own, or remove this one", None)
 
 
 @check("page.reserved_id")
@@ -78,9 +84,6 @@ def reserved_page(lib: Library) -> Iterator[Finding]:
 @check("section.duplicate_id")
 def duplicate_section(lib: Library) -> Iterator[Finding]:
     """Two sections have one id: a game's category and a page's after: could not tell them apart."""
-    seen: dict[str, int] = {}
-    for i, section in enumerate(lib.book.sections):
-        if section.id in seen:
-            yield (lib.book_doc.where(("sections", i, "id")), f"section '{section.id}' is given twice (also item "
-                   f"{seen[section.id] + 1} of sections): give each section an id of its own", None)
-        seen.setdefault(section.id, i)
+    for i, given, first in _repeated([section.id for section in lib.book.sections]):
+        yield (lib.book_doc.where(("sections", i, "id")), f"section '{given}' is given twice (also item {first + 1} "
+               "of sections): give each section an id of its own", None)
