@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from . import hints
 from .library import GameSource, Library
+from .rendered import DEFINITION, label
 
 GAMES = "games/"  # the folder of the game pages on the site
 KEEP = "keep/"  # the folder of the score keepers
@@ -87,7 +88,6 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 INLINE = re.compile(r"(?<!\\)(!?)\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
                     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)")
 AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>")
-DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*(<[^<>\n]*>|\S+)(.*)$")
 REFERENCE = re.compile(r"(?<![\\\]])\[((?:[^\[\]\\]|\\.)+)\](?:\[((?:[^\[\]\\]|\\.)*)\])?(?![(:])")
 
 
@@ -100,10 +100,6 @@ class Link:
     target: str
     text: str
     image: bool = False
-
-
-def _label(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def prose_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -127,7 +123,7 @@ def definitions(text: str) -> dict[str, tuple[int, str]]:
     for n, line in prose_lines(text):
         m = DEFINITION.match(line) if "]:" in line else None
         if m:
-            found.setdefault(_label(m.group(1)), (n, m.group(2)))
+            found.setdefault(label(m.group(1)), (n, m.group(2)))
     return found
 
 
@@ -151,9 +147,9 @@ def links(text: str) -> Iterator[Link]:
                     continue
                 if defined is None:
                     defined = definitions(text)
-                label = _label(m.group(2) or m.group(1))
-                if label in defined:
-                    yield Link(n, m.start() + 1, defined[label][1], m.group(1))
+                named = label(m.group(2) or m.group(1))
+                if named in defined:
+                    yield Link(n, m.start() + 1, defined[named][1], m.group(1))
 
 
 # --- Where a link leads --------------------------------------------------------------------------------------------

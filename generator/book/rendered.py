@@ -37,7 +37,8 @@ WORD = re.compile(r"[^\W_]+")  # letters and digits: '_' is emphasis as often as
 _IMAGE = re.compile(r"!\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)")
 _TARGET = re.compile(r"(?<=\])\(\s*(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)")  # '](address' less ']'
 _LABEL = re.compile(r"(?<=\])\[[^\[\]\n]*\]")  # [text][label]: the label
-_DEFINITION = re.compile(r"^( {0,3}\[(?:[^\[\]\\]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|\S+))(.*)$")
+# A link reference definition, '[label]: address "title"': the label, the address, and what follows it.
+DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*(<[^<>\n]*>|\S+)(.*)$")
 _FENCE_INFO = re.compile(r"^(\s*(?:`{3,}|~{3,}))[^`\n]*$")
 _ADMONITION = re.compile(r"^(\s*!!!\s+)[\w-]+(?:\s+[\w-]+)*")  # '!!! note' (its kind is a class, not a word)
 _TAG = re.compile(r"<[^>]*>")
@@ -65,15 +66,16 @@ def _written(text: str, used: set[str]) -> list[str]:
             line = _LABEL.sub(" ", line) if "][" in line else line
             line = _ADMONITION.sub(r"\1", line) if "!!!" in line else line
             line = _NUMBERED.sub(r"\1", line)
-            m = _DEFINITION.match(line) if "]:" in line else None
-            if m and _label(m.group(1)) in used:
-                line = m.group(2)
+            m = DEFINITION.match(line) if "]:" in line else None
+            if m and label(m.group(1)) in used:
+                line = m.group(3)
         lines.append(html.unescape(line) if "&" in line else line)
     return lines
 
 
-def _label(definition: str) -> str:
-    return " ".join(definition.strip()[1:definition.strip().index("]:")].lower().split())
+def label(text: str) -> str:
+    """A link label as Markdown matches it: case and runs of spaces evened out."""
+    return " ".join(text.lower().split())
 
 
 @functools.cache
@@ -94,9 +96,9 @@ def page_text(text: str) -> str:
 def _used_labels(text: str) -> set[str]:
     used = set()
     for m in re.finditer(r"\]\[([^\[\]\n]*)\]|\[([^\[\]\n]+)\](?![(:\[])", text):
-        used.add(" ".join((m.group(1) or m.group(2) or "").lower().split()))
+        used.add(label(m.group(1) or m.group(2) or ""))
     for m in re.finditer(r"\[([^\[\]\n]+)\]\[\]", text):
-        used.add(" ".join(m.group(1).lower().split()))
+        used.add(label(m.group(1)))
     return used
 
 
