@@ -288,8 +288,9 @@ def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_
     (folder / inside).parent.mkdir(parents=True, exist_ok=True)
     (folder / inside).mkdir() if inside == "rules_data" else (folder / inside).write_text("mine\n", encoding="utf-8")
     code, _, summary = check_pr(repo, "HEAD~1", pictures=folder)
-    assert code == 0, summary
-    assert f"Not drawn: {folder}: holds {inside}, which is no picture of a check" in summary.replace("\\", "")
+    assert code == 1, summary  # asked for and not drawn: the check did not do what it was asked
+    assert (f"the pictures were asked for and not drawn: {folder}: holds {inside}, which is no picture of a check"
+            in summary.replace("\\", ""))
     assert (folder / inside).exists() and len(list(folder.iterdir())) == 1
 
 
@@ -485,3 +486,86 @@ def test_site_pages_changed_alike_are_drawn_a_few(tmp_path):
     assert [p.name for p in made] == [f"site page games/{g}/" for g in ("canasta", "cribbage", "euchre", "spades")]
     assert group.names == [f"site page games/{g}/" for g in ("canasta", "cribbage", "euchre", "oh-hell", "whist")]
     assert group.change == (("Object:",), ("Aim of the game:",)), group
+
+
+# -- a check never passes what it could not judge (issue 57) ----------------------------------------------------------
+
+def _slip_at_base(repo: Path) -> str:
+    """A base that does not load (a YAML slip committed), then the change that mends it."""
+    _edit(repo, "rules_data/golf.yaml", "\n", "\n  : :\n")
+    _git(repo, "commit", "-q", "-am", "a slip")
+    _edit(repo, "rules_data/golf.yaml", "\n  : :\n", "\n")
+    return "HEAD"
+
+
+def _linked_at_base(repo: Path) -> str:
+    """A base whose source was moved behind a link (a link committed in place of the file)."""
+    outside = repo.parent / "golf-elsewhere.md"
+    shutil.move(repo / "content/golf.md", outside)
+    (repo / "content/golf.md").symlink_to(outside)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "moved behind a link")
+    (repo / "content/golf.md").unlink()
+    shutil.copy(outside, repo / "content/golf.md")
+    return "HEAD"
+
+
+def _base_code_not_run(repo: Path) -> str:
+    """A change to the checks' code in a project whose base has no code of its own to run: the base's judgement of it
+    cannot be made."""
+    (repo / "generator/checks").mkdir(parents=True)
+    (repo / "generator/checks/quiet.py").write_text("QUIET = True\n", encoding="utf-8")
+    return "HEAD"
+
+
+# case: (what the base and the change are, the base named, words of the one line that says what could not be done)
+NOT_JUDGED = {
+    "a base it cannot read": (lambda repo: "no-such-branch", "could not read the base no-such-branch"),
+    "a base that does not load": (_slip_at_base, "the base HEAD does not load (rules_data/golf.yaml:"),
+    "a base behind a link": (_linked_at_base, "could not read the base HEAD"),
+    "the base's code not run": (_base_code_not_run, "the base's code could not be run on this change"),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_JUDGED))
+def test_a_change_the_check_cannot_judge_fails_in_one_line(case, tmp_path, capsys):
+    """Whatever step the check cannot carry out (the base unread or not loading, the base's code not run), it fails
+    and says which in one line of its own; "Not compared" is never a pass."""
+    from tests.conftest import small_project
+
+    make, said = NOT_JUDGED[case]
+    repo = small_project(tmp_path / "repo", games=("golf",))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    base_ref = make(repo)
+    summary = tmp_path / "summary.md"
+    assert main(["--root", str(repo), "check-pr", "--base", base_ref, "--summary", str(summary)]) == 1
+    out = capsys.readouterr()
+    lines = [line for line in out.err.splitlines() if line.startswith("error: check-pr could not judge")]
+    assert len(lines) == 1 and said in lines[0], out.err
+    assert "Traceback" not in out.err + out.out
+    assert "title=check.not_judged::" in out.out  # annotated on the run, and listed first in the summary
+    assert "No errors." not in summary.read_text(encoding="utf-8")
+
+
+def test_pictures_asked_for_and_not_drawn_fail_the_check(tmp_path, capsys, monkeypatch):
+    """--pictures that cannot be drawn (the browser or a render failed) is a step not done: the check fails."""
+    from generator.commands import pictures
+    from generator.errors import RulebookError
+    from tests.conftest import small_project
+
+    repo = small_project(tmp_path / "repo", games=("golf",))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "base")
+    with open(repo / "rules_data/dictionary.txt", "a", encoding="utf-8") as words:
+        words.write("sluffing\n")  # a change that validates (a list's entry: a warning), so its pages are drawn
+
+    def fails(*args, **kwargs):
+        raise RulebookError("Chromium could not be started")
+
+    monkeypatch.setattr(pictures, "draw", fails)
+    assert main(["--root", str(repo), "check-pr", "--base", "HEAD", "--pictures", str(tmp_path / "pics")]) == 1
+    err = capsys.readouterr().err
+    assert "could not judge this change: the pictures were asked for and not drawn: Chromium could not be started" in err

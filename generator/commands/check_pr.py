@@ -141,7 +141,7 @@ def part(path: str) -> str:
 
 def touched(root: Path, base: str) -> list[tuple[str, str]]:
     """(status, path) of every file the working tree at ``root`` changes from ``base`` (added, modified, deleted,
-    or new and not yet committed); none if git cannot say."""
+    or new and not yet committed); a RulebookError if git cannot say (a check that cannot list them judges nothing)."""
     def git(*args: str) -> list[str]:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
         return [p for p in done.stdout.decode("utf-8", errors="replace").split("\0") if p]
@@ -149,8 +149,11 @@ def touched(root: Path, base: str) -> list[tuple[str, str]]:
     try:
         listed = git("diff", "--name-status", "--no-renames", "-z", base, "--")
         new = git("ls-files", "--others", "--exclude-standard", "-z")
-    except (subprocess.CalledProcessError, FileNotFoundError):
-        return []
+    except subprocess.CalledProcessError as exc:
+        raise RulebookError(f"git could not list the files this change touches against {base}: "
+                            f"{clean(exc.stderr.decode('utf-8', errors='replace').strip())}") from None
+    except FileNotFoundError:
+        raise RulebookError("git is not installed: it lists the files this change touches") from None
     words = {"A": "added", "D": "deleted", "M": "changed", "T": "changed"}
     pairs = [(words.get(listed[i][:1], "changed"), listed[i + 1]) for i in range(0, len(listed) - 1, 2)]
     return sorted(set(pairs + [("added", p) for p in new]), key=lambda sp: sp[1])
@@ -329,8 +332,11 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
                               capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
         found = json.loads(done.stdout)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError,
-            SourceError):
-        return []  # (a base with no code, or whose validate cannot say: the change's own findings stand alone)
+            SourceError) as exc:
+        # The change edits the checks' code, and the base's code could not judge it: what the change's own code says
+        # is not enough (it may have been written to pass), so the check fails and says why.
+        return [not_judged(f"the base's code could not be run on this change, which edits the checks' code "
+                           f"({_why(exc)}): a maintainer must run `rulebook validate` with {ref}'s code on it")]
     # Matched by check, file and line, not message: a change may reword what a check says, not what it finds.
     live = {(f.check, f.path, f.line) for f in findings if f.severity != "accepted"}
     silenced = sorted({(f["check"], f["path"], f["message"], f["line"]) for f in found
@@ -344,6 +350,23 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
         f"this change edits the checks' code, and the base's code finds in this same change what its own no longer "
         f"does ({said}): land the change to the checks first, on its own, then the change it allows"), "error")
         for path in code]
+
+
+def _why(exc: BaseException) -> str:
+    """What stopped a step of the check, in a few words."""
+    if isinstance(exc, subprocess.CalledProcessError):
+        said = exc.stderr.decode("utf-8", errors="replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
+        return clean(" ".join(said.split())[:300]) or f"exit {exc.returncode}"
+    if isinstance(exc, subprocess.TimeoutExpired):
+        return f"no answer in {exc.timeout:.0f} s"
+    if isinstance(exc, ValueError):
+        return "its answer was not the findings it should print"
+    return clean(" ".join(str(exc).split())[:300]) or type(exc).__name__
+
+
+def not_judged(what: str) -> Finding:
+    """An error for a step the check could not carry out: a check never passes what it could not judge."""
+    return Finding("", 0, "check.not_judged", what, "error")
 
 
 def list_findings(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tuple[str, str, str]]) -> list[Finding]:
@@ -414,6 +437,13 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
     """(exit code, annotation lines, summary Markdown) for the tree at ``root`` against git ref ``base``;
     ``progress`` is told each stage as it runs. With ``pictures``, the pages the change alters are drawn there,
     before and after (``pictures.py``), if it validates. Whatever fails, the summary is written, errors first."""
+    code, annotations, summary, _ = judge(root, base, progress, pictures)
+    return code, annotations, summary
+
+
+def judge(root: Path, base: str, progress: Report = quiet,
+          pictures: Path | None = None) -> tuple[int, list[str], str, list[str]]:
+    """``check_pr``'s answer, and what the check could not do (``not_judged``), each said in one line."""
     from .pictures import checkout_made, links_leaving
 
     progress("validate this change")
@@ -438,8 +468,15 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         except RulebookError as exc:
             old = Side(None, [])
             base_problem = str(exc)
+            failed.append(not_judged(f"could not read the base {base}: {clean(str(exc))}: fetch it (for example "
+                                     f"`git fetch origin main`) or name a ref this repository has"))
         else:
             base_problem = "" if old.lib is not None else "the base does not load"
+            if old.lib is None:
+                first = next(iter(old.findings), None)
+                said = f" ({first.path}:{first.line}: {first.message})" if first else ""
+                failed.append(not_judged(f"the base {base} does not load{said}, so this change cannot be compared "
+                                         "with it: mend the base first"))
             try:
                 findings, entries = judged(base_root, old, head)
                 head.findings = _record_rewritten(base_root, root, old, Side(head.lib, findings))
@@ -448,7 +485,12 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         progress(f"validate {base}", final=True)
         before = {_key(f) for f in old.findings if f.severity != "accepted"}
         head.findings = sorted(head.findings + list_findings(entries, before))
-        files = touched(root, base) if not base_problem else []
+        files: list[tuple[str, str]] = []
+        if not base_problem:
+            try:
+                files = touched(root, base)
+            except RulebookError as exc:
+                failed.append(not_judged(str(exc)))
         checks_code = [p for s, p in files if p.startswith(CHECKS_CODE) and p.endswith(".py") and s != "deleted"]
         if checks_code and head.lib is not None and old.lib is not None:
             progress(f"validate this change by {base}'s code")
@@ -478,6 +520,9 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
         if pictures is not None:
             try:
                 body += drawn(root, base_root, old.lib, head.lib, pictures, errors, base_problem, progress, made_files)
+            except NotDrawn as exc:  # asked for, and not drawn: the check did not do what it was asked
+                failed.append(not_judged(f"the pictures were asked for and not drawn: {exc}"))
+                errors += failed[-1:]
             except RulebookError as exc:
                 failed += _failed(exc)
                 errors += failed[-1:]
@@ -499,7 +544,8 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
     if head.lib is not None:
         out += [f"Standing warnings (before this change too): {len(standing)}; accepted with a reason: "
                 f"{len(accepted)}; findings this change clears: {fixed}.", ""]
-    return (1 if errors else 0), [_annotation(f) for f in errors + new], "\n".join(out + body)
+    undone = [f.message for f in errors if f.check == "check.not_judged"]
+    return (1 if errors else 0), [_annotation(f) for f in errors + new], "\n".join(out + body), undone
 
 
 def opened(old: Library, new: Library) -> list[str]:
@@ -555,6 +601,10 @@ def alike_lines(groups: list[Any], lib: Library) -> list[str]:
     return [*out, ""] if out else []
 
 
+class NotDrawn(RulebookError):
+    """The pictures were asked for and could not be drawn (the browser or the renders failed)."""
+
+
 def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Finding],
           base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
     """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
@@ -574,7 +624,7 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
     try:
         result = draw(root, base, old, new, folder, progress, edited)
     except RulebookError as exc:
-        return [*head, *out, f"Not drawn: {_text(str(exc))}", ""]
+        raise NotDrawn(clean(str(exc))) from None
     if head and result.made_differently:
         # Every page whose output differs, by its words or not (a template renaming a box changes the words of
         # every game page; a style, none): said as a whole, and a few of those whose words are the same drawn.
@@ -730,9 +780,12 @@ def dictionary_words(base: Path, head: Path) -> list[str]:
 def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path | None = None) -> int:
     """``rulebook check-pr``: print the annotations, then the summary (or append it to ``summary_file``)."""
     from ..progress import shown
+    from .pictures import need_playwright
 
+    if pictures is not None:
+        need_playwright()  # said before anything is judged: the pictures cannot be drawn without it
     with shown() as progress:
-        code, annotations, summary = check_pr(root, base, progress, pictures)
+        code, annotations, summary, undone = judge(root, base, progress, pictures)
     print("\n".join(annotations), flush=True)
     summary = no_commands(summary)  # contributor text never runs as a workflow command, printed or in the file
     if summary_file is not None:
@@ -740,4 +793,6 @@ def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path 
             out.write(summary + "\n")
     else:
         print(summary)
+    for what in undone:  # a check that could not judge never passes: each step it could not do, in a line
+        print(f"error: check-pr could not judge this change: {clean(what)}", file=sys.stderr)
     return code
