@@ -17,13 +17,15 @@ OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
 BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
-.PHONY: all build validate test fuzz FORCE serve preview publish bench lint schema freeze help clean booklet edition print-shop
+.PHONY: all build validate test fuzz FORCE serve preview publish bench lint schema freeze help clean booklet edition print-shop book-lock release
 
 all: build ## validate and build the current edition: site in build/site, PDF in build/pdf
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
+	@# Every dependency of every pin is in the lock (pip installed it without resolving): pip check says so.
+	@$(BIN)/python -m pip check --disable-pip-version-check > $(VENV)/pip-check.txt || { cat $(VENV)/pip-check.txt; exit 1; }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@$(BIN)/python -m compileall -q generator > /dev/null  # see test: each command starts compiled
 	@rm -f $(VENV)/.installed-* && touch $@
@@ -73,6 +75,12 @@ publish: $(STAMP) ## deploy every edition that changed with mike to the local gh
 
 bench: $(STAMP) ## run the benchmarks in bench/ (ratios, not timings, are the result)
 	$(BIN)/python bench/run.py
+
+book-lock: $(STAMP) ## write templates/init/requirements.lock, the part of requirements.lock a book made by init installs
+	$(BIN)/python -m tests.booklock > templates/init/requirements.lock.new && mv templates/init/requirements.lock.new templates/init/requirements.lock
+
+release: ## tag this commit as the release pyproject.toml names, once CHANGELOG.md dates it (docs/releasing.md)
+	.ci/release
 
 lint: $(STAMP) ## ruff over the code
 	$(BIN)/ruff check generator tests bench
