@@ -108,20 +108,58 @@ def cmd_new_game(args: argparse.Namespace) -> int:
     return new_game.run(_book(args), args.name, args.section, args.source, args.kind)
 
 
+# Where each command is documented: a page of docs/ (shipped with the tool, beside its templates), and its section.
+DOCS = {
+    "validate": ("maintaining.md", "The `rulebook` command"), "build": ("own-book.md", "Build, look, publish"),
+    "print-shop": ("printing.md", ""), "check-pr": ("own-book.md", "The book's CI"),
+    "freeze": ("maintaining.md", "Editions"), "serve": ("own-book.md", "Build, look, publish"),
+    "preview": ("own-book.md", "Build, look, publish"), "publish": ("own-book.md", "Build, look, publish"),
+    "diff": ("maintaining.md", "The `rulebook` command"), "edition": ("maintaining.md", "Editions"),
+    "init": ("own-book.md", "Start the book"), "new-game": ("own-book.md", "Add games"),
+    "schema": ("maintaining.md", "The `rulebook` command"),
+}
+
+
+def _documented(name: str) -> str:
+    """The line a command's --help ends with: the page that documents it, and where that page is on this machine."""
+    page, section = DOCS[name]
+    here = _docs_folder() / page
+    where = f"; on this machine: {here}" if here.is_file() else ""
+    return f"Documentation: docs/{page}" + (f", “{section}”" if section else "") + f" (in the rulebook repository{where})."
+
+
+def _docs_folder() -> Path:
+    """The tool's docs/: shipped in the package (generator/docs), or at the top of the checkout it runs from."""
+    package = Path(__file__).resolve().parent
+    return package / "docs" if (package / "docs").is_dir() else package.parent / "docs"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulebook")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (also used to document the commands)."""
     p = argparse.ArgumentParser(prog="rulebook", description="Build and check a book of game rules (the one in --root): "
-                                                          "validate its data, build its site and PDF, publish its editions.")
+                                                          "validate its data, build its site and PDF, publish its editions.",
+                                epilog="`rulebook COMMAND --help` describes a command and names the page that documents "
+                                       "it. Start a book: `rulebook init DIR --title TITLE` (docs/own-book.md).")
     p.add_argument("--root", default=".", help="project folder (default: current folder)")
+    p.add_argument("--version", action="version", version=f"rulebook {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    v = sub.add_parser("validate", help="check the rules data; exit 1 on any error")
+    v = sub.add_parser("validate", help="check the rules data; exit 1 on any error", epilog=_documented("validate"))
     v.add_argument("--edition", help="edition id, e.g. 2026.1 (default: current)")
     v.add_argument("--format", choices=("text", "json", "github"), default="text")
     v.add_argument("--allow-missing", action="store_true", help="skip listed games that have no file yet")
     v.set_defaults(func=cmd_validate)
 
-    b = sub.add_parser("build", help="validate, then build the site and the PDF")
+    b = sub.add_parser("build", help="validate, then build the site and the PDF", epilog=_documented("build"))
     b.add_argument("--edition", help="edition id (default: current)")
     b.add_argument("--out", help="output folder (default: build/)")
     b.add_argument("--site-only", action="store_true", help="skip the PDF")
@@ -133,7 +171,7 @@ def parser() -> argparse.ArgumentParser:
     b.set_defaults(func=cmd_build)
 
     ps = sub.add_parser("print-shop", help="an interior and a cover a print-on-demand service takes (PDF/X-4, "
-                                           "bleed, a spine from the page count), checked as the service checks them")
+                                           "bleed, a spine from the page count), checked as the service checks them", epilog=_documented("print-shop"))
     ps.add_argument("--trim", required=True, choices=("5.5x8.5", "6x9", "7x10", "8.5x11", "A5"),
                     help="the trim size, inches (or A5)")
     ps.add_argument("--edition", help="edition id (default: current)")
@@ -143,7 +181,7 @@ def parser() -> argparse.ArgumentParser:
     ps.set_defaults(func=cmd_print_shop)
 
     c = sub.add_parser("check-pr", help="the pull-request check: validate, annotate the findings the change "
-                                        "brings, and summarise errors then the change in words")
+                                        "brings, and summarise errors then the change in words", epilog=_documented("check-pr"))
     c.add_argument("--base", required=True, help="git ref the change is compared with, e.g. origin/main")
     c.add_argument("--summary", help="append the summary (Markdown) to this file, e.g. $GITHUB_STEP_SUMMARY")
     c.add_argument("--pictures", metavar="DIR", help="draw each book and site page the change alters, before and "
@@ -152,47 +190,47 @@ def parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("freeze", help="write and seal the record of an edition published before records were "
                                       "sealed (rules_data/frozen/ID/); a sealed record is refused: `edition new` "
-                                      "writes it, once")
+                                      "writes it, once", epilog=_documented("freeze"))
     f.add_argument("edition", help="the published edition, e.g. 2026.1")
     f.set_defaults(func=cmd_freeze)
 
-    s = sub.add_parser("serve", help="live preview of the site (rebuilds when a source changes)")
+    s = sub.add_parser("serve", help="live preview of the site (rebuilds when a source changes)", epilog=_documented("serve"))
     s.add_argument("--edition", help="edition id (default: current)")
     s.add_argument("--addr", default="127.0.0.1:8000", help="address to serve on (default: 127.0.0.1:8000)")
     s.set_defaults(func=cmd_serve)
 
     pv = sub.add_parser("preview", help="rebuild the book PDF whenever a source changes (only what changed is "
-                                         "laid out again)")
+                                         "laid out again)", epilog=_documented("preview"))
     pv.add_argument("--edition", help="edition id (default: current)")
     pv.add_argument("--out", help="PDF to write (default: preview/book.pdf)")
     pv.add_argument("--paper", choices=("letter", "a4"), default="letter", help="paper size")
     pv.add_argument("--duplex", action="store_true", help="start every game on a right-hand page")
     pv.set_defaults(func=cmd_preview)
 
-    pb = sub.add_parser("publish", help="deploy every edition with mike to the local gh-pages branch")
+    pb = sub.add_parser("publish", help="deploy every edition with mike to the local gh-pages branch", epilog=_documented("publish"))
     pb.add_argument("--branch", default="gh-pages")
     pb.add_argument("--allow-dirty", action="store_true", help="publish uncommitted changes to the book's sources "
                                                                 "too (the deploy messages say so)")
     pb.set_defaults(func=cmd_publish)
 
-    d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)")
+    d = sub.add_parser("diff", help="what a change does to the rules, as Markdown (git refs or folders)", epilog=_documented("diff"))
     d.add_argument("old", help="git ref or project folder before the change, e.g. origin/main")
     d.add_argument("new", help="git ref or project folder after the change, e.g. HEAD")
     d.add_argument("--format", choices=("markdown", "text", "json"), default="markdown",
                    help="Markdown (default), one plain line per change, or the change records as JSON")
     d.set_defaults(func=cmd_diff)
 
-    ed = sub.add_parser("edition", help="release the current edition and open the next (rulebook edition new ID)")
+    ed = sub.add_parser("edition", help="release the current edition and open the next (rulebook edition new ID)", epilog=_documented("edition"))
     ed_sub = ed.add_subparsers(dest="edition_command", required=True)
     en = ed_sub.add_parser("new", help="freeze the current edition as published, append ID as the current "
-                                       "edition, and validate")
+                                       "edition, and validate", epilog=_documented("edition"))
     en.add_argument("id", help="the new edition's id, later than the current one, e.g. 2026.3")
     en.add_argument("--label", required=True, help="as the cover prints it, e.g. \"Revision 3 (Dec/2026)\"")
     en.add_argument("--date", help="its date, YYYY-MM-DD (default: today)")
     en.set_defaults(func=cmd_edition_new)
 
     i = sub.add_parser("init", help="start a new book in DIR (new or empty): its data, pages, site configuration, "
-                                    "README, Makefile and CI workflows")
+                                    "README, Makefile and CI workflows", epilog=_documented("init"))
     i.add_argument("dir", help="the folder to start the book in")
     i.add_argument("--title", required=True, help="the book's title, as its cover prints it")
     i.add_argument("--author", help="who keeps the book (default: The editors)")
@@ -200,7 +238,7 @@ def parser() -> argparse.ArgumentParser:
                                       "this pipeline's repository and commit, when installed from git)")
     i.set_defaults(func=cmd_init)
 
-    n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md")
+    n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md", epilog=_documented("new-game"))
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
     n.add_argument("--section", help="the id of the book's section to list it in (book.yaml sections; default: the "
                                      "first); the game is of the section's kind")
@@ -210,7 +248,7 @@ def parser() -> argparse.ArgumentParser:
                                      "the book's own game: record the decision in revisions.yaml)")
     n.set_defaults(func=cmd_new_game)
 
-    sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model")
+    sc = sub.add_parser("schema", help="write the JSON Schemas in schema/ from the data model", epilog=_documented("schema"))
     sc.set_defaults(func=cmd_schema)
     return p
 

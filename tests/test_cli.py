@@ -137,3 +137,34 @@ def test_diff_of_two_book_folders_needs_no_book_where_it_runs(tmp_path):
     (tmp_path / "elsewhere").mkdir()
     result = run("diff", str(old), str(new), "--format", "text", cwd=tmp_path / "elsewhere")
     assert (result.returncode, result.stdout.strip()) == (0, "No change to the rules."), result.stderr
+
+
+def test_every_commands_help_names_the_page_that_documents_it(capsys):
+    """`rulebook COMMAND --help` ends with the page of docs/ that documents the command, and the section, each there
+    (the page ships with the tool: its path on this machine is given too)."""
+    import re
+
+    from generator.cli import DOCS, main, parser
+    from tests.conftest import ROOT
+
+    commands = {name for name in parser()._subparsers._group_actions[0].choices}  # every verb the parser knows
+    assert commands == set(DOCS), commands ^ set(DOCS)
+    for name in sorted(commands) + ["edition new"]:
+        with pytest.raises(SystemExit):
+            main([*name.split(), "--help"])
+        said = " ".join(capsys.readouterr().out.split())
+        found = re.search(r"Documentation: docs/([\w-]+\.md)(?:, “([^”]+)”)?", said)
+        assert found, (name, said[-300:])
+        page = (ROOT / "docs" / found[1]).read_text(encoding="utf-8")
+        assert not found[2] or re.search(rf"^#+ {re.escape(found[2])}$", page, re.M), (name, found[2])
+        assert f"on this machine: {ROOT / 'docs' / found[1]}" in said
+
+
+def test_the_version_is_the_packages(capsys):
+    from importlib.metadata import version
+
+    from generator.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"rulebook {version('rulebook')}"

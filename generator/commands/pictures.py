@@ -459,10 +459,7 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
     changed += [(rel, None, None) for rel in games_first[:FEW]]  # drawn whole: no word of theirs changed
     if not changed:
         return [], [], grouped
-    try:
-        import playwright.sync_api  # noqa: F401 - only asked whether it is there: the pages are shot in _shoot
-    except ImportError:
-        raise BuildError("playwright: not installed: the site's pictures are drawn in Chromium (make venv)") from None
+    need_playwright()
     # Playwright's synchronous API runs one event loop a thread, and refuses to start in a thread that runs one
     # already ("using Playwright Sync API inside the asyncio loop"): a caller's own Playwright (a test session's
     # shared Chromium) or asyncio loop. The pages are shot in a thread of their own, which never has one.
@@ -525,6 +522,16 @@ SITE_SCRIPT = ("import json, sys; from pathlib import Path; from generator.book.
                "from generator.render.site.engine import render_site; root, ed, out, staging, anchors = sys.argv[1:]; "
                "render_site(load_library(Path(root), ed), Path(out), Path(staging), None, "
                "json.loads(Path(anchors).read_text(encoding='utf-8')))")
+
+
+def need_playwright() -> None:
+    """One line when Playwright, which drives Chromium for the site's pictures, is not installed: it is the
+    ``review`` extra, which only the pull-request pictures need."""
+    try:
+        import playwright.sync_api  # noqa: F401 - only asked whether it is there: the pages are shot in _shoot
+    except ImportError:
+        raise BuildError("playwright is not installed: check-pr --pictures draws the site's pages in Chromium with it; "
+                         "install the review extra: pip install 'rulebook[review]'") from None
 
 
 def checkout_made(ref: str, repo: Path, dest: Path) -> None:
