@@ -203,7 +203,7 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     if pin is None:
         print(f"warning: {target / 'requirements.txt'}: this rulebook was installed from a folder that names no "
               "repository, so the book cannot pin it yet: write the tool's repository address there (`make` says so "
-              "until then), or run init again with --pipeline 'rulebook @ git+ADDRESS@TAG'")
+              f"until then), or run init again with --pipeline 'rulebook @ git+ADDRESS@v{tool_version()}'")
     print(f"next: cd {target} && rulebook new-game \"NAME\" --section cards, then `make` (validate and build); "
           "README.md there says more")
     return 0
