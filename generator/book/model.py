@@ -889,9 +889,7 @@ class Errata(Strict):
     errata: list[Erratum]
 
 
-CHANGE_KINDS = ("rule", "alternate_rule", "target")
 LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retired")
-
 
 
 class Revision(Strict):

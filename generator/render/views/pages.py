@@ -14,8 +14,6 @@ from ...book.prose import expand, format_value, lookup, split_blocks
 from . import describe
 from .markup import Markup, escape, inline_markdown
 
-BLOCK_ORDER = ("scoring", "rounds", "examples", "alternate_rules", "score_sheet")
-
 
 @dataclass
 class BodyView:
