@@ -242,7 +242,9 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
     n.add_argument("--section", help="the id of the book's section to list it in (book.yaml sections; default: the "
                                      "first); the game is of the section's kind")
-    n.add_argument("--kind", choices=("dice", "dominoes", "sticks", "board"),
+    from .commands.new_game import EQUIPMENT_KINDS  # the model's: parsed as the book reads it
+
+    n.add_argument("--kind", choices=EQUIPMENT_KINDS,
                    help="what the game is played with, in a section of several kinds of equipment")
     n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: none, "
                                      "the book's own game: record the decision in revisions.yaml)")

@@ -46,7 +46,14 @@ ERRATA_FILE = "errata.yaml"
 SITE_NAMES = frozenset({"index", "finder", "book-index", "errata", "changes", "games", "keep", "assets", "downloads",
                         "_offline", "search", "404", "sitemap", "manifest", "sw"})
 REVISIONS_FILE = "revisions.yaml"
-ACCEPTED_FILE = "accepted.yaml"
+ACCEPTED_FILE = "accepted.yaml"  # the warnings the editors accepted, with their reasons (checks.accept)
+DICTIONARY_FILE = "dictionary.txt"  # the house words the spelling check knows (checks/editorial.py)
+CONFUSABLES_FILE = "confusables.txt"  # real words typed for one another, one group a line (checks/evidence.py)
+# The lists the checks read besides the book, by their paths in the project: a pull request is judged by its base's
+# (commands/check_pr.py), never by the ones it brings.
+DICTIONARY = f"{DATA_DIR}/{DICTIONARY_FILE}"
+CONFUSABLES = f"{DATA_DIR}/{CONFUSABLES_FILE}"
+ACCEPTED = f"{DATA_DIR}/{ACCEPTED_FILE}"
 __all__ = ["edition_key"]  # the edition order lives in model.py; re-exported for the stages that import it here
 
 
@@ -472,7 +479,7 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
 
     book_doc = docs.pop(f"{DATA_DIR}/{BOOK_FILE}", None)
     errata_doc = docs.pop(f"{DATA_DIR}/{ERRATA_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ERRATA_FILE}", {"errata": []})
-    accepted_doc = docs.pop(f"{DATA_DIR}/{ACCEPTED_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ACCEPTED_FILE}", {"accepted": []})
+    accepted_doc = docs.pop(ACCEPTED, None) or YamlDoc(ACCEPTED, {"accepted": []})
     revisions_doc = docs.pop(f"{DATA_DIR}/{REVISIONS_FILE}", None) or YamlDoc(f"{DATA_DIR}/{REVISIONS_FILE}", {"revisions": []})
     if book_doc is None:
         if not any(e.where.path.endswith(BOOK_FILE) for e in errors):

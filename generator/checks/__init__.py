@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ..book.library import GameSource, Library
+from ..book.library import ACCEPTED, GameSource, Library
 from ..book.model import Game, GameBody, Variant
 from ..errors import Location, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 
 Severity = Literal["error", "warning"]
-ACCEPTED_FILE = "rules_data/accepted.yaml"
+Found = tuple[Location, str, str | None]  # what a check yields: where, what is wrong, and the game it is about
 
 
 @dataclass(frozen=True, order=True)
@@ -155,7 +155,7 @@ def accept(lib: Library, findings: list[Finding], ran: set[str]) -> list[Finding
     for i, acc in enumerate(lib.accepted):
         if not lib.in_edition(acc.edition):
             continue
-        where = lib.accepted_doc.where(("accepted", i, "check")) if lib.accepted_doc else Location(ACCEPTED_FILE)
+        where = lib.accepted_doc.where(("accepted", i, "check")) if lib.accepted_doc else Location(ACCEPTED)
         known = REGISTRY.get(acc.check)
         if known is None or known.severity != "warning" or acc.check.startswith("accepted."):
             if "accepted.not_a_warning" in ran:

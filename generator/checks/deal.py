@@ -9,10 +9,7 @@ from ..book.equipment import deal_for, each, tables
 from ..book.library import Library
 from ..book.model import Deal, GameBody
 from ..book.phrases import PLAYER_HORIZON, parse_players
-from ..errors import Location
-from . import Body, bodies, check, listing
-
-Finding = tuple[Location, str, str]
+from . import Body, Found, bodies, check, listing
 
 
 def round_sizes(b: Body, players: int) -> list[int]:
@@ -141,7 +138,7 @@ def players_that_work(body: GameBody) -> list[int]:
     return works
 
 
-def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
+def _bounded_problems(lib: Library, which: int) -> Iterator[Found]:
     """Findings for each player count a claim must serve: ``which`` 0 = does not fit, 1 = uneven.
 
     A bounded claim must work for every count it allows. An open-ended one ("any number", "2 or
@@ -162,7 +159,7 @@ def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
 
 
 @check("deal.exceeds_deck")
-def exceeds_deck(lib: Library) -> Iterator[Finding]:
+def exceeds_deck(lib: Library) -> Iterator[Found]:
     """For a player count the game claims, the deal needs more cards or tiles than the equipment has."""
     return _bounded_problems(lib, 0)
 
@@ -179,13 +176,13 @@ def _tiles(b: Body, n: int, tiles: int) -> str | None:
 
 
 @check("deal.uneven")
-def uneven(lib: Library) -> Iterator[Finding]:
+def uneven(lib: Library) -> Iterator[Found]:
     """'Deal all the cards equally' is impossible for a claimed player count, even with the removals allowed."""
     return _bounded_problems(lib, 1)
 
 
 @check("players.unbounded", "warning")
-def unbounded(lib: Library) -> Iterator[Finding]:
+def unbounded(lib: Library) -> Iterator[Found]:
     """A game claims any number of players, but its deal only works up to some number."""
     for b in bodies(lib):
         if b.rules.players is None:

@@ -31,7 +31,7 @@ from typing import Any
 from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ..book.frozen import rewritten
-from ..book.library import ACCEPTED_FILE, CONTENT_DIR, DATA_DIR, Library, load_library
+from ..book.library import ACCEPTED, CONFUSABLES, CONTENT_DIR, DATA_DIR, DICTIONARY, Library, load_library
 from ..book.textdiff import escape, mark_words
 from ..checks import Finding, listing, run_checks
 from ..errors import RulebookError, SourceError, SourceErrors, clean
@@ -40,9 +40,6 @@ from ..render.site.engine import CONFIG
 from .diff import checkout
 from .validate import annotation, no_commands
 
-DICTIONARY = f"{DATA_DIR}/dictionary.txt"
-CONFUSABLES = f"{DATA_DIR}/confusables.txt"
-ACCEPTED = f"{DATA_DIR}/{ACCEPTED_FILE}"
 # The lists the checks read besides the book (generator/checks: editorial.house_words, evidence.confusables,
 # checks.accept): a pull request is judged by its base's, and a change to one licenses nothing in the same change.
 LISTS = (DICTIONARY, CONFUSABLES, ACCEPTED)
@@ -115,7 +112,7 @@ def _marked(markdown_line: str) -> str:
     return html.escape(" ".join(markdown_line.split()), quote=False)
 
 
-def _code(value: object) -> str:
+def _code_span(value: object) -> str:
     """Text from the sources as a code span: fenced by more backticks than it holds (CommonMark), one line."""
     one = clean(" ".join(str(value).split()))
     fence = "`" * (max((len(run) for run in re.findall(r"`+", one)), default=0) + 1)
@@ -167,7 +164,7 @@ def files_touched(files: list[tuple[str, str]]) -> list[str]:
     for heading in PARTS:
         mine = [(s, p) for s, p in files if part(p) == heading]
         if mine:
-            out += [f"### {heading}", "", *(f"- {_code(p)} ({s})" for s, p in mine), ""]
+            out += [f"### {heading}", "", *(f"- {_code_span(p)} ({s})" for s, p in mine), ""]
     return out
 
 
@@ -400,15 +397,15 @@ def how_checked(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tu
         out += ["This change edits lists the checks read. It is judged by the base's lists: an entry licenses nothing "
                 "in the change that brings it (land it first, on its own).", ""]
     for e, silenced in entries:
-        out.append(f"- {_code(f'{e.path}:{e.line}')} {_text(e.what)}" + (":" if silenced else "; it silences nothing."))
-        out += [f"  - would silence {_code(f'{f.path}:{f.line}')} {f.check}: {_text(f.message)}"
+        out.append(f"- {_code_span(f'{e.path}:{e.line}')} {_text(e.what)}" + (":" if silenced else "; it silences nothing."))
+        out += [f"  - would silence {_code_span(f'{f.path}:{f.line}')} {f.check}: {_text(f.message)}"
                 + (" (standing)" if _key(f) in standing else " (**this change's**)") for f in silenced[:20]]
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
     if code:
         out += [""] * bool(entries) + ["The change edits the code of the checks or of the book's reading: its sources are judged by the "
                 "base's code too, and what that finds and the change's code does not is an error "
-                "(code.licenses_own_change):", ""] + [f"- {_code(p)}" for p in code]
+                "(code.licenses_own_change):", ""] + [f"- {_code_span(p)}" for p in code]
     return [*out, ""]
 
 
@@ -429,7 +426,7 @@ def _annotation(f: Finding) -> str:
 
 
 def _where(f: Finding) -> str:
-    return _code(f"{f.path}:{f.line}") + " " if f.path else ""
+    return _code_span(f"{f.path}:{f.line}") + " " if f.path else ""
 
 
 def check_pr(root: Path, base: str, progress: Report = quiet,
@@ -516,7 +513,7 @@ def judge(root: Path, base: str, progress: Report = quiet,
         if pictures is None and made_files:
             body += ["## How the book is made", "", "This change edits what the book is made with (code, templates, "
                      "styles, settings); run the check with --pictures to see the pages whose output differs.", "",
-                     *(f"- {_code(p)}" for p in made_files), ""]
+                     *(f"- {_code_span(p)}" for p in made_files), ""]
         if pictures is not None:
             try:
                 body += drawn(root, base_root, old.lib, head.lib, pictures, errors, base_problem, progress, made_files)
@@ -611,7 +608,7 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
     output they alter) and on the pictures: each page drawn, or why none is."""
     from .pictures import FEW, draw
 
-    made = [f"- {_code(p)}" for p in made_files or []]
+    made = [f"- {_code_span(p)}" for p in made_files or []]
     head = ["## How the book is made", "", "This change edits what the book is made with (code, templates, styles, "
             "settings): the pages are drawn before by the base's own, after by the change's.", "", *made, ""] if made \
         else []
@@ -641,11 +638,11 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
         return [*head, *out, "The change alters no page of the book or the site.", ""]
     out += [f"In the check's artifact `pictures` (open `index.html`), before and after, the words the change removes "
             f"boxed red and those it adds green: {len(pictures)} page{'s' if len(pictures) != 1 else ''}.", ""]
-    out += [f"- {_text(p.name)}: " + ", ".join(_code(f) for f in p.before + p.after) for p in pictures]
+    out += [f"- {_text(p.name)}: " + ", ".join(_code_span(f) for f in p.before + p.after) for p in pictures]
     return [*head, *out, ""]
 
 
-def _listed(record: Any, other: dict[str, list[Change]]) -> list[Change]:
+def _listing_lines(record: Any, other: dict[str, list[Change]]) -> list[Change]:
     """The lines of the book's own data that list the game a decision adds or retires (its section's games): the
     decision's, taken from the other edits."""
     if record.kind not in ("game_added", "game_retired") or not record.game:
@@ -694,13 +691,13 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
     out = [f"## {heading}", ""]
     if revisions:
         out += [f"### {_text(possessive(new.book.decided_by, start=True))} decisions", ""]
-        out += [f"- {_code(r.id)} is filed under edition {r.edition}, not {new.edition.id}, the edition this change makes."
+        out += [f"- {_code_span(r.id)} is filed under edition {r.edition}, not {new.edition.id}, the edition this change makes."
                 for r in revisions if r not in here] + ([""] if len(here) < len(revisions) else [])
         for record, decision in zip(here, grouped.decisions, strict=True):
             out += [f"#### {_text(decision.heading)}: {_text(decision.what)}", "",
-                    f"Decided {reader_date(record.date)}, in edition {_text(record.edition)} ({_code(record.id)}). "
+                    f"Decided {reader_date(record.date)}, in edition {_text(record.edition)} ({_code_span(record.id)}). "
                     f"Why: {_text(record.why)}", ""]
-            out += [*_lines(decision.changes + _listed(record, grouped.other)), ""]
+            out += [*_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
     if errata:
         out += ["### Corrections", ""]
         for e in errata:
@@ -708,7 +705,7 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
             at = {"index": "its line of the index", "sheet": "its score sheet"}.get(getattr(evidence, "place", ""), "")
             cited = (f" ({_text(evidence.page)}{', ' + at if at else ''}: “{_text(evidence.words)}”)"
                      if getattr(evidence, "page", None) else "")
-            out += [f"- {_code(e.id)}, in edition {_text(e.edition)}, {_code(e.file)}" + (f" at {_code(e.path)}" if e.path else "")
+            out += [f"- {_code_span(e.id)}, in edition {_text(e.edition)}, {_code_span(e.file)}" + (f" at {_code_span(e.path)}" if e.path else "")
                     + f": {_value(e.published, e.corrected)}. Evidence: **{_text(evidence.kind)}**{cited}: "
                     f"{_text(evidence.why)}"]
         out.append("")
@@ -721,7 +718,7 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
     gone = [r for r in old.revisions if r.id not in {n.id for n in new.revisions}]
     gone += [e for e in old.errata if e.id not in {n.id for n in new.errata}]
     if gone:
-        out += ["Records this change removes: " + ", ".join(_code(r.id) for r in gone) + ".", ""]
+        out += ["Records this change removes: " + ", ".join(_code_span(r.id) for r in gone) + ".", ""]
     return out
 
 

@@ -18,10 +18,10 @@ import yaml
 from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
 from ..book.loader import YamlDoc, parse_yaml
+from ..book.model import EQUIPMENT_KINDS
 from ..errors import RulebookError, SourceError
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
-EQUIPMENT_KINDS = ("dice", "dominoes", "sticks", "board")
 
 # What a first game of each kind states, to be filled in: enough for it to validate and build. A dice, dominoes,
 # sticks or board game is an equipment game of that kind (equipment_kind); a tournament is played with cards.
@@ -139,7 +139,7 @@ def _title(root: Path, game: str) -> str:
     return title if isinstance(title, str) else game
 
 
-def _listed(root: Path, doc: YamlDoc, lines: list[str], i: int, slug: str, title: str) -> list[str]:
+def _with_game_listed(root: Path, doc: YamlDoc, lines: list[str], i: int, slug: str, title: str) -> list[str]:
     """book.yaml's lines with ``slug`` listed in section ``i``'s games where the book's alphabetical order puts it
     (the book orders its games by title, as its index does); the file's comments and layout kept."""
     where = f"{doc.path}:{doc.where(('sections', i)).line}"
@@ -205,7 +205,7 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     i = ids.index(section)
     section_kind = sections[i].get("kind") or section
     game_kind = _game_kind(section, section_kind, kind)
-    lines = _listed(root, doc, text.splitlines(keepends=True), i, slug, title)
+    lines = _with_game_listed(root, doc, text.splitlines(keepends=True), i, slug, title)
     body = HEADER + emit(game_data(slug, title, section, game_kind, edition, seed))
     if seed is None:
         body = body.replace("sources: []\n", "sources: []  # none given: the book's own game (cite a document of "

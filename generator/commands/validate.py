@@ -7,7 +7,8 @@ import re
 import sys
 from pathlib import Path
 
-from ..checks import ACCEPTED_FILE, Finding
+from ..book.library import ACCEPTED
+from ..checks import Finding
 from ..errors import clean
 from ..progress import Progress, quiet
 
@@ -42,7 +43,7 @@ def accepted_count(findings: list[Finding]) -> list[str]:
     if not n:
         return []
     return [f"{n} accepted {'warning' if n == 1 else 'warnings'}, for {_plural(reasons, 'reason')} given in "
-            f"{ACCEPTED_FILE}: `rulebook validate` lists them"]
+            f"{ACCEPTED}: `rulebook validate` lists them"]
 
 
 def as_text(findings: list[Finding], games: int, listed: bool = True) -> str:
