@@ -222,8 +222,8 @@ def test_a_missing_git_is_one_line(project, tmp_path, monkeypatch):
     code, output = run("--root", str(ROOT), "diff", "HEAD~1", "HEAD")
     assert code == 1
     one_line(output, "error: git: not found", "install git")
-    code, annotations, summary = check_pr(project, "origin/main")  # the change is still checked
-    assert code == 0 and "git: not found" in summary
+    code, annotations, summary = check_pr(project, "origin/main")  # the change is still checked, and not passed:
+    assert code == 1 and "git: not found" in summary  # the base it could not read is an error (check.not_judged)
     with pytest.raises(RulebookError, match="git: not found"):
         from generator.commands.publish import publish
 

@@ -16,18 +16,17 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import html
-import io
 import json
 import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..book import git
 from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ..book.frozen import rewritten
@@ -37,7 +36,7 @@ from ..checks import Finding, listing, run_checks
 from ..errors import RulebookError, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 from ..render.site.engine import CONFIG
-from .diff import checkout
+from .diff import SOURCES
 from .validate import annotation, no_commands
 
 # The lists the checks read besides the book (generator/checks: editorial.house_words, evidence.confusables,
@@ -138,22 +137,10 @@ def part(path: str) -> str:
 
 def touched(root: Path, base: str) -> list[tuple[str, str]]:
     """(status, path) of every file the working tree at ``root`` changes from ``base`` (added, modified, deleted,
-    or new and not yet committed); a RulebookError if git cannot say (a check that cannot list them judges nothing)."""
-    def git(*args: str) -> list[str]:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
-        return [p for p in done.stdout.decode("utf-8", errors="replace").split("\0") if p]
-
-    try:
-        listed = git("diff", "--name-status", "--no-renames", "-z", base, "--")
-        new = git("ls-files", "--others", "--exclude-standard", "-z")
-    except subprocess.CalledProcessError as exc:
-        raise RulebookError(f"git could not list the files this change touches against {base}: "
-                            f"{clean(exc.stderr.decode('utf-8', errors='replace').strip())}") from None
-    except FileNotFoundError:
-        raise RulebookError("git is not installed: it lists the files this change touches") from None
-    words = {"A": "added", "D": "deleted", "M": "changed", "T": "changed"}
-    pairs = [(words.get(listed[i][:1], "changed"), listed[i + 1]) for i in range(0, len(listed) - 1, 2)]
-    return sorted(set(pairs + [("added", p) for p in new]), key=lambda sp: sp[1])
+    or new and not yet committed); a GitError if git cannot say (a check that cannot list them judges nothing)."""
+    words = {"A": "added", "D": "deleted", "M": "changed", "T": "changed", "?": "added"}
+    return sorted({(words.get(status, "changed"), path) for status, path in git.changed(root, base)},
+                  key=lambda sp: sp[1])
 
 
 def files_touched(files: list[tuple[str, str]]) -> list[str]:
@@ -319,17 +306,13 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
         # The base's code reads the base's lists, as the change's code does (``judged``): a list edited in the same
         # change as the code would otherwise silence, under the base's code, what the code change silences under its own.
         judged_root = with_lists(root, lists, tmp / "judged")
-        data = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref, "generator"],
-                              capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            tar.extractall(base_code, filter="data")
+        git.unpack(root, ref, ("generator",), base_code)
         env = {**os.environ, "PYTHONPATH": str(base_code)}
         done = subprocess.run([sys.executable, "-m", "generator", "--root", str(judged_root), "validate", "--format",
                                "json"],
                               capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
         found = json.loads(done.stdout)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError,
-            SourceError) as exc:
+    except (subprocess.TimeoutExpired, OSError, ValueError, RulebookError) as exc:
         # The change edits the checks' code, and the base's code could not judge it: what the change's own code says
         # is not enough (it may have been written to pass), so the check fails and says why.
         return [not_judged(f"the base's code could not be run on this change, which edits the checks' code "
@@ -351,9 +334,6 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
 
 def _why(exc: BaseException) -> str:
     """What stopped a step of the check, in a few words."""
-    if isinstance(exc, subprocess.CalledProcessError):
-        said = exc.stderr.decode("utf-8", errors="replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
-        return clean(" ".join(said.split())[:300]) or f"exit {exc.returncode}"
     if isinstance(exc, subprocess.TimeoutExpired):
         return f"no answer in {exc.timeout:.0f} s"
     if isinstance(exc, ValueError):
@@ -458,7 +438,7 @@ def judge(root: Path, base: str, progress: Report = quiet,
         progress(f"validate {base}")
         base_root = Path(tmp) / "base"
         try:
-            checkout(base, root, base_root)
+            git.unpack(root, base, SOURCES, base_root)
             if pictures is not None:  # the base's pages are drawn by its own code, templates and settings
                 checkout_made(base, root, base_root)
             old = _side(base_root)

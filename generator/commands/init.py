@@ -15,13 +15,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
+from ..book import git
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
+from ..book.git import GitError, GitMissing
 from ..book.schema import write_schemas
 from ..checks.editorial import unknown_in
-from ..errors import RulebookError, SourceError, clean
+from ..errors import RulebookError, SourceError
 from .new_game import emit
 
 SKELETON = TOOL_TEMPLATES / "init"
@@ -51,14 +52,6 @@ def tool_version() -> str:
         return "0+unknown"
 
 
-def _git_out(folder: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
-
-
 def _local(url: str) -> bool:
     """Whether a requirement's address is a place on this machine (a file: address, a path): it works only here."""
     bare = url.strip().removeprefix("git+")
@@ -86,15 +79,18 @@ def pipeline_requirement() -> str | None:
     except (json.JSONDecodeError, OSError, SourceError):
         origin = {}
     url, vcs = str(origin.get("url", "")), origin.get("vcs_info") or {}
-    if vcs.get("vcs") == "git" and vcs.get("commit_id") and url and not _local(url):
+    if vcs.get("vcs") == git.VCS and vcs.get("commit_id") and url and not _local(url):
         return f"rulebook @ git+{url}@{vcs['commit_id']}  # {tag}"
     if url.startswith("file://") and "dir_info" in origin:  # a clone of the repository, installed from its folder
         from urllib.parse import unquote, urlparse
 
         folder = Path(unquote(urlparse(url).path))
-        address = web_address(_git_out(folder, "config", "--get", "remote.origin.url"))
+        try:
+            address = web_address(git.setting(folder, "remote.origin.url") or "")
+            commit = git.commit(folder, f"refs/tags/{tag}") if address else None
+        except GitError:  # no git, or not a repository it can read: no address to pin
+            address = commit = None
         if address:
-            commit = _git_out(folder, "rev-parse", "--verify", "--quiet", f"refs/tags/{tag}^{{commit}}")
             return f"rulebook @ git+{address}@{commit}  # {tag}" if commit else f"rulebook @ git+{address}@{tag}"
     return None
 
@@ -145,16 +141,15 @@ def _repository(staging: Path, target: Path) -> str:
     """Make the new book a git repository whose branch is ``main`` (what its workflows publish from is the
     repository's default branch, whatever its name), unless it is inside one already or git is missing; what was
     done, in a line."""
-    inside = _git_out(target.parent, "rev-parse", "--show-toplevel")
-    if inside:
-        return f"the book is inside the git repository at {inside}: it was not made a repository of its own"
     try:
-        done = subprocess.run(["git", "init", "-q", "--initial-branch=main", str(staging)], capture_output=True,
-                              text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
+        inside = git.top_level(target.parent)
+        if inside:
+            return f"the book is inside the git repository at {inside}: it was not made a repository of its own"
+        git.init(staging, "main")
+    except GitMissing:
         return "git is not installed: make the book a repository with `git init --initial-branch=main` when it is"
-    if done.returncode != 0:
-        return f"git could not make the book a repository ({clean(done.stderr.strip())}): run `git init` there"
+    except GitError as exc:
+        return f"{exc}: run `git init` there"
     return f"made {target} a git repository, on branch main: commit the files, and push it to a repository of its own"
 
 

@@ -22,13 +22,13 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import threading
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..book import git
 from ..book.files import MAX_ASSET_BYTES, MAX_OUTPUT_BYTES, copy_tree, read_file, read_file_text, read_source
 from ..book.library import Library
 from ..errors import BuildError, RulebookError
@@ -537,16 +537,9 @@ def need_playwright() -> None:
 def checkout_made(ref: str, repo: Path, dest: Path) -> None:
     """What the base is made with (``MADE``: its code, templates and settings, those it has) unpacked into ``dest``
     beside its sources: its pages are drawn by its own making, not the change's."""
-    try:
-        listed = subprocess.run(["git", "-C", str(repo), "ls-tree", "--name-only", ref, "--", *MADE],
-                                capture_output=True, check=True, text=True).stdout.split()
-        if listed:
-            data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, *listed],
-                                  capture_output=True, check=True).stdout
-            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                tar.extractall(dest, filter="data")
-    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
-        raise RulebookError(f"cannot read what '{ref}' is made with from git: {exc}") from None
+    listed = git.present(repo, ref, MADE)
+    if listed:
+        git.unpack(repo, ref, listed, dest)
 
 
 def _code_of(side: Path) -> Path:
