@@ -295,7 +295,8 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
 def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str], str]:
     import shutil
 
-    from generator.book.frozen import MANIFEST, folder, record_digest, sealed_book
+    from generator.book.editor import BookFile
+    from generator.book.frozen import MANIFEST, folder, record_digest
 
     copy = shutil.copytree(root, tmp / "book")
     _git(copy, "add", "-A")
@@ -308,7 +309,9 @@ def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str
         from generator.book.frozen import _manifest
         (record / MANIFEST).write_text(_manifest(record), encoding="utf-8")
         book = copy / "rules_data" / "book.yaml"
-        book.write_text(sealed_book(book.read_text(encoding="utf-8"), "2026.3", record_digest(record)), encoding="utf-8")
+        edited = BookFile(book.read_text(encoding="utf-8"))
+        edited.seal("2026.3", record_digest(record))
+        book.write_text(edited.text(), encoding="utf-8")
     errors = [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(load_library(copy))
               if f.severity == "error"]
     run = rulebook(copy, "check-pr", "--base", "HEAD")

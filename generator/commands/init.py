@@ -18,23 +18,18 @@ import shutil
 from pathlib import Path
 
 from ..book import git
+from ..book.editor import scalar
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
 from ..book.git import GitError, GitMissing
 from ..book.schema import write_schemas
 from ..checks.editorial import unknown_in
 from ..errors import RulebookError, SourceError
-from .new_game import emit
 
 SKELETON = TOOL_TEMPLATES / "init"
 # Files the package could not ship under their own names (package data leaves out hidden files).
 RENAMED = {"dot-github": ".github", "dot-gitignore": ".gitignore"}
 ACCENT = "#1f5f8b"  # a blue dark enough for white text on the site's header
 DECIDED_BY = "the editors"
-
-
-def _scalar(value: str) -> str:
-    """``value`` as a YAML scalar the book's loader reads back as it is (quoted where it must be)."""
-    return emit({"v": value}).removeprefix("v: ").rstrip("\n")
 
 
 # The tool as a book's requirements.txt pins it when `init` cannot tell where this copy came from (installed from a
@@ -111,7 +106,7 @@ def _identity(title: str) -> str:
     from ..book.model import Book
 
     fields = {"description": f"The games of {title} and their rules.", "decided_by": DECIDED_BY, "accent": ACCENT}
-    lines = [f"{name}: {_scalar(value)}\n" for name, value in fields.items() if name in Book.model_fields]
+    lines = [f"{name}: {scalar(value)}\n" for name, value in fields.items() if name in Book.model_fields]
     if "contact" in Book.model_fields:
         lines.append("# contact: how readers reach the editors (an address), printed on the About page and the site\n")
     return "".join(lines)
@@ -121,9 +116,9 @@ def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> di
     """The new book's files, by their path in it."""
     edition = f"{today.year}.1"
     tokens = {
-        "@title@": title, "@title_yaml@": _scalar(title), "@author_yaml@": _scalar(author),
+        "@title@": title, "@title_yaml@": scalar(title), "@author_yaml@": scalar(author),
         "@identity@": _identity(title), "@edition@": edition, "@year@": str(today.year), "@date@": today.isoformat(),
-        "@label_yaml@": _scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
+        "@label_yaml@": scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
     }
     files = {}
     for path in sorted(SKELETON.rglob("*")):
