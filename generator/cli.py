@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .errors import RulebookError, SourceErrors, clean, os_problem
+from .errors import Problems, RulebookError, clean, os_problem, problem_line
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -297,9 +297,9 @@ def _run(args: argparse.Namespace) -> int:
 def _command(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
-    except SourceErrors as exc:
-        for err in exc.errors:
-            print(f"{err.where}: {err.problem}", file=sys.stderr)
+    except Problems as exc:
+        for problem in exc.problems:
+            print(problem_line(problem), file=sys.stderr)
         print(f"error: {exc.summary}", file=sys.stderr)
         return 1
     except RulebookError as exc:

@@ -676,7 +676,7 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     edition book.yaml does not list: an error at once, edition.unlisted); a check that finds an error in the new
     edition alone stands in for the next such check."""
     import generator.checks as checks
-    from generator.checks import Finding
+    from generator.errors import Problem
     from generator.cli import main
 
     root, book = project
@@ -685,7 +685,7 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     def run_checks(lib, *args, **kwargs):
         found = real(lib, *args, **kwargs)
         if lib.edition.id == "2026.3":
-            found = [*found, Finding("content/trash.md", 3, "prose.no_rules", "found only in the edition opened")]
+            found = [*found, Problem("content/trash.md", 3, "prose.no_rules", "found only in the edition opened")]
         return found
 
     monkeypatch.setattr(checks, "run_checks", run_checks)

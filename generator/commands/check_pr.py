@@ -32,8 +32,8 @@ from ..book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ..book.frozen import rewritten
 from ..book.library import ACCEPTED, CONFUSABLES, CONTENT_DIR, DATA_DIR, DICTIONARY, Library, load_library
 from ..book.textdiff import escape, mark_words
-from ..checks import Finding, listing, run_checks
-from ..errors import RulebookError, SourceError, SourceErrors, clean
+from ..checks import listing, run_checks
+from ..errors import Problem, RulebookError, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 from ..render.site.engine import CONFIG
 from .diff import SOURCES
@@ -49,14 +49,14 @@ class Side:
     """One side of the pull request: its library, or why it does not load, and its findings."""
 
     lib: Library | None
-    findings: list[Finding]
+    findings: list[Problem]
 
 
 def _side(root: Path) -> Side:
     try:
         lib = load_library(root)
     except SourceErrors as exc:  # each slip as an error finding, where it is
-        return Side(None, [Finding(e.where.path, e.where.line or 1, "source.unreadable", e.problem)
+        return Side(None, [Problem(e.where.path, e.where.line or 1, "source.unreadable", e.problem)
                            for e in exc.errors])
     try:
         return Side(lib, run_checks(lib))
@@ -64,7 +64,7 @@ def _side(root: Path) -> Side:
         return Side(lib, _failed(exc))
 
 
-def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> list[Finding]:
+def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> list[Problem]:
     """The head's findings, with an error at each file of a record published at the base that the change touches
     and at each seal of one it changes, where validate did not say so already (a record rewritten together with
     its seal is seen only against the base)."""
@@ -73,7 +73,7 @@ def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> lis
         return findings
     published = [e.id for e in old.lib.book.editions if e.id != old.lib.book.current]
     named = {f.path for f in findings if f.check == "frozen.changed"}
-    added = [Finding(path, 1, "frozen.changed", problem)
+    added = [Problem(path, 1, "frozen.changed", problem)
              for path, problem in rewritten(base_root, root, published) if path not in named]
     if head.lib is not None:  # a seal changed in book.yaml (a first seal, of a record of before seals, aside)
         sealed = {e.id: e.record for e in old.lib.book.editions if e.id in published and e.record is not None}
@@ -81,13 +81,13 @@ def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> lis
             where = head.lib.book_doc.where(("editions", n, "record") if e.record else ("editions", n))
             if e.id in sealed and e.record != sealed[e.id] and (where.path, where.line) not in {
                     (f.path, f.line) for f in findings if f.check == "frozen.changed"}:
-                added.append(Finding(where.path, where.line, "frozen.changed", (
+                added.append(Problem(where.path, where.line, "frozen.changed", (
                     f"this change changes the seal of {e.id}'s record as published (record: in {where.path}): "
                     "put it back as `rulebook edition new` wrote it; what a published edition printed never changes")))
     return sorted(findings + added)
 
 
-def _key(f: Finding) -> tuple[str, str, str]:
+def _key(f: Problem) -> tuple[str, str, str]:
     return f.check, f.path, f.message
 
 
@@ -167,7 +167,7 @@ class ListEntry:
     words: frozenset[str] = frozenset()  # a finding naming one of these is one this entry decides (a word, a group)
     grant: tuple[str, str, str | None] | None = None  # an acceptance: (check, file, matching)
 
-    def decides(self, f: Finding) -> bool:
+    def decides(self, f: Problem) -> bool:
         """Whether the finding ``f`` is one this entry, and no other list, makes or silences."""
         if self.grant is not None:
             check, file, matching = self.grant
@@ -257,7 +257,7 @@ def list_changes(base: Path, head: Path, old: Library, new: Library) -> list[Lis
     return sorted(out, key=lambda e: (e.path, e.line, e.what))
 
 
-def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Finding], list[tuple[ListEntry, list[Finding]]]]:
+def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Problem], list[tuple[ListEntry, list[Problem]]]]:
     """The head's findings as the base's lists judge them (the head's own, for a finding in a list file), and each
     entry the change makes to a list with the findings of the change it would silence."""
     if head.lib is None or old.lib is None:
@@ -293,8 +293,8 @@ def with_lists(root: Path, lists: Path, dest: Path) -> Path:
     return dest
 
 
-def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], before: set[tuple[str, str, str]],
-                 code: list[str], lists: Path) -> list[Finding]:
+def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Problem], before: set[tuple[str, str, str]],
+                 code: list[str], lists: Path) -> list[Problem]:
     """Errors at each file of the checks' code the change edits (``code``) when the base's own code, run on this
     change's sources with the base's lists (at ``lists``), finds what this change brings and its own code no longer
     does: a change to how the book is checked, its code or its lists, licenses nothing in the same change. None when
@@ -326,7 +326,7 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
     if not silenced:
         return []
     said = listing(f"{path}:{line} {check}" for check, path, _, line in silenced)
-    return [Finding(path, 1, "code.licenses_own_change", (
+    return [Problem(path, 1, "code.licenses_own_change", (
         f"this change edits the checks' code, and the base's code finds in this same change what its own no longer "
         f"does ({said}): land the change to the checks first, on its own, then the change it allows"), "error")
         for path in code]
@@ -341,12 +341,12 @@ def _why(exc: BaseException) -> str:
     return clean(" ".join(str(exc).split())[:300]) or type(exc).__name__
 
 
-def not_judged(what: str) -> Finding:
+def not_judged(what: str) -> Problem:
     """An error for a step the check could not carry out: a check never passes what it could not judge."""
-    return Finding("", 0, "check.not_judged", what, "error")
+    return Problem("", 0, "check.not_judged", what, "error")
 
 
-def list_findings(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tuple[str, str, str]]) -> list[Finding]:
+def list_findings(entries: list[tuple[ListEntry, list[Problem]]], standing: set[tuple[str, str, str]]) -> list[Problem]:
     """Each list entry as a finding at its line: an error where it silences what this same change brings (a list
     licenses nothing in the change that edits it), else a warning for the reviewer to read."""
     out = []
@@ -354,19 +354,19 @@ def list_findings(entries: list[tuple[ListEntry, list[Finding]]], standing: set[
         brought = [f for f in silenced if _key(f) not in standing]
         if brought:
             said = listing(f"{f.path}:{f.line} {f.check}" for f in brought)
-            out.append(Finding(e.path, e.line, "list.licenses_own_change", (
+            out.append(Problem(e.path, e.line, "list.licenses_own_change", (
                 f"this change {e.what}, which would silence what the same change brings ({said}): the change is "
                 "judged by the lists of its base; land the list's change first, on its own, then the change it "
                 "allows"), "error"))
         else:
-            out.append(Finding(e.path, e.line, "list.changed", (
+            out.append(Problem(e.path, e.line, "list.changed", (
                 f"this change {e.what}: a list the checks read, which judges the next changes once it has landed"
                 + (f"; it silences {len(silenced)} standing finding{'s' if len(silenced) != 1 else ''}" if silenced
                    else "")), "warning"))
     return out
 
 
-def how_checked(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tuple[str, str, str]],
+def how_checked(entries: list[tuple[ListEntry, list[Problem]]], standing: set[tuple[str, str, str]],
                 code: list[str]) -> list[str]:
     """The summary's section on what the change does to the way the book is checked: each list entry, with the
     findings it would silence, and the checks' code it changes."""
@@ -389,23 +389,23 @@ def how_checked(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tu
     return [*out, ""]
 
 
-def _failed(exc: RulebookError) -> list[Finding]:
+def _failed(exc: RulebookError) -> list[Problem]:
     """What stopped a stage of the check, as error findings at their lines (a check that fails always says where)."""
     if isinstance(exc, SourceErrors):
-        return [Finding(e.where.path, e.where.line or 1, "check.failed", e.problem) for e in exc.errors]
+        return [Problem(e.where.path, e.where.line or 1, "check.failed", e.problem) for e in exc.errors]
     if isinstance(exc, SourceError):
-        return [Finding(exc.where.path, exc.where.line or 1, "check.failed", exc.problem)]
-    return [Finding("", 0, "check.failed", str(exc))]
+        return [Problem(exc.where.path, exc.where.line or 1, "check.failed", exc.problem)]
+    return [Problem("", 0, "check.failed", str(exc))]
 
 
-def _annotation(f: Finding) -> str:
+def _annotation(f: Problem) -> str:
     """A finding as a workflow command; one that no file holds is annotated on the run, not on a line."""
     if f.path:
         return annotation(dataclasses.replace(f, line=max(1, f.line)))  # a file's line, never 0
     return annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
 
 
-def _where(f: Finding) -> str:
+def _where(f: Problem) -> str:
     return _code_span(f"{f.path}:{f.line}") + " " if f.path else ""
 
 
@@ -427,12 +427,12 @@ def judge(root: Path, base: str, progress: Report = quiet,
     # A source that links out of the project is refused before anything reads it: no finding, summary line or
     # picture may quote what it points to.
     leaving = links_leaving(root)
-    head = Side(None, [Finding(path, 1, "source.outside_project", "a link to a file outside the project: put the "
+    head = Side(None, [Problem(path, 1, "source.outside_project", "a link to a file outside the project: put the "
                                                                   "file itself in its place") for path in leaving]
                 ) if leaving else _side(root)
     progress("validate this change", final=True)
-    failed: list[Finding] = []
-    entries: list[tuple[ListEntry, list[Finding]]] = []
+    failed: list[Problem] = []
+    entries: list[tuple[ListEntry, list[Problem]]] = []
     body: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         progress(f"validate {base}")
@@ -582,7 +582,7 @@ class NotDrawn(RulebookError):
     """The pictures were asked for and could not be drawn (the browser or the renders failed)."""
 
 
-def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Finding],
+def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Problem],
           base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
     """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
     output they alter) and on the pictures: each page drawn, or why none is."""

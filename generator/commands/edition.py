@@ -18,7 +18,7 @@ from ..book.editor import BOOK_PATH, BookFile
 from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from ..book.model import EDITION_ID, calendar_day
-from ..errors import Location, RulebookError, SourceError, SourceErrors
+from ..errors import Problems, RulebookError
 from ..progress import Report, quiet
 
 REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
@@ -67,7 +67,7 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
                 progress: Report = quiet) -> Library:
     """Freeze the current edition, open ``edition_id`` as the current one, validate; return its library.
 
-    Raises RulebookError (one line naming the argument) for an edition that cannot follow, SourceErrors for findings
+    Raises RulebookError (one line naming the argument) for an edition that cannot follow, Problems for findings
     that stop the book; in the second case the freeze and book.yaml are put back as they were."""
     from ..book.frozen import folder, write
     from ..checks import run_checks
@@ -79,9 +79,8 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
     errors = [f for f in run_checks(lib) if f.severity == "error"]
     progress(f"validate {lib.edition.id}", final=True)
     if errors:
-        raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors],
-                           summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
-                                   f"and {edition_id} opened")
+        raise Problems(errors, summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
+                                       f"and {edition_id} opened")
     book = root / DATA_DIR / BOOK_FILE
     old_text = read_source_text(book, BOOK_PATH)
     printed = lib.book.printed_index
@@ -105,8 +104,7 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         errors = [f for f in run_checks(new) if f.severity == "error"]
         progress(f"validate {edition_id}", final=True)
         if errors:
-            raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors],
-                               summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
+            raise Problems(errors, summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
     except BaseException:
         book.write_text(old_text, encoding="utf-8")
         shutil.rmtree(frozen, ignore_errors=True)

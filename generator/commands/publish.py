@@ -27,7 +27,7 @@ from pathlib import Path
 from ..book import git
 from ..book.library import Library, edition_key, load_library
 from ..checks import run_checks
-from ..errors import Location, RulebookError, SourceError, SourceErrors
+from ..errors import Problem, Problems, RulebookError
 from ..progress import Report, quiet
 from ..render.site import engine
 from .build import code_digest, held_folder, render_pdfs
@@ -42,11 +42,9 @@ DIGEST = "rulebook-build"  # the property of a deployed version (mike's versions
 TEMP_PREFIX = "rulebook-publish-"  # the temporary folder, in the system's: the next publish removes one a stop left
 
 
-def refusals(root: Path) -> list[SourceError]:
+def refusals(root: Path) -> list[Problem]:
     """The errors that stop a publish: every error the current edition's validation reports."""
-    lib = load_library(root)
-    return [SourceError(Location(f.path, f.line), f"{f.check}: {f.message}")
-            for f in run_checks(lib) if f.severity == "error"]
+    return [f for f in run_checks(load_library(root)) if f.severity == "error"]
 
 
 def built_commit(root: Path, allow_dirty: bool = False) -> str:
@@ -96,7 +94,7 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
     refused = refusals(root)
     progress("validate", final=True)
     if refused:
-        raise SourceErrors(refused)
+        raise Problems(refused)
     lib = load_library(root)
     editions = sorted(lib.book.editions, key=lambda e: edition_key(e.id))
     env = engine.versioned(dict(os.environ))
