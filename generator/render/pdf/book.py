@@ -38,8 +38,9 @@ from typing import Any
 
 from markupsafe import escape
 
+from ...book import addresses
 from ...book.library import Library
-from ...book.links import book_pages, game_doc, page_doc, printed_target
+from ...book.links import book_pages, printed_target
 from ...book.prose import expand, format_value
 from ...errors import BuildError
 from ...progress import Report, quiet
@@ -93,7 +94,7 @@ def _env(lib: Library):
     pages = functools.cache(lambda: book_pages(lib))  # worked out when a link is first printed (most books have none)
 
     def md(text: str, levels: int = 1, game: str | None = None) -> Any:
-        return _md(text, levels, None if game is None else game_doc(game), pages)
+        return _md(text, levels, None if game is None else addresses.game(game).doc, pages)
 
     return environment(lib.root, fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, md=md, colours=print_colours(lib.book.accent))
@@ -165,7 +166,7 @@ class BookParts:
 
     def _prose_html(self, p: Any, level: int = 2) -> Any:
         """A prose page's text under its title, a heading of ``level``: its '##' one level below the title."""
-        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1, page_doc(p.id), self.links)
+        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1, addresses.page(p.id).doc, self.links)
 
     def _prose(self, p: Any, level: int) -> Part:
         return Part(self.templates.prose_page(p, self._prose_html(p, level), level), recto=True)

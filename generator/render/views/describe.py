@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ...book import addresses
 from ...book.cards import JOKER, CardSet, PredicateError, parse_cards
 from ...book.library import Library, edition_key
 from ...book.model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
@@ -518,7 +519,7 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
         game_id, _, variant_id = stem.partition(".")
         if e.file == lib.book_doc.path:
             # The book's own data is the printed index (its heading and its lines).
-            title, anchor, link = lib.book.index_title, "book-index", "book-index.md"
+            title, anchor, link = lib.book.index_title, "book-index", addresses.INDEX.doc
             line = re.match(r"printed_index\.sections\.(\w+)\.(\d+)\.", e.path or "")
             if line and printed is not None:
                 entry = printed.sections[line[1]][int(line[2])]
@@ -533,10 +534,10 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
             if variant is not None and not lib.includes(variant):
                 continue
             title = game.heading() + (f": {variant.title}" if variant else "")
-            anchor, link = f"game-{game_id}", f"games/{game_id}.md"
+            anchor, link = f"game-{game_id}", addresses.game(game_id).doc
         elif stem in lib.pages:
             page = next(p for p in lib.book.pages if p.id == stem)
-            title, anchor, link = page.title, f"page-{page.id}", f"{page.id}.md"
+            title, anchor, link = page.title, f"page-{page.id}", addresses.page(page.id).doc
         else:
             continue
         # Data text may refer to the game's own values: the reader sees them as the page prints them.
