@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.book import index as book_index
 from generator.book.library import load_library
 from generator.checks import run_checks
 from tests.conftest import ROOT, copy_project, small_project
@@ -61,7 +62,7 @@ def prints(root: Path, edition: str, scratch: Path) -> dict[str, str]:
     from generator.render.views.sheets import sheet_files
 
     lib = load_library(root, edition)
-    out = {"book.html": book_html(lib), "as printed": json.dumps(lib.printed_pages(), sort_keys=True)}
+    out = {"book.html": book_html(lib), "as printed": json.dumps(book_index.printed_pages(lib), sort_keys=True)}
     pages = game_pages(lib)
     by_id = {p.id: p for p in pages}
     for file in sheet_files(pages):
@@ -676,8 +677,8 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     edition book.yaml does not list: an error at once, edition.unlisted); a check that finds an error in the new
     edition alone stands in for the next such check."""
     import generator.checks as checks
-    from generator.errors import Problem
     from generator.cli import main
+    from generator.errors import Problem
 
     root, book = project
     real = checks.run_checks

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..book import index as book_index
 from ..book.cards import domino_tiles, parse_cards
 from ..book.equipment import deal_for, each, tables
 from ..book.library import Library
@@ -188,7 +189,7 @@ def unbounded(lib: Library) -> Iterator[Found]:
         if b.rules.players is None:
             continue
         if b.rules.players_implied:  # worked out from the deal: the count a source states is the one printed
-            stated = lib.stated_players(b.gs.game) if b.variant is None else None
+            stated = book_index.stated_players(lib, b.gs.game) if b.variant is None else None
             if stated is not None and not parse_players(stated).bounded:
                 yield (b.at("players"), f"{b.name}'{stated}' players (as the book states), but its deal covers only "
                        f"{parse_players(b.rules.players).describe()} (players_implied: {b.rules.players})", b.game)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..book import index as book_index
 from ..book.files import read_source_text
 from ..book.library import CONFUSABLES, DATA_DIR, GameSource, Library
 from ..book.loader import TextDoc, YamlDoc, leaves
@@ -265,7 +266,7 @@ def _printed(lib: Library, page: str) -> str:
 def _index_line(lib: Library, game: str) -> str:
     """A game's line of the edition's printed index, as it reads: its title and its number of players ('' if the
     edition prints none for it; its page number is the layout's, no rule)."""
-    return next((f"{row.title} {row.players}" for rows in lib.index_rows().values() for row in rows
+    return next((f"{row.title} {row.players}" for rows in book_index.index_rows(lib).values() for row in rows
                  if row.game == game), "")
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..book.library import GameSource, Library, page_span
+from ..book import index as book_index
+from ..book.library import GameSource, Library
 from ..book.phrases import parse_players
 from . import Found, check
 
 
 def _entries(lib: Library):
-    printed = lib.printed_index()
+    printed = book_index.printed_index(lib)
     if printed is None:
         return
     for section, entries in printed.sections.items():
@@ -69,7 +70,7 @@ def page_states(gs: GameSource, players: str | int) -> bool:
 def correction_unstated(lib: Library) -> Iterator[Found]:
     """An erratum corrects an index line's count to one its game's page (in the same edition) does not state: the
     index's count stands unless a page says otherwise (Mexican Train's page deals for 2 to 8, it states no limit)."""
-    printed = lib.printed_index()
+    printed = book_index.printed_index(lib)
     if printed is None:
         return
     for i, e in enumerate(lib.errata):
@@ -97,7 +98,7 @@ def unknown_game(lib: Library) -> Iterator[Found]:
 @check("index.missing_game")
 def missing_game(lib: Library) -> Iterator[Found]:
     """A game of the book is missing from the index."""
-    listed = {row.game for rows in lib.index_rows().values() for row in rows}
+    listed = {row.game for rows in book_index.index_rows(lib).values() for row in rows}
     if not listed:
         return
     for gs in lib.ordered_games():
@@ -124,7 +125,7 @@ def page_order(lib: Library) -> Iterator[Found]:
     entries = sorted((e for e in _entries(lib) if e[2].game in order), key=lambda e: order.index(e[2].game))
     last = 0
     for _, _, entry, where in entries:
-        first = page_span(entry.page)[0]
+        first = book_index.page_span(entry.page)[0]
         if first < last:
             yield where, f"{entry.title}: page {entry.page} comes before page {last}, the game before it", entry.game
         last = max(last, first)

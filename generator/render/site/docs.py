@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...book import addresses
+from ...book import index as book_index
 from ...book.addresses import CHANGES, ERRATA, FINDER, HOME, INDEX, OFFLINE, Address
 from ...book.files import MAX_ASSET_BYTES, copy_tree, read_file_text, template_bounds, template_folders
 from ...book.library import Library
@@ -35,7 +36,8 @@ def built_url(doc: str, at: str = ERRATA.doc) -> str:
 
 def finder_record(page: GamePage, stated_players: str | int | None = None) -> dict[str, Any]:
     """What the game finder needs to know about a game, from its data (``stated_players``: the edition's count,
-    ``Library.stated_players``; None: no source states one, and the finder neither prints nor filters by one)."""
+    ``book/index.py``'s ``stated_players``; None: no source states one, and the finder neither prints nor filters
+    by one)."""
     game = page.game
     eq = game.equipment
     kinds = set()
@@ -162,7 +164,8 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
 
     def keeper(page: GamePage) -> str:
         return keeper_tpl.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
-                                 keepers=keepers(page.main, page.heading(), page.id, lib.stated_players(page.game)))
+                                 keepers=keepers(page.main, page.heading(), page.id,
+                                                 book_index.stated_players(lib, page.game)))
 
     kept = [p for p in game_pages if p.main.body.keeps_score()]  # a game whose rules keep no score has no keeper
     for page in game_pages:
@@ -181,16 +184,16 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
                                                                    page_data.editor_note)
 
     # An edition with a printed index tells readers its player counts; home and finder repeat them.
-    stated = {p.id: lib.stated_players(p.game) for p in game_pages}
+    stated = {p.id: book_index.stated_players(lib, p.game) for p in game_pages}
     pages[HOME.doc] = lambda: env.get_template("site/index.md.j2").render(
         sections=lib.book.sections, by_section=by_section, pdf_name=describe.pdf_name(lib),
         players={k: describe.player_count(v) if v is not None else "" for k, v in stated.items()},
         has_pdf=downloads is not None and (downloads / describe.pdf_name(lib)).exists())
-    printed, index_note = lib.index_rows(), describe.printed_index_note(lib)
+    printed, index_note = book_index.index_rows(lib), book_index.printed_index_note(lib)
     anchors = book_pages or {}
 
     def page_range(game_id: str) -> str:
-        return describe.index_page(lib, anchors, game_id)
+        return book_index.index_page(lib, anchors, game_id)
 
     sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
     pages[INDEX.doc] = lambda: env.get_template("site/book-index.md.j2").render(
