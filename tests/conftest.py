@@ -240,12 +240,12 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
     if index_errata:
         # The entries that list another game (in a section, or as a row of the printed index) taken out by the
         # editors' round trip (book/editor.py); the rest as written (comments, flow lists).
-        edited = editor.load(book_text)
-        for section in edited["sections"]:
+        edited = editor.YamlFile(book_text)
+        for section in edited.data["sections"]:
             editor.keep_only(section["games"], lambda game: game in games)
-        for rows in edited["printed_index"]["sections"].values():
+        for rows in edited.data["printed_index"]["sections"].values():
             editor.keep_only(rows, lambda row: row.get("game") in games)
-        text = editor.dump(edited)
+        text = edited.text()
         assert yaml.safe_load(text) == book, "book.yaml is laid out otherwise than small_project reads it"
     else:
         text = yaml.safe_dump(book, sort_keys=False, allow_unicode=True)
@@ -269,13 +269,13 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
     errata["errata"] = [small for erratum in errata["errata"] if (small := kept(erratum)) is not None]
     if index_errata:
         # As written too, less the entries taken out, each kept one's path as kept() renumbered it.
-        edited = editor.load(errata_text)
+        edited = editor.YamlFile(errata_text)
         paths = {erratum["id"]: erratum.get("path") for erratum in errata["errata"]}
-        editor.keep_only(edited["errata"], lambda entry: entry["id"] in paths)
-        for entry in edited["errata"]:
+        editor.keep_only(edited.data["errata"], lambda entry: entry["id"] in paths)
+        for entry in edited.data["errata"]:
             if str(entry.get("path", "")).startswith("printed_index."):
                 entry["path"] = paths[entry["id"]]
-        text = editor.dump(edited)
+        text = edited.text()
         assert yaml.safe_load(text) == errata, "errata.yaml is laid out otherwise than small_project reads it"
     else:
         text = yaml.safe_dump(errata, sort_keys=False, allow_unicode=True)

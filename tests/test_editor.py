@@ -58,6 +58,11 @@ EDITS = {
         'editions:\n  - id: "2026.1"\n    date: "2026-01-01"  # the day\n  - id: "2026.2"\n    year: 2026\n'
         '    revision: 2\n    label: Revision 2 (Nov/2026)\n    date: "2026-11-21"\n# the current edition, below\n\n'
         'current: "2026.2"\nprinted_index:\n  editions:\n    - "2026.1"\n    - "2026.2"\n'),
+    "new-game: a file laid out as PyYAML writes it (lists not indented under their key) keeps its layout": (
+        "sources:\n- seed: a\n  title: b  # kept\nsections:\n- id: c\n  games:\n  - alpha\n  - gamma\nx:\n    y: 1\n",
+        lambda b: b.list_game(0, "beta", 1),
+        "sources:\n- seed: a\n  title: b  # kept\nsections:\n- id: c\n  games:\n  - alpha\n  - beta\n  - gamma\nx:\n"
+        "    y: 1\n"),
     "seal: a flow mapping": (
         'editions:\n  - {id: "2026.1", year: 2026}\n',
         lambda b: b.seal("2026.1", "sha256:aa"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import functools
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -88,26 +89,54 @@ def quoted(value: str) -> Any:
 
 # -- round trips -------------------------------------------------------------------------------------------------
 
-def _round_trip() -> Any:
-    from ruamel.yaml import YAML
-
-    rt = YAML()  # round trip: comments, quotes, flow and block styles and key order kept
-    rt.preserve_quotes = True
-    rt.width = 1 << 16  # never folds a long line
-    rt.indent(mapping=2, sequence=4, offset=2)  # '  - item' under its key, as the book's files are written
-    return rt
+_KEY_ALONE = re.compile(r"( *)(- )?[^\s#-][^#]*:\s*(#.*)?")  # a key whose value is on the lines below it
 
 
-def load(text: str) -> Any:
-    """A YAML text as data that remembers its comments and layout (``dump`` writes it back)."""
-    return _round_trip().load(text)
+def layout(text: str) -> tuple[int, int]:
+    """How a YAML text indents what is under a key: (a mapping's keys, a list's dash), from the first of each it
+    has; the book's own way ('  key', '  - item') where it has none. The round trip writes the whole file one way."""
+    mapping = offset = None
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    for above, line in zip(lines, lines[1:], strict=False):
+        key = _KEY_ALONE.fullmatch(above)
+        if key is None:
+            continue
+        column = len(key[1]) + (2 if key[2] else 0)
+        indent = len(line) - len(line.lstrip(" ")) - column
+        if line.lstrip().startswith("- ") and offset is None and indent >= 0:
+            offset = indent
+        elif not line.lstrip().startswith("- ") and mapping is None and indent > 0:
+            mapping = indent
+    return mapping or 2, 2 if offset is None else offset
 
 
-def dump(data: Any) -> str:
-    """Data ``load`` gave, changed or not, as its text: what was not changed, as it was written."""
-    out = io.StringIO()
-    _round_trip().dump(data, out)
-    return out.getvalue()
+class YamlFile:
+    """A YAML text as data that remembers its comments and layout (``data``), changed as data and written back by
+    ``text()``: what was not changed, as it was written."""
+
+    def __init__(self, text: str, path: str = "") -> None:
+        self.path = path
+        self.layout = layout(text)
+        try:
+            self.data = self._round_trip().load(text)
+        except Exception as exc:  # noqa: BLE001 - ruamel's errors share no base: what it could not read, said once
+            raise RulebookError(f"{path}: cannot be edited: {' '.join(str(exc).split())[:200]}") from None
+
+    def _round_trip(self) -> Any:
+        from ruamel.yaml import YAML
+
+        rt = YAML()  # round trip: comments, quotes, flow and block styles and key order kept
+        rt.preserve_quotes = True
+        rt.width = 1 << 16  # never folds a long line
+        mapping, offset = self.layout
+        rt.indent(mapping=mapping, sequence=offset + 2, offset=offset)
+        return rt
+
+    def text(self) -> str:
+        """The file as its data now says, in its own layout."""
+        out = io.StringIO()
+        self._round_trip().dump(self.data, out)
+        return out.getvalue()
 
 
 def _last_line(node: Any) -> tuple[Any, Any, int] | None:
@@ -169,15 +198,11 @@ def mapping(pairs: list[tuple[str, Any]]) -> Any:
     return CommentedMap(pairs)
 
 
-class BookFile:
+class BookFile(YamlFile):
     """``book.yaml``'s text, edited as data with its comments and layout kept; ``text()`` is the edited file."""
 
     def __init__(self, text: str, path: str = BOOK_PATH) -> None:
-        self.path = path
-        try:
-            self.data = load(text)
-        except Exception as exc:  # noqa: BLE001 - ruamel's errors share no base: what it could not read, said once
-            raise RulebookError(f"{path}: cannot be edited: {' '.join(str(exc).split())[:200]}") from None
+        super().__init__(text, path)
         if not isinstance(self.data, dict):
             raise RulebookError(f"{path} is not a mapping of keys: it cannot be edited")
 
@@ -233,7 +258,7 @@ class BookFile:
 
     def text(self) -> str:
         """The edited file; refused (one line) if the book's loader would not read it as the data it was edited to."""
-        text = dump(self.data)
+        text = super().text()
         if parse_yaml(text, self.path).data != _plain(self.data):
             raise RulebookError(f"{self.path} could not be edited so that it reads back as meant: edit it by hand")
         return text
