@@ -264,8 +264,8 @@ def main(argv: list[str] | None = None, quick_exit: bool = False) -> int:
     args = parser().parse_args(argv)
     quick = quick_exit and args.func is cmd_validate
     if quick:
-        # As mypy does: the collector walked the data model's many objects again and again while they
-        # were made (10 ms), and tearing the interpreter down at exit freed each one (30 ms of 0.33 s).
+        # As mypy does: the collector would walk the data model's many objects again and again while they
+        # are made, and tearing the interpreter down at exit would free each one (bench/README.md measures both).
         gc.set_threshold(200_000, 30, 30)
     code = _run(args)
     if quick:

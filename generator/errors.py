@@ -133,7 +133,7 @@ class BuildError(RulebookError):
 
 
 # What an operating-system error means to someone running the book's commands, and what to do. A full disk
-# is said to be one: it was once reported as the PDF render running out of memory.
+# is said to be one, not taken for what it stopped (a PDF render running out of memory, say).
 DISK_FULL = "the disk is full: free some space, then run it again"
 _OS_PROBLEMS = {
     errno.ENOSPC: DISK_FULL,

@@ -122,8 +122,8 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pag
 
 def reading_order(docs: Path, pages: dict[str, Any]) -> list[str]:
     """The files in ``docs`` and the pages still to be written, as MkDocs lists a docs folder (by folder, an index
-    first), but for "What changed", read last: it loads the edition before and compares (30 ms of the book's
-    site, 0.9 s of a 1000-game book's), which the site worker does while MkDocs reads the other pages."""
+    first), but for "What changed", read last: it loads the edition before and compares (the longer, the more
+    games the book has), which the site worker does while MkDocs reads the other pages."""
     names = {p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()} | set(pages)
 
     def key(rel: str) -> tuple:
@@ -199,8 +199,8 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     pages[INDEX.doc] = lambda: env.get_template("site/book-index.md.j2").render(
         printed=printed, index_note=index_note, sections=lib.book.sections, by_section_sorted=sorted_sections,
         page_range=page_range)
-    # What the finder knows of each game works out which player counts its deal supports (20 ms for the book):
-    # made when the finder's page or its data is written, after the list of files is given.
+    # What the finder knows of each game works out which player counts its deal supports: made when the finder's
+    # page or its data is written, after the list of files is given.
     records = functools.cache(lambda: [finder_record(p, stated[p.id]) for p in game_pages])
     pages[FINDER.doc] = lambda: env.get_template("site/finder.md.j2").render(games=records(), sections=lib.book.sections)
     pages["assets/games.json"] = lambda: json.dumps(records(), indent=1, sort_keys=True)

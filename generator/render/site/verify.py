@@ -7,8 +7,8 @@ may load only the scripts the site ships (``shipped_scripts``: the project's and
 
 A page is read in one pass of one regular expression that splits it as an HTML tokenizer does:
 comments, the raw text of ``<script>`` and ``<style>``, the words of ``<title>`` and ``<textarea>``
-(never markup, whatever they look like), and tags with their attributes. Python's ``HTMLParser``
-did the same, a method call per token, and took a third of the site build (bench/README.md).
+(never markup, whatever they look like), and tags with their attributes: no method call per token, as a parser
+such as Python's ``HTMLParser`` makes (bench/README.md compares the two).
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def verify_site(site: Path, read: dict[str, Page] | None = None,
     """Problems found in a built site (empty when all is well); ``read``: pages already read, by path in the site;
     ``scripts``: the scripts a page may load (``shipped_scripts``), by path in the site."""
     # Every built file and folder, listed once, by its path in the site: each link's target is looked up
-    # in these sets, as text (a Path object per link, 120 links a page, was a third of the check). A built
+    # in these sets, as text (no Path object made per link, of which a page has a hundred). A built
     # site has no symbolic links, so a normalised path names the same file that resolve() would.
     site = Path(os.path.abspath(site))
     files, folders = set(), {"."}
@@ -206,9 +206,8 @@ def verify_site(site: Path, read: dict[str, Page] | None = None,
 class SiteCheck:
     """``verify_site`` in a second process that reads each page as soon as MkDocs has written it.
 
-    Reading the pages is most of the check (2.4 s of a 1000-game site, 70 ms of the book's), and
-    MkDocs builds on one CPU: told each page's path once the page is on disk, the checker reads it
-    on another CPU while the next pages are built. At the end it lists the site, reads whatever it
+    Reading the pages is most of the check, and MkDocs builds on one CPU: told each page's path once the page
+    is on disk, the checker reads it on another CPU while the next pages are built. At the end it lists the site, reads whatever it
     was not told of (the 404 page, pages of an earlier build), checks every link and anchor, and
     answers with the problems. It reads the files, not MkDocs' text, so it checks what was written.
     """
