@@ -8,7 +8,7 @@ may load only the scripts the site ships (``shipped_scripts``: the project's and
 A page is read in one pass of one regular expression that splits it as an HTML tokenizer does:
 comments, the raw text of ``<script>`` and ``<style>``, the words of ``<title>`` and ``<textarea>``
 (never markup, whatever they look like), and tags with their attributes: no method call per token, as a parser
-such as Python's ``HTMLParser`` makes (bench/README.md compares the two).
+such as Python's ``HTMLParser`` makes.
 """
 
 from __future__ import annotations
