@@ -30,10 +30,10 @@ pages, _ = printshop.render_interior(lib, out / "interior.pdf", trim)
 t1 = time.perf_counter()
 printshop.render_cover(lib, out / "cover.pdf", trim, pages, "white")
 t2 = time.perf_counter()
-lines = print_shop.preflight(out, "6x9", "white")
+items = print_shop.preflight(out, "6x9", "white")
 t3 = time.perf_counter()
 print(json.dumps({{"s": t3 - t0, "interior_s": t1 - t0, "cover_s": t2 - t1, "preflight_s": t3 - t2, "pages": pages,
-                  "failed": sum(": FAILED: " in line for line in lines)}}))
+                  "failed": sum(item.severity == "error" for item in items)}}))
 """
 
 LETTER = """

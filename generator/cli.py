@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .errors import RulebookError, SourceErrors, clean, os_problem
+from .errors import Problems, RulebookError, clean, os_problem, problem_line
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -242,7 +242,9 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("name", help="the game's name, e.g. \"Crazy Eights\"")
     n.add_argument("--section", help="the id of the book's section to list it in (book.yaml sections; default: the "
                                      "first); the game is of the section's kind")
-    n.add_argument("--kind", choices=("dice", "dominoes", "sticks", "board"),
+    from .commands.new_game import EQUIPMENT_KINDS  # the model's: parsed as the book reads it
+
+    n.add_argument("--kind", choices=EQUIPMENT_KINDS,
                    help="what the game is played with, in a section of several kinds of equipment")
     n.add_argument("--source", help="the document it comes from, as book.yaml's sources name it (default: none, "
                                      "the book's own game: record the decision in revisions.yaml)")
@@ -262,8 +264,8 @@ def main(argv: list[str] | None = None, quick_exit: bool = False) -> int:
     args = parser().parse_args(argv)
     quick = quick_exit and args.func is cmd_validate
     if quick:
-        # As mypy does: the collector walked the data model's many objects again and again while they
-        # were made (10 ms), and tearing the interpreter down at exit freed each one (30 ms of 0.33 s).
+        # As mypy does: the collector would walk the data model's many objects again and again while they
+        # are made, and tearing the interpreter down at exit would free each one (bench/README.md measures both).
         gc.set_threshold(200_000, 30, 30)
     code = _run(args)
     if quick:
@@ -295,9 +297,9 @@ def _run(args: argparse.Namespace) -> int:
 def _command(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
-    except SourceErrors as exc:
-        for err in exc.errors:
-            print(f"{err.where}: {err.problem}", file=sys.stderr)
+    except Problems as exc:
+        for problem in exc.problems:
+            print(problem_line(problem), file=sys.stderr)
         print(f"error: {exc.summary}", file=sys.stderr)
         return 1
     except RulebookError as exc:

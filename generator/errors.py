@@ -1,4 +1,10 @@
-"""Error types: every problem the pipeline reports names a file and, where it can, a line."""
+"""What goes wrong, said in one line: every problem the pipeline reports names a file and, where it can, a line.
+
+A problem has one shape, ``Problem`` (where, the check that found it, what is wrong, how severe), and is printed by
+one function, ``problem_line``: a finding of validate, a source file that cannot be read, an item of the print
+shop's preflight, a page of the built site that fails its check. Commands count problems as data, never their
+printed text.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 
 @dataclass(frozen=True, order=True)
@@ -45,8 +52,54 @@ def echo(value: object, limit: int = 60) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}... ({len(shown) - limit} more characters)"
 
 
+# How much a problem stops: an error stops the command, a warning is for a person to read, an accepted warning is one
+# the editors let stand (rules_data/accepted.yaml), and a check that reports each item it looked at (the print shop's
+# preflight) reports those that passed too.
+Severity = Literal["error", "warning", "accepted", "passed"]
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem, at a file and line: the check that found it (``area.problem``; none for a file that cannot be
+    read), what is wrong, and how severe it is. Every command reports these, each printed by ``problem_line``."""
+
+    path: str
+    line: int
+    check: str
+    message: str
+    severity: Severity = "error"
+    game: str | None = None
+    because: str | None = None  # an accepted warning: the editors' reason
+    col: int = 0
+
+    def as_dict(self) -> dict:
+        """The JSON form: check, severity, path, line, game, message (and, if accepted, because)."""
+        found = {"check": self.check, "severity": self.severity, "path": self.path,
+                 "line": self.line, "game": self.game, "message": self.message}
+        return found | ({"because": self.because} if self.because is not None else {})
+
+
+def problem_line(problem: Problem) -> str:
+    """A problem as every command prints it: ``path:line: check: message``, the message of an item that passed after
+    ``ok:``, a warning's followed by ``(warning)``; no check for a file that cannot be read, no place for none."""
+    where = str(Location(problem.path, problem.line, problem.col))
+    message = ("ok: " if problem.severity == "passed" else "") + problem.message
+    text = ": ".join(part for part in (where, problem.check, message) if part)
+    return text + (" (warning)" if problem.severity == "warning" else "")
+
+
 class RulebookError(Exception):
     """Base class of every error the pipeline raises on purpose."""
+
+
+class Problems(RulebookError):
+    """Problems reported together (a run never stops at the first): each printed by ``problem_line``, then
+    ``summary``."""
+
+    def __init__(self, problems: list[Problem], summary: str | None = None) -> None:
+        self.problems = list(problems)
+        self.summary = summary or f"{len(self.problems)} problem(s) in the source files"  # the line after them
+        super().__init__("\n".join(problem_line(p) for p in self.problems))
 
 
 class SourceError(RulebookError):
@@ -62,14 +115,17 @@ class SourceError(RulebookError):
         self.where = where
         self.problem = problem
 
+    def found(self, check: str = "") -> Problem:
+        """This error as a problem (found by ``check``, if one is named): printed as it is said."""
+        return Problem(self.where.path, self.where.line, check, self.problem, col=self.where.col)
 
-class SourceErrors(RulebookError):
+
+class SourceErrors(Problems):
     """Several source problems, reported together (a run never stops at the first)."""
 
     def __init__(self, errors: list[SourceError], summary: str | None = None) -> None:
         self.errors = sorted(errors, key=lambda e: e.where)
-        self.summary = summary or f"{len(self.errors)} problem(s) in the source files"  # the line after them
-        super().__init__("\n".join(str(e) for e in self.errors))
+        super().__init__([e.found() for e in self.errors], summary)
 
 
 class BuildError(RulebookError):
@@ -77,7 +133,7 @@ class BuildError(RulebookError):
 
 
 # What an operating-system error means to someone running the book's commands, and what to do. A full disk
-# is said to be one: it was once reported as the PDF render running out of memory.
+# is said to be one, not taken for what it stopped (a PDF render running out of memory, say).
 DISK_FULL = "the disk is full: free some space, then run it again"
 _OS_PROBLEMS = {
     errno.ENOSPC: DISK_FULL,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -214,6 +213,8 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
     tests that edit them as text, as ``rulebook edition new`` does). 2026.1 is recorded as published."""
     import yaml
 
+    from generator.book import editor
+
     assert as_printed or not index_errata, "index_errata keeps errata of the printed index, which only as_printed keeps"
     copy_project(dest)
     data, content = dest / "rules_data", dest / "content"
@@ -237,18 +238,14 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
     for section in book["sections"]:
         section["games"] = [game for game in section["games"] if game in games]
     if index_errata:
-        # The lines that list another game (in a section, or as a row of the printed index) taken out; the rest as
-        # written (comments, flow lists), and the same book as the one read and cut above.
-        other = "|".join(re.escape(game) for game in listed - set(games)) or "(?!)"
-        lines = [line for line in book_text.splitlines()
-                 if not re.fullmatch(rf"\s*- ({other}|\{{.*\bgame: ({other})[,}}].*)\s*", line)]
-        for n, line in enumerate(lines):  # a list left with no item (a section none of ``games`` is in): []
-            key = re.fullmatch(r"(\s*)[\w-]+:\s*", line)
-            below = next((after for after in lines[n + 1:] if after.strip()), "")
-            indent = len(below) - len(below.lstrip())
-            if key and not (indent > len(key[1]) or indent == len(key[1]) and below.lstrip().startswith("- ")):
-                lines[n] = f"{line.rstrip()} []"
-        text = "\n".join(lines) + "\n"
+        # The entries that list another game (in a section, or as a row of the printed index) taken out by the
+        # editors' round trip (book/editor.py); the rest as written (comments, flow lists).
+        edited = editor.YamlFile(book_text)
+        for section in edited.data["sections"]:
+            editor.keep_only(section["games"], lambda game: game in games)
+        for rows in edited.data["printed_index"]["sections"].values():
+            editor.keep_only(rows, lambda row: row.get("game") in games)
+        text = edited.text()
         assert yaml.safe_load(text) == book, "book.yaml is laid out otherwise than small_project reads it"
     else:
         text = yaml.safe_dump(book, sort_keys=False, allow_unicode=True)
@@ -272,10 +269,13 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
     errata["errata"] = [small for erratum in errata["errata"] if (small := kept(erratum)) is not None]
     if index_errata:
         # As written too, less the entries taken out, each kept one's path as kept() renumbered it.
-        head, *entries = re.split(r"(?m)^(?=  - id: )", errata_text)
+        edited = editor.YamlFile(errata_text)
         paths = {erratum["id"]: erratum.get("path") for erratum in errata["errata"]}
-        text = head + "".join(re.sub(r"(?m)^(    path: )printed_index\..*$", lambda m, i=entry_id: m[1] + paths[i], entry)
-                              for entry in entries if (entry_id := re.match(r"  - id: (\S+)", entry)[1]) in paths)
+        editor.keep_only(edited.data["errata"], lambda entry: entry["id"] in paths)
+        for entry in edited.data["errata"]:
+            if str(entry.get("path", "")).startswith("printed_index."):
+                entry["path"] = paths[entry["id"]]
+        text = edited.text()
         assert yaml.safe_load(text) == errata, "errata.yaml is laid out otherwise than small_project reads it"
     else:
         text = yaml.safe_dump(errata, sort_keys=False, allow_unicode=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.book import index as book_index
 from generator.book.library import Library
 from generator.render.site.docs import finder_record
 from generator.render.views.describe import NO_SCORE
@@ -53,9 +54,9 @@ def statements(lib: Library) -> list[Statement]:
             out.append(Statement(gs.id, None, "sheet", NO_SCORE))
         else:  # the players its score keeper offers (issue 52: 'Any' has no cap, 'at least 6' no ceiling)
             out += [Statement(gs.id, None, "keeper:players", k.players())
-                    for k in keepers(page.main, page.heading(), gs.id, lib.stated_players(gs.game))]
+                    for k in keepers(page.main, page.heading(), gs.id, book_index.stated_players(lib, gs.game))]
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
-        record = finder_record(page, lib.stated_players(gs.game))  # as the site's finder is written
+        record = finder_record(page, book_index.stated_players(lib, gs.game))  # as the site's finder is written
         if record["players"]["text"]:
             out.append(Statement(gs.id, None, "finder:players", record["players"]["text"]))
         if filter_words(record["players"]):

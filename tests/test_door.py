@@ -220,54 +220,6 @@ def test_carriage_returns_are_named_as_line_endings_or_as_a_stray_character(tmp_
         assert "delete" not in str(info.value)  # deleting every line end would join the lines into one
 
 
-def _git(repo: Path, *args: str) -> None:
-    import subprocess
-
-    subprocess.run(["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
-                   check=True, capture_output=True)
-
-
-@pytest.mark.parametrize("link", ["absolute", "relative, out", "hard link out"])
-def test_diff_of_a_ref_holding_a_link_out_of_the_project_is_one_line(tmp_path, link):
-    import tarfile
-
-    from generator.commands.diff import checkout
-    from generator.errors import SourceError
-
-    repo = tmp_path / "repo"
-    (repo / "content").mkdir(parents=True)
-    (repo / "rules_data").mkdir()
-    (repo / "rules_data" / "book.yaml").write_text("title: A book\n", encoding="utf-8")
-    (repo / "content" / "demo.md").write_text("Play well.\n", encoding="utf-8")
-    outside = tmp_path / "outside.txt"  # a file of the test's own, beside the repository
-    outside.write_text("not the book's\n", encoding="utf-8")
-    _git(repo, "init", "-q")
-    if link == "hard link out":  # git holds no hard link: a tar made by hand, as a damaged archive could be
-        import io
-
-        buffer = io.BytesIO()
-        with tarfile.open(fileobj=buffer, mode="w") as tar:
-            info = tarfile.TarInfo("content/demo.md")
-            info.type, info.linkname = tarfile.LNKTYPE, "../../outside.txt"
-            tar.addfile(info)
-        from unittest import mock
-
-        with mock.patch("subprocess.run", return_value=mock.Mock(stdout=buffer.getvalue())), \
-                pytest.raises(SourceError) as info_:
-            checkout("HEAD", repo, tmp_path / "out")
-    else:
-        target = str(outside) if link == "absolute" else "../../outside.txt"
-        (repo / "content" / "demo.md").unlink()
-        (repo / "content" / "demo.md").symlink_to(target)
-        _git(repo, "add", "-A")
-        _git(repo, "commit", "-qm", "a link out")
-        with pytest.raises(SourceError) as info_:
-            checkout("HEAD", repo, tmp_path / "out")
-    message = str(info_.value)
-    assert message.startswith("content/demo.md") and "out of the project" in message and "\n" not in message, message
-    assert not (tmp_path / "out" / "content" / "demo.md").exists()
-
-
 def test_a_killed_builds_scratch_folder_is_removed_by_the_next(tmp_path, monkeypatch):
     import subprocess
     import tempfile

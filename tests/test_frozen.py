@@ -6,7 +6,6 @@ None of this needs the sources (../shared/seeds): the fingerprint is committed, 
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from generator.book.frozen import FROZEN_DIR, fingerprint, stored, write
 from generator.checks import run_checks
@@ -106,17 +105,3 @@ def test_freeze_refuses_a_sealed_record_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "2026.1's record is sealed" in err and "rules_data/book.yaml:" in err and "Traceback" not in err, err
     assert {p.name: p.read_bytes() for p in (project / RECORD).iterdir()} == before
-
-
-def test_the_seal_is_set_in_a_flow_or_a_block_mapping():
-    from generator.book.frozen import sealed_book
-
-    digest = "sha256:" + "a" * 64
-    flow = 'editions:\n  - {id: "2026.1", year: 2026, date: "2026-01-01"}\n  - {id: "2026.2", year: 2026}\ncurrent: "2026.2"\n'
-    assert yaml.safe_load(sealed_book(flow, "2026.1", digest))["editions"][0]["record"] == digest
-    block = ('editions:\n  - id: "2026.1"\n    year: 2026\n    # a comment\n    pages_as_printed: true\n\n'
-             '  - id: "2026.2"\n    year: 2026\ncurrent: "2026.2"\n')
-    sealed = yaml.safe_load(sealed_book(block, "2026.1", digest))
-    assert sealed["editions"][0]["record"] == digest and "record" not in sealed["editions"][1]
-    again = yaml.safe_load(sealed_book(sealed_book(block, "2026.1", digest), "2026.1", "sha256:" + "b" * 64))
-    assert again["editions"][0]["record"] == "sha256:" + "b" * 64

@@ -217,7 +217,7 @@ def test_every_part_of_a_game_print_links_to_is_a_place_in_the_printed_book(buil
     its own is a named destination of the built PDF; every other part goes to the game's page."""
     import pikepdf
 
-    from generator.book.links import game_doc
+    from generator.book.addresses import game
     from generator.render.views.describe import pdf_name
     from tests.conftest import CURRENT
 
@@ -226,7 +226,7 @@ def test_every_part_of_a_game_print_links_to_is_a_place_in_the_printed_book(buil
     pages = book_pages(library)
     by_id, to_page = 0, 0
     for gs in library.ordered_games():
-        doc = game_doc(gs.id)
+        doc = game(gs.id).doc
         for part in sorted(pages[doc].anchors() or ()):
             printed = printed_target(f"{gs.id}.md#{part}", doc, pages)
             assert printed is not None and printed[1:] in destinations, (doc, part, printed)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from generator.book import index as book_index
 from generator.book.library import load_library
 from generator.commands.build import render_pdfs
 from generator.render.pdf.book import game_pages, render_book
@@ -63,7 +64,7 @@ def test_contents_and_index_point_to_where_each_game_starts(reader, library):
         assert normalise(page.game.title) in normalise(texts[first - 1]), page.id
         # Contents: "Canadian Salad (Whist) .......... 15"; index: "15 Canadian Salad ..." (as the book titles it)
         assert re.search(re.escape(heading) + rf"[ .]*{first}\b", contents), f"contents: {page.id} -> {first}"
-        row = library.index_entry(page.id)
+        row = book_index.index_entry(library, page.id)
         listed = normalise(row.title) if row else heading
         assert re.search(rf"\b{first}(?: {first + 1}| \d+)? {re.escape(listed)}\b", index), f"index: {page.id} -> {first}"
     assert text

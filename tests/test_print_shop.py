@@ -19,7 +19,7 @@ import pytest
 
 from generator.book.library import load_library
 from generator.commands import print_shop
-from generator.errors import RulebookError
+from generator.errors import Problem, RulebookError
 from generator.render.pdf import preflight, printshop
 from generator.render.pdf.book import game_pages
 from generator.render.views.describe import pdf_name
@@ -42,10 +42,14 @@ def printed(small_built, tmp_path_factory) -> dict[str, tuple[Path, int]]:
     return out
 
 
-def _results(folder: Path, trim: str, pages: int) -> dict[tuple[str, str], preflight.Result]:
+def _item(problem: Problem) -> str:
+    return problem.check.removeprefix("preflight.")
+
+
+def _results(folder: Path, trim: str, pages: int) -> dict[tuple[str, str], Problem]:
     size = printshop.TRIMS[trim]
-    results = {("interior", r.item): r for r in preflight.check_interior(folder / "interior.pdf", size)}
-    results |= {("cover", r.item): r for r in preflight.check_cover(folder / "cover.pdf", size, pages, STOCK)}
+    results = {("interior", _item(r)): r for r in preflight.check_interior(folder / "interior.pdf", size)}
+    results |= {("cover", _item(r)): r for r in preflight.check_cover(folder / "cover.pdf", size, pages, STOCK)}
     return results
 
 
@@ -53,7 +57,7 @@ def _results(folder: Path, trim: str, pages: int) -> dict[tuple[str, str], prefl
 def test_every_item_passes_on_what_the_command_makes(printed, trim):
     folder, pages = printed[trim]
     results = _results(folder, trim, pages)
-    assert [key for key, r in results.items() if not r.ok] == []
+    assert [key for key, r in results.items() if r.severity != "passed"] == []
     covered = {item for _, item in results}
     assert covered == set(preflight.ITEMS)
 
@@ -198,7 +202,7 @@ def test_a_file_made_wrong_fails_its_item(printed, tmp_path, trim, name, which, 
     size = printshop.TRIMS[trim]
     results = (preflight.check_interior(copy / "interior.pdf", size) if which == "interior"
                else preflight.check_cover(copy / "cover.pdf", size, pages, STOCK))
-    assert {r.item for r in results if not r.ok} == fails  # the item that checks it, and no other
+    assert {_item(r) for r in results if r.severity == "error"} == fails  # the item that checks it, and no other
 
 
 def test_the_command_prints_a_line_an_item_and_exits_1_on_a_failure(printed, tmp_path, monkeypatch, capsys):
@@ -211,12 +215,35 @@ def test_the_command_prints_a_line_an_item_and_exits_1_on_a_failure(printed, tmp
     monkeypatch.setattr(print_shop, "make", lambda lib, out, trim, stock: pages - 1)  # the files are there already
     assert print_shop.run(tmp_path, "6x9", out=tmp_path) == 1
     lines = capsys.readouterr().out.splitlines()
-    failed = [line for line in lines if ": FAILED: " in line]
-    assert len(failed) == 1 and "interior.pdf: preflight.pages: FAILED: " in failed[0] and "odd" not in failed[0]
+    failed = [line for line in lines if ": preflight." in line and ": ok: " not in line]  # an error, as said
+    assert len(failed) == 1 and "interior.pdf: preflight.pages: " in failed[0] and "odd" not in failed[0]
+    assert lines[-1] == f"preflight: 1 of {2 * len(preflight.ITEMS) - 2} items failed"  # counted, not read back
     assert len([line for line in lines if ": ok: " in line]) == 2 * len(preflight.ITEMS) - 2 - 1
     monkeypatch.setattr(print_shop, "make", lambda lib, out, trim, stock: pages)
     shutil.copy(folder / "interior.pdf", tmp_path / "interior.pdf")
     assert print_shop.run(tmp_path, "6x9", out=tmp_path) == 0
+
+
+def test_the_command_counts_the_items_that_failed_not_the_words_it_printed(tmp_path, monkeypatch, capsys):
+    """An item that passed whose words read like a failure (': FAILED: ', quoted from a file) is counted as passed, and
+    one that failed as failed, whatever it says: the command counts problems, never its own printed lines."""
+    said = {"preflight.fonts": "the font 'Title: FAILED: Bold' is embedded"}
+
+    def items(path: Path, *args) -> list[Problem]:
+        return [Problem(str(path), 0, f"preflight.{item}", said.get(f"preflight.{item}", "fine"),
+                        "error" if item == "spine" and path.name == "cover.pdf" else "passed")
+                for item in preflight.ITEMS]
+
+    monkeypatch.setattr(preflight, "check_interior", items)
+    monkeypatch.setattr(preflight, "check_cover", items)
+    monkeypatch.setattr(printshop, "page_count", lambda path: 100)
+    monkeypatch.setattr(print_shop, "load_library", lambda root, edition: SimpleNamespace(is_current=False))
+    monkeypatch.setattr(print_shop, "make", lambda lib, out, trim, stock: 100)
+    assert print_shop.run(tmp_path, "6x9", out=tmp_path) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert f"{tmp_path / 'interior.pdf'}: preflight.fonts: ok: the font 'Title: FAILED: Bold' is embedded" in lines
+    assert f"{tmp_path / 'cover.pdf'}: preflight.spine: fine" in lines
+    assert lines[-1] == f"preflight: 1 of {2 * len(preflight.ITEMS)} items failed"
 
 
 def _body_words(pdf: Path, top: float, bottom: float) -> Counter:
@@ -297,7 +324,7 @@ def test_a_cover_with_spine_text_passes_and_is_the_same_twice(tmp_path):
         subprocess.run([sys.executable, "-c", COVER, str(tmp_path / name)], check=True, capture_output=True)
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
     results = preflight.check_cover(tmp_path / "a.pdf", trim, 300, "cream")
-    assert [r for r in results if not r.ok] == []
+    assert [r for r in results if r.severity != "passed"] == []
     spine = [text for _, _, text, box in preflight.text_boxes(tmp_path / "a.pdf")
              if box[0] > 6 * 72 and box[2] < (6 + 0.75) * 72]
     assert any(lib.book.title.split()[0] in text for text in spine)
@@ -342,4 +369,4 @@ def test_a_book_past_a_gutter_band_is_laid_out_again_with_the_wider_gutter(small
                                               printshop.TRIMS["6x9"])
     assert pages > printshop.LEAST_PAGES and inside == 0.75
     result = preflight.interior_safe_area(tmp_path / "interior.pdf", printshop.TRIMS["6x9"], pages)
-    assert result.ok and "gutter 0.75 in" in result.message
+    assert result.severity == "passed" and "gutter 0.75 in" in result.message

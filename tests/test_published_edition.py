@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.book import index as book_index
 from generator.book.library import load_library
 from generator.book.loader import read_yaml
 from generator.book.model import Errata
@@ -222,7 +223,7 @@ def test_pdf_index_pages_are_this_pdfs_pages(built, edition):
     lib = library(edition)
     pdf = built[edition] / "pdf" / pdf_name(lib)
     starts = {title: page for title, page, _, _ in reversed(bookmarks(pdf))}  # first page of each title
-    entries = [r for rows in lib.index_rows().values() for r in rows]
+    entries = [r for rows in book_index.index_rows(lib).values() for r in rows]
     printed = pdf_index(built, edition)
     assert len(printed) == len(entries)
     labels = pdf_reader(pdf).page_labels  # the numbers the pages print (1, 2, ... where the PDF gives none)
@@ -230,9 +231,9 @@ def test_pdf_index_pages_are_this_pdfs_pages(built, edition):
         heading = game_page(lib, lib.games[entry.game]).heading()
         first = re.match(r"\d+", page)[0]
         assert first == labels[starts[heading] - 1], f"{title}: page {page}, the game starts on {labels[starts[heading] - 1]}"
-    if not lib.printed_pages():  # an edition laid out as printed has no errata page, as the printed book had none
+    if not book_index.printed_pages(lib):  # an edition laid out as printed has no errata page, as the printed book had none
         errata = flat(" ".join(pdf_part(pdf, "Errata")))
-        assert describe.printed_index_note(lib) in errata, "the errata page must say what the index changes"
+        assert book_index.printed_index_note(lib) in errata, "the errata page must say what the index changes"
 
 
 @poppler
@@ -252,7 +253,7 @@ def test_the_published_edition_is_laid_out_as_printed(built):
     for label in labels[body:]:
         number += not re.fullmatch(rf"{number}[a-z]", label)
         assert re.fullmatch(rf"{number}[a-z]?", label), f"page {label} after page {number}"
-    entries = [r for rows in lib.index_rows().values() for r in rows]
+    entries = [r for rows in book_index.index_rows(lib).values() for r in rows]
     for (_, page, title, _), entry in zip(printed, entries, strict=True):
         at = labels.index(re.match(r"\d+", page)[0])
         lines = [line.strip() for line in texts[at].splitlines() if line.strip()]
@@ -282,7 +283,7 @@ def test_site_index_is_the_pdfs_index(built, edition):
         assert page, f"{title}: no page number"
         if pdf_pages_of:
             assert page == pdf_pages_of[title], f"{title}: the site says page {page}, the PDF {pdf_pages_of[title]}"
-    note = describe.printed_index_note(lib)
+    note = book_index.printed_index_note(lib)
     assert note in html_text(built[edition] / "site" / "errata" / "index.html")
     assert note in html_text(built[edition] / "site" / "book-index" / "index.html")
 
@@ -307,7 +308,7 @@ def index_players(built, edition: str, game_id: str) -> tuple[str, str]:
     """A game's players cell in the PDF index and in the site's index page."""
     lib = library(edition)
     heading = game_page(lib, lib.games[game_id]).heading()
-    entry = lib.index_entry(game_id)
+    entry = book_index.index_entry(lib, game_id)
     title = entry.title if entry else heading
     in_pdf = [p for _, _, t, p in pdf_index(built, edition) if t == title]
     in_site = [r[-1] for r in table_rows(built[edition] / "site" / "book-index" / "index.html", "book-index")
@@ -477,6 +478,6 @@ def test_home_and_finder_repeat_the_editions_player_counts(built, edition):
     """The home page and finder give each game the count this edition states (its printed index, if any)."""
     lib = library(edition)
     for gs in lib.ordered_games():
-        stated = lib.index_entry(gs.id).players if lib.printed_index() else gs.game.players
+        stated = book_index.index_entry(lib, gs.id).players if book_index.printed_index(lib) else gs.game.players
         assert home_players(built, edition, gs.id) == describe.player_count(stated), gs.id
         assert finder_players(built, edition, gs.id).startswith(describe.player_count(stated)), gs.id

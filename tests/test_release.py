@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.book import index as book_index
 from generator.book.library import load_library
 from generator.checks import run_checks
 from tests.conftest import ROOT, copy_project, small_project
@@ -61,7 +62,7 @@ def prints(root: Path, edition: str, scratch: Path) -> dict[str, str]:
     from generator.render.views.sheets import sheet_files
 
     lib = load_library(root, edition)
-    out = {"book.html": book_html(lib), "as printed": json.dumps(lib.printed_pages(), sort_keys=True)}
+    out = {"book.html": book_html(lib), "as printed": json.dumps(book_index.printed_pages(lib), sort_keys=True)}
     pages = game_pages(lib)
     by_id = {p.id: p for p in pages}
     for file in sheet_files(pages):
@@ -285,8 +286,8 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
     assert "spoons" not in games["2026.3"]
     seen = lifecycle["seen"]
     assert 'id="game-sticks"' in seen["2026.2"]["after second"]["book.html"]
-    assert load_library(root, "2026.3").index_entry("sticks") is None
-    assert load_library(root, "2026.2").index_entry("sticks") is not None
+    assert book_index.index_entry(load_library(root, "2026.3"), "sticks") is None
+    assert book_index.index_entry(load_library(root, "2026.2"), "sticks") is not None
 
 
 # A published record is sealed (rules_data/frozen/<id>/SHA256SUMS, its digest in book.yaml): a game first printed in
@@ -295,7 +296,8 @@ def test_a_retired_game_stays_in_earlier_editions_and_a_new_one_starts_at_its_ed
 def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str], str]:
     import shutil
 
-    from generator.book.frozen import MANIFEST, folder, record_digest, sealed_book
+    from generator.book.editor import BookFile
+    from generator.book.frozen import MANIFEST, folder, record_digest
 
     copy = shutil.copytree(root, tmp / "book")
     _git(copy, "add", "-A")
@@ -308,7 +310,9 @@ def _seal_broken(root: Path, tmp: Path, also_seal: bool) -> tuple[Path, list[str
         from generator.book.frozen import _manifest
         (record / MANIFEST).write_text(_manifest(record), encoding="utf-8")
         book = copy / "rules_data" / "book.yaml"
-        book.write_text(sealed_book(book.read_text(encoding="utf-8"), "2026.3", record_digest(record)), encoding="utf-8")
+        edited = BookFile(book.read_text(encoding="utf-8"))
+        edited.seal("2026.3", record_digest(record))
+        book.write_text(edited.text(), encoding="utf-8")
     errors = [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(load_library(copy))
               if f.severity == "error"]
     run = rulebook(copy, "check-pr", "--base", "HEAD")
@@ -673,8 +677,8 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     edition book.yaml does not list: an error at once, edition.unlisted); a check that finds an error in the new
     edition alone stands in for the next such check."""
     import generator.checks as checks
-    from generator.checks import Finding
     from generator.cli import main
+    from generator.errors import Problem
 
     root, book = project
     real = checks.run_checks
@@ -682,7 +686,7 @@ def test_a_release_whose_new_edition_does_not_validate_is_undone(project, capsys
     def run_checks(lib, *args, **kwargs):
         found = real(lib, *args, **kwargs)
         if lib.edition.id == "2026.3":
-            found = [*found, Finding("content/trash.md", 3, "prose.no_rules", "found only in the edition opened")]
+            found = [*found, Problem("content/trash.md", 3, "prose.no_rules", "found only in the edition opened")]
         return found
 
     monkeypatch.setattr(checks, "run_checks", run_checks)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.book import index as book_index
 from generator.book.library import load_library
 from generator.book.model import GameBody
 from generator.render.views import describe
@@ -180,7 +181,7 @@ def _pool(game: str, variant: str | None, kind: str) -> list[list[str]]:
     own; a citation any of its game's), and the printed index's line for the game."""
     sentences, _, _ = _sources()
     lib = _libraries()[CURRENT]
-    titles = {e.title for rows in lib.index_rows().values() for e in rows if e.game == game}
+    titles = {e.title for rows in book_index.index_rows(lib).values() for e in rows if e.game == game}
     out = [words(s.text) for s in sentences if s.target == f"game:{game}" and (kind == "cite" or s.variant == variant)]
     # the index's line for the game, and its column headings ('# of players', the sections' titles)
     out += [words(s.text) for s in sentences if s.target == "index" and variant is None

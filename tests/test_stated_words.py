@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from generator.book import index as book_index
 from generator.book.phrases import parse_players
 from generator.render.site.docs import finder_record
 from generator.render.views import describe
@@ -22,7 +23,7 @@ def _numbers(text: object) -> set[str]:
 
 def _finder_unstated(lib, gs, record=None) -> set[str]:
     """Numbers the finder prints for a game's players that its stated player count does not give."""
-    count = lib.stated_players(gs.game)
+    count = book_index.stated_players(lib, gs.game)
     record = record or finder_record(game_page(lib, gs), count)
     spec = parse_players(count)  # the stated count, number words read ("Four" is 4)
     stated = {spec.low, spec.high, *(spec.allowed or ())} | {int(n) for n in _numbers(count)}
@@ -32,7 +33,7 @@ def _finder_unstated(lib, gs, record=None) -> set[str]:
 def test_the_finder_prints_only_the_stated_player_count(library, published_library):
     for lib in (library, published_library):
         for gs in lib.ordered_games():
-            assert finder_record(game_page(lib, gs), lib.stated_players(gs.game))["players"]["text"], gs.id
+            assert finder_record(game_page(lib, gs), book_index.stated_players(lib, gs.game))["players"]["text"], gs.id
             assert _finder_unstated(lib, gs) == set(), gs.id
 
 
@@ -42,7 +43,7 @@ def test_the_finder_filters_any_by_no_least_number(library, published_library):
     checked = set()
     for lib in (library, published_library):
         for gs in lib.ordered_games():
-            stated = lib.stated_players(gs.game)
+            stated = book_index.stated_players(lib, gs.game)
             players = finder_record(game_page(lib, gs), stated)["players"]
             if re.match(r"(?i)any|multiples", str(stated)):
                 assert players["min"] is None and players["max"] is None, (lib.edition.id, gs.id, players)
@@ -59,7 +60,7 @@ def test_the_finder_filters_any_by_no_least_number(library, published_library):
 @pytest.mark.parametrize("planted", ["Any (up to 50)", "2-4 (up to 27)"])
 def test_a_planted_limit_in_the_finder_is_caught(library, planted):
     gs = library.games["hearts"]
-    record = finder_record(game_page(library, gs), library.stated_players(gs.game))
+    record = finder_record(game_page(library, gs), book_index.stated_players(library, gs.game))
     record["players"]["text"] = planted
     assert _finder_unstated(library, gs, record)
 

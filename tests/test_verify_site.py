@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.site.verify import verify_site
+from generator.errors import problem_line
+from generator.render.site.verify import verify_site as verified
+
+
+def verify_site(*args, **kwargs) -> list[str]:
+    """The problems the site check finds, each as every command prints one."""
+    return [problem_line(p) for p in verified(*args, **kwargs)]
 
 PAGE = '<html><body><article class="md-content__inner">{}</article></body></html>'
 # Each case: the site's pages (path -> content) and the problem expected, or None for a clean site.
@@ -14,23 +20,23 @@ CASES = {
     "anchor on another page": ({"index.html": '<a href="a.html#deal">D</a>', "a.html": '<h2 id="deal">D</h2>'}, None),
     "anchor on the same page": ({"index.html": '<a href="#top">T</a><p id="top"></p>'}, None),
     "up and down again": ({"a/index.html": '<a href="../b/c.html">C</a>', "b/c.html": "x"}, None),
-    "missing page": ({"index.html": '<a href="games/whist/">W</a>'}, "index.html:1: broken link games/whist/"),
-    "missing file": ({"index.html": '<a href="nope.pdf">P</a>'}, "index.html:1: broken link nope.pdf"),
+    "missing page": ({"index.html": '<a href="games/whist/">W</a>'}, "index.html:1: site.broken_link: broken link games/whist/"),
+    "missing file": ({"index.html": '<a href="nope.pdf">P</a>'}, "index.html:1: site.broken_link: broken link nope.pdf"),
     "missing anchor": ({"index.html": '<a href="a.html#score">S</a>', "a.html": '<h2 id="deal">D</h2>'},
-                       "index.html:1: broken anchor a.html#score"),
-    "missing anchor, same page": ({"index.html": '<a href="#gone">G</a>'}, "index.html:1: broken anchor #gone"),
+                       "index.html:1: site.broken_anchor: broken anchor a.html#score"),
+    "missing anchor, same page": ({"index.html": '<a href="#gone">G</a>'}, "index.html:1: site.broken_anchor: broken anchor #gone"),
     "folder without an index": ({"index.html": '<a href="games/">G</a>', "games/x.html": "x"},
-                                "index.html:1: broken link games/"),
+                                "index.html:1: site.broken_link: broken link games/"),
     "outside the site": ({"a/index.html": '<a href="../../../etc/passwd">P</a>'},
-                         "a/index.html:1: broken link ../../../etc/passwd"),
-    "link on a later line": ({"index.html": '<p>\n\n<a\nhref="nope.html">N</a></p>'}, "index.html:3: broken link nope.html"),
+                         "a/index.html:1: site.broken_link: broken link ../../../etc/passwd"),
+    "link on a later line": ({"index.html": '<p>\n\n<a\nhref="nope.html">N</a></p>'}, "index.html:3: site.broken_link: broken link nope.html"),
     "anchor by name": ({"index.html": '<a href="#old">O</a><a name="old"></a>'}, None),
     "escaped link": ({"index.html": '<a href="a.html?x=1&amp;y=2#d">A</a>', "a.html": '<p id="d"></p>'}, None),
     "id given twice": ({"index.html": '<h2 id="rounds">R</h2>\n<table id="rounds"></table>'},
-                       "index.html: line 2: id 'rounds' is given twice"),
-    "anchor named as an id": ({"index.html": '<p id="x"></p><a name="x"></a>'}, "index.html: line 1: id 'x' is given twice"),
-    "id in capitals": ({"index.html": '<p ID="x"></p><p class="y" Id="x"></p>'}, "index.html: line 1: id 'x' is given twice"),
-    "link in capitals": ({"index.html": '<A class="nav" HREF="nope.html">N</A>'}, "index.html:1: broken link nope.html"),
+                       "index.html:2: site.id_twice: id 'rounds' is given twice"),
+    "anchor named as an id": ({"index.html": '<p id="x"></p><a name="x"></a>'}, "index.html:1: site.id_twice: id 'x' is given twice"),
+    "id in capitals": ({"index.html": '<p ID="x"></p><p class="y" Id="x"></p>'}, "index.html:1: site.id_twice: id 'x' is given twice"),
+    "link in capitals": ({"index.html": '<A class="nav" HREF="nope.html">N</A>'}, "index.html:1: site.broken_link: broken link nope.html"),
 }
 # Active content in a page's own content (the theme's frame is outside <article class="md-content__inner">).
 UNSAFE = {
@@ -95,11 +101,11 @@ SHIPPED = frozenset({"assets/javascripts/bundle.js", "assets/keeper.js"})  # wha
     (THEME.replace("assets/javascripts/bundle.js", "https://cdn.example/x.js"), "index.html",
      "script from outside the site's assets"),
     (THEME.replace("assets/javascripts/bundle.js", "assets/evil.js"), "index.html",
-     "index.html:1: script that is not one the site ships: assets/evil.js"),
+     "index.html:1: site.unshipped_script: script that is not one the site ships: assets/evil.js"),
     (THEME.replace("assets/javascripts/bundle.js", "x/assets/keeper.js"), "index.html",
      "script that is not one the site ships: x/assets/keeper.js"),  # the name, elsewhere: not the project's file
     (THEME.replace("assets/javascripts/bundle.js", "assets/keeper.js"), "keep/index.html",
-     "keep/index.html:1: script that is not one the site ships"),  # resolved from the page's own folder
+     "keep/index.html:1: site.unshipped_script: script that is not one the site ships"),  # resolved from the page's own folder
     (THEME.replace('{{"base": "."}}', '{{"base": "<b>"}}'), "index.html", "markup inside the theme's configuration"),
 ])
 def test_the_theme_frame_may_hold_only_the_scripts_the_site_ships(tmp_path, frame, page, problem):
@@ -143,9 +149,9 @@ def test_the_built_site_loads_only_the_scripts_it_ships(built, root):
 SHIPS = frozenset({"assets/keeper.js", "assets/javascripts/bundle.js"})
 SCRIPT_FILES = [
     ({"assets/keeper.js": "", "assets/javascripts/bundle.js": "", "sw.js": ""}, []),
-    ({"keep/sw.js": ""}, ["keep/sw.js: script file that the site does not ship"]),
-    ({"assets/evil.js": ""}, ["assets/evil.js: script file that the site does not ship"]),
-    ({"games/sw.js": "", "downloads/x.mjs": ""}, ["downloads/x.mjs: script file", "games/sw.js: script file"]),
+    ({"keep/sw.js": ""}, ["keep/sw.js: site.unshipped_file: script file that the site does not ship"]),
+    ({"assets/evil.js": ""}, ["assets/evil.js: site.unshipped_file: script file that the site does not ship"]),
+    ({"games/sw.js": "", "downloads/x.mjs": ""}, ["downloads/x.mjs: site.unshipped_file: script file", "games/sw.js: site.unshipped_file: script file"]),
 ]
 
 
@@ -185,8 +191,9 @@ def test_the_check_beside_the_build_finds_what_the_whole_check_finds(tmp_path, c
     for rel in {"every page": names, "no page": [], "half the pages": names[::2]}[told]:
         check.written(rel)
     found = check.problems()
-    assert found == verify_site(site)
-    assert "b.html: <script> in page content" in found and (expected in found if expected else True)
+    assert found == verified(site)
+    found = [problem_line(p) for p in found]
+    assert "b.html:1: site.active_content: <script> in page content" in found and (expected in found if expected else True)
 
 
 def test_a_check_that_cannot_read_a_page_stops_the_build_with_the_reason(tmp_path):
@@ -229,7 +236,7 @@ def test_the_plugin_tells_the_check_of_each_page_and_refuses_a_broken_site(tmp_p
         plugin.on_post_page("", page, config)
         (site / rel).parent.mkdir(parents=True, exist_ok=True)
         (site / rel).write_text(PAGE.format(body), encoding="utf-8")
-    with pytest.raises(PluginError, match=r"a/index.html:1: broken anchor ../index.html#gone"):
+    with pytest.raises(PluginError, match=r"a/index.html:1: site.broken_anchor: broken anchor ../index.html#gone"):
         plugin.on_post_build(config)
     assert plugin.check is None and plugin.verified is None
 

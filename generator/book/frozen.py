@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import Location, RulebookError, SourceError
+from ..errors import Location, SourceError
+from . import editor
 from .files import MAX_ASSET_BYTES, MAX_FILE_BYTES, list_folder, read_file, read_source, read_source_text
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
@@ -114,16 +115,15 @@ def write(lib: Library) -> list[Path]:
     partial = out.with_name(f".{out.name}.partial")  # written whole, then put in place: never half a record
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    import yaml  # only to write a record: validate reads them through the cache of parsed files (loader.read_yaml)
-
     for name, content in fingerprint(lib).items():
         what = name.replace("page-", "the page ") if name != "book" else "the book's title and printed index"
-        text = HEADER.format(edition=lib.edition.id, what=what) + yaml.safe_dump(
-            content, allow_unicode=True, sort_keys=False, width=100_000)
+        text = HEADER.format(edition=lib.edition.id, what=what) + editor.record(content)
         (partial / f"{name}.yaml").write_text(text, encoding="utf-8")
     (partial / MANIFEST).write_text(_manifest(partial), encoding="utf-8")
     book = lib.root / DATA_DIR / BOOK_FILE
-    sealed = sealed_book(read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}"), lib.edition.id, record_digest(partial))
+    edited = editor.BookFile(read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}"))
+    edited.seal(lib.edition.id, record_digest(partial))
+    sealed = edited.text()
     shutil.rmtree(out, ignore_errors=True)
     partial.rename(out)
     part = book.with_name(f".{book.name}.seal")
@@ -151,36 +151,6 @@ def _manifest(base: Path) -> str:
 def record_digest(base: Path) -> str:
     """The digest book.yaml keeps of a record: that of its list of digests."""
     return f"sha256:{_sha256(base / MANIFEST)}"
-
-
-def sealed_book(text: str, edition: str, digest: str) -> str:
-    """book.yaml's text with ``record: DIGEST`` set under the edition ``edition`` (a flow or a block mapping);
-    comments and layout kept."""
-    lines = text.split("\n")
-    item = re.compile(rf"""(\s*)- (\{{\s*)?id:\s*["']?{re.escape(edition)}["']?\s*(,|}}|$|#)""")
-    at = next((i for i, line in enumerate(lines) if item.match(line)), -1)
-    if at < 0:
-        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} lists no edition {edition} to keep the digest of its record under")
-    dash = len(item.match(lines[at])[1])
-    if item.match(lines[at])[2] is not None:  # - {id: "2026.1", ..., record: "sha256:..."}
-        line = re.sub(r",\s*record:\s*[^,}]*", "", lines[at])
-        close = line.rfind("}")
-        lines[at] = f'{line[:close].rstrip()}, record: "{digest}"{line[close:]}'
-    else:
-        end = at + 1
-        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > dash) \
-                and not (lines[end].strip() and lines[end].lstrip().startswith("- ")
-                         and len(lines[end]) - len(lines[end].lstrip()) <= dash):
-            end += 1
-        while end > at + 1 and not lines[end - 1].strip():
-            end -= 1
-        keys = [i for i in range(at + 1, end) if re.match(r"\s*record\s*:", lines[i])]
-        pad = " " * (dash + 2)
-        if keys:
-            lines[keys[0]] = f'{pad}record: "{digest}"'
-        else:
-            lines.insert(end, f'{pad}record: "{digest}"')
-    return "\n".join(lines)
 
 
 @dataclass

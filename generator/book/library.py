@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,7 +30,6 @@ from .model import (
     Errata,
     Erratum,
     Game,
-    PrintedIndex,
     Revision,
     Revisions,
     edition_key,
@@ -46,25 +44,15 @@ ERRATA_FILE = "errata.yaml"
 SITE_NAMES = frozenset({"index", "finder", "book-index", "errata", "changes", "games", "keep", "assets", "downloads",
                         "_offline", "search", "404", "sitemap", "manifest", "sw"})
 REVISIONS_FILE = "revisions.yaml"
-ACCEPTED_FILE = "accepted.yaml"
+ACCEPTED_FILE = "accepted.yaml"  # the warnings the editors accepted, with their reasons (checks.accept)
+DICTIONARY_FILE = "dictionary.txt"  # the house words the spelling check knows (checks/editorial.py)
+CONFUSABLES_FILE = "confusables.txt"  # real words typed for one another, one group a line (checks/evidence.py)
+# The lists the checks read besides the book, by their paths in the project: a pull request is judged by its base's
+# (commands/check_pr.py), never by the ones it brings.
+DICTIONARY = f"{DATA_DIR}/{DICTIONARY_FILE}"
+CONFUSABLES = f"{DATA_DIR}/{CONFUSABLES_FILE}"
+ACCEPTED = f"{DATA_DIR}/{ACCEPTED_FILE}"
 __all__ = ["edition_key"]  # the edition order lives in model.py; re-exported for the stages that import it here
-
-
-def page_span(page: int | str) -> tuple[int, int]:
-    """A printed index's page, '9-10' or 12, as (first, last)."""
-    numbers = [int(n) for n in re.findall(r"\d+", str(page))]
-    return numbers[0], numbers[-1]
-
-
-@dataclass(frozen=True)
-class IndexRow:
-    """A line of an edition's alphabetical index."""
-
-    section: str
-    title: str
-    game: str
-    players: str | int
-    entry: int | None  # its place in printed_index.sections[section]; None: derived from its page
 
 
 @dataclass
@@ -143,62 +131,6 @@ class Library:
         """Book-wide values prose may refer to: {book.title}, {edition.year}, {edition.label}..."""
         return {"book": {"title": self.book.title, "author": self.book.author},
                 "edition": self.edition.model_dump()}
-
-    def printed_index(self) -> PrintedIndex | None:
-        """The index as typed from the book (errata of later editions undone), if this edition prints it."""
-        printed = self.book.printed_index
-        return printed if printed is not None and self.edition.id in printed.editions else None
-
-    def printed_pages(self) -> dict[str, tuple[int, int]]:
-        """Game id -> (first, last) page the printed index gives it, in an edition laid out as printed (else empty)."""
-        printed = self.printed_index()
-        if printed is None or not self.edition.pages_as_printed:
-            return {}
-        return {e.game: page_span(e.page) for entries in printed.sections.values() for e in entries}
-
-    def index_rows(self) -> dict[str, list[IndexRow]]:
-        """This edition's index, section by section: the printed rows, plus rows for games added since.
-
-        The rows typed from the book keep their titles, counts and order. A game introduced after
-        the edition the index was typed from has no typed row: its row is its page's heading and
-        player count, placed after the row of the game before it in the book. The book's game order
-        is its page order, which in the printed index is alphabetical ('10 Dime Rummy' first).
-        """
-        printed = self.printed_index()
-        if printed is None:
-            return {}
-        typed_in = min(printed.editions, key=edition_key)
-        rows: dict[str, list[IndexRow]] = {}
-        for section in self.book.sections:
-            # A game retired since the index was typed has no line in this edition (its entry keeps its place).
-            out = [IndexRow(section.id, e.title, e.game, e.players, i)
-                   for i, e in enumerate(printed.sections.get(section.id, [])) if e.game in self.games]
-            for gid in section.games:
-                gs = self.games.get(gid)
-                if gs is None or not edition_key(gs.game.introduced) > edition_key(typed_in):
-                    continue
-                before = section.games[:section.games.index(gid)]
-                at = max((i + 1 for i, r in enumerate(out) if r.game in before), default=0)
-                out.insert(at, IndexRow(section.id, gs.game.heading(), gid, gs.game.players, None))
-            if out:
-                rows[section.id] = out
-        return rows
-
-    def index_entry(self, game_id: str) -> IndexRow | None:
-        """A game's line in this edition's index, if it prints one."""
-        return next((r for rows in self.index_rows().values() for r in rows if r.game == game_id), None)
-
-    def stated_players(self, game: Game) -> str | int | None:
-        """The player count this edition tells a reader choosing a game: its index's, else the page's; None
-        when no source states one (the page's count is worked out, ``players_implied``, and no index says).
-
-        An edition with a printed index lists games by it, so its home page and finder repeat the
-        index's counts (2026.1's mistakes included: they are errata of the next edition, not of it).
-        """
-        entry = self.index_entry(game.id)
-        if entry is not None and (entry.entry is not None or not game.players_implied):  # a derived row: the page's
-            return entry.players
-        return None if game.players_implied else game.players
 
     def ordered_games(self) -> list[GameSource]:
         """Games in book order (section by section)."""
@@ -455,7 +387,7 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
     except SourceError as exc:
         raise SourceErrors([exc]) from None
     for path in listed_data:
-        name = f"{DATA_DIR}/{path.name}"  # as findings name it (Path.relative_to took 7 % of a load)
+        name = f"{DATA_DIR}/{path.name}"  # as findings name it, joined as text (no Path.relative_to per file)
         try:
             docs[name] = read_yaml(path, name, root)
         except SourceError as exc:
@@ -472,7 +404,7 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
 
     book_doc = docs.pop(f"{DATA_DIR}/{BOOK_FILE}", None)
     errata_doc = docs.pop(f"{DATA_DIR}/{ERRATA_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ERRATA_FILE}", {"errata": []})
-    accepted_doc = docs.pop(f"{DATA_DIR}/{ACCEPTED_FILE}", None) or YamlDoc(f"{DATA_DIR}/{ACCEPTED_FILE}", {"accepted": []})
+    accepted_doc = docs.pop(ACCEPTED, None) or YamlDoc(ACCEPTED, {"accepted": []})
     revisions_doc = docs.pop(f"{DATA_DIR}/{REVISIONS_FILE}", None) or YamlDoc(f"{DATA_DIR}/{REVISIONS_FILE}", {"revisions": []})
     if book_doc is None:
         if not any(e.where.path.endswith(BOOK_FILE) for e in errors):

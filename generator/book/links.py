@@ -7,7 +7,8 @@ heading of that page. Print has no pages of its own to link: a link to a page of
 prints it (``#game-hearts``, ``#page-about``), to a game's data block or variant where print has it
 (``#golf-scoring-cards``; a heading of prose has no id in print, where ids would clash book-wide: its page), and one
 to what print has not (the keeper, the finder) prints as text.
-One table of the book's pages (``book_pages``) answers both, and validate (``link.broken``) asks it the same question.
+One table of the book's pages (``book_pages``, each by its Markdown file: ``book/addresses.py``) answers both, and
+validate (``link.broken``) asks it the same question.
 """
 
 from __future__ import annotations
@@ -19,37 +20,23 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from . import hints
+from . import addresses, hints
+from .addresses import CHANGES, ERRATA, FINDER, HOME, INDEX, KEEP
 from .library import GameSource, Library
 from .rendered import DEFINITION, label
 
-GAMES = "games/"  # the folder of the game pages on the site
-KEEP = "keep/"  # the folder of the score keepers
 OUTSIDE = ("http", "https", "mailto")  # the addresses the sanitizer of both outputs keeps (markup.URL_SCHEMES)
 # The pages the site builds from no source, and where print has each (None: print has no such page).
-SITE_PAGES = {"index.md": ("Home", None), "finder.md": ("Find a game", None), "book-index.md": ("the index", "book-index"),
-              "errata.md": ("Errata", "errata"), "changes.md": ("What changed", "changes")}
+SITE_PAGES = {HOME.doc: ("Home", None), FINDER.doc: ("Find a game", None), INDEX.doc: ("the index", "book-index"),
+              ERRATA.doc: ("Errata", "errata"), CHANGES.doc: ("What changed", "changes")}
 
 
-def game_doc(game_id: str) -> str:
-    """The site's Markdown file of a game's page."""
-    return f"{GAMES}{game_id}.md"
-
-
-def keeper_doc(game_id: str) -> str:
-    """The site's Markdown file of a game's score keeper."""
-    return f"{KEEP}{game_id}.md"
-
-
-def page_doc(page_id: str) -> str:
-    """The site's Markdown file of a prose page."""
-    return f"{page_id}.md"
-
-
-def doc_of_source(path: str, game: str | None) -> str:
-    """The site page a prose file is printed on: a game's (``game``: its id) or a prose page's;
+def doc_of_source(path: str, game_id: str | None) -> str:
+    """The site page a prose file is printed on: a game's (``game_id``: its id) or a prose page's;
     ``content/golf.six-card-golf.md`` is part of ``games/golf.md``."""
-    return game_doc(game) if game is not None else page_doc(path.rsplit("/", 1)[-1].removesuffix(".md"))
+    if game_id is not None:
+        return addresses.game(game_id).doc
+    return addresses.page(path.rsplit("/", 1)[-1].removesuffix(".md")).doc
 
 
 @dataclass
@@ -178,8 +165,8 @@ def _nearest_doc(name: str, here: str, pages: dict[str, Page]) -> str | None:
     """The page of the book ``name`` most likely meant, written as a link from ``here``."""
     stem = posixpath.basename(name.rstrip("/")).removesuffix(".md").removesuffix(".html").lower()
     by_stem = {posixpath.basename(doc).removesuffix(".md"): doc for doc in pages if not doc.startswith(KEEP)}
-    if "keep" in name.split("/") and stem in by_stem and keeper_doc(stem) in pages:
-        return _relative(keeper_doc(stem), here)
+    if "keep" in name.split("/") and stem in by_stem and addresses.keeper(stem).doc in pages:
+        return _relative(addresses.keeper(stem).doc, here)
     if stem in by_stem:
         return _relative(by_stem[stem], here)
     close = hints.nearest(stem, by_stem)
@@ -316,7 +303,7 @@ def book_pages(lib: Library) -> dict[str, Page]:
     pages: dict[str, Page] = {doc: Page(title, printed) for doc, (title, printed) in SITE_PAGES.items()}
     for p in lib.book.pages:
         text = lib.pages[p.id].text if p.id in lib.pages else ""
-        pages[page_doc(p.id)] = Page(p.title, f"page-{p.id}",
+        pages[addresses.page(p.id).doc] = Page(p.title, f"page-{p.id}",
                                      lambda t=text, title=p.title: heading_ids([title, *headings(expand(t, lib.scope()))]))
     for gs in lib.ordered_games():
         game = gs.game
@@ -333,9 +320,9 @@ def book_pages(lib: Library) -> dict[str, Page]:
             return ({part: f"{game.id}-{variant}-variant" for part, variant in headed.items() if variant}
                     | {b: f"{game.id}-{b}" for b in blocks})
 
-        pages[game_doc(game.id)] = Page(game.heading(), f"game-{game.id}", parts, printed_parts)
+        pages[addresses.game(game.id).doc] = Page(game.heading(), f"game-{game.id}", parts, printed_parts)
         if game.keeps_score():
-            pages[keeper_doc(game.id)] = Page(f"the score keeper of {game.heading()}", None)
+            pages[addresses.keeper(game.id).doc] = Page(f"the score keeper of {game.heading()}", None)
     return pages
 
 

@@ -660,6 +660,12 @@ class Variant(GameBody):
         return self
 
 
+# What an equipment game is played with: a game of a section of one of these kinds is of that kind, and a game of an
+# equipment section (several kinds) names its own (``equipment_kind``).
+EquipmentKind = Literal["dice", "dominoes", "sticks", "board"]
+EQUIPMENT_KINDS: tuple[str, ...] = EquipmentKind.__args__
+
+
 class Game(GameBody):
     """One game of the book."""
 
@@ -668,7 +674,7 @@ class Game(GameBody):
     subtitle: str | None = None
     other_names: list[str] = []
     category: Slug = Field(description="the id of the book's section the game is listed in (book.yaml sections)")
-    equipment_kind: Literal["dice", "dominoes", "sticks", "board"] | None = None
+    equipment_kind: EquipmentKind | None = None
     status: list[Literal["updated_rule", "under_review"]] = []
     introduced: EditionId
     retired: EditionId | None = Field(None, description="the first edition without the game (the editors' decision, "
@@ -742,7 +748,7 @@ class PrintedIndex(Strict):
 
 # What a section holds, which says what a new game in it needs (``rulebook new-game``) and which checks apply: a card
 # game names its deck; a dice, dominoes, sticks or board section's games are equipment games of that kind.
-SectionKind = Literal["cards", "dice", "dominoes", "sticks", "board", "equipment", "tournament"]
+SectionKind = Literal["cards", EquipmentKind, "equipment", "tournament"]
 SECTION_KINDS: tuple[str, ...] = SectionKind.__args__
 # A section whose id is one of these is of that kind unless it says otherwise (the ids this repository's book uses).
 KIND_FROM_ID = ("cards", "equipment", "tournament")
@@ -889,9 +895,7 @@ class Errata(Strict):
     errata: list[Erratum]
 
 
-CHANGE_KINDS = ("rule", "alternate_rule", "target")
 LIFETIME_KINDS = ("game_added", "game_retired", "variant_added", "variant_retired")
-
 
 
 class Revision(Strict):

@@ -122,7 +122,7 @@ def _work_out(text: str) -> list[tuple[int, list[str]]]:
 
 
 @functools.cache
-def _code() -> bytes:
+def _reader_code() -> bytes:
     # What the answer depends on besides the text: this module, the list extension, and Markdown's own code
     # (its version file, found and not imported). Read through the door, as every file is.
     here = Path(__file__).parent
@@ -142,7 +142,7 @@ def dropped(text: str) -> list[tuple[int, list[str]]]:
     if not text.strip():
         return []
     try:
-        entry = user_cache() / "dropped" / (hashlib.sha256(_code() + text.encode()).hexdigest()[:40] + ".json")
+        entry = user_cache() / "dropped" / (hashlib.sha256(_reader_code() + text.encode()).hexdigest()[:40] + ".json")
     except RuntimeError:  # no home folder: no cache
         entry = None
     kept = stored_text(entry) if entry is not None else None

@@ -14,32 +14,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ..book.library import GameSource, Library
+from ..book.library import ACCEPTED, GameSource, Library
 from ..book.model import Game, GameBody, Variant
-from ..errors import Location, SourceError, SourceErrors, clean
+from ..errors import Location, Problem, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 
-Severity = Literal["error", "warning"]
-ACCEPTED_FILE = "rules_data/accepted.yaml"
-
-
-@dataclass(frozen=True, order=True)
-class Finding:
-    """One inconsistency, at a file and line."""
-
-    path: str
-    line: int
-    check: str
-    message: str
-    severity: Severity | Literal["accepted"] = "error"
-    game: str | None = None
-    because: str | None = None  # an accepted warning: the editors' reason
-
-    def as_dict(self) -> dict:
-        """The JSON form: check, severity, path, line, game, message (and, if accepted, because)."""
-        found = {"check": self.check, "severity": self.severity, "path": self.path,
-                 "line": self.line, "game": self.game, "message": self.message}
-        return found | ({"because": self.because} if self.because is not None else {})
+Severity = Literal["error", "warning"]  # a check's own: its findings may later be accepted (``accept``)
+Found = tuple[Location, str, str | None]  # what a check yields: where, what is wrong, and the game it is about
 
 
 @dataclass(frozen=True)
@@ -102,22 +83,22 @@ def load_all() -> dict[str, Check]:
     return REGISTRY
 
 
-def run_checks(lib: Library, only: Iterable[str] | None = None, progress: Report = quiet) -> list[Finding]:
+def run_checks(lib: Library, only: Iterable[str] | None = None, progress: Report = quiet) -> list[Problem]:
     """Run every (or the named) registered check; return all findings in a stable order, accepted ones marked.
     ``progress`` is told each check as it ends (``rulebook validate`` on a terminal: a book of thousands of games)."""
     checks = load_all()
     names = sorted(only) if only is not None else sorted(checks)
-    findings: set[Finding] = set()
+    findings: set[Problem] = set()
     for done, name in enumerate(names):
         progress("checks", done, len(names))
         chk = checks[name]
         try:
             for where, message, game in chk.func(lib):
-                findings.add(Finding(clean(where.path), where.line, name, capped(clean(message)), chk.severity, game))
+                findings.add(Problem(clean(where.path), where.line, name, capped(clean(message)), chk.severity, game))
         except SourceError as exc:  # a file the check reads (the dictionary, a frozen record) cannot be read: once
-            findings.add(Finding(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
+            findings.add(Problem(exc.where.path, max(1, exc.where.line), "source.refused", exc.problem, "error"))
         except SourceErrors as exc:  # an earlier edition the check reads cannot be made from the files: each, once
-            findings.update(Finding(e.where.path, max(1, e.where.line), "edition.unloadable", e.problem, "error")
+            findings.update(Problem(e.where.path, max(1, e.where.line), "edition.unloadable", e.problem, "error")
                             for e in exc.errors)
     progress("checks", len(names), len(names), final=True)
     return sorted(accept(lib, sorted(findings), set(names)))
@@ -149,17 +130,17 @@ def _not_acceptable(name: str) -> str:
     return f"'{name}' is an error: only a warning can be accepted; fix what it finds instead"
 
 
-def accept(lib: Library, findings: list[Finding], ran: set[str]) -> list[Finding]:
+def accept(lib: Library, findings: list[Problem], ran: set[str]) -> list[Problem]:
     """Mark the warnings this edition's editors accepted; report acceptances that are wrong or stale."""
     out = list(findings)
     for i, acc in enumerate(lib.accepted):
         if not lib.in_edition(acc.edition):
             continue
-        where = lib.accepted_doc.where(("accepted", i, "check")) if lib.accepted_doc else Location(ACCEPTED_FILE)
+        where = lib.accepted_doc.where(("accepted", i, "check")) if lib.accepted_doc else Location(ACCEPTED)
         known = REGISTRY.get(acc.check)
         if known is None or known.severity != "warning" or acc.check.startswith("accepted."):
             if "accepted.not_a_warning" in ran:
-                out.append(Finding(where.path, where.line, "accepted.not_a_warning", _not_acceptable(acc.check), "error"))
+                out.append(Problem(where.path, where.line, "accepted.not_a_warning", _not_acceptable(acc.check), "error"))
             continue
         if acc.check not in ran:
             continue
@@ -174,7 +155,7 @@ def accept(lib: Library, findings: list[Finding], ran: set[str]) -> list[Finding
             if not hits:
                 at = lib.accepted_doc.where(("accepted", i, "files", j)) if lib.accepted_doc else where
                 words = f" with '{acc.matching}'" if acc.matching else ""
-                out.append(Finding(at.path, at.line, "accepted.stale",
+                out.append(Problem(at.path, at.line, "accepted.stale",
                                    f"{acc.check} finds nothing{words} in {path} any more: remove {path} from this acceptance",
                                    "warning"))
     return out

@@ -10,10 +10,7 @@ from ..book.equipment import tables, wild_names
 from ..book.library import Library
 from ..book.model import ScoreTable
 from ..book.phrases import parse_players
-from ..errors import Location
-from . import Body, bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Body, Found, bodies, check
 
 
 def all_cards(b: Body) -> CardSet | None:
@@ -69,7 +66,7 @@ def _work_out_coverage(b: Body) -> Iterator[tuple[str, ScoreTable, dict]]:
 
 
 @check("card_values.missing")
-def missing(lib: Library) -> Iterator[Finding]:
+def missing(lib: Library) -> Iterator[Found]:
     """A card-value table leaves some card in play without a value."""
     for b in bodies(lib):
         for key, table, matches in _coverage(b):
@@ -81,7 +78,7 @@ def missing(lib: Library) -> Iterator[Finding]:
 
 
 @check("card_values.overlap")
-def overlap(lib: Library) -> Iterator[Finding]:
+def overlap(lib: Library) -> Iterator[Found]:
     """Two lines of a card-value table both give a value to the same card."""
     for b in bodies(lib):
         for key, table, matches in _coverage(b):
@@ -101,7 +98,7 @@ def _valued(b: Body) -> set:
 
 
 @check("card_values.variant_drops")
-def variant_drops(lib: Library) -> Iterator[Finding]:
+def variant_drops(lib: Library) -> Iterator[Found]:
     """A variant's own value tables leave without a value a card (still in play) its game's tables value."""
     game_valued: dict[str, set] = {}
     for b in bodies(lib):  # each game comes before its variants

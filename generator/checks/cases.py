@@ -13,12 +13,9 @@ from ..book.cards import CardSet, parse_cards, rank_name
 from ..book.equipment import wild_names
 from ..book.library import Library
 from ..book.phrases import parse_range
-from ..errors import Location
-from . import bodies, check
+from . import Found, bodies, check
 from .card_values import all_cards
 from .values import face_value, score_items
-
-Finding = tuple[Location, str, str]
 
 DIE_FACES = range(1, 7)
 PLURAL = {0: "jokers", 1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}
@@ -30,7 +27,7 @@ def _faces(phrase: str) -> set[int]:
 
 
 @check("scoring.undefined_case", "warning")
-def undefined_case(lib: Library) -> Iterator[Finding]:
+def undefined_case(lib: Library) -> Iterator[Found]:
     """A scoring rule in words ('face value', 'x00 for 3 of a kind') leaves some case it covers without a value."""
     for b in bodies(lib):
         # The cards in play; with none stated, any card the item's phrase names (jokers included).

@@ -10,10 +10,7 @@ from collections.abc import Iterator
 
 from ..book.library import DATA_DIR, Library, edition_key
 from ..book.model import Game, program_words
-from ..errors import Location
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 
 def _printed_from(lib: Library, file: str, path: str | None) -> tuple[str, str] | None:
@@ -34,7 +31,7 @@ def _printed_from(lib: Library, file: str, path: str | None) -> tuple[str, str] 
 
 
 @check("erratum.never_printed")
-def never_printed(lib: Library) -> Iterator[Finding]:
+def never_printed(lib: Library) -> Iterator[Found]:
     """An erratum corrects a game or variant in the edition that first prints it: no book printed the mistake,
     so it is a correction of the source it was transcribed from, kept with that source."""
     for i, e in enumerate(lib.errata):
@@ -49,7 +46,7 @@ def never_printed(lib: Library) -> Iterator[Finding]:
 
 
 @check("erratum.double")
-def double(lib: Library) -> Iterator[Finding]:
+def double(lib: Library) -> Iterator[Found]:
     """An erratum corrects the program's own words (a worked example's title or a figure's label,
     ``model.program_words``): no edition printed them as the book's, so there is nothing to correct there; a slip
     they repeat from the book is corrected once, where the book printed it, and counted once."""
@@ -66,7 +63,7 @@ def double(lib: Library) -> Iterator[Finding]:
 
 
 @check("change.edition_unlisted")
-def edition_unlisted(lib: Library) -> Iterator[Finding]:
+def edition_unlisted(lib: Library) -> Iterator[Found]:
     """An erratum or revision names an edition the book does not list, or the first one, which has no edition
     before it to change."""
     editions = sorted((e.id for e in lib.book.editions), key=edition_key)
@@ -94,7 +91,7 @@ def _game_file(lib: Library, game_id: str) -> Game | None:
 
 
 @check("revision.mismatch")
-def mismatch(lib: Library) -> Iterator[Finding]:
+def mismatch(lib: Library) -> Iterator[Found]:
     """A revision says a game, variant or alternate rule was added or retired in its edition, but the data says
     otherwise (introduced:, retired:), or names a game the book does not have."""
     if lib.revisions_doc is None:
@@ -131,7 +128,7 @@ def mismatch(lib: Library) -> Iterator[Finding]:
 
 
 @check("revision.missing")
-def missing(lib: Library) -> Iterator[Finding]:
+def missing(lib: Library) -> Iterator[Found]:
     """A game or variant is retired, or added with no source it is transcribed from, with no revision saying why:
     either is the family's decision, and the what-changed page tells readers why."""
     yield from _added_unsaid(lib)
@@ -151,7 +148,7 @@ def missing(lib: Library) -> Iterator[Finding]:
 
 
 
-def _added_unsaid(lib: Library) -> Iterator[Finding]:
+def _added_unsaid(lib: Library) -> Iterator[Found]:
     """A game or variant first printed after the first edition with no revision recording its addition, unless it
     is transcribed from a document in the edition that took that document in (book.yaml's sources,
     ``transcribed_in``): "What changed" lists those among what the sources added. Any other addition, the family's

@@ -11,10 +11,7 @@ from collections.abc import Iterator
 
 from ..book.colour import AA_NORMAL, ON_WHITE, WHITE, contrast, darkened
 from ..book.library import Library
-from ..errors import Location
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 
 def _too_light(what: str, colour: str, uses: str) -> str:
@@ -24,7 +21,7 @@ def _too_light(what: str, colour: str, uses: str) -> str:
 
 
 @check("book.accent_contrast", "warning")
-def accent_contrast(lib: Library) -> Iterator[Finding]:
+def accent_contrast(lib: Library) -> Iterator[Found]:
     """The book's colour, or a shade of it that white text is printed on or that is printed on white, is too light
     for white text (WCAG 2 AA contrast under 4.5:1)."""
     book = lib.book

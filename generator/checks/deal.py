@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..book import index as book_index
 from ..book.cards import domino_tiles, parse_cards
 from ..book.equipment import deal_for, each, tables
 from ..book.library import Library
 from ..book.model import Deal, GameBody
 from ..book.phrases import PLAYER_HORIZON, parse_players
-from ..errors import Location
-from . import Body, bodies, check, listing
-
-Finding = tuple[Location, str, str]
+from . import Body, Found, bodies, check, listing
 
 
 def round_sizes(b: Body, players: int) -> list[int]:
@@ -141,7 +139,7 @@ def players_that_work(body: GameBody) -> list[int]:
     return works
 
 
-def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
+def _bounded_problems(lib: Library, which: int) -> Iterator[Found]:
     """Findings for each player count a claim must serve: ``which`` 0 = does not fit, 1 = uneven.
 
     A bounded claim must work for every count it allows. An open-ended one ("any number", "2 or
@@ -162,7 +160,7 @@ def _bounded_problems(lib: Library, which: int) -> Iterator[Finding]:
 
 
 @check("deal.exceeds_deck")
-def exceeds_deck(lib: Library) -> Iterator[Finding]:
+def exceeds_deck(lib: Library) -> Iterator[Found]:
     """For a player count the game claims, the deal needs more cards or tiles than the equipment has."""
     return _bounded_problems(lib, 0)
 
@@ -179,19 +177,19 @@ def _tiles(b: Body, n: int, tiles: int) -> str | None:
 
 
 @check("deal.uneven")
-def uneven(lib: Library) -> Iterator[Finding]:
+def uneven(lib: Library) -> Iterator[Found]:
     """'Deal all the cards equally' is impossible for a claimed player count, even with the removals allowed."""
     return _bounded_problems(lib, 1)
 
 
 @check("players.unbounded", "warning")
-def unbounded(lib: Library) -> Iterator[Finding]:
+def unbounded(lib: Library) -> Iterator[Found]:
     """A game claims any number of players, but its deal only works up to some number."""
     for b in bodies(lib):
         if b.rules.players is None:
             continue
         if b.rules.players_implied:  # worked out from the deal: the count a source states is the one printed
-            stated = lib.stated_players(b.gs.game) if b.variant is None else None
+            stated = book_index.stated_players(lib, b.gs.game) if b.variant is None else None
             if stated is not None and not parse_players(stated).bounded:
                 yield (b.at("players"), f"{b.name}'{stated}' players (as the book states), but its deal covers only "
                        f"{parse_players(b.rules.players).describe()} (players_implied: {b.rules.players})", b.game)

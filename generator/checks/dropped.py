@@ -8,9 +8,7 @@ from ..book.library import Library
 from ..book.prose import expand, lookup
 from ..book.rendered import dropped
 from ..errors import Location, echo
-from . import check, listing
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check, listing
 
 
 def _cells(row: str) -> int:
@@ -42,7 +40,7 @@ def _why(lines: list[str], n: int) -> str:
 
 
 @check("prose.dropped")
-def dropped_words(lib: Library) -> Iterator[Finding]:
+def dropped_words(lib: Library) -> Iterator[Found]:
     """Words of a prose file print nowhere: Markdown drops them (a table's extra cell, a link definition)."""
     if not lib.is_current:  # an earlier edition is the text as published (errata undone), not a contributor's to fix
         return

@@ -12,14 +12,13 @@ from ..book.frozen import FROZEN_DIR, Difference, check_seal, differences, folde
 from ..book.library import CONTENT_DIR, DATA_DIR, Library, edition_key
 from ..book.prose import MISSING, expand, lookup
 from ..errors import Location
-from . import check
+from . import Found, check
 
-Finding = tuple[Location, str, str | None]
 REVISION = re.compile(r"\brevision\s+(\d{1,9})\b", re.I)
 
 
 @check("edition.mismatch")
-def mismatch(lib: Library) -> Iterator[Finding]:
+def mismatch(lib: Library) -> Iterator[Found]:
     """An edition's label names another year or revision than the edition itself."""
     ed = lib.edition
     label_years = re.findall(r"(?:19|20)\d\d", ed.label)
@@ -80,7 +79,7 @@ def _editions(ids: list[str]) -> str:
 
 
 @check("edition.frozen")
-def frozen(lib: Library) -> Iterator[Finding]:
+def frozen(lib: Library) -> Iterator[Found]:
     """Today's files print an earlier edition otherwise than it was published (its fingerprint)."""
     # One finding a change, however many published editions print the changed words: {key: (editions, ...)}.
     found: dict[tuple, tuple[list[str], Location, str, str | None]] = {}
@@ -233,7 +232,7 @@ def _explained(d: Difference, late: dict[tuple, tuple[Location, str]]) -> bool:
 
 
 @check("erratum.not_published")
-def not_published(lib: Library) -> Iterator[Finding]:
+def not_published(lib: Library) -> Iterator[Found]:
     """An erratum's published: text is not what the earlier edition printed there (its fingerprint)."""
     editions = [e.id for e in lib.book.editions if e.id != lib.book.current]
     # Read once (many errata cite one edition), and only what is as it was sealed (frozen.changed says the rest).
@@ -269,7 +268,7 @@ def _untrusted(lib: Library, edition: str) -> set[str] | None:
 
 
 @check("frozen.changed")
-def frozen_changed(lib: Library) -> Iterator[Finding]:
+def frozen_changed(lib: Library) -> Iterator[Found]:
     """A published edition's record (rules_data/frozen/<id>/) is not as `rulebook edition new` wrote and sealed
     it: a file edited, added or removed, or its seal in book.yaml gone."""
     for n, ed in enumerate(lib.book.editions):

@@ -10,13 +10,11 @@ from functools import cache
 from pathlib import Path
 
 from ..book.files import read_source_text, store, stored_text, user_cache
-from ..book.library import Library
+from ..book.library import DICTIONARY, Library
 from ..book.loader import YamlDoc, leaves
 from ..errors import Location
-from . import check
+from . import Found, check
 
-Finding = tuple[Location, str, str | None]
-DICTIONARY = "rules_data/dictionary.txt"
 # A word: letters of any script (Bézique, Zwölfer are one word each, not 'B' and 'zique'), apostrophes inside it;
 # the text is NFC first (``nfc``), so that an accent written as a letter and a combining mark is one letter too.
 WORD = re.compile(r"[^\W\d_][^\W\d_'’]*(?:['’]+[^\W\d_]+)*")
@@ -166,7 +164,7 @@ def unknown_in(text: str) -> list[str]:
 
 
 @check("spelling.unknown_word", "warning")
-def unknown_word(lib: Library) -> Iterator[Finding]:
+def unknown_word(lib: Library) -> Iterator[Found]:
     """A word is in neither the English word list nor the house dictionary of game terms."""
     house = house_words(lib.lists_root)
     lines = [(where, set(WORD.findall(nfc(SUIT_WORD_CARD.sub(" ", text) if _suit_word_cards(text) else text))))
@@ -187,7 +185,7 @@ def unknown_word(lib: Library) -> Iterator[Finding]:
 
 
 @check("notation.card", "warning")
-def card_notation(lib: Library) -> Iterator[Finding]:
+def card_notation(lib: Library) -> Iterator[Found]:
     """A card is written in another notation than the house style (plurals without apostrophes: 2s, 10s, Aces)."""
     for where, text in texts(lib):
         for m in APOSTROPHE_PLURAL.finditer(text) if ("'s" in text or "’s" in text or ",s" in text) else ():

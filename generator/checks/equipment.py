@@ -6,16 +6,13 @@ from collections.abc import Iterator
 
 from ..book.cards import JOKER, CardSet, card_name, parse_cards
 from ..book.library import Library
-from ..errors import Location
-from . import bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Found, bodies, check
 
 JOKER_CARD = (JOKER, None)
 
 
 @check("equipment.contradiction")
-def contradiction(lib: Library) -> Iterator[Finding]:
+def contradiction(lib: Library) -> Iterator[Found]:
     """A deck line says two opposite things: jokers included and removed, or a card kept and removed."""
     for b in bodies(lib):
         eq = b.rules.equipment

@@ -26,18 +26,16 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..book import index as book_index
 from ..book.files import read_source_text
-from ..book.library import DATA_DIR, GameSource, Library
+from ..book.library import CONFUSABLES, DATA_DIR, GameSource, Library
 from ..book.loader import TextDoc, YamlDoc, leaves
 from ..book.model import Erratum, Game
 from ..book.numwords import WORD_PATTERN, from_words
 from ..book.prose import MISSING, expand, lookup
-from ..errors import Location
-from . import REGISTRY, check
+from . import REGISTRY, Found, check
 from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, fold, house_words, unknown_words
 
-Finding = tuple[Location, str, str | None]
-CONFUSABLES = f"{DATA_DIR}/confusables.txt"
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|[0-9]+\.|#+)\s+")  # a list item's or heading's mark opens no words
 PUNCTUATION = "\"'“”‘’.,;:!?()[]*_"
 POSSESSIVE = re.compile(r"['’]s$")
@@ -268,7 +266,7 @@ def _printed(lib: Library, page: str) -> str:
 def _index_line(lib: Library, game: str) -> str:
     """A game's line of the edition's printed index, as it reads: its title and its number of players ('' if the
     edition prints none for it; its page number is the layout's, no rule)."""
-    return next((f"{row.title} {row.players}" for rows in lib.index_rows().values() for row in rows
+    return next((f"{row.title} {row.players}" for rows in book_index.index_rows(lib).values() for row in rows
                  if row.game == game), "")
 
 
@@ -530,7 +528,7 @@ def _as_published(lib: Library) -> Library | None:
 
 
 @check("erratum.false_evidence")
-def false_evidence(lib: Library) -> Iterator[Finding]:
+def false_evidence(lib: Library) -> Iterator[Found]:
     """An erratum's evidence does not prove the mistake: a spelling or usage fix that changes more than the
     slipped words, arithmetic its check does not find wrong as published, or a contradiction that quotes its
     own page or words that do not say what the correction says."""

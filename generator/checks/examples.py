@@ -8,14 +8,11 @@ from ..book.arith import example_values
 from ..book.library import Library
 from ..book.model import ExampleValue
 from ..book.prose import format_value
-from ..errors import Location
-from . import bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Found, bodies, check
 
 
 @check("example.arithmetic")
-def arithmetic(lib: Library) -> Iterator[Finding]:
+def arithmetic(lib: Library) -> Iterator[Found]:
     """A worked example states a figure its own arithmetic does not give."""
     for b in bodies(lib):
         for key, example in b.rules.examples.items():
@@ -31,7 +28,7 @@ def arithmetic(lib: Library) -> Iterator[Finding]:
 
 
 @check("example.bad_expression")
-def bad_expression(lib: Library) -> Iterator[Finding]:
+def bad_expression(lib: Library) -> Iterator[Found]:
     """A worked example's expression is not arithmetic over its earlier figures."""
     for b in bodies(lib):
         for key, example in b.rules.examples.items():

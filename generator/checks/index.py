@@ -9,16 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..book.library import GameSource, Library, page_span
+from ..book import index as book_index
+from ..book.library import GameSource, Library
 from ..book.phrases import parse_players
-from ..errors import Location
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 
 def _entries(lib: Library):
-    printed = lib.printed_index()
+    printed = book_index.printed_index(lib)
     if printed is None:
         return
     for section, entries in printed.sections.items():
@@ -29,7 +27,7 @@ def _entries(lib: Library):
 
 
 @check("index.players_mismatch")
-def players_mismatch(lib: Library) -> Iterator[Finding]:
+def players_mismatch(lib: Library) -> Iterator[Found]:
     """The index gives a game a different number of players than the game's page."""
     for _, _, entry, where in _entries(lib):
         gs = lib.games.get(entry.game)
@@ -69,10 +67,10 @@ def page_states(gs: GameSource, players: str | int) -> bool:
 
 
 @check("index.correction_unstated")
-def correction_unstated(lib: Library) -> Iterator[Finding]:
+def correction_unstated(lib: Library) -> Iterator[Found]:
     """An erratum corrects an index line's count to one its game's page (in the same edition) does not state: the
     index's count stands unless a page says otherwise (Mexican Train's page deals for 2 to 8, it states no limit)."""
-    printed = lib.printed_index()
+    printed = book_index.printed_index(lib)
     if printed is None:
         return
     for i, e in enumerate(lib.errata):
@@ -90,7 +88,7 @@ def correction_unstated(lib: Library) -> Iterator[Finding]:
 
 
 @check("index.unknown_game")
-def unknown_game(lib: Library) -> Iterator[Finding]:
+def unknown_game(lib: Library) -> Iterator[Found]:
     """The index lists a game the book does not have."""
     for _, _, entry, where in _entries(lib):
         if entry.game not in lib.games:
@@ -98,9 +96,9 @@ def unknown_game(lib: Library) -> Iterator[Finding]:
 
 
 @check("index.missing_game")
-def missing_game(lib: Library) -> Iterator[Finding]:
+def missing_game(lib: Library) -> Iterator[Found]:
     """A game of the book is missing from the index."""
-    listed = {row.game for rows in lib.index_rows().values() for row in rows}
+    listed = {row.game for rows in book_index.index_rows(lib).values() for row in rows}
     if not listed:
         return
     for gs in lib.ordered_games():
@@ -109,7 +107,7 @@ def missing_game(lib: Library) -> Iterator[Finding]:
 
 
 @check("index.section_mismatch")
-def section_mismatch(lib: Library) -> Iterator[Finding]:
+def section_mismatch(lib: Library) -> Iterator[Found]:
     """The index files a game under another section than the book does."""
     section_of = {g: s.id for s in lib.book.sections for g in s.games}
     for section, _, entry, where in _entries(lib):
@@ -119,7 +117,7 @@ def section_mismatch(lib: Library) -> Iterator[Finding]:
 
 
 @check("index.page_order")
-def page_order(lib: Library) -> Iterator[Finding]:
+def page_order(lib: Library) -> Iterator[Found]:
     """Index page numbers do not follow the order of the games in the book."""
     order = [g for s in lib.book.sections for g in s.games]
     # An entry for a game the book does not list is index.unknown_game's: it has no place in the order to check
@@ -127,14 +125,14 @@ def page_order(lib: Library) -> Iterator[Finding]:
     entries = sorted((e for e in _entries(lib) if e[2].game in order), key=lambda e: order.index(e[2].game))
     last = 0
     for _, _, entry, where in entries:
-        first = page_span(entry.page)[0]
+        first = book_index.page_span(entry.page)[0]
         if first < last:
             yield where, f"{entry.title}: page {entry.page} comes before page {last}, the game before it", entry.game
         last = max(last, first)
 
 
 @check("index.title_mismatch", "warning")
-def title_mismatch(lib: Library) -> Iterator[Finding]:
+def title_mismatch(lib: Library) -> Iterator[Found]:
     """An index entry's name does not begin with the game's title."""
     def norm(text: str) -> str:
         return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
@@ -146,7 +144,7 @@ def title_mismatch(lib: Library) -> Iterator[Finding]:
 
 
 @check("index.duplicate_entry")
-def duplicate_entry(lib: Library) -> Iterator[Finding]:
+def duplicate_entry(lib: Library) -> Iterator[Found]:
     """The index lists one game twice (its page numbers and counts would be stated twice)."""
     seen: dict[str, str] = {}
     for section, _, entry, where in _entries(lib):

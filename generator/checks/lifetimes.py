@@ -14,9 +14,8 @@ from typing import Any
 from ..book.library import BOOK_FILE, DATA_DIR, Library
 from ..book.model import edition_key
 from ..errors import Location, echo
-from . import check
+from . import Found, check
 
-Finding = tuple[Location, str, str | None]
 LIFETIME_KEYS = frozenset(("introduced", "retired"))
 
 
@@ -42,7 +41,7 @@ def _unlisted(lib: Library) -> Iterator[tuple[Location, str, str, bool, str]]:
 
 
 @check("edition.unlisted")
-def unlisted(lib: Library) -> Iterator[Finding]:
+def unlisted(lib: Library) -> Iterator[Found]:
     """introduced: or retired: names an edition that book.yaml does not list: the game would vanish from the book."""
     listed = ", ".join(e.id for e in lib.book.editions)
     for where, key, value, later, gid in _unlisted(lib):

@@ -7,9 +7,7 @@ from collections.abc import Iterator
 from ..book.library import Library
 from ..book.links import book_pages, doc_of_source, links, resolve
 from ..errors import Location, echo
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 
 def _proses(lib: Library) -> Iterator[tuple[str, str, str, str | None]]:
@@ -23,7 +21,7 @@ def _proses(lib: Library) -> Iterator[tuple[str, str, str, str | None]]:
 
 
 @check("link.broken")
-def broken_link(lib: Library) -> Iterator[Finding]:
+def broken_link(lib: Library) -> Iterator[Found]:
     """A link in prose leads to no page, part or address the site and the PDF have."""
     pages = None
     for path, text, here, game in _proses(lib):

@@ -19,9 +19,7 @@ from ..book.library import Library
 from ..book.loader import TextDoc
 from ..book.prose import REF
 from ..errors import Location, echo
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 MM_PER_PT = 25.4 / 72
 # The page's text width on the narrower paper (A4: 210 mm less 18 mm margins each side, templates/print/print.css).
@@ -81,7 +79,7 @@ def _titles(lib: Library) -> Iterator[tuple[Location, str, str | None]]:
 
 
 @check("title.breaks_heading")
-def title_breaks_heading(lib: Library) -> Iterator[Finding]:
+def title_breaks_heading(lib: Library) -> Iterator[Found]:
     """A title would not print as one heading: empty, on two lines, too long, a word too wide, or Markdown in it."""
     for where, title, game in _titles(lib):
         if not title.strip():
@@ -101,7 +99,7 @@ def title_breaks_heading(lib: Library) -> Iterator[Finding]:
 
 
 @check("prose.image")
-def prose_image(lib: Library) -> Iterator[Finding]:
+def prose_image(lib: Library) -> Iterator[Found]:
     """Prose shows an image: both outputs drop it, and its alt text with it."""
     for prose, game in _proses(lib):
         for n, line in enumerate(prose.text.splitlines(), 1):
@@ -112,7 +110,7 @@ def prose_image(lib: Library) -> Iterator[Finding]:
 
 
 @check("prose.long_word")
-def long_word(lib: Library) -> Iterator[Finding]:
+def long_word(lib: Library) -> Iterator[Found]:
     """A word in prose is wider than the narrowest line the PDF sets it on: it would run off the page."""
     for prose, game in _proses(lib):
         for n, line in enumerate(prose.text.splitlines(), 1):
@@ -134,7 +132,7 @@ def _cells(line: str) -> list[str]:
 
 
 @check("prose.wide_table")
-def wide_table(lib: Library) -> Iterator[Finding]:
+def wide_table(lib: Library) -> Iterator[Found]:
     """A Markdown table in prose is wider than the page, each column as wide as its longest word: the PDF cuts it."""
     for prose, game in _proses(lib):
         lines = prose.text.splitlines()

@@ -20,9 +20,7 @@ from ..book.numwords import WORD_PATTERN, from_words
 from ..book.phrases import MAX_DIGITS, parse_players, parse_range
 from ..book.prose import REF
 from ..errors import Location
-from . import Body, bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Body, Found, bodies, check
 
 N = rf"(\d[\d,]*|{WORD_PATTERN.pattern})"
 # (kind, words, pattern): the first group is the number the phrase states. Wherever the pattern
@@ -147,7 +145,7 @@ def number_findings(path: str, text: str, body: GameBody, name: str) -> Iterator
 
 
 @check("prose.number_mismatch")
-def number_mismatch(lib: Library) -> Iterator[Finding]:
+def number_mismatch(lib: Library) -> Iterator[Found]:
     """A number the prose states (cards dealt, decks, players, target, rounds) is not what the data holds."""
     for b in bodies(lib):
         prose = _prose(b)

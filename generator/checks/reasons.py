@@ -6,10 +6,8 @@ from collections.abc import Iterator
 
 from ..book.library import Library
 from ..book.loader import YamlDoc, leaves
-from ..errors import Location
-from . import check
+from . import Found, check
 
-Finding = tuple[Location, str, str | None]
 # The fields that say why in a sentence: an erratum's note and its evidence's why, a decision's why, an acceptance's
 # because, a source correction's because, the editors' note on a game or page.
 REASONS = {"note", "why", "because", "editor_note"}
@@ -23,7 +21,7 @@ def _docs(lib: Library) -> Iterator[YamlDoc]:
 
 
 @check("reason.not_one_line")
-def not_one_line(lib: Library) -> Iterator[Finding]:
+def not_one_line(lib: Library) -> Iterator[Found]:
     """A reason or note (an erratum's note or why, a decision's why, an acceptance's because) runs over more than
     one line: each is printed as one line, and a line of its own could pass for the tool's own output."""
     for doc in _docs(lib):

@@ -9,10 +9,8 @@ from ..book.equipment import deal_for, doubles_played, each, top_double
 from ..book.library import Library
 from ..book.model import Rounds
 from ..book.phrases import meld_cards, parse_players
-from ..errors import Location
-from . import Body, bodies, check
+from . import Body, Found, bodies, check
 
-Finding = tuple[Location, str, str]
 RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 
@@ -49,7 +47,7 @@ def with_rounds(lib: Library) -> Iterator[tuple[Body, Rounds]]:
 
 
 @check("rounds.count_mismatch")
-def count_mismatch(lib: Library) -> Iterator[Finding]:
+def count_mismatch(lib: Library) -> Iterator[Found]:
     """A stated number of rounds disagrees with the rounds listed or generated."""
     for b, r in with_rounds(lib):
         counted = round_count(b)
@@ -67,7 +65,7 @@ def count_mismatch(lib: Library) -> Iterator[Finding]:
 
 
 @check("rounds.meld_exceeds_hand")
-def meld_exceeds_hand(lib: Library) -> Iterator[Finding]:
+def meld_exceeds_hand(lib: Library) -> Iterator[Found]:
     """A round's meld needs more cards than a player holds in that round."""
     for b, r in with_rounds(lib):
         counts = parse_players(b.rules.players).counts() if b.rules.players is not None else []
@@ -86,7 +84,7 @@ def meld_exceeds_hand(lib: Library) -> Iterator[Finding]:
 
 
 @check("rounds.doubles_without_set")
-def doubles_without_set(lib: Library) -> Iterator[Finding]:
+def doubles_without_set(lib: Library) -> Iterator[Found]:
     """Hands played down the doubles of a set whose top double the data does not state: there is no first hand."""
     for b, r in with_rounds(lib):
         if r.doubles and r.doubles.order == "down" and top_double(b.rules) is None:

@@ -15,9 +15,7 @@ from ..book.library import CONTENT_DIR, Library
 from ..book.loader import TextDoc
 from ..book.prose import BLOCK_LINE, REF
 from ..errors import Location
-from . import bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Found, bodies, check
 
 _NOT_RULES = re.compile(r"^\s*(#.*|[-*_=\s]*|<!--.*-->)\s*$")  # a heading, a rule, a comment, nothing
 _WORD = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more
@@ -46,7 +44,7 @@ def _where(prose: TextDoc) -> Location:
 
 
 @check("prose.no_rules")
-def no_rules(lib: Library) -> Iterator[Finding]:
+def no_rules(lib: Library) -> Iterator[Found]:
     """A game's or variant's prose is missing, empty, or only headings and data tables: its page would print no rules."""
     for b in bodies(lib):
         if b.variant is None:

@@ -10,11 +10,8 @@ from ..book.library import Library
 from ..book.model import ScoreItem
 from ..book.phrases import NumRange, parse_players, parse_range
 from ..book.prose import format_value
-from ..errors import Location
-from . import Body, bodies, check
+from . import Body, Found, bodies, check
 from .values import face_value
-
-Finding = tuple[Location, str, str]
 
 
 def seats(b: Body) -> int | None:
@@ -111,7 +108,7 @@ def _compare_possible(stated: int | str, low: float, high: float) -> bool:
 
 
 @check("scoring.total_mismatch")
-def total_mismatch(lib: Library) -> Iterator[Finding]:
+def total_mismatch(lib: Library) -> Iterator[Found]:
     """A stated total (per round, per hand, a table's total, a score sheet's maximum) is not what the cards give."""
     for b in bodies(lib):
         cards = table_cards(b)
@@ -164,7 +161,7 @@ def total_mismatch(lib: Library) -> Iterator[Finding]:
 
 
 @check("deck.size_mismatch")
-def deck_size_mismatch(lib: Library) -> Iterator[Finding]:
+def deck_size_mismatch(lib: Library) -> Iterator[Found]:
     """A deck size the source states ('a 50 card deck') is not what the decks and removals give."""
     for b in bodies(lib):
         eq = b.rules.equipment

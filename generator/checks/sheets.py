@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import Library
-from ..errors import Location
-from . import bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Found, bodies, check
 
 
 @check("sheet.unfit")
-def unfit(lib: Library) -> Iterator[Finding]:
+def unfit(lib: Library) -> Iterator[Found]:
     """A stated score sheet does not record what the game keeps: a meld race with a total or without its melds,
     a bid sheet that adds the bid into the total, a block for a round the rounds do not list, a row that carries
     the total of a block that has none."""
@@ -57,7 +54,7 @@ def unfit(lib: Library) -> Iterator[Finding]:
 
 
 @check("sheet.nothing_to_keep")
-def nothing_to_keep(lib: Library) -> Iterator[Finding]:
+def nothing_to_keep(lib: Library) -> Iterator[Found]:
     """A game whose rules keep no score states a score sheet or what one keeps: a game played for stakes whose rules
     name no winner (its coins or chips change hands at the table), or one whose rules name no scoring (``keeps:
     nothing``: a race or board game). The book keeps no score for it (GameBody.keeps_score), so no sheet is drawn."""

@@ -7,14 +7,11 @@ from collections.abc import Iterator
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, Library
 from ..book.model import Source
 from ..book.prose import MISSING, lookup
-from ..errors import Location
-from . import check
-
-Finding = tuple[Location, str, str]
+from . import Found, check
 
 
 @check("source.unknown")
-def unknown_source(lib: Library) -> Iterator[Finding]:
+def unknown_source(lib: Library) -> Iterator[Found]:
     """A game or variant cites a document that book.yaml's sources do not name (and so cannot describe)."""
     named = {d.seed for d in lib.book.sources}
     for gs in lib.ordered_games():
@@ -38,7 +35,7 @@ def _cited(lib: Library, gs) -> Iterator[tuple[tuple, Source, str | None]]:
 
 
 @check("source.correction_unmatched")
-def correction_unmatched(lib: Library) -> Iterator[Finding]:
+def correction_unmatched(lib: Library) -> Iterator[Found]:
     """A correction of a source is not what the game's files print: the corrected value is not at its path,
     the corrected words do not occur as often as it says, or the source's mistake is still printed."""
     for gs in lib.ordered_games():

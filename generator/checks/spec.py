@@ -7,14 +7,11 @@ from collections.abc import Iterator
 from ..book.equipment import card_config, top_double
 from ..book.library import Library
 from ..book.phrases import parse_players
-from ..errors import Location
-from . import bodies, check, listing
-
-Finding = tuple[Location, str, str]
+from . import Found, bodies, check, listing
 
 
 @check("spec.vague_equipment", "warning")
-def vague_equipment(lib: Library) -> Iterator[Finding]:
+def vague_equipment(lib: Library) -> Iterator[Found]:
     """The equipment is too vague for the deal to be checked (an unnamed domino set, no deck for some counts, a card
     game that names no deck at all)."""
     for b in bodies(lib):
@@ -38,7 +35,7 @@ def vague_equipment(lib: Library) -> Iterator[Finding]:
 
 
 @check("spec.undefined_end", "warning")
-def undefined_end(lib: Library) -> Iterator[Finding]:
+def undefined_end(lib: Library) -> Iterator[Found]:
     """The rules never say how the game is won, or when it ends."""
     for b in bodies(lib):
         goal = b.rules.goal
@@ -55,7 +52,7 @@ def undefined_end(lib: Library) -> Iterator[Finding]:
 
 
 @check("spec.deal_unstated", "warning")
-def deal_unstated(lib: Library) -> Iterator[Finding]:
+def deal_unstated(lib: Library) -> Iterator[Found]:
     """The source never states the deal; the data records what its rules imply."""
     for b in bodies(lib):
         if b.rules.deal is not None and b.rules.deal.implied:

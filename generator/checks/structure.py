@@ -5,12 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import SITE_NAMES, Library
-from ..errors import Location
-from . import check
-
-Finding = tuple[Location, str, str | None]
-# The sections whose games are equipment games of one kind: a game in one names that kind (equipment_kind).
-EQUIPMENT_KINDS = ("dice", "dominoes", "sticks", "board")
+from ..book.model import EQUIPMENT_KINDS
+from . import Found, check
 
 
 def _ids(lib: Library) -> str:
@@ -18,7 +14,7 @@ def _ids(lib: Library) -> str:
 
 
 @check("page.after_unknown")
-def after_unknown(lib: Library) -> Iterator[Finding]:
+def after_unknown(lib: Library) -> Iterator[Found]:
     """A page follows a section the book does not have (the site's navigation and the PDF would lose it)."""
     sections = {s.id for s in lib.book.sections}
     for i, page in enumerate(lib.book.pages):
@@ -29,7 +25,7 @@ def after_unknown(lib: Library) -> Iterator[Finding]:
 
 
 @check("game.section_mismatch")
-def section_mismatch(lib: Library) -> Iterator[Finding]:
+def section_mismatch(lib: Library) -> Iterator[Found]:
     """A game's category is not the section book.yaml lists it in."""
     listed = {g: s.id for s in lib.book.sections for g in s.games}
     for gs in lib.ordered_games():
@@ -40,7 +36,7 @@ def section_mismatch(lib: Library) -> Iterator[Finding]:
 
 
 @check("game.kind_mismatch")
-def kind_mismatch(lib: Library) -> Iterator[Finding]:
+def kind_mismatch(lib: Library) -> Iterator[Found]:
     """A game's equipment_kind disagrees with its section's kind: a dice section's games are dice games, and a game
     in an equipment section names what it is played with."""
     for gs in lib.ordered_games():
@@ -64,7 +60,7 @@ def _repeated(ids: list[str]) -> Iterator[tuple[int, str, int]]:
 
 
 @check("page.duplicate_id")
-def duplicate_page(lib: Library) -> Iterator[Finding]:
+def duplicate_page(lib: Library) -> Iterator[Found]:
     """Two of the book's pages have one id (one file, one address): the site cannot hold both."""
     for i, given, first in _repeated([page.id for page in lib.book.pages]):
         yield (lib.book_doc.where(("pages", i, "id")), f"page '{given}' is listed twice (also item {first + 1} of "
@@ -72,7 +68,7 @@ def duplicate_page(lib: Library) -> Iterator[Finding]:
 
 
 @check("page.reserved_id")
-def reserved_page(lib: Library) -> Iterator[Finding]:
+def reserved_page(lib: Library) -> Iterator[Found]:
     """A page of the book's own takes the name of one of the site's own pages (the finder, the index, the errata)."""
     for i, page in enumerate(lib.book.pages):
         if page.id in SITE_NAMES:
@@ -82,7 +78,7 @@ def reserved_page(lib: Library) -> Iterator[Finding]:
 
 
 @check("section.duplicate_id")
-def duplicate_section(lib: Library) -> Iterator[Finding]:
+def duplicate_section(lib: Library) -> Iterator[Found]:
     """Two sections have one id: a game's category and a page's after: could not tell them apart."""
     for i, given, first in _repeated([section.id for section in lib.book.sections]):
         yield (lib.book_doc.where(("sections", i, "id")), f"section '{given}' is given twice (also item {first + 1} "

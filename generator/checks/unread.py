@@ -12,15 +12,23 @@ import difflib
 import os
 from collections.abc import Iterator
 
-from ..book.library import ACCEPTED_FILE, BOOK_FILE, CONTENT_DIR, DATA_DIR, ERRATA_FILE, REVISIONS_FILE, Library
+from ..book.library import (
+    ACCEPTED_FILE,
+    BOOK_FILE,
+    CONFUSABLES_FILE,
+    CONTENT_DIR,
+    DATA_DIR,
+    DICTIONARY_FILE,
+    ERRATA_FILE,
+    REVISIONS_FILE,
+    Library,
+)
 from ..errors import Location, echo
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 # What rules_data/ holds besides the games' files: the book's own, the dictionaries (checks/editorial.py,
 # book/lookalike.py) and the sealed records of published editions (book/frozen.py).
-DATA_FILES = (BOOK_FILE, ERRATA_FILE, REVISIONS_FILE, ACCEPTED_FILE, "dictionary.txt", "confusables.txt")
+DATA_FILES = (BOOK_FILE, ERRATA_FILE, REVISIONS_FILE, ACCEPTED_FILE, DICTIONARY_FILE, CONFUSABLES_FILE)
 DATA_FOLDERS = ("frozen",)
 
 
@@ -61,7 +69,7 @@ def _expected_content(lib: Library) -> set[str]:
 
 
 @check("file.unread")
-def unread_file(lib: Library) -> Iterator[Finding]:
+def unread_file(lib: Library) -> Iterator[Found]:
     """A file under content/ or rules_data/ that no game, variant or page reads (a misnamed file reaches no book)."""
     if not lib.is_current:  # an older edition's games and variants are not all of the files' (nor are they checked)
         return

@@ -17,10 +17,7 @@ from ..book.library import Library
 from ..book.model import ScoreItem
 from ..book.numwords import WORD_PATTERN, from_words
 from ..book.prose import expand, format_value, lookup
-from ..errors import Location
-from . import Body, bodies, check
-
-Finding = tuple[Location, str, str]
+from . import Body, Found, bodies, check
 
 # A number as the book prints one: '1,000', '30 ½', '30.5', '-5', or in words ('minus two').
 _DIGITS = r"-?\d{1,3}(?:,\d{3})+(?: ½)?|-?\d+(?:\.\d+)?(?: ½)?"
@@ -126,7 +123,7 @@ def score_items(b: Body) -> Iterator[tuple[tuple, ScoreItem]]:
 
 
 @check("scoring.value_mismatch")
-def value_mismatch(lib: Library) -> Iterator[Finding]:
+def value_mismatch(lib: Library) -> Iterator[Found]:
     """A score's printed wording ('Minus 10', 'scores zero points', 'Face value') states another value than its data."""
     for b in bodies(lib):
         for path, item in score_items(b):

@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import Library
-from ..errors import Location
-from . import check
-
-Finding = tuple[Location, str, str | None]
+from . import Found, check
 
 
 @check("variant.inherits_unsaid")
-def inherits_unsaid(lib: Library) -> Iterator[Finding]:
+def inherits_unsaid(lib: Library) -> Iterator[Found]:
     """A variant leaves out a row of its game's box without saying what its source says of it (from_game), or
     declares a row it states itself or its game's box does not have.
 

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 
 from ..book.library import GameSource, Library
 from ..errors import Location
-from . import check
+from . import Found, check
 
-Finding = tuple[Location, str, str]
 SEE_RULE = re.compile(r"alternate rules?\s*(\d{1,9})(?!\d)", re.I)  # (not 5,000 digits: no rule is)
 SEE_RULES = re.compile(r"\(?(?:see\s+)?alternate rules\)?(?!\s*\d)", re.I)
 
@@ -32,7 +31,7 @@ def _numbers(gs: GameSource, lib: Library) -> dict[int, int]:
 
 
 @check("xref.unknown_alternate_rule")
-def unknown_alternate_rule(lib: Library) -> Iterator[Finding]:
+def unknown_alternate_rule(lib: Library) -> Iterator[Found]:
     """Prose points to an alternate rule the game does not have."""
     for gs in lib.ordered_games():
         numbers = _numbers(gs, lib)
@@ -49,7 +48,7 @@ def unknown_alternate_rule(lib: Library) -> Iterator[Finding]:
 
 
 @check("alternate_rule.orphaned", "warning")
-def orphaned(lib: Library) -> Iterator[Finding]:
+def orphaned(lib: Library) -> Iterator[Found]:
     """A numbered alternate rule is never referred to from the rules."""
     for gs in lib.ordered_games():
         referred = {int(m.group(1)) for _, line in _texts(lib, gs) for m in SEE_RULE.finditer(line)}

@@ -38,8 +38,8 @@ from typing import Any
 from ..book.files import MAX_OUTPUT_BYTES, copy_tree, read_file_text, recording
 from ..book.library import CHANGED, Library, changed_since, load_library
 from ..book.library import pinned as pinned_to
-from ..checks import Finding, run_checks
-from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
+from ..checks import run_checks
+from ..errors import DISK_FULL, BuildError, OutputError, Problem, RulebookError, os_problem, problem_line
 from ..progress import Report, parse, quiet
 from ..render.leaks import refuse_leaks
 from ..render.pdf import worker as pdf_worker
@@ -407,7 +407,7 @@ SNAPSHOT_FILE = ".sources.json"  # in the staging folder: the sources as validat
 
 def build(root: Path, edition_id: str | None = None, out: Path | None = None, site: bool = True,
           pdf: bool = True, paper: str = "letter", duplex: bool = False, booklet: bool = False,
-          report: Callable[[list[Finding], int], None] | None = None, progress: Report = quiet,
+          report: Callable[[list[Problem], int], None] | None = None, progress: Report = quiet,
           done: Callable[[Library, Path], None] | None = None) -> Path:
     """Validate and build one edition; return the output folder. ``report`` is given the current edition's
     findings and its number of games before anything is built (``rulebook build`` prints them, as validate does);
@@ -423,7 +423,7 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
             report(findings, len(lib.games))
         errors = [f for f in findings if f.severity == "error"]
         if errors:
-            listing = "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
+            listing = "\n".join(problem_line(f) for f in errors)
             raise BuildError(f"validation failed; nothing was built:\n{listing}")
     out = (out or default_out(root, lib)).resolve()
     claim_out(root, out)

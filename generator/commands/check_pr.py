@@ -16,33 +16,29 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import html
-import io
 import json
 import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..book import git
 from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ..book.frozen import rewritten
-from ..book.library import ACCEPTED_FILE, CONTENT_DIR, DATA_DIR, Library, load_library
+from ..book.library import ACCEPTED, CONFUSABLES, CONTENT_DIR, DATA_DIR, DICTIONARY, Library, load_library
 from ..book.textdiff import escape, mark_words
-from ..checks import Finding, listing, run_checks
-from ..errors import RulebookError, SourceError, SourceErrors, clean
+from ..checks import listing, run_checks
+from ..errors import Problem, RulebookError, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 from ..render.site.engine import CONFIG
-from .diff import checkout
+from .diff import SOURCES
 from .validate import annotation, no_commands
 
-DICTIONARY = f"{DATA_DIR}/dictionary.txt"
-CONFUSABLES = f"{DATA_DIR}/confusables.txt"
-ACCEPTED = f"{DATA_DIR}/{ACCEPTED_FILE}"
 # The lists the checks read besides the book (generator/checks: editorial.house_words, evidence.confusables,
 # checks.accept): a pull request is judged by its base's, and a change to one licenses nothing in the same change.
 LISTS = (DICTIONARY, CONFUSABLES, ACCEPTED)
@@ -53,14 +49,14 @@ class Side:
     """One side of the pull request: its library, or why it does not load, and its findings."""
 
     lib: Library | None
-    findings: list[Finding]
+    findings: list[Problem]
 
 
 def _side(root: Path) -> Side:
     try:
         lib = load_library(root)
     except SourceErrors as exc:  # each slip as an error finding, where it is
-        return Side(None, [Finding(e.where.path, e.where.line or 1, "source.unreadable", e.problem)
+        return Side(None, [Problem(e.where.path, e.where.line or 1, "source.unreadable", e.problem)
                            for e in exc.errors])
     try:
         return Side(lib, run_checks(lib))
@@ -68,7 +64,7 @@ def _side(root: Path) -> Side:
         return Side(lib, _failed(exc))
 
 
-def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> list[Finding]:
+def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> list[Problem]:
     """The head's findings, with an error at each file of a record published at the base that the change touches
     and at each seal of one it changes, where validate did not say so already (a record rewritten together with
     its seal is seen only against the base)."""
@@ -77,7 +73,7 @@ def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> lis
         return findings
     published = [e.id for e in old.lib.book.editions if e.id != old.lib.book.current]
     named = {f.path for f in findings if f.check == "frozen.changed"}
-    added = [Finding(path, 1, "frozen.changed", problem)
+    added = [Problem(path, 1, "frozen.changed", problem)
              for path, problem in rewritten(base_root, root, published) if path not in named]
     if head.lib is not None:  # a seal changed in book.yaml (a first seal, of a record of before seals, aside)
         sealed = {e.id: e.record for e in old.lib.book.editions if e.id in published and e.record is not None}
@@ -85,13 +81,13 @@ def _record_rewritten(base_root: Path, root: Path, old: Side, head: Side) -> lis
             where = head.lib.book_doc.where(("editions", n, "record") if e.record else ("editions", n))
             if e.id in sealed and e.record != sealed[e.id] and (where.path, where.line) not in {
                     (f.path, f.line) for f in findings if f.check == "frozen.changed"}:
-                added.append(Finding(where.path, where.line, "frozen.changed", (
+                added.append(Problem(where.path, where.line, "frozen.changed", (
                     f"this change changes the seal of {e.id}'s record as published (record: in {where.path}): "
                     "put it back as `rulebook edition new` wrote it; what a published edition printed never changes")))
     return sorted(findings + added)
 
 
-def _key(f: Finding) -> tuple[str, str, str]:
+def _key(f: Problem) -> tuple[str, str, str]:
     return f.check, f.path, f.message
 
 
@@ -115,7 +111,7 @@ def _marked(markdown_line: str) -> str:
     return html.escape(" ".join(markdown_line.split()), quote=False)
 
 
-def _code(value: object) -> str:
+def _code_span(value: object) -> str:
     """Text from the sources as a code span: fenced by more backticks than it holds (CommonMark), one line."""
     one = clean(" ".join(str(value).split()))
     fence = "`" * (max((len(run) for run in re.findall(r"`+", one)), default=0) + 1)
@@ -141,22 +137,10 @@ def part(path: str) -> str:
 
 def touched(root: Path, base: str) -> list[tuple[str, str]]:
     """(status, path) of every file the working tree at ``root`` changes from ``base`` (added, modified, deleted,
-    or new and not yet committed); a RulebookError if git cannot say (a check that cannot list them judges nothing)."""
-    def git(*args: str) -> list[str]:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
-        return [p for p in done.stdout.decode("utf-8", errors="replace").split("\0") if p]
-
-    try:
-        listed = git("diff", "--name-status", "--no-renames", "-z", base, "--")
-        new = git("ls-files", "--others", "--exclude-standard", "-z")
-    except subprocess.CalledProcessError as exc:
-        raise RulebookError(f"git could not list the files this change touches against {base}: "
-                            f"{clean(exc.stderr.decode('utf-8', errors='replace').strip())}") from None
-    except FileNotFoundError:
-        raise RulebookError("git is not installed: it lists the files this change touches") from None
-    words = {"A": "added", "D": "deleted", "M": "changed", "T": "changed"}
-    pairs = [(words.get(listed[i][:1], "changed"), listed[i + 1]) for i in range(0, len(listed) - 1, 2)]
-    return sorted(set(pairs + [("added", p) for p in new]), key=lambda sp: sp[1])
+    or new and not yet committed); a GitError if git cannot say (a check that cannot list them judges nothing)."""
+    words = {"A": "added", "D": "deleted", "M": "changed", "T": "changed", "?": "added"}
+    return sorted({(words.get(status, "changed"), path) for status, path in git.changed(root, base)},
+                  key=lambda sp: sp[1])
 
 
 def files_touched(files: list[tuple[str, str]]) -> list[str]:
@@ -167,7 +151,7 @@ def files_touched(files: list[tuple[str, str]]) -> list[str]:
     for heading in PARTS:
         mine = [(s, p) for s, p in files if part(p) == heading]
         if mine:
-            out += [f"### {heading}", "", *(f"- {_code(p)} ({s})" for s, p in mine), ""]
+            out += [f"### {heading}", "", *(f"- {_code_span(p)} ({s})" for s, p in mine), ""]
     return out
 
 
@@ -183,7 +167,7 @@ class ListEntry:
     words: frozenset[str] = frozenset()  # a finding naming one of these is one this entry decides (a word, a group)
     grant: tuple[str, str, str | None] | None = None  # an acceptance: (check, file, matching)
 
-    def decides(self, f: Finding) -> bool:
+    def decides(self, f: Problem) -> bool:
         """Whether the finding ``f`` is one this entry, and no other list, makes or silences."""
         if self.grant is not None:
             check, file, matching = self.grant
@@ -273,7 +257,7 @@ def list_changes(base: Path, head: Path, old: Library, new: Library) -> list[Lis
     return sorted(out, key=lambda e: (e.path, e.line, e.what))
 
 
-def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Finding], list[tuple[ListEntry, list[Finding]]]]:
+def judged(base_root: Path, old: Side, head: Side) -> tuple[list[Problem], list[tuple[ListEntry, list[Problem]]]]:
     """The head's findings as the base's lists judge them (the head's own, for a finding in a list file), and each
     entry the change makes to a list with the findings of the change it would silence."""
     if head.lib is None or old.lib is None:
@@ -309,8 +293,8 @@ def with_lists(root: Path, lists: Path, dest: Path) -> Path:
     return dest
 
 
-def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], before: set[tuple[str, str, str]],
-                 code: list[str], lists: Path) -> list[Finding]:
+def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Problem], before: set[tuple[str, str, str]],
+                 code: list[str], lists: Path) -> list[Problem]:
     """Errors at each file of the checks' code the change edits (``code``) when the base's own code, run on this
     change's sources with the base's lists (at ``lists``), finds what this change brings and its own code no longer
     does: a change to how the book is checked, its code or its lists, licenses nothing in the same change. None when
@@ -322,17 +306,13 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
         # The base's code reads the base's lists, as the change's code does (``judged``): a list edited in the same
         # change as the code would otherwise silence, under the base's code, what the code change silences under its own.
         judged_root = with_lists(root, lists, tmp / "judged")
-        data = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref, "generator"],
-                              capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            tar.extractall(base_code, filter="data")
+        git.unpack(root, ref, ("generator",), base_code)
         env = {**os.environ, "PYTHONPATH": str(base_code)}
         done = subprocess.run([sys.executable, "-m", "generator", "--root", str(judged_root), "validate", "--format",
                                "json"],
                               capture_output=True, text=True, cwd=base_code, env=env, timeout=600)
         found = json.loads(done.stdout)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError, tarfile.TarError, ValueError,
-            SourceError) as exc:
+    except (subprocess.TimeoutExpired, OSError, ValueError, RulebookError) as exc:
         # The change edits the checks' code, and the base's code could not judge it: what the change's own code says
         # is not enough (it may have been written to pass), so the check fails and says why.
         return [not_judged(f"the base's code could not be run on this change, which edits the checks' code "
@@ -346,7 +326,7 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
     if not silenced:
         return []
     said = listing(f"{path}:{line} {check}" for check, path, _, line in silenced)
-    return [Finding(path, 1, "code.licenses_own_change", (
+    return [Problem(path, 1, "code.licenses_own_change", (
         f"this change edits the checks' code, and the base's code finds in this same change what its own no longer "
         f"does ({said}): land the change to the checks first, on its own, then the change it allows"), "error")
         for path in code]
@@ -354,9 +334,6 @@ def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Finding], befor
 
 def _why(exc: BaseException) -> str:
     """What stopped a step of the check, in a few words."""
-    if isinstance(exc, subprocess.CalledProcessError):
-        said = exc.stderr.decode("utf-8", errors="replace") if isinstance(exc.stderr, bytes) else str(exc.stderr or "")
-        return clean(" ".join(said.split())[:300]) or f"exit {exc.returncode}"
     if isinstance(exc, subprocess.TimeoutExpired):
         return f"no answer in {exc.timeout:.0f} s"
     if isinstance(exc, ValueError):
@@ -364,12 +341,12 @@ def _why(exc: BaseException) -> str:
     return clean(" ".join(str(exc).split())[:300]) or type(exc).__name__
 
 
-def not_judged(what: str) -> Finding:
+def not_judged(what: str) -> Problem:
     """An error for a step the check could not carry out: a check never passes what it could not judge."""
-    return Finding("", 0, "check.not_judged", what, "error")
+    return Problem("", 0, "check.not_judged", what, "error")
 
 
-def list_findings(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tuple[str, str, str]]) -> list[Finding]:
+def list_findings(entries: list[tuple[ListEntry, list[Problem]]], standing: set[tuple[str, str, str]]) -> list[Problem]:
     """Each list entry as a finding at its line: an error where it silences what this same change brings (a list
     licenses nothing in the change that edits it), else a warning for the reviewer to read."""
     out = []
@@ -377,19 +354,19 @@ def list_findings(entries: list[tuple[ListEntry, list[Finding]]], standing: set[
         brought = [f for f in silenced if _key(f) not in standing]
         if brought:
             said = listing(f"{f.path}:{f.line} {f.check}" for f in brought)
-            out.append(Finding(e.path, e.line, "list.licenses_own_change", (
+            out.append(Problem(e.path, e.line, "list.licenses_own_change", (
                 f"this change {e.what}, which would silence what the same change brings ({said}): the change is "
                 "judged by the lists of its base; land the list's change first, on its own, then the change it "
                 "allows"), "error"))
         else:
-            out.append(Finding(e.path, e.line, "list.changed", (
+            out.append(Problem(e.path, e.line, "list.changed", (
                 f"this change {e.what}: a list the checks read, which judges the next changes once it has landed"
                 + (f"; it silences {len(silenced)} standing finding{'s' if len(silenced) != 1 else ''}" if silenced
                    else "")), "warning"))
     return out
 
 
-def how_checked(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tuple[str, str, str]],
+def how_checked(entries: list[tuple[ListEntry, list[Problem]]], standing: set[tuple[str, str, str]],
                 code: list[str]) -> list[str]:
     """The summary's section on what the change does to the way the book is checked: each list entry, with the
     findings it would silence, and the checks' code it changes."""
@@ -400,36 +377,36 @@ def how_checked(entries: list[tuple[ListEntry, list[Finding]]], standing: set[tu
         out += ["This change edits lists the checks read. It is judged by the base's lists: an entry licenses nothing "
                 "in the change that brings it (land it first, on its own).", ""]
     for e, silenced in entries:
-        out.append(f"- {_code(f'{e.path}:{e.line}')} {_text(e.what)}" + (":" if silenced else "; it silences nothing."))
-        out += [f"  - would silence {_code(f'{f.path}:{f.line}')} {f.check}: {_text(f.message)}"
+        out.append(f"- {_code_span(f'{e.path}:{e.line}')} {_text(e.what)}" + (":" if silenced else "; it silences nothing."))
+        out += [f"  - would silence {_code_span(f'{f.path}:{f.line}')} {f.check}: {_text(f.message)}"
                 + (" (standing)" if _key(f) in standing else " (**this change's**)") for f in silenced[:20]]
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
     if code:
         out += [""] * bool(entries) + ["The change edits the code of the checks or of the book's reading: its sources are judged by the "
                 "base's code too, and what that finds and the change's code does not is an error "
-                "(code.licenses_own_change):", ""] + [f"- {_code(p)}" for p in code]
+                "(code.licenses_own_change):", ""] + [f"- {_code_span(p)}" for p in code]
     return [*out, ""]
 
 
-def _failed(exc: RulebookError) -> list[Finding]:
+def _failed(exc: RulebookError) -> list[Problem]:
     """What stopped a stage of the check, as error findings at their lines (a check that fails always says where)."""
     if isinstance(exc, SourceErrors):
-        return [Finding(e.where.path, e.where.line or 1, "check.failed", e.problem) for e in exc.errors]
+        return [Problem(e.where.path, e.where.line or 1, "check.failed", e.problem) for e in exc.errors]
     if isinstance(exc, SourceError):
-        return [Finding(exc.where.path, exc.where.line or 1, "check.failed", exc.problem)]
-    return [Finding("", 0, "check.failed", str(exc))]
+        return [Problem(exc.where.path, exc.where.line or 1, "check.failed", exc.problem)]
+    return [Problem("", 0, "check.failed", str(exc))]
 
 
-def _annotation(f: Finding) -> str:
+def _annotation(f: Problem) -> str:
     """A finding as a workflow command; one that no file holds is annotated on the run, not on a line."""
     if f.path:
         return annotation(dataclasses.replace(f, line=max(1, f.line)))  # a file's line, never 0
     return annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
 
 
-def _where(f: Finding) -> str:
-    return _code(f"{f.path}:{f.line}") + " " if f.path else ""
+def _where(f: Problem) -> str:
+    return _code_span(f"{f.path}:{f.line}") + " " if f.path else ""
 
 
 def check_pr(root: Path, base: str, progress: Report = quiet,
@@ -450,18 +427,18 @@ def judge(root: Path, base: str, progress: Report = quiet,
     # A source that links out of the project is refused before anything reads it: no finding, summary line or
     # picture may quote what it points to.
     leaving = links_leaving(root)
-    head = Side(None, [Finding(path, 1, "source.outside_project", "a link to a file outside the project: put the "
+    head = Side(None, [Problem(path, 1, "source.outside_project", "a link to a file outside the project: put the "
                                                                   "file itself in its place") for path in leaving]
                 ) if leaving else _side(root)
     progress("validate this change", final=True)
-    failed: list[Finding] = []
-    entries: list[tuple[ListEntry, list[Finding]]] = []
+    failed: list[Problem] = []
+    entries: list[tuple[ListEntry, list[Problem]]] = []
     body: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         progress(f"validate {base}")
         base_root = Path(tmp) / "base"
         try:
-            checkout(base, root, base_root)
+            git.unpack(root, base, SOURCES, base_root)
             if pictures is not None:  # the base's pages are drawn by its own code, templates and settings
                 checkout_made(base, root, base_root)
             old = _side(base_root)
@@ -516,7 +493,7 @@ def judge(root: Path, base: str, progress: Report = quiet,
         if pictures is None and made_files:
             body += ["## How the book is made", "", "This change edits what the book is made with (code, templates, "
                      "styles, settings); run the check with --pictures to see the pages whose output differs.", "",
-                     *(f"- {_code(p)}" for p in made_files), ""]
+                     *(f"- {_code_span(p)}" for p in made_files), ""]
         if pictures is not None:
             try:
                 body += drawn(root, base_root, old.lib, head.lib, pictures, errors, base_problem, progress, made_files)
@@ -605,13 +582,13 @@ class NotDrawn(RulebookError):
     """The pictures were asked for and could not be drawn (the browser or the renders failed)."""
 
 
-def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Finding],
+def drawn(root: Path, base: Path, old: Library | None, new: Library | None, folder: Path, errors: list[Problem],
           base_problem: str, progress: Report = quiet, made_files: list[str] | None = None) -> list[str]:
     """The summary's sections on how the book is made (the files of its making the change touches, the pages whose
     output they alter) and on the pictures: each page drawn, or why none is."""
     from .pictures import FEW, draw
 
-    made = [f"- {_code(p)}" for p in made_files or []]
+    made = [f"- {_code_span(p)}" for p in made_files or []]
     head = ["## How the book is made", "", "This change edits what the book is made with (code, templates, styles, "
             "settings): the pages are drawn before by the base's own, after by the change's.", "", *made, ""] if made \
         else []
@@ -641,11 +618,11 @@ def drawn(root: Path, base: Path, old: Library | None, new: Library | None, fold
         return [*head, *out, "The change alters no page of the book or the site.", ""]
     out += [f"In the check's artifact `pictures` (open `index.html`), before and after, the words the change removes "
             f"boxed red and those it adds green: {len(pictures)} page{'s' if len(pictures) != 1 else ''}.", ""]
-    out += [f"- {_text(p.name)}: " + ", ".join(_code(f) for f in p.before + p.after) for p in pictures]
+    out += [f"- {_text(p.name)}: " + ", ".join(_code_span(f) for f in p.before + p.after) for p in pictures]
     return [*head, *out, ""]
 
 
-def _listed(record: Any, other: dict[str, list[Change]]) -> list[Change]:
+def _listing_lines(record: Any, other: dict[str, list[Change]]) -> list[Change]:
     """The lines of the book's own data that list the game a decision adds or retires (its section's games): the
     decision's, taken from the other edits."""
     if record.kind not in ("game_added", "game_retired") or not record.game:
@@ -694,13 +671,13 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
     out = [f"## {heading}", ""]
     if revisions:
         out += [f"### {_text(possessive(new.book.decided_by, start=True))} decisions", ""]
-        out += [f"- {_code(r.id)} is filed under edition {r.edition}, not {new.edition.id}, the edition this change makes."
+        out += [f"- {_code_span(r.id)} is filed under edition {r.edition}, not {new.edition.id}, the edition this change makes."
                 for r in revisions if r not in here] + ([""] if len(here) < len(revisions) else [])
         for record, decision in zip(here, grouped.decisions, strict=True):
             out += [f"#### {_text(decision.heading)}: {_text(decision.what)}", "",
-                    f"Decided {reader_date(record.date)}, in edition {_text(record.edition)} ({_code(record.id)}). "
+                    f"Decided {reader_date(record.date)}, in edition {_text(record.edition)} ({_code_span(record.id)}). "
                     f"Why: {_text(record.why)}", ""]
-            out += [*_lines(decision.changes + _listed(record, grouped.other)), ""]
+            out += [*_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
     if errata:
         out += ["### Corrections", ""]
         for e in errata:
@@ -708,7 +685,7 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
             at = {"index": "its line of the index", "sheet": "its score sheet"}.get(getattr(evidence, "place", ""), "")
             cited = (f" ({_text(evidence.page)}{', ' + at if at else ''}: “{_text(evidence.words)}”)"
                      if getattr(evidence, "page", None) else "")
-            out += [f"- {_code(e.id)}, in edition {_text(e.edition)}, {_code(e.file)}" + (f" at {_code(e.path)}" if e.path else "")
+            out += [f"- {_code_span(e.id)}, in edition {_text(e.edition)}, {_code_span(e.file)}" + (f" at {_code_span(e.path)}" if e.path else "")
                     + f": {_value(e.published, e.corrected)}. Evidence: **{_text(evidence.kind)}**{cited}: "
                     f"{_text(evidence.why)}"]
         out.append("")
@@ -721,7 +698,7 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
     gone = [r for r in old.revisions if r.id not in {n.id for n in new.revisions}]
     gone += [e for e in old.errata if e.id not in {n.id for n in new.errata}]
     if gone:
-        out += ["Records this change removes: " + ", ".join(_code(r.id) for r in gone) + ".", ""]
+        out += ["Records this change removes: " + ", ".join(_code_span(r.id) for r in gone) + ".", ""]
     return out
 
 

@@ -4,42 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import tarfile
 import tempfile
 from dataclasses import asdict
-from io import BytesIO
 from pathlib import Path
 
+from ..book import git
 from ..book.compare import Summary, compare, lines, markdown
-from ..book.library import Library, load_library
-from ..errors import Location, RulebookError, SourceError, echo
+from ..book.library import CONTENT_DIR, DATA_DIR, Library, load_library
 
-
-def checkout(ref: str, repo: Path, dest: Path) -> Path:
-    """The sources at a git ref, unpacked into ``dest`` (only what the book is made of)."""
-    try:
-        data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, "rules_data", "content"],
-                              capture_output=True, check=True).stdout
-    except subprocess.CalledProcessError as exc:
-        raise RulebookError(f"cannot read '{ref}' from git: {exc.stderr.decode(errors='replace').strip()}") from None
-    except FileNotFoundError:
-        raise RulebookError(f"git: not found: '{ref}' is read from git; install git (or put it on PATH), "
-                            "or compare two project folders instead") from None
-    def refuse_out(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo:
-        # The folder form refuses a link out of the project when it reads it (files.read_source): here, as it is
-        # unpacked, in the same words, rather than tarfile's error.
-        try:
-            return tarfile.data_filter(member, path)
-        except tarfile.FilterError:
-            what = (f"is a symbolic link to {echo(member.linkname)}, out of the project" if member.issym() or
-                    member.islnk() else "is not a plain file or folder inside the project")
-            raise SourceError(Location(member.name), f"at {ref}: {what}: a source file is read only from inside "
-                                                     "it; put the file itself in its place") from None
-
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(dest, filter=refuse_out)
-    return dest
+# What the book is made of: a side given by a git ref is these folders at that ref.
+SOURCES = (DATA_DIR, CONTENT_DIR)
 
 
 def load_side(spec: str, repo: Path, tmp: Path) -> Library:
@@ -47,7 +21,7 @@ def load_side(spec: str, repo: Path, tmp: Path) -> Library:
     path = Path(spec)
     if path.is_dir() and (path / "rules_data").is_dir():
         return load_library(path.resolve())
-    return load_library(checkout(spec, repo, tmp / re.sub(r"\W", "_", spec)))
+    return load_library(git.unpack(repo, spec, SOURCES, tmp / re.sub(r"\W", "_", spec)))
 
 
 def diff_summary(old: str, new: str, repo: Path) -> Summary:

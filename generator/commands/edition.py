@@ -14,11 +14,11 @@ import re
 import shutil
 from pathlib import Path
 
+from ..book.editor import BOOK_PATH, BookFile
 from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
-from ..book.loader import parse_yaml
 from ..book.model import EDITION_ID, calendar_day
-from ..errors import Location, RulebookError, SourceError, SourceErrors
+from ..errors import Problems, RulebookError
 from ..progress import Report, quiet
 
 REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
@@ -63,63 +63,11 @@ def check_new(lib: Library, edition_id: str, label: str, date: str) -> None:
                                 "the one before it")
 
 
-def _top_level(lines: list[str], key: str) -> int:
-    """The index of the line that holds a top-level key, or -1."""
-    return next((i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*:", line)), -1)
-
-
-def edited_book(text: str, edition_id: str, label: str, date: str, add_to_index: bool) -> str:
-    """book.yaml's text with the new edition appended to ``editions``, made ``current``, and (``add_to_index``)
-    listed among the editions that print the printed index; comments and layout kept."""
-    lines = text.split("\n")
-    start = _top_level(lines, "editions")
-    if start < 0:
-        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} has no top-level 'editions:' list to add the edition to")
-    end = start + 1  # the list runs to the next top-level key (a comment at column 0 belongs to that key)
-    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " -\t"):
-        end += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    item = next((line for line in lines[start + 1:end] if line.lstrip().startswith("- ")), "  - id: x")
-    dash = item[:len(item) - len(item.lstrip())]
-    pad = dash + "  "
-    year, revision = (int(p) for p in edition_id.split("."))
-    lines[end:end] = [f'{dash}- id: "{edition_id}"', f"{pad}year: {year}", f"{pad}revision: {revision}",
-                      f"{pad}label: {_scalar(label)}", f'{pad}date: "{date}"']
-    at = _top_level(lines, "current")
-    if at < 0:
-        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} has no top-level 'current:' to point at the new edition")
-    lines[at] = f'current: "{edition_id}"'
-    if add_to_index:
-        printed = _top_level(lines, "printed_index")
-        for i in range(printed + 1, len(lines)):
-            if lines[i] and lines[i][0] not in " \t#":
-                raise RulebookError(f"{DATA_DIR}/{BOOK_FILE}: printed_index has no 'editions:' to add {edition_id} to")
-            flow = re.match(r"(\s+editions:\s*\[)(.*)\](\s*(#.*)?)$", lines[i])
-            if flow:
-                lines[i] = f'{flow.group(1)}{flow.group(2).rstrip()}, "{edition_id}"]{flow.group(3)}'
-                break
-            if re.match(r"\s+editions:\s*(#.*)?$", lines[i]):
-                j = i + 1
-                while j < len(lines) and lines[j].lstrip().startswith("- "):
-                    j += 1
-                indent = lines[j - 1][:len(lines[j - 1]) - len(lines[j - 1].lstrip())]
-                lines.insert(j, f'{indent}- "{edition_id}"')
-                break
-    return "\n".join(lines)
-
-
-def _scalar(text: str) -> str:
-    """A label as a YAML scalar: quoted when YAML would read it otherwise."""
-    return text if re.fullmatch(r"[A-Za-z][A-Za-z0-9 ()/.,'–-]*", text) and ": " not in text else \
-        '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def new_edition(root: Path, edition_id: str, label: str, date: str | None = None,
                 progress: Report = quiet) -> Library:
     """Freeze the current edition, open ``edition_id`` as the current one, validate; return its library.
 
-    Raises RulebookError (one line naming the argument) for an edition that cannot follow, SourceErrors for findings
+    Raises RulebookError (one line naming the argument) for an edition that cannot follow, Problems for findings
     that stop the book; in the second case the freeze and book.yaml are put back as they were."""
     from ..book.frozen import folder, write
     from ..checks import run_checks
@@ -131,17 +79,14 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
     errors = [f for f in run_checks(lib) if f.severity == "error"]
     progress(f"validate {lib.edition.id}", final=True)
     if errors:
-        raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors],
-                           summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
-                                   f"and {edition_id} opened")
+        raise Problems(errors, summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
+                                       f"and {edition_id} opened")
     book = root / DATA_DIR / BOOK_FILE
-    old_text = read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}")
+    old_text = read_source_text(book, BOOK_PATH)
     printed = lib.book.printed_index
-    new_text = edited_book(old_text, edition_id, label, date, printed is not None and lib.edition.id in printed.editions)
-    data = parse_yaml(new_text, f"{DATA_DIR}/{BOOK_FILE}").data
-    if data.get("current") != edition_id or edition_id not in [e.get("id") for e in data.get("editions", [])]:
-        raise RulebookError(f"could not add {edition_id} to {DATA_DIR}/{BOOK_FILE} by itself: add it by hand "
-                            "(editions:, current:) and run `rulebook freeze " + lib.edition.id + "`")
+    edited = BookFile(old_text)
+    edited.add_edition(edition_id, label, date, printed is not None and lib.edition.id in printed.editions)
+    new_text = edited.text()
     frozen = folder(root, lib.edition.id)
     kept = frozen.with_name(f".{frozen.name}.before-{edition_id}")
     if frozen.exists():  # an older record of the same edition: kept until the release is whole
@@ -159,8 +104,7 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         errors = [f for f in run_checks(new) if f.severity == "error"]
         progress(f"validate {edition_id}", final=True)
         if errors:
-            raise SourceErrors([SourceError(Location(f.path, f.line), f"{f.check}: {f.message}") for f in errors],
-                               summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
+            raise Problems(errors, summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
     except BaseException:
         book.write_text(old_text, encoding="utf-8")
         shutil.rmtree(frozen, ignore_errors=True)

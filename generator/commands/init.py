@@ -15,25 +15,21 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
+from ..book import git
+from ..book.editor import scalar
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
+from ..book.git import GitError, GitMissing
 from ..book.schema import write_schemas
 from ..checks.editorial import unknown_in
-from ..errors import RulebookError, SourceError, clean
-from .new_game import emit
+from ..errors import RulebookError, SourceError
 
 SKELETON = TOOL_TEMPLATES / "init"
 # Files the package could not ship under their own names (package data leaves out hidden files).
 RENAMED = {"dot-github": ".github", "dot-gitignore": ".gitignore"}
 ACCENT = "#1f5f8b"  # a blue dark enough for white text on the site's header
 DECIDED_BY = "the editors"
-
-
-def _scalar(value: str) -> str:
-    """``value`` as a YAML scalar the book's loader reads back as it is (quoted where it must be)."""
-    return emit({"v": value}).removeprefix("v: ").rstrip("\n")
 
 
 # The tool as a book's requirements.txt pins it when `init` cannot tell where this copy came from (installed from a
@@ -49,14 +45,6 @@ def tool_version() -> str:
         return version("rulebook")
     except PackageNotFoundError:
         return "0+unknown"
-
-
-def _git_out(folder: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def _local(url: str) -> bool:
@@ -86,15 +74,18 @@ def pipeline_requirement() -> str | None:
     except (json.JSONDecodeError, OSError, SourceError):
         origin = {}
     url, vcs = str(origin.get("url", "")), origin.get("vcs_info") or {}
-    if vcs.get("vcs") == "git" and vcs.get("commit_id") and url and not _local(url):
+    if vcs.get("vcs") == git.VCS and vcs.get("commit_id") and url and not _local(url):
         return f"rulebook @ git+{url}@{vcs['commit_id']}  # {tag}"
     if url.startswith("file://") and "dir_info" in origin:  # a clone of the repository, installed from its folder
         from urllib.parse import unquote, urlparse
 
         folder = Path(unquote(urlparse(url).path))
-        address = web_address(_git_out(folder, "config", "--get", "remote.origin.url"))
+        try:
+            address = web_address(git.setting(folder, "remote.origin.url") or "")
+            commit = git.commit(folder, f"refs/tags/{tag}") if address else None
+        except GitError:  # no git, or not a repository it can read: no address to pin
+            address = commit = None
         if address:
-            commit = _git_out(folder, "rev-parse", "--verify", "--quiet", f"refs/tags/{tag}^{{commit}}")
             return f"rulebook @ git+{address}@{commit}  # {tag}" if commit else f"rulebook @ git+{address}@{tag}"
     return None
 
@@ -115,7 +106,7 @@ def _identity(title: str) -> str:
     from ..book.model import Book
 
     fields = {"description": f"The games of {title} and their rules.", "decided_by": DECIDED_BY, "accent": ACCENT}
-    lines = [f"{name}: {_scalar(value)}\n" for name, value in fields.items() if name in Book.model_fields]
+    lines = [f"{name}: {scalar(value)}\n" for name, value in fields.items() if name in Book.model_fields]
     if "contact" in Book.model_fields:
         lines.append("# contact: how readers reach the editors (an address), printed on the About page and the site\n")
     return "".join(lines)
@@ -125,9 +116,9 @@ def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> di
     """The new book's files, by their path in it."""
     edition = f"{today.year}.1"
     tokens = {
-        "@title@": title, "@title_yaml@": _scalar(title), "@author_yaml@": _scalar(author),
+        "@title@": title, "@title_yaml@": scalar(title), "@author_yaml@": scalar(author),
         "@identity@": _identity(title), "@edition@": edition, "@year@": str(today.year), "@date@": today.isoformat(),
-        "@label_yaml@": _scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
+        "@label_yaml@": scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
     }
     files = {}
     for path in sorted(SKELETON.rglob("*")):
@@ -145,16 +136,15 @@ def _repository(staging: Path, target: Path) -> str:
     """Make the new book a git repository whose branch is ``main`` (what its workflows publish from is the
     repository's default branch, whatever its name), unless it is inside one already or git is missing; what was
     done, in a line."""
-    inside = _git_out(target.parent, "rev-parse", "--show-toplevel")
-    if inside:
-        return f"the book is inside the git repository at {inside}: it was not made a repository of its own"
     try:
-        done = subprocess.run(["git", "init", "-q", "--initial-branch=main", str(staging)], capture_output=True,
-                              text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
+        inside = git.top_level(target.parent)
+        if inside:
+            return f"the book is inside the git repository at {inside}: it was not made a repository of its own"
+        git.init(staging, "main")
+    except GitMissing:
         return "git is not installed: make the book a repository with `git init --initial-branch=main` when it is"
-    if done.returncode != 0:
-        return f"git could not make the book a repository ({clean(done.stderr.strip())}): run `git init` there"
+    except GitError as exc:
+        return f"{exc}: run `git init` there"
     return f"made {target} a git repository, on branch main: commit the files, and push it to a repository of its own"
 
 

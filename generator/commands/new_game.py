@@ -1,9 +1,9 @@
 """``rulebook new-game "Name" [--section S]``: a data and prose pair that validates and builds, ready to fill in.
 
-The game's file is written by a YAML emitter (PyYAML) and read back by the book's own loader before anything is
-written: a title is kept exactly as typed (quotes, ampersands, apostrophes), and a name whose id YAML would read as
-something else (No, On, 1e3) is refused. book.yaml is edited line by line at the places its loader reports, so its
-comments and layout stay as they are.
+The game's file is emitted and read back by the book's own loader before anything is written (``book/editor.py``): a
+title is kept exactly as typed (quotes, ampersands, apostrophes), and a name whose id YAML would read as something
+else (No, On, 1e3) is refused. The game is listed in its section of book.yaml by the editor's round trip, so the
+file's comments and layout stay as they are.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from typing import Any
 
 import yaml
 
+from ..book.editor import BOOK_PATH, BookFile, emit
 from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
-from ..book.loader import YamlDoc, parse_yaml
+from ..book.loader import parse_yaml
+from ..book.model import EQUIPMENT_KINDS
 from ..errors import RulebookError, SourceError
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
-EQUIPMENT_KINDS = ("dice", "dominoes", "sticks", "board")
 
 # What a first game of each kind states, to be filled in: enough for it to validate and build. A dice, dominoes,
 # sticks or board game is an equipment game of that kind (equipment_kind); a tournament is played with cards.
@@ -79,29 +80,6 @@ def _plain_text(slug: str) -> bool:
     return ours == slug and yaml.safe_load(io.StringIO(slug)) == slug
 
 
-class _Dumper(yaml.SafeDumper):
-    """Lists indented under their key, as the book's files are written (yamllint: indent-sequences)."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        super().increase_indent(flow, False)
-
-    def choose_scalar_style(self) -> str:
-        # Quoted where it must be, with double quotes, as the book's files quote an edition ("2026.2").
-        style = super().choose_scalar_style()
-        return '"' if style == "'" else style
-
-
-def emit(data: dict[str, Any]) -> str:
-    """``data`` as YAML the book's loader reads back as ``data`` (a text it would read otherwise is quoted)."""
-    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
-    if parse_yaml(text, "game").data != data:  # YAML 1.1 and the book's loader disagree on a plain word: quote all
-        text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16, default_style='"')
-    if parse_yaml(text, "game").data != data:
-        raise RulebookError("the game's file could not be written so that it reads back as given: use a title "
-                            "without control characters")
-    return text
-
-
 def game_data(slug: str, title: str, section: str, kind: str, edition: str, seed: str | None) -> dict[str, Any]:
     """The first data of a game in ``section`` (of ``kind``): what new-game writes."""
     data: dict[str, Any] = {"id": slug, "title": title, "category": section}
@@ -139,37 +117,10 @@ def _title(root: Path, game: str) -> str:
     return title if isinstance(title, str) else game
 
 
-def _listed(root: Path, doc: YamlDoc, lines: list[str], i: int, slug: str, title: str) -> list[str]:
-    """book.yaml's lines with ``slug`` listed in section ``i``'s games where the book's alphabetical order puts it
-    (the book orders its games by title, as its index does); the file's comments and layout kept."""
-    where = f"{doc.path}:{doc.where(('sections', i)).line}"
-    section = doc.data["sections"][i]
-    games = section.get("games") or []
-    if ("sections", i, "games") not in doc.marks:  # no games: key: one after the id
-        line = doc.where(("sections", i, "id"))
-        if not re.match(r"\s*(- )?id:", lines[line.line - 1]):
-            raise RulebookError(f"{where}: section '{section['id']}' is written on one line: write it one key a "
-                                "line (id:, title:, kind:, games:), then run new-game again")
-        pad = " " * (line.col - 1)
-        return [*lines[:line.line], f"{pad}games:\n{pad}  - {slug}\n", *lines[line.line:]]
-    key = doc.where(("sections", i, "games"))
-    pad = " " * (key.col - 1)
+def _place(root: Path, games: list[str], title: str) -> int:
+    """Where a game titled ``title`` goes among ``games``: the book orders its games by title, as its index does."""
     titles = [_title(root, g).lower() for g in games]
-    at = next((j for j, t in enumerate(titles) if t > title.lower()), len(games))
-    flow = re.fullmatch(r"(\s*)games:\s*\[([^\]#]*)\]\s*(#.*)?\n?", lines[key.line - 1])
-    if flow:  # games: [] or games: [a, b]: written again as a list, one game a line
-        listed = [*games[:at], slug, *games[at:]]
-        block = f"{pad}games:{' ' + flow.group(3) if flow.group(3) else ''}\n" + "".join(
-            f"{pad}  - {g}\n" for g in listed)
-        return [*lines[:key.line - 1], block, *lines[key.line:]]
-    items = [doc.where(("sections", i, "games", j)) for j in range(len(games))]
-    if not games or any(not re.match(r"\s*- [a-z0-9-]+\s*(#.*)?$", lines[item.line - 1]) for item in items):
-        raise RulebookError(f"{where}: the games of section '{section['id']}' are not listed one a line "
-                            "('- game-id'): list them so, then run new-game again")
-    indent = lines[items[0].line - 1][: items[0].col - 3]
-    if at < len(games):
-        return [*lines[:items[at].line - 1], f"{indent}- {slug}\n", *lines[items[at].line - 1:]]
-    return [*lines[:items[-1].line], f"{indent}- {slug}\n", *lines[items[-1].line:]]
+    return next((j for j, t in enumerate(titles) if t > title.lower()), len(games))
 
 
 def new_game(root: Path, name: str, edition: str, section: str | None = None, seed: str | None = None,
@@ -194,18 +145,19 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
         if path.exists():
             raise RulebookError(f"{path.relative_to(root)} already exists")
     book = root / DATA_DIR / BOOK_FILE
-    text = read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}", root)
-    doc = parse_yaml(text, f"{DATA_DIR}/{BOOK_FILE}")
-    sections = doc.data.get("sections") or []
+    edited = BookFile(read_source_text(book, BOOK_PATH, root))
+    sections = edited.data.get("sections") or []
     ids = [s.get("id") for s in sections]
     section = section if section is not None else (ids[0] if ids else None)
     if section not in ids:
-        raise RulebookError(f"{DATA_DIR}/{BOOK_FILE} has no section '{section}': name one of its sections with "
+        raise RulebookError(f"{BOOK_PATH} has no section '{section}': name one of its sections with "
                             f"--section ({', '.join(map(str, ids)) or 'it has none: add one under sections:'})")
     i = ids.index(section)
-    section_kind = sections[i].get("kind") or section
+    section = str(section)  # as the loader reads it (the round trip's own string type is for writing back)
+    section_kind = str(sections[i].get("kind") or section)
     game_kind = _game_kind(section, section_kind, kind)
-    lines = _listed(root, doc, text.splitlines(keepends=True), i, slug, title)
+    edited.list_game(i, slug, _place(root, list(sections[i].get("games") or []), title))
+    listed = edited.text()
     body = HEADER + emit(game_data(slug, title, section, game_kind, edition, seed))
     if seed is None:
         body = body.replace("sources: []\n", "sources: []  # none given: the book's own game (cite a document of "
@@ -213,7 +165,7 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     facts, goal = PROSE[game_kind]
     data.write_text(body, encoding="utf-8")
     prose.write_text(facts + TAIL.replace("{goal}", goal), encoding="utf-8")
-    book.write_text("".join(lines), encoding="utf-8")
+    book.write_text(listed, encoding="utf-8")
     return [data, prose, book]
 
 

@@ -22,13 +22,13 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import threading
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..book import git
 from ..book.files import MAX_ASSET_BYTES, MAX_OUTPUT_BYTES, copy_tree, read_file, read_file_text, read_source
 from ..book.library import Library
 from ..errors import BuildError, RulebookError
@@ -537,19 +537,12 @@ def need_playwright() -> None:
 def checkout_made(ref: str, repo: Path, dest: Path) -> None:
     """What the base is made with (``MADE``: its code, templates and settings, those it has) unpacked into ``dest``
     beside its sources: its pages are drawn by its own making, not the change's."""
-    try:
-        listed = subprocess.run(["git", "-C", str(repo), "ls-tree", "--name-only", ref, "--", *MADE],
-                                capture_output=True, check=True, text=True).stdout.split()
-        if listed:
-            data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, *listed],
-                                  capture_output=True, check=True).stdout
-            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                tar.extractall(dest, filter="data")
-    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
-        raise RulebookError(f"cannot read what '{ref}' is made with from git: {exc}") from None
+    listed = git.present(repo, ref, MADE)
+    if listed:
+        git.unpack(repo, ref, listed, dest)
 
 
-def _code(side: Path) -> Path:
+def _code_of(side: Path) -> Path:
     """The code a side is drawn with: its own, if it has any (a project's checkout), else the running one."""
     return side if (side / "generator" / "__init__.py").is_file() else RUNNING
 
@@ -566,7 +559,7 @@ def _files(top: Path) -> dict[str, bytes]:
 
 def made_differently(base: Path, root: Path) -> bool:
     """Whether the change alters what the book is made with (its code, templates, styles, settings)."""
-    return _code(base) != _code(root) and _files(base) != _files(root)
+    return _code_of(base) != _code_of(root) and _files(base) != _files(root)
 
 
 def _render(code: Path, args: list[str], env: dict[str, str], games: int, what: str) -> None:
@@ -610,7 +603,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
         raise RulebookError(f"{leaving[0]}: a link to a file outside the project, which no picture may show: "
                             "put the file itself in its place")
     styled = made_differently(base, root)
-    if _code(base) == _code(root):  # no code of the base's own (a bare folder of sources): drawn as the change's
+    if _code_of(base) == _code_of(root):  # no code of the base's own (a bare folder of sources): drawn as the change's
         for name in ("templates", CONFIG):
             if (root / name).is_dir():
                 copy_tree(root / name, base / name, name, root, MAX_ASSET_BYTES)
@@ -624,12 +617,12 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     pair = ["-m", "generator.render.pdf.pair"]
     with scratch_environment() as env:
         if not styled:  # one process, one code: the second book lays out again only what the change touched
-            _render(_code(root), [*pair, str(base), before.edition.id, str(root), after.edition.id, str(scratch)],
+            _render(_code_of(root), [*pair, str(base), before.edition.id, str(root), after.edition.id, str(scratch)],
                     env, games, "book render")
         else:  # each side by its own code (each laid out twice in its process: the second time from the first)
             for side, top, lib in (("before", base, before), ("after", root, after)):
                 (scratch / side).mkdir()
-                _render(_code(top), [*pair, str(top), lib.edition.id, str(top), lib.edition.id, str(scratch / side)],
+                _render(_code_of(top), [*pair, str(top), lib.edition.id, str(top), lib.edition.id, str(scratch / side)],
                         env, games, f"book render ({side})")
                 for suffix in (".pdf", ".json"):
                     (scratch / side / f"{side}{suffix}").replace(scratch / f"{side}{suffix}")
@@ -643,7 +636,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
         staging.mkdir()
         if styled:
             with scratch_environment() as env:
-                _render(_code(top), ["-c", SITE_SCRIPT, str(top), lib.edition.id, str(scratch / f"site-{side}"),
+                _render(_code_of(top), ["-c", SITE_SCRIPT, str(top), lib.edition.id, str(scratch / f"site-{side}"),
                                      str(staging), str(anchors)], env, games, f"site ({side})")
         else:
             render_site(lib, scratch / f"site-{side}", staging, None, json.loads(read_file_text(anchors)))

@@ -2,7 +2,8 @@
 
 It writes ``interior.pdf`` and ``cover.pdf`` (``render/pdf/printshop.py``) into a folder of their own, default
 ``build/print-shop/<trim>/``, then runs the preflight (``render/pdf/preflight.py``) on both and prints one line an
-item; any item that fails makes the command exit 1. docs/printing.md says what a service asks for and what the
+item, each a problem as every command prints one (``errors.problem_line``: a passed item after ``ok:``); any item
+that fails (an error) makes the command exit 1. docs/printing.md says what a service asks for and what the
 command does about each.
 """
 
@@ -13,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from ..book.library import Library, load_library
-from ..errors import BuildError, OutputError, RulebookError, os_problem
+from ..errors import BuildError, OutputError, Problem, RulebookError, os_problem, problem_line
 
 FILES = ("interior.pdf", "cover.pdf")
 
@@ -50,18 +51,15 @@ def make(lib: Library, out: Path, trim: str, stock: str = "white") -> int:
     return pages
 
 
-def preflight(out: Path, trim: str, stock: str) -> list[str]:
-    """The preflight of the files in ``out``, one line an item (``path: preflight.item: ok|FAILED: ...``), and
-    whether all passed: the lines, failures included."""
+def preflight(out: Path, trim: str, stock: str) -> list[Problem]:
+    """The preflight of the files in ``out``: each item of each file, passed or an error (``preflight.item``)."""
     from ..render.pdf import preflight as checks
     from ..render.pdf.printshop import TRIMS, page_count
 
     size = TRIMS[trim]
     interior, cover = out / FILES[0], out / FILES[1]
     pages = page_count(interior)
-    results = [(interior, r) for r in checks.check_interior(interior, size)]
-    results += [(cover, r) for r in checks.check_cover(cover, size, pages, stock)]
-    return [f"{path}: {r.check}: {'ok' if r.ok else 'FAILED'}: {r.message}" for path, r in results]
+    return checks.check_interior(interior, size) + checks.check_cover(cover, size, pages, stock)
 
 
 def run(root: Path, trim: str, edition: str | None = None, stock: str = "white", out: Path | None = None) -> int:
@@ -72,14 +70,15 @@ def run(root: Path, trim: str, edition: str | None = None, stock: str = "white",
 
         errors = [f for f in run_checks(lib) if f.severity == "error"]
         if errors:
-            listing = "\n".join(f"{f.path}:{f.line}: {f.check}: {f.message}" for f in errors)
+            listing = "\n".join(problem_line(f) for f in errors)
             raise BuildError(f"validation failed; nothing was written:\n{listing}")
     out = (out or default_out(root, lib, trim)).resolve()
     pages = make(lib, out, trim, stock)
     print(f"wrote {out / FILES[0]} ({pages} pages) and {out / FILES[1]}")
-    lines = preflight(out, trim, stock)
-    failed = [line for line in lines if ": FAILED: " in line]
-    for line in lines:
-        print(line)
-    print(f"preflight: {len(failed)} of {len(lines)} items failed" if failed else f"preflight: all {len(lines)} items pass")
+    items = preflight(out, trim, stock)
+    failed = [item for item in items if item.severity == "error"]
+    for item in items:
+        print(problem_line(item))
+    print(f"preflight: {len(failed)} of {len(items)} items failed" if failed
+          else f"preflight: all {len(items)} items pass")
     return 1 if failed else 0

@@ -20,14 +20,14 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..book import git
 from ..book.library import Library, edition_key, load_library
 from ..checks import run_checks
-from ..errors import BuildError, Location, RulebookError, SourceError, SourceErrors
+from ..errors import Problem, Problems, RulebookError
 from ..progress import Report, quiet
 from ..render.site import engine
 from .build import code_digest, held_folder, render_pdfs
@@ -42,31 +42,19 @@ DIGEST = "rulebook-build"  # the property of a deployed version (mike's versions
 TEMP_PREFIX = "rulebook-publish-"  # the temporary folder, in the system's: the next publish removes one a stop left
 
 
-def refusals(root: Path) -> list[SourceError]:
+def refusals(root: Path) -> list[Problem]:
     """The errors that stop a publish: every error the current edition's validation reports."""
-    lib = load_library(root)
-    return [SourceError(Location(f.path, f.line), f"{f.check}: {f.message}")
-            for f in run_checks(lib) if f.severity == "error"]
-
-
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-    except FileNotFoundError:
-        raise BuildError("git: not found: publish commits each edition to a git branch; install git (or put it on "
-                         "PATH), then publish again") from None
+    return [f for f in run_checks(load_library(root)) if f.severity == "error"]
 
 
 def built_commit(root: Path, allow_dirty: bool = False) -> str:
     """The commit a publish builds, as its deploy messages name it: "<sha>", or "<sha> + uncommitted changes" when
     ``allow_dirty`` lets it build changes to the book's sources that are not committed (else they refuse it)."""
-    head = _git(root, "rev-parse", "--verify", "HEAD^{commit}")
-    if head.returncode != 0:
+    sha = git.commit(root, "HEAD")
+    if sha is None:
         raise RulebookError(f"publish builds a commit, and {root} has none: commit the book (git add -A; git commit), "
                             "then publish again")
-    status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *SOURCES)
-    changed = [line[3:] for line in status.stdout.splitlines() if line.strip()]
-    sha = head.stdout.strip()
+    changed = git.uncommitted(root, SOURCES)
     if changed and not allow_dirty:
         more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
         raise RulebookError(f"{changed[0]}{more}: not committed, and publish deploys a commit: commit them "
@@ -106,13 +94,12 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
     refused = refusals(root)
     progress("validate", final=True)
     if refused:
-        raise SourceErrors(refused)
+        raise Problems(refused)
     lib = load_library(root)
     editions = sorted(lib.book.editions, key=lambda e: edition_key(e.id))
     env = engine.versioned(dict(os.environ))
     # The engine commits to gh-pages; a fresh machine (CI) may have no git identity configured.
-    known = _git(root, "config", "user.email").stdout
-    if not known.strip():
+    if git.setting(root, "user.email") is None:
         for who in ("AUTHOR", "COMMITTER"):
             env.setdefault(f"GIT_{who}_NAME", "rulebook publisher")
             env.setdefault(f"GIT_{who}_EMAIL", "rulebook-publisher@localhost")

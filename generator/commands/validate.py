@@ -1,4 +1,4 @@
-"""Printing findings: text (path:line: check: message), JSON, and GitHub annotations."""
+"""Printing findings: text (``errors.problem_line``: path:line: check: message), JSON, and GitHub annotations."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 import sys
 from pathlib import Path
 
-from ..checks import ACCEPTED_FILE, Finding
-from ..errors import clean
+from ..book.library import ACCEPTED
+from ..errors import Problem, problem_line
 from ..progress import Progress, quiet
 
 
@@ -16,7 +16,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary(findings: list[Finding], games: int) -> str:
+def summary(findings: list[Problem], games: int) -> str:
     """A closing line such as '2 errors, 3 warnings in 41 games' (', 9 accepted' when some are)."""
     errors = sum(f.severity == "error" for f in findings)
     warnings = sum(f.severity == "warning" for f in findings)
@@ -25,7 +25,7 @@ def summary(findings: list[Finding], games: int) -> str:
             + (f" ({accepted} more accepted)" if accepted else "") + f" in {_plural(games, 'game')}")
 
 
-def accepted(findings: list[Finding]) -> list[str]:
+def accepted(findings: list[Problem]) -> list[str]:
     """The accepted warnings, once per reason: how many, which check, and why they stand."""
     reasons: dict[tuple[str, str], int] = {}
     for f in findings:
@@ -35,25 +35,24 @@ def accepted(findings: list[Finding]) -> list[str]:
     return [f"accepted: {n} {check}: {' '.join(because.split())}" for (check, because), n in sorted(reasons.items())]
 
 
-def accepted_count(findings: list[Finding]) -> list[str]:
+def accepted_count(findings: list[Problem]) -> list[str]:
     """The accepted warnings in one line, saying where they are listed (none: no line)."""
     reasons = len(accepted(findings))
     n = sum(f.severity == "accepted" for f in findings)
     if not n:
         return []
     return [f"{n} accepted {'warning' if n == 1 else 'warnings'}, for {_plural(reasons, 'reason')} given in "
-            f"{ACCEPTED_FILE}: `rulebook validate` lists them"]
+            f"{ACCEPTED}: `rulebook validate` lists them"]
 
 
-def as_text(findings: list[Finding], games: int, listed: bool = True) -> str:
+def as_text(findings: list[Problem], games: int, listed: bool = True) -> str:
     """One line per error or warning, the accepted ones once per reason (``listed``) or counted in one line, then the
     summary."""
-    lines = [f"{clean(f.path)}:{f.line}: {f.check}: {f.message}" + (" (warning)" if f.severity == "warning" else "")
-             for f in findings if f.severity != "accepted"]
+    lines = [problem_line(f) for f in findings if f.severity != "accepted"]
     return "\n".join(lines + (accepted(findings) if listed else accepted_count(findings)) + [summary(findings, games)])
 
 
-def as_json(findings: list[Finding]) -> str:
+def as_json(findings: list[Problem]) -> str:
     """A JSON list of findings."""
     return json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False)
 
@@ -64,7 +63,7 @@ def _escape(value: str, prop: bool = False) -> str:
     return value.replace(":", "%3A").replace(",", "%2C") if prop else value
 
 
-def annotation(f: Finding) -> str:
+def annotation(f: Problem) -> str:
     """One finding as a GitHub workflow command (::error file=...,line=...,title=check::message)."""
     return (f"::{f.severity} file={_escape(f.path, True)},line={f.line},title={_escape(f.check, True)}::"
             f"{_escape(f.check + ': ' + f.message)}")
@@ -79,7 +78,7 @@ def no_commands(text: str) -> str:
     return WORKFLOW_COMMAND.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
-def as_github(findings: list[Finding], games: int) -> str:
+def as_github(findings: list[Problem], games: int) -> str:
     """GitHub workflow annotations (::error file=...,line=...::message); every other line is text, never a command."""
     lines = [annotation(f) for f in findings if f.severity != "accepted"]
     return "\n".join(lines + [no_commands(line) for line in accepted(findings) + [summary(findings, games)]])

@@ -400,8 +400,6 @@ REGISTER: tuple[Entry, ...] = (
     ),
 )
 
-BY_NAME = {entry.name: entry for entry in REGISTER}
-
 # Upstream classes whose documentation says to subclass them: not reaches into internals.
 EXTENSION_POINTS = {
     "weasyprint.urls.URLFetcher": "WeasyPrint docs, first_steps.rst 'URL Fetchers': class MyFetcher(URLFetcher)",

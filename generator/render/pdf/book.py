@@ -38,8 +38,10 @@ from typing import Any
 
 from markupsafe import escape
 
+from ...book import addresses
+from ...book import index as book_index
 from ...book.library import Library
-from ...book.links import book_pages, game_doc, page_doc, printed_target
+from ...book.links import book_pages, printed_target
 from ...book.prose import expand, format_value
 from ...errors import BuildError
 from ...progress import Report, quiet
@@ -93,7 +95,7 @@ def _env(lib: Library):
     pages = functools.cache(lambda: book_pages(lib))  # worked out when a link is first printed (most books have none)
 
     def md(text: str, levels: int = 1, game: str | None = None) -> Any:
-        return _md(text, levels, None if game is None else game_doc(game), pages)
+        return _md(text, levels, None if game is None else addresses.game(game).doc, pages)
 
     return environment(lib.root, fmt=format_value, opened=mark_opening, **template_globals(), describe=describe,
                        book=lib.book, edition=lib.edition, md=md, colours=print_colours(lib.book.accent))
@@ -154,7 +156,7 @@ class BookParts:
         self.after_pages = {s.id: [p for p in lib.book.pages if p.after == s.id] for s in lib.book.sections}
         self.errata = describe.errata_groups(lib)
         # What changed since the edition before; an edition laid out as printed prints what the family printed.
-        self.changes = None if lib.printed_pages() else edition_changes(lib)
+        self.changes = None if book_index.printed_pages(lib) else edition_changes(lib)
         if self.changes is None:  # nor does a game say what it does not print (its decisions link there)
             for page in self.games:
                 page.decisions = []
@@ -165,7 +167,7 @@ class BookParts:
 
     def _prose_html(self, p: Any, level: int = 2) -> Any:
         """A prose page's text under its title, a heading of ``level``: its '##' one level below the title."""
-        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1, page_doc(p.id), self.links)
+        return _md(expand(self.lib.pages[p.id].text, self.lib.scope()), level - 1, addresses.page(p.id).doc, self.links)
 
     def _prose(self, p: Any, level: int) -> Part:
         return Part(self.templates.prose_page(p, self._prose_html(p, level), level), recto=True)
@@ -186,13 +188,13 @@ class BookParts:
 
         def page_range(game_id: str) -> str:
             # Before the first layout, a placeholder about as wide as a real number.
-            return describe.page_range(pages, game_id, unknown="00")
+            return book_index.page_range(pages, game_id, unknown="00")
 
         def index_rows(section_id: str) -> list[GamePage]:
             return sorted(self.by_section[section_id], key=lambda p: p.heading().lower())
 
-        sections, printed = self.lib.book.sections, self.lib.index_rows()
-        note = describe.printed_index_note(self.lib)
+        sections, printed = self.lib.book.sections, book_index.index_rows(self.lib)
+        note = book_index.printed_index_note(self.lib)
         front = t.front(self.games, sections, self.by_section, self.front_pages, self.after_pages, self.errata, pages,
                         page_range, note, self.changes)
         # The errata and what changed run on after the index: one part, so that none ends on a page of its own.
@@ -214,15 +216,15 @@ class PrintedPart:
 
 
 class PrintedParts:
-    """An edition laid out as printed (``Library.printed_pages``): its front matter (title page, the index
+    """An edition laid out as printed (``book/index.py``'s ``printed_pages``): its front matter (title page, the index
     with its printed page numbers, the prose pages before the games), then each game on the page the
     index names and each prose page after a section on the page after that section's last game."""
 
     def __init__(self, parts: BookParts) -> None:
         lib, t = parts.lib, parts.templates
-        self.lib, spans = lib, lib.printed_pages()
-        printed = lib.index_rows()
-        index = t.index(lib.book.sections, None, partial(describe.index_page, lib, {}), printed)
+        self.lib, spans = lib, book_index.printed_pages(lib)
+        printed = book_index.index_rows(lib)
+        index = t.index(lib.book.sections, None, partial(book_index.index_page, lib, {}), printed)
         self.front = Part('<div class="prelims">' + str(t.title_page()) + str(index)
                           + "".join(parts._prose(p, 1).body for p in parts.front_pages) + "</div>")
         self.body: list[PrintedPart] = []
@@ -260,7 +262,7 @@ def document_maker(lib: Library, duplex: bool) -> Callable[[str], str]:
 def book_html(lib: Library, pages: dict[str, int] | None = None, duplex: bool = False) -> str:
     """The whole book as one HTML document (for reading and for the hostile-input tests)."""
     parts = BookParts(lib)
-    if lib.printed_pages():
+    if book_index.printed_pages(lib):
         printed = PrintedParts(parts)
         return document_maker(lib, duplex)("\n".join([printed.front.body, *(p.part.body for p in printed.body)]))
     return document_maker(lib, duplex)("\n".join(p.body for p in parts.numbered(pages)))
@@ -615,7 +617,7 @@ def render_book(lib: Library, target: Path, paper: str = "letter", duplex: bool 
     layout = layout or Layout(Engine(paper, lib.root), duplex, keep=False)
     layout.warnings.clear()
     with without_cycle_collector():
-        write = write_printed_book if lib.printed_pages() else write_book
+        write = write_printed_book if book_index.printed_pages(lib) else write_book
         found = write(lib, layout, target, progress)
     for message in layout.warnings:
         (warn or (lambda _: None))(message)

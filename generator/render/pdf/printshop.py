@@ -19,6 +19,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
+from ...book import index as book_index
 from ...book.files import MAX_OUTPUT_BYTES, read_file
 from ...book.library import Library
 from ...errors import BuildError
@@ -129,7 +130,7 @@ def render_interior(lib: Library, target: Path, trim: Trim, progress: Report = q
     The gutter depends on the page count and the page count on the gutter: laid out first with the narrowest, then
     again with the gutter the count asks for, until the gutter it was laid out with is at least that (a wider one
     than the least is still right, so this ends)."""
-    if lib.printed_pages():
+    if book_index.printed_pages(lib):
         raise BuildError(f"edition {lib.edition.id} is laid out as it was printed (pages_as_printed), on the letter "
                          "book's pages; a print shop's trim lays out an edition that is not")
     inside = GUTTERS[0][1]

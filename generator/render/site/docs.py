@@ -11,6 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...book import addresses
+from ...book import index as book_index
+from ...book.addresses import CHANGES, ERRATA, FINDER, HOME, INDEX, OFFLINE, Address
 from ...book.files import MAX_ASSET_BYTES, copy_tree, read_file_text, template_bounds, template_folders
 from ...book.library import Library
 from ...book.phrases import parse_players
@@ -25,26 +28,16 @@ from .repository import correction_address
 SITE_ASSETS = TEMPLATES / "site" / "assets"
 
 
-def built_url(doc: str, at: str = "errata.md") -> str:
+def built_url(doc: str, at: str = ERRATA.doc) -> str:
     """Where the page built from Markdown file ``doc`` is, seen from the page built from ``at`` (raw HTML
     links are not rewritten by MkDocs, so they name the built page)."""
-    depth = at.removesuffix(".md").count("/") + 1
-    return "../" * depth + doc.removesuffix(".md") + "/"
-
-
-def game_path(game_id: str) -> str:
-    """The Markdown file of a game page, relative to the docs folder."""
-    return f"games/{game_id}.md"
-
-
-def keeper_path(game_id: str) -> str:
-    """The Markdown file of a game's score keeper (not in the navigation: its game's page links to it)."""
-    return f"{offline.KEEP}{game_id}.md"
+    return Address(doc).url_from(Address(at))
 
 
 def finder_record(page: GamePage, stated_players: str | int | None = None) -> dict[str, Any]:
     """What the game finder needs to know about a game, from its data (``stated_players``: the edition's count,
-    ``Library.stated_players``; None: no source states one, and the finder neither prints nor filters by one)."""
+    ``book/index.py``'s ``stated_players``; None: no source states one, and the finder neither prints nor filters
+    by one)."""
     game = page.game
     eq = game.equipment
     kinds = set()
@@ -72,7 +65,7 @@ def finder_record(page: GamePage, stated_players: str | int | None = None) -> di
                    "set": sorted(spec.allowed) if spec.allowed is not None else None,
                    "text": describe.player_count(stated_players)}
     return {
-        "id": game.id, "title": page.heading(), "url": f"games/{game.id}/",
+        "id": game.id, "title": page.heading(), "url": addresses.game(game.id).url,
         "category": game.category,
         # Partners only at some counts: the finder offers the game with and without partners. Where the rules say
         # nothing of partners, nor does the finder ('' , not 'none'): its 'No partners' leaves out only the games
@@ -112,10 +105,10 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pag
     """
     if docs.exists():
         shutil.rmtree(docs)
-    (docs / "games").mkdir(parents=True)
-    (docs / "keep").mkdir()
+    (docs / addresses.GAMES).mkdir(parents=True)
+    (docs / addresses.KEEP).mkdir()
     result, pages = _site_pages(lib, docs, downloads, book_pages, repo_url)
-    pages["changes.md"] = functools.partial(changes_page, lib)  # the edition before loaded and compared: last
+    pages[CHANGES.doc] = functools.partial(changes_page, lib)  # the edition before loaded and compared: last
     result["files"] = reading_order(docs, pages)
     if listed is not None:
         listed(result)
@@ -129,13 +122,13 @@ def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pag
 
 def reading_order(docs: Path, pages: dict[str, Any]) -> list[str]:
     """The files in ``docs`` and the pages still to be written, as MkDocs lists a docs folder (by folder, an index
-    first), but for "What changed", read last: it loads the edition before and compares (30 ms of the book's
-    site, 0.9 s of a 1000-game book's), which the site worker does while MkDocs reads the other pages."""
+    first), but for "What changed", read last: it loads the edition before and compares (the longer, the more
+    games the book has), which the site worker does while MkDocs reads the other pages."""
     names = {p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()} | set(pages)
 
     def key(rel: str) -> tuple:
         folder, _, name = rel.rpartition("/")
-        return (rel == "changes.md", folder.split("/") if folder else [], _file_sort_key(name))
+        return (rel == CHANGES.doc, folder.split("/") if folder else [], _file_sort_key(name))
 
     return sorted(names, key=key)
 
@@ -171,45 +164,47 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
 
     def keeper(page: GamePage) -> str:
         return keeper_tpl.render(page_id=page.id, heading=page.heading(), edition=lib.edition.id,
-                                 keepers=keepers(page.main, page.heading(), page.id, lib.stated_players(page.game)))
+                                 keepers=keepers(page.main, page.heading(), page.id,
+                                                 book_index.stated_players(lib, page.game)))
 
     kept = [p for p in game_pages if p.main.body.keeps_score()]  # a game whose rules keep no score has no keeper
     for page in game_pages:
-        pages[game_path(page.id)] = functools.partial(game, page)
+        pages[addresses.game(page.id).doc] = functools.partial(game, page)
     for page in kept:
-        pages[keeper_path(page.id)] = functools.partial(keeper, page)
+        pages[addresses.keeper(page.id).doc] = functools.partial(keeper, page)
     # Shown offline in place of a page never kept on the device (offline.py: the book's service worker).
-    pages[offline.FALLBACK_DOC] = lambda: env.get_template("site/offline.md.j2").render()
+    pages[OFFLINE.doc] = lambda: env.get_template("site/offline.md.j2").render()
 
     def prose(page_id: str, title: str, note: str | None) -> str:
         text = expand(lib.pages[page_id].text, lib.scope())
         return env.get_template("site/prose.md.j2").render(title=title, text=text, note=note)
 
     for page_data in lib.book.pages:
-        pages[f"{page_data.id}.md"] = functools.partial(prose, page_data.id, page_data.title, page_data.editor_note)
+        pages[addresses.page(page_data.id).doc] = functools.partial(prose, page_data.id, page_data.title,
+                                                                   page_data.editor_note)
 
     # An edition with a printed index tells readers its player counts; home and finder repeat them.
-    stated = {p.id: lib.stated_players(p.game) for p in game_pages}
-    pages["index.md"] = lambda: env.get_template("site/index.md.j2").render(
+    stated = {p.id: book_index.stated_players(lib, p.game) for p in game_pages}
+    pages[HOME.doc] = lambda: env.get_template("site/index.md.j2").render(
         sections=lib.book.sections, by_section=by_section, pdf_name=describe.pdf_name(lib),
         players={k: describe.player_count(v) if v is not None else "" for k, v in stated.items()},
         has_pdf=downloads is not None and (downloads / describe.pdf_name(lib)).exists())
-    printed, index_note = lib.index_rows(), describe.printed_index_note(lib)
+    printed, index_note = book_index.index_rows(lib), book_index.printed_index_note(lib)
     anchors = book_pages or {}
 
     def page_range(game_id: str) -> str:
-        return describe.index_page(lib, anchors, game_id)
+        return book_index.index_page(lib, anchors, game_id)
 
     sorted_sections = {k: sorted(v, key=lambda p: p.heading().lower()) for k, v in by_section.items()}
-    pages["book-index.md"] = lambda: env.get_template("site/book-index.md.j2").render(
+    pages[INDEX.doc] = lambda: env.get_template("site/book-index.md.j2").render(
         printed=printed, index_note=index_note, sections=lib.book.sections, by_section_sorted=sorted_sections,
         page_range=page_range)
-    # What the finder knows of each game works out which player counts its deal supports (20 ms for the book):
-    # made when the finder's page or its data is written, after the list of files is given.
+    # What the finder knows of each game works out which player counts its deal supports: made when the finder's
+    # page or its data is written, after the list of files is given.
     records = functools.cache(lambda: [finder_record(p, stated[p.id]) for p in game_pages])
-    pages["finder.md"] = lambda: env.get_template("site/finder.md.j2").render(games=records(), sections=lib.book.sections)
+    pages[FINDER.doc] = lambda: env.get_template("site/finder.md.j2").render(games=records(), sections=lib.book.sections)
     pages["assets/games.json"] = lambda: json.dumps(records(), indent=1, sort_keys=True)
-    pages["errata.md"] = lambda: env.get_template("site/errata.md.j2").render(
+    pages[ERRATA.doc] = lambda: env.get_template("site/errata.md.j2").render(
         groups=describe.errata_groups(lib), index_note=index_note, url=built_url)
 
     # Copied files first: the list of files given to MkDocs names them.
@@ -222,23 +217,22 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     if downloads is not None and downloads.exists():
         copy_tree(downloads, docs / "downloads", "downloads")
 
-    edit = {"index.md": "rules_data/book.yaml", "finder.md": "rules_data/book.yaml",
-            "book-index.md": "rules_data/book.yaml", "errata.md": "rules_data/errata.yaml",
-            "changes.md": "rules_data/revisions.yaml"}
-    edit.update({game_path(p.id): f"content/{p.id}.md" for p in game_pages})
-    edit.update({keeper_path(p.id): f"rules_data/{p.id}.yaml" for p in game_pages})
-    edit.update({f"{p.id}.md": f"content/{p.id}.md" for p in lib.book.pages})
+    edit = {HOME.doc: "rules_data/book.yaml", FINDER.doc: "rules_data/book.yaml", INDEX.doc: "rules_data/book.yaml",
+            ERRATA.doc: "rules_data/errata.yaml", CHANGES.doc: "rules_data/revisions.yaml"}
+    edit.update({addresses.game(p.id).doc: f"content/{p.id}.md" for p in game_pages})
+    edit.update({addresses.keeper(p.id).doc: f"rules_data/{p.id}.yaml" for p in game_pages})
+    edit.update({addresses.page(p.id).doc: f"content/{p.id}.md" for p in lib.book.pages})
 
     # The theme prints navigation titles as raw HTML, so titles from the data are escaped here.
-    nav: list[Any] = [{"Home": "index.md"}, {"Find a game": "finder.md"}]
+    nav: list[Any] = [{"Home": HOME.doc}, {"Find a game": FINDER.doc}]
     front = [p for p in lib.book.pages if p.after is None]
-    nav += [{html.escape(p.title): f"{p.id}.md"} for p in front]
+    nav += [{html.escape(p.title): addresses.page(p.id).doc} for p in front]
     for section in lib.book.sections:
         nav.append({html.escape(section.title): section_nav(by_section[section.id])})
-        nav += [{html.escape(p.title): f"{p.id}.md"} for p in lib.book.pages if p.after == section.id]
-    nav.append({"What changed": "changes.md"})
-    nav.append({html.escape(lib.book.index_title): "book-index.md"})
-    nav.append({"Errata": "errata.md"})
+        nav += [{html.escape(p.title): addresses.page(p.id).doc} for p in lib.book.pages if p.after == section.id]
+    nav.append({"What changed": CHANGES.doc})
+    nav.append({html.escape(lib.book.index_title): INDEX.doc})
+    nav.append({"Errata": ERRATA.doc})
     return {"nav": nav, "edit": edit}, pages
 
 
@@ -251,7 +245,7 @@ def section_nav(pages: list[GamePage]) -> list[Any]:
     Material draws the whole navigation on every page; with navigation.prune only the open group is
     drawn, so grouping keeps each page's navigation (and the build) from growing with the book.
     """
-    items = [{html.escape(p.heading()): game_path(p.id)} for p in pages]
+    items = [{html.escape(p.heading()): addresses.game(p.id).doc} for p in pages]
     if len(pages) <= NAV_GROUP:
         return items
     groups: dict[str, list[Any]] = {}

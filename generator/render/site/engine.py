@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...book import git
 from ...book.files import MAX_ASSET_BYTES, read_source
+from ...book.git import GitMissing
 from ...errors import BuildError, EngineErrors, RulebookError, SourceError
 from ...progress import Report, quiet
 from ..process import die_with_parent
@@ -173,12 +175,6 @@ class Version:
     properties: dict[str, str]
 
 
-def _commit(root: Path, rev: str) -> str | None:
-    shown = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-                           capture_output=True, text=True)
-    return shown.stdout.strip() if shown.returncode == 0 and shown.stdout.strip() else None
-
-
 def deployed_ref(root: Path, branch: str) -> str | None:
     """The revision holding what is deployed: the one mike's next commit to ``branch`` goes on top of (None when
     neither ``branch`` nor ``REMOTE``'s copy of it exists).
@@ -186,16 +182,16 @@ def deployed_ref(root: Path, branch: str) -> str | None:
     Before it commits, mike takes ``REMOTE/branch`` when the local branch is missing or behind it (CI fetches only the
     remote's: its checkout has no local gh-pages), keeps a local branch that is even or ahead (deploys not pushed
     yet), and refuses two that diverged: so does this, in one line, before anything is built."""
-    here, remote = _commit(root, branch), f"{REMOTE}/{branch}"
-    there = _commit(root, remote)
+    here, remote = git.commit(root, branch), f"{REMOTE}/{branch}"
+    there = git.commit(root, remote)
     if there is None or here == there:
         return branch if here else None
     if here is None:
         return remote
-    base = subprocess.run(["git", "-C", str(root), "merge-base", here, there], capture_output=True, text=True)
-    if base.returncode == 0 and base.stdout.strip() == here:
+    base = git.merge_base(root, here, there)
+    if base == here:
         return remote  # behind the remote: mike moves the branch up to it first
-    if base.returncode == 0 and base.stdout.strip() == there:
+    if base == there:
         return branch  # ahead: deploys not pushed yet
     raise BuildError(f"{branch}: the local branch and {remote} have diverged (each has deploys the other lacks), "
                      f"and mike deploys on neither: take the remote's (git branch -f {branch} {remote}; what only "
@@ -209,12 +205,11 @@ def versions(root: Path, branch: str) -> dict[str, Version]:
         ref = deployed_ref(root, branch)
         if ref is None:
             return {}
-        shown = subprocess.run(["git", "-C", str(root), "show", f"{ref}:versions.json"], capture_output=True,
-                               text=True)
-    except FileNotFoundError:
+        shown = git.show(root, ref, "versions.json")
+    except GitMissing:
         return {}
     try:
-        entries = json.loads(shown.stdout) if shown.returncode == 0 else []
+        entries = json.loads(shown) if shown is not None else []
     except json.JSONDecodeError:
         return {}  # not mike's: every version is built again
     return {e["version"]: Version(tuple(e.get("aliases") or ()), e["properties"] if isinstance(e.get("properties"), dict)
@@ -226,9 +221,8 @@ def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> N
     """Make ``version`` (a version or an alias) the one the site's root address opens (unless it is already: a mike
     run and a commit spared when a publish keeps the editions as they are)."""
     ref = deployed_ref(root, branch)
-    shown = subprocess.run(["git", "-C", str(root), "show", f"{ref or branch}:index.html"], capture_output=True,
-                           text=True)
-    if shown.returncode == 0 and f'href="{version}/"' in shown.stdout and f'url={version}/' in shown.stdout:
+    shown = git.show(root, ref or branch, "index.html")
+    if shown is not None and f'href="{version}/"' in shown and f'url={version}/' in shown:
         return
     _mike(["set-default", "--branch", branch, version], root, env)
 

@@ -27,16 +27,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ...book.addresses import OFFLINE, opened_at
 from ...book.colour import SHADES, shade
 from ...book.files import MAX_OUTPUT_BYTES, TOOL_TEMPLATES, read_file, read_file_text
 from ..views.markup import environment
 from .verify import WORKER, attributes
 
-KEEP = "keep/"  # the folder of the keeper pages (docs.keeper_path)
 MANIFEST = "manifest.webmanifest"  # the web app manifest, beside the worker
 ICONS = {192: "assets/icons/icon-192.png", 512: "assets/icons/icon-512.png"}  # the sizes a phone installs from
-FALLBACK = "_offline/"  # the page shown offline for a page never kept (a PDF never opened); no page id starts with '_'
-FALLBACK_DOC = "_offline.md"  # the Markdown file it is built from
+FALLBACK = OFFLINE.url  # the page shown offline for a page never kept (a PDF never opened)
 NOT_KEPT = ("404.html",)  # a page the server shows for a missing address (its links are from the site's root)
 TAGS = re.compile(r"<(?:script|link)\b[^>]*>", re.I)  # what a page loads: its scripts, stylesheets and icons
 LOADS = {"stylesheet", "icon", "shortcut", "manifest", "apple-touch-icon"}  # <link rel> values fetched on load
@@ -79,14 +78,6 @@ def _own(here: str, target: object) -> set[str]:
 def kept_page(rel: str) -> bool:
     """Whether the worker keeps the built page at ``rel`` (every page of the edition but the server's 404 page)."""
     return rel.endswith(".html") and rel not in NOT_KEPT
-
-
-def page_address(rel: str) -> str:
-    """The address a reader opens a built page by, relative to the edition's root: 'games/hearts/', './'."""
-    folder = posixpath.dirname(rel) if posixpath.basename(rel) == "index.html" else None
-    if folder is None:
-        return rel
-    return folder + "/" if folder else "./"
 
 
 def colours(css: str | None = None, accent: str | None = None) -> dict[str, str]:
@@ -170,9 +161,9 @@ def write_offline(site: Path, edition: str | None, name: str, pages: Iterable[st
     if edition is None:
         return
     files = sorted({rel for rel in pages if kept_page(rel)} | {rel for rel in loads if (site / rel).is_file()}
-                   | set(ICONS.values()) | {MANIFEST, posixpath.join(FALLBACK, "index.html")})
+                   | set(ICONS.values()) | {MANIFEST, OFFLINE.built})
     digest = hashlib.sha256()
     for rel in files:
         digest.update(rel.encode() + b"\0" + read_file(site / rel, MAX_OUTPUT_BYTES) + b"\0")
-    kept = [page_address(rel) if rel.endswith(".html") else rel for rel in files]
+    kept = [opened_at(rel) for rel in files]
     (site / WORKER).write_text(worker_script(edition, kept, digest.hexdigest()[:16]), encoding="utf-8")

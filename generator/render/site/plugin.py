@@ -23,7 +23,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from ...book.files import SNAPSHOT_ENV, template_folders
-from ...errors import RulebookError
+from ...errors import RulebookError, problem_line
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
 
@@ -372,9 +372,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self.check = None
         if problems and self.serving:  # the preview shows the pages as built, and says what their check found
             self.status = "; ".join(filter(None, (self.status, "the built site failed its checks: "
-                                                  + _first("\n".join(problems)))))
+                                                  + _first("\n".join(map(problem_line, problems))))))
         elif problems:
-            raise self._failed("the built site failed its checks:\n" + "\n".join(problems[:50]))
+            raise self._failed("the built site failed its checks:\n" + "\n".join(map(problem_line, problems[:50])))
         else:
             self.verified = config["site_dir"]  # build.render_site need not read every page again
         if self.serving:
@@ -405,7 +405,7 @@ def _errors(root: str, edition: str | None) -> list[str]:
     from ...checks import run_checks
 
     lib = load_library(Path(root), edition)
-    return [f"{f.path}:{f.line}: {f.check}: {f.message}" for f in run_checks(lib) if f.severity == "error"]
+    return [problem_line(f) for f in run_checks(lib) if f.severity == "error"]
 
 
 def _first(text: str) -> str:

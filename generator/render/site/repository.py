@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from ...book import git
+from ...book.git import GitError
 from ...book.library import Library
 
 # A remote as git writes it: 'https://[user[:token]@]host[:port]/path[.git]', 'ssh://[user@]host[:port]/path[.git]'
@@ -39,11 +40,9 @@ def web_address(remote: str) -> str | None:
 
 def _git_remote(root: Path) -> str | None:
     try:
-        done = subprocess.run(["git", "-C", str(root), "config", "--get", "remote.origin.url"], capture_output=True,
-                              text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):  # no git: no remote
+        return git.setting(root, "remote.origin.url", timeout=10)
+    except GitError:  # no git: no remote
         return None
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
 
 
 def repository(root: Path, setting: str = "", env: Mapping[str, str] | None = None) -> str | None:

@@ -7,8 +7,8 @@ may load only the scripts the site ships (``shipped_scripts``: the project's and
 
 A page is read in one pass of one regular expression that splits it as an HTML tokenizer does:
 comments, the raw text of ``<script>`` and ``<style>``, the words of ``<title>`` and ``<textarea>``
-(never markup, whatever they look like), and tags with their attributes. Python's ``HTMLParser``
-did the same, a method call per token, and took a third of the site build (bench/README.md).
+(never markup, whatever they look like), and tags with their attributes: no method call per token, as a parser
+such as Python's ``HTMLParser`` makes.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse, urlsplit
 
 from ...book.files import MAX_OUTPUT_BYTES, read_file_text
-from ...errors import BuildError
+from ...errors import BuildError, Problem, problem_line
 
 # The theme draws its icons as inline <svg> inside the article, so svg itself is allowed; scripts are not.
 UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "link", "meta", "base", "frame", "frameset", "foreignobject"}
@@ -65,7 +65,7 @@ class Page:
     ids: set[str] = field(default_factory=set)
     links: list[tuple[str, int]] = field(default_factory=list)
     scripts: list[tuple[str, int]] = field(default_factory=list)  # the <script src> it loads, with their lines
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # each at its line; the page's path set by verify_site
     targets: list[tuple[str, int, str, bool, str]] | None = None  # its links resolved (``resolve_links``)
 
 
@@ -94,39 +94,45 @@ def read_page(text: str) -> Page:
     return page
 
 
+def _found(line: int, check: str, message: str, path: str = "") -> Problem:
+    """A problem of a built page (``site.<problem>``), at its line."""
+    return Problem(path, line, f"site.{check}", message)
+
+
 def _start_tag(page: Page, tag: str, attrs: dict[str, str], line: int, inside: bool) -> None:
     for name in (attrs.get("id"), attrs.get("name") if tag == "a" else None):
         if name:
             if name in page.ids:  # a link to it would find only the first
-                page.problems.append(f"line {line}: id {name!r} is given twice")
+                page.problems.append(_found(line, "id_twice", f"id {name!r} is given twice"))
             page.ids.add(name)
     for key in URL_ATTRIBUTES:
         value = attrs.get(key)
         if value and UNSAFE_URL.match(value):
-            page.problems.append(f"unsafe URL in <{tag} {key}>: {value[:60]}")
+            page.problems.append(_found(line, "unsafe_url", f"unsafe URL in <{tag} {key}>: {value[:60]}"))
     if tag in ("a", "link") and attrs.get("href"):
         page.links.append((attrs["href"], line))
     if not inside:
         return
     if tag in UNSAFE_TAGS:
-        page.problems.append(f"<{tag}> in page content")
-    page.problems += [f"event handler {key} on <{tag}> in page content" for key in attrs if key.startswith("on")]
+        page.problems.append(_found(line, "active_content", f"<{tag}> in page content"))
+    page.problems += [_found(line, "event_handler", f"event handler {key} on <{tag}> in page content")
+                      for key in attrs if key.startswith("on")]
     if tag == "img" and urlparse(attrs.get("src", "")).scheme:
-        page.problems.append(f"remote image {attrs['src']}")
+        page.problems.append(_found(line, "remote_image", f"remote image {attrs['src']}"))
 
 
 def _script(page: Page, attrs: dict[str, str], body: str, line: int) -> None:
     src = attrs.get("src")
     if src and (urlparse(src).scheme or urlparse(src).netloc):
-        page.problems.append(f"script from outside the site's assets: {src[:80]}")
+        page.problems.append(_found(line, "outside_script", f"script from outside the site's assets: {src[:80]}"))
     elif src:  # which file it is depends on the page's place in the site: looked up in verify_site
         page.scripts.append((src, line))
     text = body.strip()
     is_config = attrs.get("type") == "application/json" and attrs.get("id") == "__config"
     if text and not is_config and not text.startswith(THEME_SCRIPTS):
-        page.problems.append(f"inline script that is not the theme's: {text[:60]}")
+        page.problems.append(_found(line, "inline_script", f"inline script that is not the theme's: {text[:60]}"))
     if is_config and "<" in text:
-        page.problems.append("markup inside the theme's configuration")
+        page.problems.append(_found(line, "config_markup", "markup inside the theme's configuration"))
 
 
 def resolve_links(rel: str, page: Page) -> list[tuple[str, int, str, bool, str]]:
@@ -152,18 +158,20 @@ def shipped_scripts(config: Any) -> frozenset[str]:
     return frozenset(own | theme)
 
 
-def _script_problems(rel: str, page: Page, scripts: frozenset[str]) -> list[str]:
+def _script_problems(rel: str, page: Page, scripts: frozenset[str]) -> list[Problem]:
     here = posixpath.dirname(rel)
     # A path from the root ('/assets/…', as MkDocs writes the 404 page) is read from the site's root.
-    return [f"{rel}:{line}: script that is not one the site ships: {src[:80]}" for src, line in page.scripts
+    return [_found(line, "unshipped_script", f"script that is not one the site ships: {src[:80]}", rel)
+            for src, line in page.scripts
             if posixpath.normpath(posixpath.join(here, unquote(urlsplit(src).path))).lstrip("/") not in scripts]
 
 
-def verify_site(site: Path, read: dict[str, Page] | None = None, scripts: frozenset[str] = frozenset()) -> list[str]:
+def verify_site(site: Path, read: dict[str, Page] | None = None,
+                scripts: frozenset[str] = frozenset()) -> list[Problem]:
     """Problems found in a built site (empty when all is well); ``read``: pages already read, by path in the site;
     ``scripts``: the scripts a page may load (``shipped_scripts``), by path in the site."""
     # Every built file and folder, listed once, by its path in the site: each link's target is looked up
-    # in these sets, as text (a Path object per link, 120 links a page, was a third of the check). A built
+    # in these sets, as text (no Path object made per link, of which a page has a hundred). A built
     # site has no symbolic links, so a normalised path names the same file that resolve() would.
     site = Path(os.path.abspath(site))
     files, folders = set(), {"."}
@@ -175,10 +183,11 @@ def verify_site(site: Path, read: dict[str, Page] | None = None, scripts: frozen
     read = read or {}
     pages = {rel: read[rel] if rel in read else read_page(read_file_text(site / rel, MAX_OUTPUT_BYTES))
              for rel in sorted(files) if rel.endswith(".html")}
-    problems = [f"{rel}: script file that the site does not ship (nor the book's service worker, {WORKER})"
+    problems = [_found(0, "unshipped_file", f"script file that the site does not ship (nor the book's service worker, "
+                                            f"{WORKER})", rel)
                 for rel in sorted(files) if rel.endswith(SCRIPT_FILES) and rel not in scripts and rel != WORKER]
     for rel, page in pages.items():
-        problems += [f"{rel}: {p}" for p in page.problems] + _script_problems(rel, page, scripts)
+        problems += [replace(p, path=rel) for p in page.problems] + _script_problems(rel, page, scripts)
         if rel == "404.html":  # MkDocs writes the 404 page with site-absolute links by design
             continue
         if page.targets is None:  # a page the site check's process was not told of
@@ -187,19 +196,18 @@ def verify_site(site: Path, read: dict[str, Page] | None = None, scripts: frozen
             if folder or target in folders:
                 target = "index.html" if target == "." else f"{target}/index.html"
             if target not in files:
-                problems.append(f"{rel}:{line}: broken link {href}")
+                problems.append(_found(line, "broken_link", f"broken link {href}", rel))
                 continue
             if fragment and target.endswith(".html") and fragment not in pages[target].ids:
-                problems.append(f"{rel}:{line}: broken anchor {href}")
+                problems.append(_found(line, "broken_anchor", f"broken anchor {href}", rel))
     return problems
 
 
 class SiteCheck:
     """``verify_site`` in a second process that reads each page as soon as MkDocs has written it.
 
-    Reading the pages is most of the check (2.4 s of a 1000-game site, 70 ms of the book's), and
-    MkDocs builds on one CPU: told each page's path once the page is on disk, the checker reads it
-    on another CPU while the next pages are built. At the end it lists the site, reads whatever it
+    Reading the pages is most of the check, and MkDocs builds on one CPU: told each page's path once the page
+    is on disk, the checker reads it on another CPU while the next pages are built. At the end it lists the site, reads whatever it
     was not told of (the 404 page, pages of an earlier build), checks every link and anchor, and
     answers with the problems. It reads the files, not MkDocs' text, so it checks what was written.
     """
@@ -222,7 +230,7 @@ class SiteCheck:
         except BrokenPipeError:  # the checker has stopped: problems() says why
             pass
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Problem]:
         """Wait for the checker: the problems it found in the whole site."""
         import json
 
@@ -230,7 +238,7 @@ class SiteCheck:
         if self.process.returncode != 0:
             last = (stderr.strip().splitlines() or ["no message"])[-1]
             raise BuildError(f"the site check stopped before it finished: {last}")
-        return json.loads(stdout)
+        return [Problem(**found) for found in json.loads(stdout)]
 
     def stop(self) -> None:
         """Stop the checker (the build failed): nothing is left running."""
@@ -251,14 +259,14 @@ def _checker(site: Path, scripts: frozenset[str]) -> None:
         if rel.endswith(".html") and path.is_file():
             read[rel] = page = read_page(read_file_text(path, MAX_OUTPUT_BYTES))
             page.targets = resolve_links(rel, page)
-    json.dump(verify_site(site, read, scripts), sys.stdout)
+    json.dump([asdict(p) for p in verify_site(site, read, scripts)], sys.stdout)
 
 
 def check_site(site: Path, scripts: frozenset[str]) -> None:
     """Raise BuildError listing every problem in a built site (``scripts``: those it ships)."""
     problems = verify_site(site, scripts=scripts)
     if problems:
-        raise BuildError("the built site failed its checks:\n" + "\n".join(problems[:50]))
+        raise BuildError("the built site failed its checks:\n" + "\n".join(problem_line(p) for p in problems[:50]))
 
 
 if __name__ == "__main__":

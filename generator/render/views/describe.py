@@ -12,7 +12,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ...book import addresses
 from ...book.cards import JOKER, CardSet, PredicateError, parse_cards
+from ...book.index import page_range
 from ...book.library import Library, edition_key
 from ...book.model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
 from ...book.phrases import parse_players
@@ -395,61 +397,6 @@ def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = Fals
     return text
 
 
-def _listing(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def printed_index_note(lib: Library) -> str | None:
-    """The sentence on an index printed in the book's design, true of this edition (None when it prints none)."""
-    rows = [r for section in lib.index_rows().values() for r in section]
-    if not rows:
-        return None
-    book_file = f"{lib.book_doc.path}"
-    fixed = {e.path for e in lib.errata if lib.in_edition(e.edition) and e.file == book_file and e.path}
-    corrected = [r.title for r in rows if r.entry is not None
-                 and any(p.startswith(f"printed_index.sections.{r.section}.{r.entry}.") for p in fixed)]
-    added = [r.title for r in rows if r.entry is None]
-    # The typed lines of games retired since: an edition prints no line for a game it does not have.
-    typed = lib.book.printed_index.sections.values() if lib.book.printed_index else []
-    retired = [e.title for entries in typed for e in entries if e.game not in lib.games]
-    as_printed = bool(lib.printed_pages())
-    if not corrected and not added and not retired:
-        if as_printed:
-            return ("The index is printed as published, with its titles, player counts, order and page numbers, "
-                    "mistakes included; each game starts on the page it names.")
-        return ("The index is printed as published, with its titles, player counts and order, mistakes included; "
-                "only its page numbers differ: they are this edition's own pages.")
-    parts = ["The index is printed as published, with its titles, order and page numbers" if as_printed else
-             "The index is printed as published, with its titles and order; its page numbers are this edition's own pages"]
-    if corrected:
-        parts.append(f"the lines the errata correct are printed corrected ({_listing(corrected)})")
-    if added:
-        since = "this edition adds" if all(lib.games[r.game].game.introduced == lib.edition.id for r in rows
-                                           if r.entry is None) else "added since the book was first printed"
-        parts.append(f"the games {since} have lines of their own, titled and counted as on their pages, "
-                     f"in the book's alphabetical order ({_listing(added)})")
-    if retired:
-        parts.append(f"the games {lib.book.decided_by} retired have no line ({_listing(retired)})")
-    return "; ".join(parts) + "."
-
-
-def index_page(lib: Library, pages: dict[str, int], game_id: str, unknown: str = "") -> str:
-    """The page an index row prints: the printed index's own ('9-10') in an edition laid out as printed,
-    else where the game is in this edition's PDF (``page_range``)."""
-    span = lib.printed_pages().get(game_id)
-    if span is None:
-        return page_range(pages, game_id, unknown)
-    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"  # the book's hyphen, as typed
-
-
-def page_range(pages: dict[str, int], game_id: str, unknown: str = "") -> str:
-    """Where a game is printed: '15', or '7–8' when it runs over pages; ``unknown`` before layout."""
-    start, end = pages.get(f"game-{game_id}"), pages.get(f"end-{game_id}")
-    if start is None:
-        return unknown
-    return str(start) if end in (None, start) else f"{start}–{end}"
-
-
 class ErratumRow:
     """One correction as a reader sees it: where it is, what the book said, what it says now, and why."""
 
@@ -518,7 +465,7 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
         game_id, _, variant_id = stem.partition(".")
         if e.file == lib.book_doc.path:
             # The book's own data is the printed index (its heading and its lines).
-            title, anchor, link = lib.book.index_title, "book-index", "book-index.md"
+            title, anchor, link = lib.book.index_title, "book-index", addresses.INDEX.doc
             line = re.match(r"printed_index\.sections\.(\w+)\.(\d+)\.", e.path or "")
             if line and printed is not None:
                 entry = printed.sections[line[1]][int(line[2])]
@@ -533,10 +480,10 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
             if variant is not None and not lib.includes(variant):
                 continue
             title = game.heading() + (f": {variant.title}" if variant else "")
-            anchor, link = f"game-{game_id}", f"games/{game_id}.md"
+            anchor, link = f"game-{game_id}", addresses.game(game_id).doc
         elif stem in lib.pages:
             page = next(p for p in lib.book.pages if p.id == stem)
-            title, anchor, link = page.title, f"page-{page.id}", f"{page.id}.md"
+            title, anchor, link = page.title, f"page-{page.id}", addresses.page(page.id).doc
         else:
             continue
         # Data text may refer to the game's own values: the reader sees them as the page prints them.

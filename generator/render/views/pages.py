@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...book import index as book_index
 from ...book.arith import ArithmeticError_, example_values, worked
 from ...book.library import GameSource, Library
 from ...book.model import Game, GameBody, Round, Source, Variant
@@ -13,8 +14,6 @@ from ...book.phrases import parse_players
 from ...book.prose import expand, format_value, lookup, split_blocks
 from . import describe
 from .markup import Markup, escape, inline_markdown
-
-BLOCK_ORDER = ("scoring", "rounds", "examples", "alternate_rules", "score_sheet")
 
 
 @dataclass
@@ -285,7 +284,8 @@ def _headed_blocks(view: BodyView) -> set[str]:
 def game_page(lib: Library, gs: GameSource, book: bool = False) -> GamePage:
     """The view of one game and its variants (those in this edition); ``book``: ids unique book-wide."""
     data = gs.doc.data
-    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None, lib.stated_players(gs.game))
+    main = _view(lib, gs.game, data, [data], gs.prose.text if gs.prose else None,
+                 book_index.stated_players(lib, gs.game))
     main.prefix = f"{gs.id}-" if book else ""
     page = GamePage(gs, gs.game, main, documents={d.seed: d.title for d in lib.book.sources},
                     decisions=decision_notes(lib, gs.id))
