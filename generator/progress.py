@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from . import settings
+
 Report = Callable[..., None]  # (stage, done=0, total=None, final=False)
 PREFIX = "progress\t"  # a line of the render's output that is a report, not a warning or an error
 
@@ -57,10 +59,10 @@ def terminal_size(stream: IO[str]) -> tuple[int, int]:
         found = [size.columns, size.lines]
     except (AttributeError, ValueError, OSError):  # not a file, closed, or not a terminal
         found = [0, 0]
-    for i, name in enumerate(("COLUMNS", "LINES")):
-        value = os.environ.get(name, "")
-        if value.isdigit() and int(value) > 0:
-            found[i] = int(value)
+    given = settings.read()
+    for i, value in enumerate((given.columns, given.lines)):
+        if value:
+            found[i] = value
     return found[0] or USUAL_SIZE[0], found[1] or USUAL_SIZE[1]
 
 

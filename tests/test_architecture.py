@@ -4,7 +4,7 @@
   the model, one edition assembled), ``checks``, ``render``, ``commands`` (one module a verb). A stage imports only
   the stages before it (no stage imports a command); ``errors`` and ``progress``, beside the stages, import none
   of them; ``cli`` parses the arguments and hands each verb to its command (it imports commands and errors only).
-  generator/ keeps at most five modules of its own.
+  generator/ keeps at most six modules of its own.
 - No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
   count: they are the same tie, made later).
 - render/ is split by what it makes: ``views`` (what both outputs say), ``site`` and ``pdf``. The site and print
@@ -39,9 +39,11 @@ ENGINE = ("mkdocs", "material", "mike")  # the site engine's packages
 ENGINE_WORDS = {"mkdocs", "mike", "mkdocs.yml"}  # a string naming its commands or its configuration
 ENGINE_HOME = f"{RENDER}.site"
 STAGES = ("book", "checks", "render", "commands")  # generator/'s packages, in the order the pipeline runs
-SHARED = {"generator.errors", "generator.progress"}  # beside the stages: any stage may use them; they use none
+# Beside the stages: any stage may use them; they use none. The settings are read by every stage (the book's cache
+# folder, the render's limits, the site's repository), so they sit here, not in a stage.
+SHARED = {"generator.errors", "generator.progress", "generator.settings"}
 ENTRY = {"generator.cli", "generator.__main__"}  # the command line: it hands each verb to its command
-TOP_MODULES = 5  # generator/'s own modules besides its packages, __init__.py counted
+TOP_MODULES = 6  # generator/'s own modules besides its packages, __init__.py counted: SHARED, the command line
 DOTTED = re.compile(r"^generator(?:\.\w+)+(?::\w+)?$")  # a module of ours named by a string ("a.b" or "a.b:Name")
 
 Sources = dict[str, str]  # module name -> source; a package is its __init__, by the package's name
@@ -335,10 +337,13 @@ BROKEN = {
     "errors import the book": (stage_order, _tree(errors="from .book.files import read_source", book__files="")),
     "the command line does a command's work": (
         stage_order, _tree(cli="def cmd():\n    from .book.library import load_library", book__library="")),
-    "generator/ holds six modules of its own": (
-        lambda s: top_modules(s)[TOP_MODULES:], _tree(cli="", errors="", progress="", build="", report="")),
+    "generator/ holds seven modules of its own": (
+        lambda s: top_modules(s)[TOP_MODULES:],
+        _tree(cli="", errors="", progress="", settings="", build="", report="")),
     "render/ holds five modules of its own": (
         lambda s: own_modules(s)[OWN_MODULES:], _tree(render__a="", render__b="", render__c="", render__d="")),
+    "the settings import the book": (stage_order, _tree(settings="from .book.files import user_cache",
+                                                        book__files="")),
 }
 
 
@@ -410,7 +415,7 @@ def test_the_stages_import_only_the_stages_before_them():
     assert stage_order(sources) == []
 
 
-def test_generator_keeps_at_most_five_modules_of_its_own():
+def test_generator_keeps_at_most_six_modules_of_its_own():
     assert len(top_modules(_modules())) <= TOP_MODULES, top_modules(_modules())
 
 

@@ -20,6 +20,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from .. import settings
 from ..errors import Location, SourceError, echo
 
 # The tool's own templates and assets: inside the installed package (pyproject.toml ships the repository's templates/
@@ -306,13 +307,14 @@ def _decode(raw: bytes, path: str, limit: int = MAX_FILE_BYTES) -> str:
 
 def user_cache() -> Path:
     """The user's cache folder (``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``): a speed-up, never needed."""
-    return _user_cache(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+    given = settings.read()
+    return _user_cache(given.cache_home, given.home)
 
 
 @functools.lru_cache(maxsize=8)
-def _user_cache(xdg_cache_home: str | None, home: str | None) -> Path:
-    # Asked once per file a load reads: working out the home folder each time was 5 % of a load.
-    return Path(xdg_cache_home or Path.home() / ".cache") / "rulebook"
+def _user_cache(cache_home: Path | None, home: Path | None) -> Path:
+    # Asked once per file a load reads: the home folder is worked out once.
+    return (cache_home or (home or Path.home()) / ".cache") / "rulebook"
 
 
 def write_whole(path: Path, data: str | bytes) -> None:
