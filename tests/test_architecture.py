@@ -8,7 +8,7 @@
 - No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
   count: they are the same tie, made later).
 - render/ is split by what it makes: ``views`` (what both outputs say), ``site`` and ``pdf``. The site and print
-  use the views, never each other; the views use neither; render/ keeps at most four modules of its own.
+  use the views, never each other; the views use neither; render/ keeps at most five modules of its own.
 - Only the site package knows the site engine: no other module imports MkDocs, Material or mike, or names the
   engine's commands or its configuration file (docs/site-engine.md).
 - Every import of ours names a module that exists (a relative import counts its dots from the module's package).
@@ -34,7 +34,9 @@ GENERATOR = ROOT / "generator"
 RENDER = "generator.render"
 PARTS = ("views", "site", "pdf")  # render/'s packages
 MAY_USE = {"views": set(), "site": {"views"}, "pdf": {"views"}}  # which of the others each may import
-OWN_MODULES = 4  # render/'s own modules besides its packages, __init__.py counted
+# render/'s own modules besides its packages, __init__.py counted: what both outputs' renders share, none of them a
+# render (the register of patches, the renders' processes, the output folder's transaction and its leaks check).
+OWN_MODULES = 5
 ENGINE = ("mkdocs", "material", "mike")  # the site engine's packages
 ENGINE_WORDS = {"mkdocs", "mike", "mkdocs.yml"}  # a string naming its commands or its configuration
 ENGINE_HOME = f"{RENDER}.site"
@@ -340,8 +342,9 @@ BROKEN = {
     "generator/ holds seven modules of its own": (
         lambda s: top_modules(s)[TOP_MODULES:],
         _tree(cli="", errors="", progress="", settings="", build="", report="")),
-    "render/ holds five modules of its own": (
-        lambda s: own_modules(s)[OWN_MODULES:], _tree(render__a="", render__b="", render__c="", render__d="")),
+    "render/ holds six modules of its own": (
+        lambda s: own_modules(s)[OWN_MODULES:],
+        _tree(render__a="", render__b="", render__c="", render__d="", render__e="")),
     "the settings import the book": (stage_order, _tree(settings="from .book.files import user_cache",
                                                         book__files="")),
 }
@@ -419,7 +422,7 @@ def test_generator_keeps_at_most_six_modules_of_its_own():
     assert len(top_modules(_modules())) <= TOP_MODULES, top_modules(_modules())
 
 
-def test_render_keeps_at_most_four_modules_of_its_own():
+def test_render_keeps_at_most_five_modules_of_its_own():
     assert len(own_modules(_modules())) <= OWN_MODULES, own_modules(_modules())
 
 

@@ -23,7 +23,8 @@ import pytest
 
 from generator.book.library import load_library
 from generator.commands import build as build_module
-from generator.commands.build import STAMP, build
+from generator.commands.build import build
+from generator.render.output import STAMP
 from generator.errors import UNPRINTABLE, Location, RulebookError, SourceError, SourceErrors
 from tests import hostile
 from tests.conftest import copy_project

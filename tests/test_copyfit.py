@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from generator.book.library import Library
-from generator.commands.build import KEPT_RENDERS, RENDERS
+from generator.commands.build import KEPT_RENDERS
+from generator.render.output import RENDERS
 from generator.render.pdf import cache
 from generator.render.pdf.book import book_html, render_book
 from generator.render.pdf.weasy import Engine, page_fill

@@ -26,6 +26,7 @@ from generator.cli import main
 from generator.commands import build as build_module
 from generator.commands.build import build
 from generator.errors import RulebookError
+from generator.render import output
 from tests import hostile
 from tests.checkfix import DEMO_GAME, make_project
 from tests.conftest import ROOT, copy_project
@@ -421,7 +422,7 @@ def test_a_build_of_one_half_keeps_the_other_as_it_was(tmp_path, monkeypatch):
 
 def test_a_leftover_staging_folder_goes_and_one_in_use_stays(tmp_path):
     """A folder a stopped build left goes; one a build holds stays, and so does a user's folder of the same name."""
-    from generator.commands.build import STAGING, claim, sweep
+    from generator.render.output import STAGING, claim, sweep
 
     left, lock = claim(tmp_path, STAGING)
     (left / "half-written.pdf").write_bytes(b"%PDF")
@@ -453,7 +454,7 @@ def test_publish_cleans_its_temporary_folder_however_it_ends(tmp_path):
     temp.mkdir()
     left = temp / f"{TEMP_PREFIX}killed"  # as a publish killed with -9 leaves it: marked as its (build.claim)
     left.mkdir()
-    (left / build_module.STAMP).write_text(build_module.STAMP_TEXT, encoding="utf-8")
+    (left / output.STAMP).write_text(output.STAMP_TEXT, encoding="utf-8")
     code = ("import time; from pathlib import Path; from generator.commands import publish\n"
             "def stalled(lib, pdf_dir, **kwargs):\n"
             "    pdf_dir.mkdir(parents=True); print('rendering', flush=True); time.sleep(60)\n"

@@ -5,43 +5,32 @@ The pipeline: load (``library.py``), check (``checks/``), then each output made 
 (``render/site/``, built by the site engine: ``render_site``). Print comes first: the site prints the book's
 page numbers.
 
-A failed build (bad data, a refused resource, a broken link, a full disk, a crash, a kill) leaves
-the last good ``build/site`` and ``build/pdf`` exactly as they were: nothing is written in place.
-
-Each build is a folder of its own, ``build/.build-<id>/`` with ``site/`` and ``pdf/``; ``build/current``
-is a link to the one in use, and ``build/site`` and ``build/pdf`` are links through it
-(``current/site``, ``current/pdf``). A build ends by replacing ``current`` with one rename, so a reader
-of ``build/`` sees the old build or the new one, whole, never a missing folder or a new PDF beside an
-old site. A build that was stopped (even by kill -9) leaves a staging folder no process holds: the
-next build removes it. The render processes end with the build, however it ends (``die_with_parent``).
+Both are made in a staging folder of the output folder and switched in whole, or not at all (``render/output.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import json
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..book.files import MAX_OUTPUT_BYTES, copy_tree, read_file_text, recording
+from ..book.files import read_file_text, recording
 from ..book.library import CHANGED, Library, changed_since, load_library
 from ..book.library import pinned as pinned_to
 from ..checks import Finding, run_checks
 from ..errors import DISK_FULL, BuildError, OutputError, RulebookError, os_problem
 from ..progress import Report, parse, quiet
-from ..render.leaks import refuse_leaks
+from ..render.output import HALVES, RENDERS, claim_out, staging, switch_in
 from ..render.pdf import worker as pdf_worker
 from ..render.process import die_with_parent, scratch_environment
 from ..render.site.engine import render_site
@@ -87,7 +76,6 @@ def _stop_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-RENDERS = "editions"  # in a build's .cache: whole renders, a folder for each edition, paper and sides
 KEPT_RENDERS = 2  # whole renders a cache keeps of each edition, paper and sides: the newest (an edit, undone)
 
 
@@ -177,198 +165,7 @@ def _read_reports(stream: Any, kept: list[str], progress: Report) -> None:
             progress(found[0], found[1], found[2], final=found[3])
 
 
-STAGING = ".staging-"  # a build being made; held (locked) by the process making it
-BUILD = ".build-"  # a whole build; the one in use is where CURRENT points
-CURRENT = "current"
-HALVES = ("site", "pdf")  # build/site and build/pdf: links through CURRENT
-_LEFT_BEHIND = (STAGING, BUILD, ".old-")  # .old-: a build before builds were switched by a link
-
-
-# What marks a folder as a build's own: the output folder, and each folder a build makes in it. A build replaces or
-# removes only what carries it: whatever else is there is the user's, and is never removed or renamed.
 RECORD = ".made-from"  # in a build: a digest of what it was made from and how (``made_from``)
-STAMP = ".rulebook-build"
-STAMP_TEXT = ("made by `rulebook build`: the next build replaces what carries this mark here (current, site, pdf, "
-              ".build-*); nothing else in this folder is touched\n")
-
-
-def _stamped(folder: Path) -> bool:
-    """Whether ``folder`` (not a link) carries a build's mark."""
-    try:
-        return not folder.is_symlink() and (folder / STAMP).is_file() and not (folder / STAMP).is_symlink()
-    except OSError:
-        return False
-
-
-def claim(parent: Path, prefix: str) -> tuple[Path, int]:
-    """A new folder ``parent/prefix…`` (marked as a build's, ``STAMP``) and an open descriptor holding its lock until
-    closed (or the process ends).
-
-    The lock is the folder's own (flock): a process killed with -9 lets go of it, so ``sweep`` can tell a
-    folder in use from one a stopped run left.
-    """
-    while True:
-        path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        with contextlib.suppress(OSError):
-            if os.stat(path).st_ino == os.fstat(fd).st_ino:
-                (path / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
-                return path, fd
-        os.close(fd)  # another run's sweep took it between its making and its lock: make another
-
-
-def sweep(parent: Path, prefixes: tuple[str, ...], keep: str | None = None) -> None:
-    """Remove the folders in ``parent`` named with one of ``prefixes`` that a build made (``STAMP``) and no running
-    process holds (but ``keep``); a folder of the user's that happens to be named so is left alone."""
-    try:
-        found = [p for p in parent.iterdir() if p.name.startswith(prefixes) and p.name != keep]
-    except OSError:
-        return  # no folder: nothing left in it
-    for path in found:
-        if not _stamped(path):
-            continue
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:
-            continue  # gone meanwhile
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)  # a build at work in it
-            continue
-        try:
-            shutil.rmtree(path, ignore_errors=True)
-        finally:
-            os.close(fd)
-
-
-@contextlib.contextmanager
-def held_folder(parent: Path, prefix: str) -> Iterator[Path]:
-    """A folder of this run's in ``parent``, removed when the block ends, however it ends; the folders earlier runs
-    that were stopped left there (``sweep``) are removed first."""
-    sweep(parent, (prefix,))
-    path, fd = claim(parent, prefix)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-        os.close(fd)
-
-
-def current_build(out: Path) -> str | None:
-    """The name of the build folder ``out/current`` points to, if any."""
-    try:
-        return os.readlink(out / CURRENT)
-    except OSError:
-        return None
-
-
-def _carry_over(out: Path, staged: Path, made: tuple[str, ...]) -> None:
-    """Put the halves this build did not make (a --site-only build's PDF) into ``staged``, as they are now.
-
-    Hard links: the files are the ones in use, not copies (a copy where a link cannot be made).
-    """
-    for half in HALVES:
-        there = out / half
-        if half in made or not there.is_dir():
-            continue
-        try:
-            shutil.copytree(there, staged / half, copy_function=os.link)
-        except OSError:
-            shutil.rmtree(staged / half, ignore_errors=True)
-            copy_tree(there, staged / half, half, out, MAX_OUTPUT_BYTES)
-
-
-def _switch(out: Path, staged: Path) -> None:
-    """Make ``staged`` the build in use: renamed a ``.build-`` folder, then ``current`` replaced by one rename.
-
-    ``site`` and ``pdf`` are links through ``current``, made before the switch (leading nowhere until the first
-    one), so that both halves appear, or change, at the same moment. Anything else in their place is the user's
-    (``claim_out`` refused it before the build began): it is never moved.
-    """
-    final = out / (BUILD + staged.name.removeprefix(STAGING))
-    staged.rename(final)
-    before = current_build(out)
-    for half in HALVES:
-        there = out / half
-        if there.is_symlink() or not (final / half).is_dir():
-            continue
-        os.symlink(f"{CURRENT}/{half}", there)  # FileExistsError if something came since: the user's, kept
-    link = final / f".{CURRENT}"  # made inside the build folder: a stop before the rename leaves it nowhere else
-    os.symlink(final.name, link)
-    os.replace(link, out / CURRENT)  # the switch: one rename
-    if before and before != final.name and "/" not in before and _stamped(out / before):
-        shutil.rmtree(out / before, ignore_errors=True)
-
-
-SOURCE_FOLDERS = ("rules_data", "content", "templates")  # what a build reads: never a place to write it
-
-
-def _ours(entry: Path) -> bool:
-    """Whether ``entry`` in an output folder is of the shape a build makes it (a build before the mark, too): a
-    folder of the user's that happens to be named as a build's is not."""
-    name = entry.name
-    if entry.is_symlink():
-        target = os.readlink(entry)
-        return (name in HALVES and target == f"{CURRENT}/{name}") or (
-            name == CURRENT and target.startswith(BUILD) and "/" not in target
-            and (entry.parent / target).is_dir() and _ours(entry.parent / target))
-    if name == STAMP:
-        return entry.is_file()
-    if not entry.is_dir():
-        return False
-    inside = {e.name for e in entry.iterdir()}
-    if name.startswith(BUILD):
-        return _stamped(entry) or (bool(inside & set(HALVES)) and inside <= {*HALVES, f".{CURRENT}"})
-    if name.startswith(STAGING):
-        return _stamped(entry)
-    return name == ".cache" and all(n.startswith(("sheet-", "sheets-", "pad-", ".")) or n == RENDERS for n in inside)
-
-
-def claim_out(root: Path, out: Path) -> None:
-    """Make ``out`` a build's output folder, or say in one line why it cannot be.
-
-    A folder inside the sources is refused (the next load would read the build). A folder that exists is used only
-    when it is empty, or carries a build's mark (``STAMP``), or holds nothing but what a build before the mark made
-    (then it is marked); one that holds anything else is refused, naming what, and nothing in it is touched. In a
-    marked folder, a ``site`` or ``pdf`` that is not the build's link is the user's: refused too, never moved.
-    """
-    root = root.resolve()
-    for source in (root, *(root / name for name in SOURCE_FOLDERS)):
-        if out == source or (source != root and source in out.parents) or out in root.parents:
-            where = ("the project folder" if out == root else "a folder that holds the project" if out in root.parents
-                     else f"{source.name}/" if out == source else f"inside {source.name}/")
-            raise OutputError(f"{out} is {where}, where the build reads its sources: give an output folder outside "
-                              f"them, such as {root / 'build'}")
-    try:
-        if not out.exists() and not out.is_symlink():
-            out.mkdir(parents=True)
-        entries = sorted(out.iterdir())
-        if not entries:
-            (out / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
-            return
-        marked = _stamped(out)
-        if marked:
-            theirs = [e for e in entries if e.name in (*HALVES, CURRENT) and not _ours(e)]
-        else:
-            made_by_make = out == root / "build"  # make's stamps (.built-*) and earlier editions' builds
-            theirs = [e for e in entries if not _ours(e)
-                      and not (made_by_make and (e.name.startswith(".built-") or e.name == "editions"))]
-    except OSError as exc:
-        raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
-    if theirs:
-        shown = ", ".join(f"{e.name}{'/' if e.is_dir() else ''}" for e in theirs[:5])
-        more = f" and {len(theirs) - 5} more" if len(theirs) > 5 else ""
-        raise OutputError(f"{out} holds what the build did not make ({shown}{more}): nothing was changed; give an "
-                          "empty or new folder, or one a build made, or move them away")
-    if not marked:  # a build's before there was a mark: marked now, and the build folders in it too
-        for entry in entries:
-            if entry.name.startswith(BUILD) and not entry.is_symlink():
-                with contextlib.suppress(OSError):
-                    (entry / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
-        with contextlib.suppress(OSError):
-            (out / STAMP).write_text(STAMP_TEXT, encoding="utf-8")
 
 
 def code_digest(root: Path, *fields: object) -> hashlib._Hash:
@@ -427,45 +224,27 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
             raise BuildError(f"validation failed; nothing was built:\n{listing}")
     out = (out or default_out(root, lib)).resolve()
     claim_out(root, out)
-    try:
-        sweep(out, _LEFT_BEHIND, keep=current_build(out))  # what builds that were stopped left
-        staging, lock = claim(out, STAGING)
-        staging.chmod(0o755)  # made private (mkdtemp), but it is the build readers are given
-    except OSError as exc:
-        raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
-    pinned_file = staging / SNAPSHOT_FILE
-    try:
+    with staging(root, out) as staged:
+        pinned_file = staged / SNAPSHOT_FILE
         pinned_file.write_text(json.dumps(snapshot, sort_keys=True), encoding="utf-8")
         keep = out / ".cache"  # the last builds' renders, copied while nothing changes, and their sheets, one by one
         # Each output makes the views it prints in its own process; print first, for the pages the site names.
         with pinned_to(os.fspath(pinned_file)):
-            anchors = render_pdfs(lib, staging / "pdf", paper=paper, duplex=duplex, keep=keep,
+            anchors = render_pdfs(lib, staged / "pdf", paper=paper, duplex=duplex, keep=keep,
                                   progress=progress) if pdf else None
             if pdf and booklet:
                 from ..render.pdf.book import render_booklet  # in this process: only a booklet build needs it
 
-                render_booklet(lib, staging / "pdf" / booklet_name(lib), paper, staging, progress)
+                render_booklet(lib, staged / "pdf" / booklet_name(lib), paper, staged, progress)
             if site:
-                render_site(lib, staging / "site", staging, staging / "pdf" if pdf else None, anchors, progress)
+                render_site(lib, staged / "site", staged, staged / "pdf" if pdf else None, anchors, progress)
         changed = changed_since(root, snapshot)
         if changed:  # the build laid out what was validated, but the sources are not that any more
             raise BuildError(f"{changed[0]}{f' (and {len(changed) - 1} more)' if len(changed) > 1 else ''}: {CHANGED}")
-        for made in staging.iterdir():  # what the render needed on the way: not part of the build
-            if made.name not in (*HALVES, STAMP):
-                shutil.rmtree(made) if made.is_dir() else made.unlink()
-        if site and pdf:  # a build of one half carries the other over as it was: no record says what it holds
-            (staging / RECORD).write_text(made_from(lib, paper, duplex, site, pdf, booklet) + "\n", encoding="utf-8")
-        # No output names this machine: a file: address or a folder of the build (render/leaks.py).
-        refuse_leaks(staging, [os.fspath(root.resolve()), os.fspath(out), os.fspath(staging),
-                               os.path.join(tempfile.gettempdir(), "rulebook-")])
-        _carry_over(out, staging, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made))
-        _switch(out, staging)
-    except OSError as exc:
-        raise OutputError(f"the build was not finished, and the last one is left as it was: "
-                          f"{os_problem(exc, staging, root)}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)  # unless it was switched to
-        os.close(lock)
+        # A build of one half carries the other over as it was: no record says what it holds.
+        record = (RECORD, made_from(lib, paper, duplex, site, pdf, booklet) + "\n") if site and pdf else None
+        switch_in(root, out, staged, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made),
+                  record)
     if done is not None:
         done(lib, out)
     return out

@@ -29,8 +29,9 @@ from ..book.library import Library, edition_key, load_library
 from ..checks import run_checks
 from ..errors import BuildError, Location, RulebookError, SourceError, SourceErrors
 from ..progress import Report, quiet
+from ..render.output import held_folder
 from ..render.site import engine
-from .build import code_digest, held_folder, render_pdfs
+from .build import code_digest, render_pdfs
 
 ALIAS = "latest"
 # What a build of the book reads besides the installed code: a change to any of them not yet committed would be
