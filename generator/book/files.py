@@ -152,12 +152,10 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
 
 
 # What the project's sources were when read (display name -> digest of the bytes), while ``recording``: a build
-# validates the sources once and lays out those bytes; what its renders read is held against this (``snapshot``).
+# validates the sources once and lays out those bytes; what its renders read is held against this (library.py's
+# ``validated``).
 _READ: dict[str, str] | None = None
 SOURCE_FOLDERS = ("content/", "rules_data/")
-# Set by a build for the processes that render it: a JSON file of the sources as the build validated them (name ->
-# digest, ``recording``). A render whose load reads other bytes stops (library.load_library).
-SNAPSHOT_ENV = "RULEBOOK_SOURCES"  # the book's sources, as the door names them (the project's folders)
 
 
 @contextlib.contextmanager
