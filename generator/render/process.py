@@ -43,7 +43,8 @@ PDF, PAIR, SITE, PAGES = "pdf", "pair", "site", "pages"
 
 @dataclass(frozen=True)
 class Request:
-    """What a render's process is asked to make, and all it needs to: nothing comes to it through the environment."""
+    """What a render's process is asked to make, and all it needs to: none of its work comes to it through the
+    environment (it reads the user's settings as every process does)."""
 
     task: str  # PDF, PAIR, SITE or PAGES
     root: str  # the book's folder
@@ -93,7 +94,7 @@ ERROR, MEMORY, DISK, TIMEOUT = "error", "memory", "disk", "timeout"  # why a ren
 @dataclass(frozen=True)
 class Failure:
     """Why a render's process did not make what it was asked: its kind (ERROR, MEMORY, DISK, TIMEOUT) and what it
-    said, in one line."""
+    said (one line, or the book's own errors as the book says them, a line each)."""
 
     kind: str
     message: str = ""

@@ -36,13 +36,12 @@ if TYPE_CHECKING:
 
 WORKER = "generator.render.pdf.worker"  # the module that renders, in a process of its own
 
-# Limits for one edition's PDF render; generous for this book (about 6 s and 200 MB), they stop a runaway layout.
-# Both grow with the number of games, the time in proportion; a render holds one part's layout at a time (pages are
-# written as they are laid out: 0.43 MB a page at 1000 games, bench/README.md), so the memory ceiling is far above
-# need. Every source file is size-limited, so no one game can need much more than its share. RULEBOOK_PDF_TIMEOUT and
-# RULEBOOK_PDF_MEMORY_MB override them (settings.py).
+# Limits for one edition's PDF render: many times what a book needs, they stop a runaway layout. Both grow with the
+# number of games, the time in proportion; a render holds one part's layout at a time (pages are written as they are
+# laid out: bench/README.md measures a page's memory), so the memory ceiling is far above need. Every source file is
+# size-limited, so no one game can need much more than its share. The settings override them (``limits``).
 PDF_TIMEOUT = 900
-PDF_TIMEOUT_PER_GAME = 1  # a 1000-game book: about 210 s for the book, 180 s for its sheets on 2 CPUs
+PDF_TIMEOUT_PER_GAME = 1  # seconds a game: several times what laying out a game's pages and sheet takes
 PDF_MEMORY_MB = 4096
 PDF_MEMORY_MB_PER_GAME = 8
 
