@@ -6,8 +6,8 @@ Stages may overlap (the book and the score sheets are laid out side by side). On
 tqdm bar that fills as it goes; anywhere else (CI, a pipe, a log) each stage prints one plain line when it
 ends, with its count and its time, so a log says where the time went without a line per page.
 
-The render runs in a process of its own: it writes its reports as lines (``line``), which the build reads
-back (``parse``) and hands on.
+A render in a process of its own sends its reports in its answer (``render/process.py``), which the process that
+started it hands on here.
 """
 
 from __future__ import annotations
@@ -20,28 +20,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from . import settings
+
 Report = Callable[..., None]  # (stage, done=0, total=None, final=False)
-PREFIX = "progress\t"  # a line of the render's output that is a report, not a warning or an error
 
 
 def quiet(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> None:
     """A report that says nothing: the default wherever a stage can report."""
-
-
-def line(stage: str, done: int = 0, total: int | None = None, final: bool = False) -> str:
-    """A report as one line of a render process's output."""
-    return f"{PREFIX}{stage}\t{done}\t{'' if total is None else total}\t{int(final)}\n"
-
-
-def parse(text: str) -> tuple[str, int, int | None, bool] | None:
-    """A report read back from a line (None if the line is not one)."""
-    if not text.startswith(PREFIX):
-        return None
-    try:
-        stage, done, total, final = text[len(PREFIX):].rstrip("\n").split("\t")
-        return stage, int(done), int(total) if total else None, final == "1"
-    except ValueError:
-        return None
 
 
 # A terminal that reports no size (a pseudo-terminal nobody sized: `script` run from a pipe, some CI runners) is
@@ -57,10 +42,10 @@ def terminal_size(stream: IO[str]) -> tuple[int, int]:
         found = [size.columns, size.lines]
     except (AttributeError, ValueError, OSError):  # not a file, closed, or not a terminal
         found = [0, 0]
-    for i, name in enumerate(("COLUMNS", "LINES")):
-        value = os.environ.get(name, "")
-        if value.isdigit() and int(value) > 0:
-            found[i] = int(value)
+    given = settings.read()
+    for i, value in enumerate((given.columns, given.lines)):
+        if value:
+            found[i] = value
     return found[0] or USUAL_SIZE[0], found[1] or USUAL_SIZE[1]
 
 

@@ -4,13 +4,17 @@
   the model, one edition assembled), ``checks``, ``render``, ``commands`` (one module a verb). A stage imports only
   the stages before it (no stage imports a command); ``errors`` and ``progress``, beside the stages, import none
   of them; ``cli`` parses the arguments and hands each verb to its command (it imports commands and errors only).
-  generator/ keeps at most five modules of its own.
+  generator/ keeps at most six modules of its own.
 - No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
   count: they are the same tie, made later).
 - render/ is split by what it makes: ``views`` (what both outputs say), ``site`` and ``pdf``. The site and print
-  use the views, never each other; the views use neither; render/ keeps at most four modules of its own.
+  use the views, never each other; the views use neither; render/ keeps at most five modules of its own.
 - Only the site package knows the site engine: no other module imports MkDocs, Material or mike, or names the
   engine's commands or its configuration file (docs/site-engine.md).
+- The environment is read in one place, ``settings`` (one typed object of every setting a user may set): no other
+  module reads a variable, names a ``RULEBOOK_`` one or tells another process or itself anything by writing one.
+  The environment may be handed on whole to a child, and another project's own switch set where it is used
+  (``OTHER_PROJECTS``).
 - Every import of ours names a module that exists (a relative import counts its dots from the module's package).
 - Every module named by a string (a worker run with -m, a Markdown extension, the MkDocs entry point) exists, and
   every package is in pyproject.toml's list (a package missing there is not installed).
@@ -34,15 +38,24 @@ GENERATOR = ROOT / "generator"
 RENDER = "generator.render"
 PARTS = ("views", "site", "pdf")  # render/'s packages
 MAY_USE = {"views": set(), "site": {"views"}, "pdf": {"views"}}  # which of the others each may import
-OWN_MODULES = 4  # render/'s own modules besides its packages, __init__.py counted
+# render/'s own modules besides its packages, __init__.py counted: what both outputs' renders share, none of them a
+# render (the register of patches, the renders' processes, the output folder's transaction and its leaks check).
+OWN_MODULES = 5
 ENGINE = ("mkdocs", "material", "mike")  # the site engine's packages
 ENGINE_WORDS = {"mkdocs", "mike", "mkdocs.yml"}  # a string naming its commands or its configuration
 ENGINE_HOME = f"{RENDER}.site"
 STAGES = ("book", "checks", "render", "commands")  # generator/'s packages, in the order the pipeline runs
-SHARED = {"generator.errors", "generator.progress"}  # beside the stages: any stage may use them; they use none
+# Beside the stages: any stage may use them; they use none. The settings are read by every stage (the book's cache
+# folder, the render's limits, the site's repository), so they sit here, not in a stage.
+SHARED = {"generator.errors", "generator.progress", "generator.settings"}
 ENTRY = {"generator.cli", "generator.__main__"}  # the command line: it hands each verb to its command
-TOP_MODULES = 5  # generator/'s own modules besides its packages, __init__.py counted
+TOP_MODULES = 6  # generator/'s own modules besides its packages, __init__.py counted: SHARED, the command line
 DOTTED = re.compile(r"^generator(?:\.\w+)+(?::\w+)?$")  # a module of ours named by a string ("a.b" or "a.b:Name")
+SETTINGS_HOME = "generator.settings"  # where the environment is read
+# Other projects' switches that are read from the environment alone, set (and put back) where they are used: not a
+# setting of ours, and nothing of ours reads them.
+OTHER_PROJECTS = {"PYDANTIC_DISABLE_PLUGINS": "pydantic skips looking for plugins among every installed package",
+                  "SOURCE_DATE_EPOCH": "fontTools dates the fonts it subsets by it (render/pdf/writer.py)"}
 
 Sources = dict[str, str]  # module name -> source; a package is its __init__, by the package's name
 
@@ -253,6 +266,71 @@ def engine_outside(sources: Sources) -> list[str]:
             if name != ENGINE_HOME and not name.startswith(ENGINE_HOME + ".")]
 
 
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of a module's docstrings (its own, its classes' and its functions')."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body and \
+                isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+            found.add(id(node.body[0].value))
+    return found
+
+
+def _environ(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "environ" and getattr(node.value, "id", "") == "os"
+
+
+def _environment_uses(source: str) -> list[tuple[int, str | None, str]]:
+    """Each use of the environment in a module: (line, the variable it names or None, "read", "write" or "copy")."""
+    tree = _parsed(source)
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                getattr(node.func.value, "id", "") == "os" and node.func.attr in ("getenv", "putenv", "unsetenv"):
+            key = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) else None
+            found.append((node.lineno, key, "read" if node.func.attr == "getenv" else "write"))
+        if not _environ(node):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Subscript):
+            key = parent.slice.value if isinstance(parent.slice, ast.Constant) else None
+            found.append((node.lineno, key, "read" if isinstance(parent.ctx, ast.Load) else "write"))
+        elif isinstance(parent, ast.Attribute) and isinstance(parents.get(id(parent)), ast.Call):
+            call = parents[id(parent)]
+            key = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) else None
+            found.append((node.lineno, key, "copy" if parent.attr == "copy" else "read" if parent.attr == "get"
+                          else "write"))
+        elif isinstance(parent, ast.Compare):
+            key = parent.left.value if isinstance(parent.left, ast.Constant) else None
+            found.append((node.lineno, key, "read"))
+        elif isinstance(parent, ast.Dict) or (isinstance(parent, ast.Call) and getattr(parent.func, "id", "") == "dict"):
+            found.append((node.lineno, None, "copy"))  # {**os.environ, ...}, dict(os.environ): handed on whole
+        else:
+            found.append((node.lineno, None, "read"))  # the environment itself, to read later: what, none can tell
+    return found
+
+
+def environment_outside(sources: Sources) -> list[str]:
+    """Reads of the environment outside ``SETTINGS_HOME``, writes anywhere (but another project's switch:
+    ``OTHER_PROJECTS``), and ``RULEBOOK_`` variables named outside it in anything but documentation."""
+    found = []
+    for name in sorted(sources):
+        home = name == SETTINGS_HOME
+        for line, key, use in _environment_uses(sources[name]):
+            if use == "copy" or key in OTHER_PROJECTS or (home and use == "read"):
+                continue
+            found.append(f"{name}:{line}: {'writes' if use == 'write' else 'reads'} the environment"
+                         + (f" ({key})" if key else ""))
+        if not home:
+            tree = _parsed(sources[name])
+            documented = _docstrings(tree)
+            found += [f"{name}:{node.lineno}: names {node.value!r}" for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and isinstance(node.value, str) and "RULEBOOK_" in node.value
+                      and id(node) not in documented]
+    return found
+
+
 def own_modules(sources: Sources) -> list[str]:
     """render/'s modules that are not in one of its packages (its __init__ counted)."""
     return sorted(name for name in sources if _part(name) == "render")
@@ -335,10 +413,27 @@ BROKEN = {
     "errors import the book": (stage_order, _tree(errors="from .book.files import read_source", book__files="")),
     "the command line does a command's work": (
         stage_order, _tree(cli="def cmd():\n    from .book.library import load_library", book__library="")),
-    "generator/ holds six modules of its own": (
-        lambda s: top_modules(s)[TOP_MODULES:], _tree(cli="", errors="", progress="", build="", report="")),
-    "render/ holds five modules of its own": (
-        lambda s: own_modules(s)[OWN_MODULES:], _tree(render__a="", render__b="", render__c="", render__d="")),
+    "generator/ holds seven modules of its own": (
+        lambda s: top_modules(s)[TOP_MODULES:],
+        _tree(cli="", errors="", progress="", settings="", build="", report="")),
+    "render/ holds six modules of its own": (
+        lambda s: own_modules(s)[OWN_MODULES:],
+        _tree(render__a="", render__b="", render__c="", render__d="", render__e="")),
+    "the settings import the book": (stage_order, _tree(settings="from .book.files import user_cache",
+                                                        book__files="")),
+    "a module reads a setting of its own": (
+        environment_outside, _tree(render__pdf__worker="import os\nJOBS = os.environ.get('RULEBOOK_PDF_JOBS')")),
+    "a module reads the user's folder": (environment_outside, _tree(book__files="import os\nos.getenv('HOME')")),
+    "a module asks whether a variable is set": (
+        environment_outside, _tree(render__site__plugin="import os\nVERSIONED = 'MIKE_DOCS_VERSION' in os.environ")),
+    "the environment used as a channel within the process": (
+        environment_outside, _tree(book__library="import os\ndef pinned(s):\n    os.environ['RULEBOOK_SOURCES'] = s")),
+    "the environment written for the next step": (
+        environment_outside, _tree(render__site__engine="import os\ndef serve(e):\n    os.environ.update(e)")),
+    "a child told its work in the environment": (
+        environment_outside, _tree(render__site__engine="def deploy(env, e):\n    run({**env, 'RULEBOOK_EDITION': e})")),
+    "the environment kept to read later": (
+        environment_outside, _tree(render__site__repository="import os\ndef f(env=None):\n    env = env or os.environ")),
 }
 
 
@@ -355,7 +450,7 @@ def test_a_sound_tree_passes_every_rule():
                     render__site__engine="import mkdocs\nCONFIG = 'mkdocs.yml'\ndef render(): pass",
                     book__loader="x: int = 1",
                     render__pdf__worker="from ..process import die_with_parent\nfrom ..views.describe import pdf_name",
-                    render__process="def die_with_parent(): pass", render__views__describe="pdf_name = str",
+                    render__views__describe="pdf_name = str",
                     commands__build="from ..render.site.engine import render\nfrom ..checks import run_checks\n"
                                     "from ..book.library import load_library\nfrom . import validate",
                     commands__validate="from ..errors import clean", errors="def clean(): pass\nclass Location: pass",
@@ -365,9 +460,14 @@ def test_a_sound_tree_passes_every_rule():
                                  "    import fcntl\nexcept ImportError:\n    pass\nelse:\n    def stored(): pass",
                     book__library="DATA_DIR, CONTENT = 'rules_data', 'content'\ndef load_library(): pass",
                     render__site__plugin="def f():\n    from ...checks import run_checks",
-                    cli="from .errors import clean\ndef cmd():\n    from .commands import build")
+                    cli="from .errors import clean\ndef cmd():\n    from .commands import build",
+                    settings="import os\ndef read(environ=None):\n    environ = os.environ if environ is None else "
+                             "environ\n    return environ.get('RULEBOOK_PDF_JOBS')",
+                    render__process="import os\ndef die_with_parent(): pass\ndef env():\n    return {**os.environ, "
+                                    "'TMPDIR': '/t'}\ndef run():\n    \"\"\"Told by RULEBOOK_REQUEST.\"\"\"",
+                    render__pdf__writer="import os\ndef dated():\n    os.environ['SOURCE_DATE_EPOCH'] = '1'")
     assert not cycles(sources) and not crossings(sources) and not engine_outside(sources) and not unresolved(sources)
-    assert not stage_order(sources)
+    assert not stage_order(sources) and not environment_outside(sources)
     assert len(own_modules(sources)) <= OWN_MODULES and len(top_modules(sources)) <= TOP_MODULES
 
 
@@ -410,11 +510,19 @@ def test_the_stages_import_only_the_stages_before_them():
     assert stage_order(sources) == []
 
 
-def test_generator_keeps_at_most_five_modules_of_its_own():
+def test_generator_keeps_at_most_six_modules_of_its_own():
     assert len(top_modules(_modules())) <= TOP_MODULES, top_modules(_modules())
 
 
-def test_render_keeps_at_most_four_modules_of_its_own():
+def test_the_environment_is_read_in_the_settings_alone():
+    sources = _modules()
+    assert {use for _, _, use in _environment_uses(sources[SETTINGS_HOME])} == {"read"}  # it is read there
+    assert {key for name in sources for _, key, use in _environment_uses(sources[name]) if use == "write"} <= \
+        set(OTHER_PROJECTS)  # and, of another project's switches, written where they are used (this test reads them)
+    assert environment_outside(sources) == []
+
+
+def test_render_keeps_at_most_five_modules_of_its_own():
     assert len(own_modules(_modules())) <= OWN_MODULES, own_modules(_modules())
 
 

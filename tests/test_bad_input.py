@@ -23,8 +23,9 @@ import pytest
 
 from generator.book.library import load_library
 from generator.commands import build as build_module
-from generator.commands.build import STAMP, build
+from generator.commands.build import build
 from generator.errors import UNPRINTABLE, Location, RulebookError, SourceError, SourceErrors
+from generator.render.output import STAMP
 from tests import hostile
 from tests.conftest import copy_project
 from tests.test_faults import one_line, run, tiny
@@ -538,6 +539,7 @@ def test_when_the_site_engine_fails_the_message_names_the_page(tmp_path, monkeyp
 
 def test_when_the_pdf_layout_fails_the_message_names_the_page(tmp_path, monkeypatch):
     from generator.render.pdf import book, worker
+    from generator.render.process import ERROR, PDF, Request
 
     lib = load_library(tiny(tmp_path / "project"))
 
@@ -547,9 +549,9 @@ def test_when_the_pdf_layout_fails_the_message_names_the_page(tmp_path, monkeypa
         raise RecursionError("maximum recursion depth exceeded while calling a Python object")
 
     monkeypatch.setattr(book, "render_book", fails)
-    monkeypatch.setattr(worker, "_STATE", {"lib": lib, "out": tmp_path, "paper": "letter", "duplex": False})
-    status, message = worker._task("book")
-    assert status == "error" and "page 38 of the book" in message and "RecursionError" in message
+    monkeypatch.setattr(worker, "_STATE", {"lib": lib, "out": tmp_path, "request": Request(PDF, str(lib.root))})
+    failure = worker._task("book").failure
+    assert failure.kind == ERROR and "page 38 of the book" in failure.message and "RecursionError" in failure.message
 
 
 # --- 6. --out never destroys what it did not make ----------------------------------------------------------------

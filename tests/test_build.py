@@ -77,7 +77,7 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
     """With RULEBOOK_PDF_CACHE set, the same sources, paper and sides are rendered once; a change
     to any source file, the paper or the sides is rendered afresh."""
     from generator.book.library import load_library
-    from generator.commands import build as build_module
+    from generator.render.pdf import worker
     from tests.conftest import copy_project
 
     renders: list[tuple[str, str, bool]] = []
@@ -89,13 +89,13 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
         (pdf_dir / "score-sheets" / "golf.pdf").write_bytes(b"sheet")
         return {"game-golf": len(renders)}
 
-    monkeypatch.setattr(build_module, "_render_pdfs", render)
+    monkeypatch.setattr(worker, "_render_pdfs", render)
     monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "cache"))
     project = copy_project(tmp_path / "project")
 
     def pdfs(name: str, paper: str = "letter", duplex: bool = False) -> tuple[dict, dict[str, bytes]]:
         out = tmp_path / name
-        anchors = build_module.render_pdfs(load_library(project), out, paper, duplex)
+        anchors = worker.render_pdfs(load_library(project), out, paper, duplex)
         return anchors, {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
     first = pdfs("first")
@@ -118,7 +118,7 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
     it (an edit undone too), one of anything else renders, and the oldest render goes. With RULEBOOK_PDF_CACHE, that
     folder is used in its place (the suite's: the one `make` keeps)."""
     from generator.book.library import load_library
-    from generator.commands import build as build_module
+    from generator.render.pdf import worker
     from tests.conftest import copy_project
 
     renders: list[str] = []
@@ -129,7 +129,7 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
         (pdf_dir / "book.pdf").write_bytes(str(len(renders)).encode())
         return {"game-golf": len(renders)}
 
-    monkeypatch.setattr(build_module, "_render_pdfs", render)
+    monkeypatch.setattr(worker, "_render_pdfs", render)
     monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
     project = copy_project(tmp_path / "project")
     prose = project / "content" / "golf.md"
@@ -139,7 +139,7 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
     def book(text: str, edition: str | None = None, cache: Path = keep) -> int:
         prose.write_text(text, encoding="utf-8")
         out = tmp_path / f"pdf-{len(renders)}"
-        anchors = build_module.render_pdfs(load_library(project, edition), out, keep=cache)
+        anchors = worker.render_pdfs(load_library(project, edition), out, keep=cache)
         assert (out / "book.pdf").read_bytes() == str(anchors["game-golf"]).encode()  # the render's own files
         return anchors["game-golf"]
 
@@ -147,10 +147,10 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
     assert book(original + " ") == 2 and book(original + "  ") == 3  # edits render; the first render goes
     assert book(original + " ") == 2  # an edit undone: kept
     assert book(original) == 4  # the oldest went (KEPT_RENDERS)
-    kind = keep / build_module.RENDERS / "2026.2-letter-simplex"
-    assert len([e for e in kind.iterdir() if not e.name.startswith(".")]) == build_module.KEPT_RENDERS == 2
+    kind = keep / worker.RENDERS / "2026.2-letter-simplex"
+    assert len([e for e in kind.iterdir() if not e.name.startswith(".")]) == worker.KEPT_RENDERS == 2
     assert book(original, "2026.1") == 5 and book(original) == 4  # each edition in a folder of its own
-    assert build_module.render_pdfs(load_library(project), tmp_path / "uncached") == {"game-golf": 6}  # no cache
+    assert worker.render_pdfs(load_library(project), tmp_path / "uncached") == {"game-golf": 6}  # no cache
     monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(keep))  # the suite's: the cache a build kept
     assert book(original, cache=tmp_path / "elsewhere") == 4 and not (tmp_path / "elsewhere").exists()
     assert len(renders) == 6
@@ -269,12 +269,12 @@ def test_a_build_keeps_its_score_sheets_one_by_one(tmp_path, monkeypatch):
 SITE_WORKER_CASES = {
     "asked, it lists the files, then writes each page, as generate() writes them here": """
 worker = SiteWorker()
-worker.ask(**request("by-worker"))
+worker.ask(request("by-worker"))
 listing = worker.listing()
 pages = [rel for rel in listing["files"] if rel.endswith(".md")]
 each = all(worker.wait_for(rel) and (Path(listing["docs"]) / rel).is_file() for rel in pages)
 ended = worker.finish()
-here = generate(**request("here"))
+here = generate(request("here"))
 same = lambda a, b: {p.relative_to(a): p.read_bytes() for p in Path(a).rglob("*") if p.is_file()} == \\
     {p.relative_to(b): p.read_bytes() for p in Path(b).rglob("*") if p.is_file()}
 print(each and ended and listing["docs"] != here["docs"] and same(listing["docs"], here["docs"]),
@@ -284,13 +284,13 @@ print(each and ended and listing["docs"] != here["docs"] and same(listing["docs"
     "a contributor's mistake comes back as the library's own error": """
 (project / "rules_data" / "golf.yaml").write_text("id: golf\\ntitle: [unclosed\\n", encoding="utf-8")
 worker = SiteWorker()
-worker.ask(**request("by-worker"))
+worker.ask(request("by-worker"))
 try:
     worker.listing()
 except RulebookError as exc:
     told = str(exc)
 try:
-    generate(**request("here"))
+    generate(request("here"))
 except RulebookError as exc:
     print(told == str(exc), "golf.yaml" in told, gone(worker.pid))
 """,
@@ -308,7 +308,7 @@ for name in ("listing", "wait_for"):
     setattr(SiteWorker, name, original)
     built.append((out / "site" / "games" / "golf" / "index.html").is_file())
 worker = SiteWorker()
-worker.ask(**request("by-worker"))
+worker.ask(request("by-worker"))
 os.kill(worker.pid, signal.SIGKILL)
 print(all(built), worker.listing() is None, gone(worker.pid))
 """,
@@ -351,10 +351,11 @@ def test_site_worker(case, tmp_path):
 from pathlib import Path
 from generator.commands.build import build
 from generator.errors import RulebookError
+from generator.render.process import PAGES, Request
 from generator.render.site.worker import SiteWorker, generate
 project = Path({str(tmp_path / "project")!r})
 def request(folder):
-    return dict(root=str(project), edition=None, generated=folder, downloads=None, pages=None, repo="")
+    return Request(PAGES, str(project), out=str(project / folder))
 def gone(pid):
     try:
         os.waitpid(pid, os.WNOHANG)
@@ -392,11 +393,11 @@ def test_the_pages_are_listed_as_mkdocs_lists_a_docs_folder_but_what_changed_las
     from mkdocs.config import load_config
     from mkdocs.structure.files import get_files
 
+    from generator.render.process import PAGES, Request
     from generator.render.site.worker import generate
     from tests.conftest import ROOT
 
-    result = generate(root=str(ROOT), edition=None, generated=str(tmp_path / "generated"), downloads=None,
-                      pages=None, repo="")
+    result = generate(Request(PAGES, str(ROOT), out=str(tmp_path / "generated")))
     config = load_config(config_file=str(ROOT / "mkdocs.yml"))
     config["docs_dir"] = result["docs"]
     mkdocs_order = [f.src_uri for f in get_files(config)]
@@ -411,7 +412,7 @@ def test_a_render_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     import tempfile
 
     from generator.book.library import load_library
-    from generator.commands import build as build_module
+    from generator.render.pdf import worker
     from tests.checkfix import make_project
 
     game = ("id: demo\ntitle: Demo Rummy\ncategory: cards\nintroduced: \"2026.1\"\n"
@@ -425,7 +426,7 @@ def test_a_render_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
     monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
-    build_module.render_pdfs(load_library(project), tmp_path / "pdf")
+    worker.render_pdfs(load_library(project), tmp_path / "pdf")
     assert sorted(p.name for p in (tmp_path / "pdf").iterdir()) != []
     assert sorted(p.name for p in scratch.iterdir()) == []
 

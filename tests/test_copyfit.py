@@ -16,10 +16,10 @@ import pytest
 
 from generator.book import index as book_index
 from generator.book.library import Library
-from generator.commands.build import KEPT_RENDERS, RENDERS
 from generator.render.pdf import cache
 from generator.render.pdf.book import book_html, render_book
 from generator.render.pdf.weasy import Engine, page_fill
+from generator.render.pdf.worker import KEPT_RENDERS, RENDERS
 from generator.render.views.describe import pdf_name
 from tests.conftest import BUILD_CACHE, CURRENT, PUBLISHED
 from tests.pagetext import (

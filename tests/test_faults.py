@@ -26,6 +26,8 @@ from generator.cli import main
 from generator.commands import build as build_module
 from generator.commands.build import build
 from generator.errors import RulebookError
+from generator.render import output
+from generator.render.process import SCRATCH
 from tests import hostile
 from tests.checkfix import DEMO_GAME, make_project
 from tests.conftest import ROOT, copy_project
@@ -304,15 +306,16 @@ def test_a_read_only_or_blocked_output_folder_is_one_line(tmp_path):
         subprocess.run(["umount", "-l", str(disk)], check=False)
 
 
-def _processes(marker: str) -> list[str]:
-    """Command lines of the running processes that have ``marker`` in them, after a moment to go."""
-    for _ in range(50):
+def render_processes(parent: int, wait: bool = True) -> list[str]:
+    """The command lines of the render processes ``parent`` started (each is given a scratch folder named by it:
+    render/process.py's ``scratch_environment``) that are running, after a moment to go unless not ``wait``."""
+    scratch = f"TMPDIR={tempfile.gettempdir()}/{SCRATCH}{parent}-".encode()
+    for _ in range(50 if wait else 1):
         found = []
-        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-            with contextlib.suppress(OSError):
-                args = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                if marker in args and cmdline.parent.name != str(os.getpid()):
-                    found.append(args)
+        for environ in Path("/proc").glob("[0-9]*/environ"):
+            with contextlib.suppress(OSError):  # gone meanwhile, or another user's
+                if any(setting.startswith(scratch) for setting in environ.read_bytes().split(b"\0")):
+                    found.append((environ.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode())
         if not found:
             break
         time.sleep(0.1)
@@ -325,19 +328,23 @@ def test_kill_9_during_a_build_leaves_no_process_and_the_next_build_no_staging_f
     each render stalled, so that the kill comes during it on any machine."""
     project = tiny(tmp_path / "project")
     out = project / "build"
-    code = ("import sys; from generator.commands import build; build.WORKER = 'tests.stalled_worker'; "
+    code = ("import sys; from generator.render.pdf import worker; worker.WORKER = 'tests.stalled_worker'; "
             f"from generator.cli import main; main(['--root', {str(project)!r}, 'build'])")
     started = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env={**os.environ, "RULEBOOK_PDF_JOBS": "2"})
+    def stalled() -> list[str]:  # (what else a render runs on the way, such as ctypes's look for a library: not these)
+        return [p for p in render_processes(started.pid, wait=False) if p.split()[1:3] == ["-m", "tests.stalled_worker"]]
+
     try:
         deadline = time.monotonic() + 60
-        while len(_processes(f"tests.stalled_worker {project}")) < 2 and time.monotonic() < deadline:
+        while len(stalled()) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)  # the worker, and the process it forked for the sheets
-        assert len(_processes(f"tests.stalled_worker {project}")) == 2, "the render never started"
+        assert len(stalled()) == 2, "the render never started"
     finally:
         os.kill(started.pid, signal.SIGKILL)
         started.wait()
-    assert _processes(str(project)) == []
+    assert render_processes(started.pid) == []
     assert [p.name for p in out.iterdir() if p.name.startswith(".staging-")]  # what the kill left
     build(project, pdf=False)
     assert [p.name for p in out.iterdir() if p.name.startswith((".staging-", ".old-"))] == []
@@ -421,7 +428,7 @@ def test_a_build_of_one_half_keeps_the_other_as_it_was(tmp_path, monkeypatch):
 
 def test_a_leftover_staging_folder_goes_and_one_in_use_stays(tmp_path):
     """A folder a stopped build left goes; one a build holds stays, and so does a user's folder of the same name."""
-    from generator.commands.build import STAGING, claim, sweep
+    from generator.render.output import STAGING, claim, sweep
 
     left, lock = claim(tmp_path, STAGING)
     (left / "half-written.pdf").write_bytes(b"%PDF")
@@ -453,7 +460,7 @@ def test_publish_cleans_its_temporary_folder_however_it_ends(tmp_path):
     temp.mkdir()
     left = temp / f"{TEMP_PREFIX}killed"  # as a publish killed with -9 leaves it: marked as its (build.claim)
     left.mkdir()
-    (left / build_module.STAMP).write_text(build_module.STAMP_TEXT, encoding="utf-8")
+    (left / output.STAMP).write_text(output.STAMP_TEXT, encoding="utf-8")
     code = ("import time; from pathlib import Path; from generator.commands import publish\n"
             "def stalled(lib, pdf_dir, **kwargs):\n"
             "    pdf_dir.mkdir(parents=True); print('rendering', flush=True); time.sleep(60)\n"
@@ -583,12 +590,13 @@ PRINT_ENGINE_REFUSES = {
 
 
 @pytest.mark.parametrize("css, told", PRINT_ENGINE_REFUSES.values(), ids=PRINT_ENGINE_REFUSES.keys())
-def test_what_the_print_engine_refuses_is_passed_on_in_its_words(capsys, css, told):
+def test_what_the_print_engine_refuses_is_passed_on_in_its_words(monkeypatch, css, told):
     import weasyprint
 
     from generator.render.pdf import worker
     from generator.render.pdf.weasy import engine_warnings
 
-    with engine_warnings(worker._warn):  # as the render's process tells the build (worker.main), and preview its user
+    monkeypatch.setattr(worker, "_STATE", {"warnings": []})
+    with engine_warnings(worker._warn):  # as the render's process tells the build (its answer), and preview its user
         weasyprint.HTML(string=f"<style>{css}</style><p>x</p>").render()
-    assert capsys.readouterr().err.splitlines() == told
+    assert [f"warning: {said}" for said in worker._STATE["warnings"]] == told  # as the build prints them

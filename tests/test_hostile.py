@@ -15,7 +15,6 @@ import random
 import subprocess
 import sys
 import threading
-import time
 import tracemalloc
 from html.parser import HTMLParser
 from pathlib import Path
@@ -35,6 +34,7 @@ from generator.render.pdf.book import book_html
 from tests import hostile
 from tests.checkfix import make_project
 from tests.conftest import ROOT, as_published, copy_project, sharing_pdfs, small_project
+from tests.test_faults import render_processes
 
 CANARY = "CANARY-7f3a9c51-do-not-publish"
 MARKDOWN = [
@@ -366,23 +366,6 @@ def test_refused_resource_leaves_the_last_build(good_build, monkeypatch):
     hostile.tried("failed builds")
 
 
-def _render_processes(project: Path, worker: str = "generator.render.pdf.worker") -> list[str]:
-    """The PDF render processes still running for ``project`` (their command lines), after a moment to go."""
-    for _ in range(50):
-        found = []
-        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-            try:
-                args = cmdline.read_bytes().split(b"\0")
-            except OSError:  # gone meanwhile
-                continue
-            if worker.encode() in args and str(project).encode() in args:
-                found.append(" ".join(a.decode(errors="replace") for a in args))
-        if not found:
-            break
-        time.sleep(0.1)  # a killed process takes a moment to go
-    return found
-
-
 # A memory ceiling is also given a time limit: a render that hung short of memory (as a process pool's did at
 # 100 MB) fails the test with the time limit's message instead of holding the suite up.
 @pytest.mark.parametrize("env,message", [({"RULEBOOK_PDF_TIMEOUT": "0.5"}, "longer than"),
@@ -398,20 +381,25 @@ def test_a_runaway_pdf_render_is_stopped_and_leaves_the_last_build(good_build, m
         build(project, out=out)
     assert _digest(out) == before
     _no_staging_left(out)
-    assert _render_processes(project) == []
+    assert render_processes(os.getpid()) == []
     hostile.tried("failed builds")
 
 
 def test_a_stopped_render_takes_the_processes_it_forked_with_it(tmp_path, monkeypatch):
     """The render forks a process for the sheets; stopped at its time limit, neither may be left running (a
     stand-in worker that forks at once and sleeps, so that the stop comes after the fork on any machine)."""
-    from generator.commands import build as build_module
+    from generator.render.pdf import worker
 
-    monkeypatch.setattr(build_module, "WORKER", "tests.sleepy_worker")
+    monkeypatch.setattr(worker, "WORKER", "tests.sleepy_worker")
     monkeypatch.setenv("RULEBOOK_PDF_TIMEOUT", "1")
+    monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
+    started = []
+    monkeypatch.setattr(worker.process, "_stop_group", lambda pid, stop=worker.process._stop_group: (
+        started.extend(render_processes(os.getpid(), wait=False)), stop(pid)))
     with pytest.raises(BuildError, match="longer than 1 s"):
-        build_module.render_pdfs(load_library(ROOT), tmp_path / "pdf")
-    assert _render_processes(ROOT, "tests.sleepy_worker") == []
+        worker.render_pdfs(load_library(ROOT), tmp_path / "pdf")
+    assert [p.split()[1:3] for p in started] == [["-m", "tests.sleepy_worker"]] * 2  # the two it stopped
+    assert render_processes(os.getpid()) == []
 
 
 def test_a_failed_publish_leaves_gh_pages_unchanged(tmp_path):

@@ -12,9 +12,9 @@ import pytest
 
 from generator.book import index as book_index
 from generator.book.library import load_library
-from generator.commands.build import render_pdfs
 from generator.render.pdf.book import game_pages, render_book
 from generator.render.pdf.scorepad import render_sheet
+from generator.render.pdf.worker import render_pdfs
 from generator.render.views.describe import pdf_name
 from tests.conftest import CURRENT, PUBLISHED
 from tests.pagetext import pdf_reader

@@ -13,7 +13,7 @@ import termios
 
 import pytest
 
-from generator.progress import Progress, line, parse
+from generator.progress import Progress
 
 # (reports in the order they come, the plain lines expected, in order, as patterns)
 STAGES = [
@@ -54,18 +54,6 @@ def test_a_terminal_gets_a_bar_that_fills():
     shown.close()
     text = out.getvalue()
     assert "score sheets: 100%" in text and "3/3" in text and "book pages laid out: 5" in text
-
-
-@pytest.mark.parametrize("report", [("score sheets", 2, 34, False), ("book pages laid out", 7, None, False),
-                                    ("booklet: book pages laid out", 40, 40, True)])
-def test_a_render_process_reports_in_lines_the_build_reads_back(report):
-    assert parse(line(*report)) == report
-    assert line(*report).count("\n") == 1
-
-
-@pytest.mark.parametrize("text", ["warning: Court Whist runs over its printed pages", "error: no", "progress\tx\ty\t\t0\n"])
-def test_other_lines_are_not_reports(text):
-    assert parse(text) is None
 
 
 def _on_a_terminal(size: tuple[int, int] | None) -> str:

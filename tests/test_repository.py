@@ -121,13 +121,13 @@ def test_the_site_build_links_the_configured_repository_or_none(tmp_path, monkey
     setting is used, and with none configured (no CI, a remote that is no address) no page has an edit button."""
     from types import SimpleNamespace
 
+    from generator.render.process import PAGES, Request
     from generator.render.site.plugin import RulebookPlugin
     from generator.render.site.worker import generate
 
     for name in ("RULEBOOK_REPO", "GITHUB_REPOSITORY", "GITHUB_SERVER_URL"):
         monkeypatch.delenv(name, raising=False)
-    answer = generate(root=str(ROOT), edition=None, generated=str(tmp_path / "generated"), downloads=None, pages=None,
-                      repo=repo)
+    answer = generate(Request(PAGES, str(ROOT), out=str(tmp_path / "generated"), repo=repo))
     expected = repo or repository(ROOT, "", {})  # this checkout's remote, if it is an address
     assert answer["repo"] == (expected or "")
     hearts = (tmp_path / "generated" / CURRENT / "docs" / "games" / "hearts.md").read_text(encoding="utf-8")

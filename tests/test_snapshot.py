@@ -1,14 +1,16 @@
 """One snapshot (issue 51, item 1): a build lays out the bytes it validated. A source that changes while the book is
 built is one line, and nothing is switched in (the next `make` builds again). Cheap: the renders are stubbed; a
-stub reads the sources as a render's process does (``load_library`` with the build's snapshot pinned)."""
+stub reads the sources as a render's process does (``load_library`` held to what the build validated, as its
+request says: ``lib.validated``)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from generator.book.library import SNAPSHOT_ENV, load_library
+from generator.book.library import load_library
 from generator.commands import build as build_module
 from tests.test_faults import one_line, run, tiny
 
@@ -53,10 +55,11 @@ def test_a_source_changed_while_the_book_is_built_is_one_line_and_nothing_is_swi
     originals = {p: p.read_bytes() for folder in ("content", "rules_data") for p in (project / folder).glob("*.*")}
 
     def render_pdfs(lib, pdf_dir, **_):
-        assert Path(__import__("os").environ[SNAPSHOT_ENV]).is_file()
+        assert lib.validated  # what the build validated, which the render's request carries
         _edit(project, what)
         if when != "after the renders read":
-            load_library(project)  # what a render's process does first: it must not lay out what no check saw
+            load_library(project, validated=lib.validated)  # what a render's process does first: it must not lay
+            # out what no check saw
         if when == "and put back, between":
             for path, body in originals.items():
                 if path.is_dir():
@@ -72,14 +75,13 @@ def test_a_source_changed_while_the_book_is_built_is_one_line_and_nothing_is_swi
     line = one_line(output, "", "changed while the book was being built", "nothing was switched in")
     assert ("content/" in line or "rules_data/" in line), line
     assert not (out / "current").exists() and not (out / "pdf").exists()
-    assert SNAPSHOT_ENV not in __import__("os").environ
 
 
 def test_a_build_whose_sources_stay_as_validated_is_switched_in(tmp_path, monkeypatch):
     project = tiny(tmp_path / "project")
 
     def render_pdfs(lib, pdf_dir, **_):
-        load_library(project)
+        load_library(project, validated=lib.validated)
         pdf_dir.mkdir(parents=True)
         (pdf_dir / "book.pdf").write_bytes(b"%PDF-1.7 a stand-in")
         return {}
@@ -88,3 +90,34 @@ def test_a_build_whose_sources_stay_as_validated_is_switched_in(tmp_path, monkey
     code, output = run("--root", str(project), "build", "--pdf-only", "--out", str(tmp_path / "out"))
     assert code == 0, output
     assert (tmp_path / "out" / "pdf" / "book.pdf").read_bytes() == b"%PDF-1.7 a stand-in"
+
+
+@pytest.mark.parametrize("render", ["pdf", "site"])
+def test_a_renders_own_process_is_held_to_what_the_build_validated(tmp_path, monkeypatch, render):
+    """What the build validated reaches the render's own process in its request (the PDF worker, the site's page
+    worker): a source edited since is one line there, and nothing is made of it. The real renders, on one game."""
+    from generator.book.files import recording
+    from generator.book.library import CHANGED
+    from generator.errors import RulebookError
+    from generator.render.pdf.worker import render_pdfs
+    from generator.render.site.engine import render_site
+
+    monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
+    project = tiny(tmp_path / "project")
+    with recording() as validated:
+        lib = load_library(project)
+    lib.validated = validated
+    _edit(project, "a page edited")
+    with pytest.raises(RulebookError, match=re.escape(f"content/about.md: {CHANGED}")):
+        if render == "pdf":
+            render_pdfs(lib, tmp_path / "pdf")
+        else:
+            (tmp_path / "staging").mkdir()
+            render_site(lib, tmp_path / "site", tmp_path / "staging", None)
+    assert not list(tmp_path.glob(f"{render}/**/*.{'pdf' if render == 'pdf' else 'html'}"))
+    lib.validated = None  # held to nothing, the same render makes the book as it now is
+    if render == "pdf":
+        render_pdfs(lib, tmp_path / "pdf")
+    else:
+        render_site(lib, tmp_path / "site", tmp_path / "staging", None)
+    assert list(tmp_path.glob(f"{render}/**/*.{'pdf' if render == 'pdf' else 'html'}"))

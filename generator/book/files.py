@@ -20,6 +20,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from .. import settings
 from ..errors import Location, SourceError, echo
 
 # The tool's own templates and assets: inside the installed package (pyproject.toml ships the repository's templates/
@@ -151,12 +152,10 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
 
 
 # What the project's sources were when read (display name -> digest of the bytes), while ``recording``: a build
-# validates the sources once and lays out those bytes; what its renders read is held against this (``snapshot``).
+# validates the sources once and lays out those bytes; what its renders read is held against this (library.py's
+# ``validated``).
 _READ: dict[str, str] | None = None
 SOURCE_FOLDERS = ("content/", "rules_data/")
-# Set by a build for the processes that render it: a JSON file of the sources as the build validated them (name ->
-# digest, ``recording``). A render whose load reads other bytes stops (library.load_library).
-SNAPSHOT_ENV = "RULEBOOK_SOURCES"  # the book's sources, as the door names them (the project's folders)
 
 
 @contextlib.contextmanager
@@ -306,13 +305,14 @@ def _decode(raw: bytes, path: str, limit: int = MAX_FILE_BYTES) -> str:
 
 def user_cache() -> Path:
     """The user's cache folder (``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``): a speed-up, never needed."""
-    return _user_cache(os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+    given = settings.read()
+    return _user_cache(given.cache_home, given.home)
 
 
 @functools.lru_cache(maxsize=8)
-def _user_cache(xdg_cache_home: str | None, home: str | None) -> Path:
-    # Asked once per file a load reads: working out the home folder each time was 5 % of a load.
-    return Path(xdg_cache_home or Path.home() / ".cache") / "rulebook"
+def _user_cache(cache_home: Path | None, home: Path | None) -> Path:
+    # Asked once per file a load reads: the home folder is worked out once.
+    return (cache_home or (home or Path.home()) / ".cache") / "rulebook"
 
 
 def write_whole(path: Path, data: str | bytes) -> None:

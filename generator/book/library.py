@@ -7,10 +7,7 @@ was introduced later. There is one copy of the data, never two.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import Location, SourceError, SourceErrors, echo
 from . import hints
-from .files import SNAPSHOT_ENV, list_folder, read_source, recording
+from .files import list_folder, read_source, recording
 from .loader import TextDoc, YamlDoc, read_text, read_yaml
 from .lookalike import foreign_letters, reader_key
 from .model import (
@@ -93,6 +90,9 @@ class Library:
     # Where the lists the checks read (the house dictionary, the confusables) come from, if not ``root``: a pull
     # request is judged by its base's lists (commands/check_pr.py), never by the ones it brings.
     lists_from: Path | None = None
+    # The sources as a build validated them (name -> digest), which this load was held to (``load_library``), and so
+    # is every other edition it loads; None outside a build's render.
+    validated: dict[str, str] | None = None
 
     @property
     def lists_root(self) -> Path:
@@ -123,7 +123,7 @@ class Library:
             return self
         kept = self.__dict__.setdefault("_editions", {})
         if edition_id not in kept:
-            kept[edition_id] = replace(load_library(self.root, edition_id, allow_missing=True),
+            kept[edition_id] = replace(load_library(self.root, edition_id, allow_missing=True, validated=self.validated),
                                          lists_from=self.lists_from)
         return kept[edition_id]
 
@@ -301,16 +301,18 @@ def _no_file(root: Path, gid: str) -> str:
             f"decision in {DATA_DIR}/{REVISIONS_FILE} (kind: game_retired, game: {gid}, why: ...)")
 
 
-# What a build says of a source that changed while it ran (a render's load, files.SNAPSHOT_ENV, or the last look).
+# What a build says of a source that changed while it ran (a render's load, held to what it validated, or the last
+# look).
 CHANGED = ("changed while the book was being built, after it was validated: nothing was switched in; build again "
            "(the next `make` does)")
 
 
-def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
-    """Load and validate every source file; raise SourceErrors listing every bad file at once. In a build's render
-    (``SNAPSHOT_ENV`` set) the sources must be the bytes the build validated: any other is one line naming it."""
-    pinned = os.environ.get(SNAPSHOT_ENV)
-    if not pinned:
+def load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False,
+                 validated: dict[str, str] | None = None) -> Library:
+    """Load and validate every source file; raise SourceErrors listing every bad file at once. Held to ``validated``
+    (a build's render: the sources as the build validated them, name -> digest), a source that is not those bytes is
+    one line naming it."""
+    if validated is None:
         return _load_library(root, edition_id, allow_missing)
     failed: SourceErrors | None = None
     with recording() as read:
@@ -318,39 +320,21 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             lib = _load_library(root, edition_id, allow_missing)
         except SourceErrors as exc:  # a file gone or broken since: the change is the news, not what it broke
             failed = exc
-    changed = changed_reads(read, Path(pinned), root)
+    changed = changed_reads(read, validated, root)
     if changed:
         raise SourceErrors([SourceError(Location(name), CHANGED) for name in changed[:1]])
     if failed is not None:
         raise failed
+    lib.validated = validated
     return lib
 
 
-@contextlib.contextmanager
-def pinned(snapshot: str | None) -> Iterator[None]:
-    """Within this block, a load holds its sources to ``snapshot`` (``SNAPSHOT_ENV``; None: to nothing). A process
-    started before the block (the site's worker, made ready for the next build) is told it with each request."""
-    before = os.environ.get(SNAPSHOT_ENV)
-    if snapshot is None:
-        os.environ.pop(SNAPSHOT_ENV, None)
-    else:
-        os.environ[SNAPSHOT_ENV] = snapshot
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(SNAPSHOT_ENV, None)
-        else:
-            os.environ[SNAPSHOT_ENV] = before
-
-
-def changed_reads(read: dict[str, str], pinned: Path, root: Path) -> list[str]:
-    """The sources in ``read`` (name -> digest) that differ from the snapshot kept in the file ``pinned``, and those
-    of the snapshot that are no longer a file in ``root``: a load without them reads a different book (an optional
-    file, such as the revisions, gone is no error to the loader)."""
-    snapshot = json.loads(read_source(pinned, pinned.name, pinned.parent, 64 * 1024 * 1024))
-    changed = {name for name, digest in read.items() if snapshot.get(name) != digest}
-    changed |= {name for name in snapshot if name not in read and not (root / name).is_file()}
+def changed_reads(read: dict[str, str], validated: dict[str, str], root: Path) -> list[str]:
+    """The sources in ``read`` (name -> digest) that differ from ``validated``, and those of ``validated`` that are no
+    longer a file in ``root``: a load without them reads a different book (an optional file, such as the revisions,
+    gone is no error to the loader)."""
+    changed = {name for name, digest in read.items() if validated.get(name) != digest}
+    changed |= {name for name in validated if name not in read and not (root / name).is_file()}
     return sorted(changed)
 
 

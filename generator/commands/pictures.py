@@ -18,10 +18,8 @@ from __future__ import annotations
 import html
 import io
 import json
-import os
 import re
 import subprocess
-import sys
 import threading
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -33,6 +31,7 @@ from ..book.files import MAX_ASSET_BYTES, MAX_OUTPUT_BYTES, copy_tree, read_file
 from ..book.library import Library
 from ..errors import BuildError, RulebookError
 from ..progress import Report, quiet
+from ..render.process import PAIR, SITE, Request
 from ..render.site.engine import CONFIG, render_site
 
 SOURCES = ("rules_data", "content", "templates", CONFIG)  # what the pictures are drawn from
@@ -517,11 +516,9 @@ def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[s
 
 MADE = ("generator", "templates", CONFIG, "pyproject.toml", "requirements.lock")  # what the book is made with
 RUNNING = Path(__file__).resolve().parents[2]  # the code running this check (the change's)
-# A side's site, made by that side's own code (run with its folder first on the path): its functions, not ours.
-SITE_SCRIPT = ("import json, sys; from pathlib import Path; from generator.book.library import load_library; "
-               "from generator.render.site.engine import render_site; root, ed, out, staging, anchors = sys.argv[1:]; "
-               "render_site(load_library(Path(root), ed), Path(out), Path(staging), None, "
-               "json.loads(Path(anchors).read_text(encoding='utf-8')))")
+# What draws a side, run by that side's own code (its folder first on the path): its functions, not ours.
+PAIR_RENDERER = "generator.render.pdf.pair"  # both books, in one process
+SITE_BUILDER = "generator.render.site.engine"  # a side's site
 
 
 def need_playwright() -> None:
@@ -562,19 +559,20 @@ def made_differently(base: Path, root: Path) -> bool:
     return _code_of(base) != _code_of(root) and _files(base) != _files(root)
 
 
-def _render(code: Path, args: list[str], env: dict[str, str], games: int, what: str) -> None:
-    """One side's render in a process of its own code (``code`` first on the path, its folder the working one)."""
-    from .build import PDF_MEMORY_MB, PDF_MEMORY_MB_PER_GAME, PDF_TIMEOUT, PDF_TIMEOUT_PER_GAME, _limit_memory
+def _render(code: Path, module: str, request: Request, games: int, what: str) -> None:
+    """One side's render (``module`` given ``request``) in a process of its own code (``code`` first on the path,
+    its folder the working one), under the limits a PDF render is given."""
+    from ..render.pdf.worker import limits
+    from ..render.process import MEMORY, TIMEOUT, run
 
-    env = {**env, "PYTHONPATH": str(code) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")}
-    try:
-        done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                              timeout=PDF_TIMEOUT + PDF_TIMEOUT_PER_GAME * games, cwd=code,
-                              preexec_fn=_limit_memory(PDF_MEMORY_MB + PDF_MEMORY_MB_PER_GAME * games))
-    except subprocess.TimeoutExpired:
-        raise BuildError(f"the pictures' {what} took too long and was stopped") from None
-    if done.returncode != 0:
-        raise BuildError(f"the pictures' {what} failed: {(done.stderr.strip().splitlines() or ['no message'])[-1]}")
+    timeout, memory = limits(games)
+    failed = run(module, request, timeout=timeout, memory_mb=memory, code=code).failure
+    if failed is not None and failed.kind == TIMEOUT:
+        raise BuildError(f"the pictures' {what} took too long and was stopped")
+    if failed is not None and failed.kind == MEMORY:
+        raise BuildError(f"the pictures' {what} needed more than {memory} MB of memory: {failed.message}")
+    if failed is not None:
+        raise BuildError(f"the pictures' {what} failed: {failed.message}")
 
 
 @dataclass
@@ -596,8 +594,6 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     by its own code, templates and settings; when those differ, every page is compared by its output, not only its
     words. The pages of a game in ``edited`` (whose own rules the change edits) are each drawn; of pages changed alike
     otherwise, a few (``alike``). Refused, before anything is read, when a source is a link leaving the project."""
-    from ..render.process import scratch_environment
-
     leaving = links_leaving(root)
     if leaving:
         raise RulebookError(f"{leaving[0]}: a link to a file outside the project, which no picture may show: "
@@ -614,18 +610,17 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     scratch.mkdir(exist_ok=True)
     progress("pictures: the book before and after")
     games = len(before.games) + len(after.games)
-    pair = ["-m", "generator.render.pdf.pair"]
-    with scratch_environment() as env:
-        if not styled:  # one process, one code: the second book lays out again only what the change touched
-            _render(_code_of(root), [*pair, str(base), before.edition.id, str(root), after.edition.id, str(scratch)],
-                    env, games, "book render")
-        else:  # each side by its own code (each laid out twice in its process: the second time from the first)
-            for side, top, lib in (("before", base, before), ("after", root, after)):
-                (scratch / side).mkdir()
-                _render(_code_of(top), [*pair, str(top), lib.edition.id, str(top), lib.edition.id, str(scratch / side)],
-                        env, games, f"book render ({side})")
-                for suffix in (".pdf", ".json"):
-                    (scratch / side / f"{side}{suffix}").replace(scratch / f"{side}{suffix}")
+    if not styled:  # one process, one code: the second book lays out again only what the change touched
+        _render(_code_of(root), PAIR_RENDERER, Request(PAIR, str(root), after.edition.id, str(scratch), before=str(base),
+                                                    before_edition=before.edition.id), games, "book render")
+    else:  # each side by its own code (each laid out twice in its process: the second time from the first)
+        for side, top, lib in (("before", base, before), ("after", root, after)):
+            (scratch / side).mkdir()
+            _render(_code_of(top), PAIR_RENDERER, Request(PAIR, str(top), lib.edition.id, str(scratch / side),
+                                                       before=str(top), before_edition=lib.edition.id),
+                    games, f"book render ({side})")
+            for suffix in (".pdf", ".json"):
+                (scratch / side / f"{side}{suffix}").replace(scratch / f"{side}{suffix}")
     progress("pictures: the book before and after", final=True)
     pictures, restyled, grouped = book_pictures(scratch, out, before, after, styled, edited)
     sites = {}
@@ -635,9 +630,9 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
         staging = scratch / f"site-{side}-staging"
         staging.mkdir()
         if styled:
-            with scratch_environment() as env:
-                _render(_code_of(top), ["-c", SITE_SCRIPT, str(top), lib.edition.id, str(scratch / f"site-{side}"),
-                                     str(staging), str(anchors)], env, games, f"site ({side})")
+            _render(_code_of(top), SITE_BUILDER, Request(SITE, str(top), lib.edition.id, str(scratch / f"site-{side}"),
+                                                      staging=str(staging), pages=json.loads(read_file_text(anchors))),
+                    games, f"site ({side})")
         else:
             render_site(lib, scratch / f"site-{side}", staging, None, json.loads(read_file_text(anchors)))
         sites[side] = scratch / f"site-{side}"

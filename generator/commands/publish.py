@@ -29,8 +29,10 @@ from ..book.library import Library, edition_key, load_library
 from ..checks import run_checks
 from ..errors import Problem, Problems, RulebookError
 from ..progress import Report, quiet
+from ..render.output import held_folder
+from ..render.pdf.worker import render_pdfs
 from ..render.site import engine
-from .build import code_digest, held_folder, render_pdfs
+from .build import code_digest
 
 ALIAS = "latest"
 # What a build of the book reads besides the installed code: a change to any of them not yet committed would be
@@ -122,11 +124,9 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             pdf_dir = Path(tmp) / edition.id / "pdf"
             anchors = render_pdfs(ed_lib, pdf_dir, progress=lambda stage, *args, ed=edition.id, **kw:
                                   progress(f"{ed}: {stage}", *args, **kw))
-            pages = Path(tmp) / edition.id / "book-pages.json"
-            pages.write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
             progress(f"{edition.id}: site built, checked and committed")
             engine.deploy(root, env, branch, edition.id, f"{edition.id} – {edition.label}", aliases,
-                          downloads=pdf_dir, pages=pages, generated=Path(tmp) / edition.id / "generated",
+                          downloads=pdf_dir, pages=anchors, generated=Path(tmp) / edition.id / "generated",
                           message=f"Deployed {edition.id} ({edition.label}) built from commit {commit}",
                           properties={DIGEST: digest})
             progress(f"{edition.id}: site built, checked and committed", final=True)

@@ -1,7 +1,9 @@
 """Two versions of one edition's book laid out in one child process, for the pull-request check's pictures.
 
-``python -m generator.render.pdf.pair BEFORE EDITION AFTER EDITION OUT`` writes ``OUT/before.pdf`` and ``OUT/after.pdf`` (the
-book alone: no score sheet, which the pictures do not show) and each one's anchors (``before.json``, ``after.json``).
+``python -m generator.render.pdf.pair REQUEST`` (a PAIR ``process.Request``: ``before`` and ``before_edition`` the book
+before the change, ``root`` and ``edition`` the book after, ``out`` a folder) writes ``out/before.pdf`` and
+``out/after.pdf`` (the book alone: no score sheet, which the pictures do not show) and each one's anchors
+(``before.json``, ``after.json``), and answers with a ``process.Result``.
 The two share one ``Layout`` that keeps its parts, as ``rulebook preview`` does, and more (``MovedLayout``): the second
 book lays out again only the parts the change touched, not those it only moved to another first page, so the pair costs
 about one book and the parts the change touched.
@@ -14,9 +16,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .book import Layout, Part
+
+if TYPE_CHECKING:
+    from ..process import Request
 
 
 class MovedLayout(Layout):
@@ -56,24 +61,39 @@ def print_assets(book: Path) -> dict[str, bytes]:
 
 
 def main(argv: list[str]) -> int:
-    """Render both books; print ``error: ...`` and return 1 on a problem the sources cause."""
-    before, before_edition, after, after_edition, out = argv
+    """Render both books the request (a file) asks for; the answer on what was standard output (``process.Answer``)."""
+    from ..process import Answer, Request, Result, failure
+
+    answer = Answer()
+    try:
+        request = Request.read(Path(argv[0]))
+        _render_pair(request)
+        result = Result()
+    except Exception as exc:  # noqa: BLE001 - the sources' own error, a full disk, memory: the answer says which
+        result = Result(failure=failure(exc, Path(argv[0]).parent))
+    answer.result(result)
+    return 0 if result.failure is None else 1
+
+
+def _render_pair(request: Request) -> None:
+    """The two books ``request`` asks for, and their anchors, into its folder."""
     from ...book.library import load_library
     from ...errors import RulebookError
+    from ..process import PAIR
     from .book import render_book
     from .weasy import Engine
 
-    layout = MovedLayout(Engine("letter", Path(before)), keep=True)
-    try:
-        for name, root, edition in (("before", before, before_edition), ("after", after, after_edition)):
-            if name == "after" and print_assets(Path(after)) != print_assets(Path(before)):
-                layout = MovedLayout(Engine("letter", Path(after)), keep=True)  # its own styles: nothing shared
-            anchors = render_book(load_library(Path(root), edition), Path(out) / f"{name}.pdf", layout=layout)
-            (Path(out) / f"{name}.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
-    except RulebookError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    if request.task != PAIR or request.before is None:
+        raise RulebookError(f"the pair renders two books, not the {request.task!r} asked")
+    out = Path(request.out)
+    layout = MovedLayout(Engine("letter", Path(request.before)), keep=True)
+    for name, root, edition in (("before", request.before, request.before_edition),
+                                ("after", request.root, request.edition)):
+        if name == "after" and print_assets(Path(root)) != print_assets(Path(request.before)):
+            layout = MovedLayout(Engine("letter", Path(root)), keep=True)  # its own styles: nothing shared
+        anchors = render_book(load_library(Path(root), edition, validated=request.validated), out / f"{name}.pdf",
+                              layout=layout)
+        (out / f"{name}.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -16,26 +16,30 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ... import settings
 from ...book import git
 from ...book.files import MAX_ASSET_BYTES, read_source
 from ...book.git import GitMissing
 from ...errors import BuildError, EngineErrors, RulebookError, SourceError
 from ...progress import Report, quiet
-from ..process import die_with_parent
+from ..process import PAGES, Request, die_with_parent
 
 if TYPE_CHECKING:
     from ...book.library import Library
     from .log import Said
 
 CONFIG = "mkdocs.yml"  # the site's configuration, at the project's root
+PLUGIN = "rulebook"  # the plugin's name in it (pyproject.toml's entry point)
 REMOTE = "origin"  # the remote whose copy of the branch mike deploys on (given to mike, read by ``deployed_ref``)
 
 
 def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | None,
                 book_pages: dict[str, int] | None = None, progress: Report = quiet) -> None:
-    """Build the MkDocs site (strict) for the library's edition into ``site_dir``."""
+    """Build the MkDocs site (strict) for the library's edition into ``site_dir``: its pages generated in ``staging``
+    (held to the sources the library was validated from, if any), linking the PDFs in ``downloads`` and printing the
+    book's page of each anchor (``book_pages``)."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -49,16 +53,11 @@ def render_site(lib: Library, site_dir: Path, staging: Path, downloads: Path | N
             config = load_config(config_file=str(lib.root / CONFIG), site_dir=str(site_dir), strict=True)
         except (MkDocsException, SystemExit) as exc:
             raise refused(exc, log.take(), {}, lib.root) from None
-    plugin = config.plugins["rulebook"]
-    plugin.config.edition = lib.edition.id
-    plugin.config.generated = str(staging / "generated")
-    plugin.config.downloads = str(downloads) if downloads else None
+    plugin = config.plugins[PLUGIN]
+    plugin.request = Request(PAGES, str(lib.root), lib.edition.id, str(staging / "generated"), validated=lib.validated,
+                             downloads=str(downloads) if downloads else None, pages=book_pages)
     plugin.progress = progress
     progress(SITE_PAGES)  # from MkDocs's start: the pages are counted as they are written
-    if book_pages is not None:
-        pages_file = staging / "book-pages.json"
-        pages_file.write_text(json.dumps(book_pages, sort_keys=True), encoding="utf-8")
-        plugin.config.pages = str(pages_file)
     # The theme's own templates (mkdocs.yml's custom_dir) are read by MkDocs, not by the door every other file
     # passes: each is put through it first, so that a link among them to a secret is one line, never a page.
     for folder in overrides(lib.root):
@@ -118,17 +117,17 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
     def told(url: str) -> None:
         print(f"serving the site at {url} (built again when a source changes; Ctrl-C stops)", flush=True)
 
-    given = {"RULEBOOK_EDITION": edition} if edition else {}  # read by the plugin, as mike's builds give it
-    before = {name: os.environ.get(name) for name in ("RULEBOOK_EDITION", "RULEBOOK_GENERATED")}
     # The pages are generated into a folder of the preview's own, removed when it stops: never into build/, where a
     # build refuses what it did not make (and a preview and a build may run at once).
     # What MkDocs logs is kept from the start (a configuration it refuses); the plugin tells it at each build.
     with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told), \
             kept(lambda: None) as log:
-        os.environ.update({**given, "RULEBOOK_GENERATED": generated})
+        asked = Path(generated) / "request.json"
+        asked.write_text(Request(PAGES, str(root), edition, generated).to_json(), encoding="utf-8")
         try:
             # Not strict: a warning is printed (at its source) and the preview goes on showing the book
-            mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True, strict=False)
+            mkdocs_serve(config_file=str(root / CONFIG), dev_addr=addr, livereload=True, strict=False,
+                         plugins=_plugins_asked(root, asked))
         except (MkDocsException, SystemExit) as exc:  # refused before serving (what the plugin told is not kept)
             raise refused(exc, log.take(), {}, root) from None
         except OSError as exc:
@@ -136,35 +135,51 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
                 raise
             raise BuildError(f"{addr} is in use (another preview, or another server): stop it, or give another "
                              "address with --addr, such as 127.0.0.1:8001") from None
-        finally:
-            for name, value in before.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
+
+
+def _plugins_asked(root: Path, request: Path) -> Any:
+    """The plugins mkdocs.yml lists, the rulebook plugin's options naming ``request`` (a file): how a run of MkDocs
+    in this process is given its request (load_config's options replace the file's). As a mapping, which MkDocs
+    reads without taking it apart: the preview loads it again at every build."""
+    import io
+
+    from mkdocs.utils.yaml import yaml_load
+
+    stream = io.BytesIO(read_source(root / CONFIG, CONFIG, root, MAX_ASSET_BYTES))
+    stream.name = str(root / CONFIG)  # an INHERIT in it is found from there, as MkDocs finds it
+    listed = yaml_load(stream).get("plugins", ["search"])
+    if not isinstance(listed, (dict, list)):
+        return listed  # MkDocs refuses it, in its words
+    entries = listed.items() if isinstance(listed, dict) else [
+        (entry, None) if isinstance(entry, str) else next(iter(entry.items())) for entry in listed if entry]
+    return {name: {**(options or {}), "request": str(request)} if name == PLUGIN else options
+            for name, options in entries}
 
 
 def versioned(env: dict[str, str]) -> dict[str, str]:
-    """``env`` for deploying versions: this environment's commands first on PATH (mike runs ``mkdocs`` from PATH),
-    and the site told it is one version among several (the theme's version selector)."""
-    return {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-            "RULEBOOK_VERSIONED": "1"}
+    """``env`` for mike, which deploys the versions: this environment's commands first on PATH (mike runs ``mkdocs``
+    from PATH)."""
+    return {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
 
 
 def deploy(root: Path, env: dict[str, str], branch: str, edition: str, title: str, aliases: tuple[str, ...],
-           downloads: Path, pages: Path, generated: Path, message: str, properties: dict[str, str]) -> None:
-    """Build the site of ``edition`` (its PDFs in ``downloads``, their pages in ``pages``, its generated pages in
-    ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with ``aliases``, the
-    commit message ``message`` and ``properties`` kept with the version (in versions.json, read by ``versions``).
-    Nothing is committed unless the build succeeds and its check passes (the plugin checks every build)."""
-    given = {"RULEBOOK_EDITION": edition, "RULEBOOK_DOWNLOADS": str(downloads), "RULEBOOK_PAGES": str(pages),
-             "RULEBOOK_GENERATED": str(generated)}
+           downloads: Path, pages: dict[str, int], generated: Path, message: str, properties: dict[str, str]) -> None:
+    """Build the site of ``edition`` (its PDFs in ``downloads``, the book's page of each anchor ``pages``, its
+    generated pages in ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with
+    ``aliases``, the commit message ``message`` and ``properties`` kept with the version (in versions.json, read by
+    ``versions``). Nothing is committed unless the build succeeds and its check passes (the plugin checks every
+    build). mike's build of the site is given its request in a file beside ``generated``, named in mike's
+    environment (settings.REQUEST)."""
+    asked = generated.parent / "request.json"
+    asked.parent.mkdir(parents=True, exist_ok=True)
+    asked.write_text(Request(PAGES, str(root), edition, str(generated), downloads=str(downloads), pages=pages,
+                             versioned=True).to_json(), encoding="utf-8")
     args = ["deploy", "--branch", branch, "--title", title, "--message", message, "--prop-delete-all",
             *(arg for key, value in sorted(properties.items()) for arg in ("--prop-set-string", f"{key}={value}")),
             edition]
     if aliases:
         args += [*aliases, "--update-aliases"]
-    _mike(args, root, {**env, **given})
+    _mike(args, root, {**env, settings.REQUEST: str(asked)})
 
 
 @dataclass(frozen=True)
@@ -239,3 +254,29 @@ def _mike(args: list[str], root: Path, env: dict[str, str]) -> None:
                             env=env, capture_output=True, text=True, preexec_fn=lambda: die_with_parent(parent))
     if result.returncode != 0:
         raise BuildError(f"mike {' '.join(args)} failed:\n{result.stderr.strip()[-3000:]}")
+
+
+def main(argv: list[str]) -> int:
+    """``python -m generator.render.site.engine REQUEST``: the site a request (``process.Request``, a SITE) asks for,
+    built into its ``out`` folder; the answer on what was standard output (``process.Answer``)."""
+    from ...book.library import load_library
+    from ..process import SITE, Answer, Result, failure
+
+    answer = Answer()
+    request: Request | None = None
+    try:
+        request = Request.read(Path(argv[0]))
+        if request.task != SITE or request.staging is None:
+            raise RulebookError(f"the site builder builds a site in a staging folder, not the {request.task!r} asked")
+        lib = load_library(Path(request.root), request.edition, validated=request.validated)
+        render_site(lib, Path(request.out), Path(request.staging),
+                    Path(request.downloads) if request.downloads else None, request.pages)
+        result = Result()
+    except Exception as exc:  # noqa: BLE001 - the library's own error, a full disk, memory: the answer says which
+        result = Result(failure=failure(exc, Path(request.out) if request is not None else None))
+    answer.result(result)
+    return 0 if result.failure is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

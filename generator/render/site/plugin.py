@@ -1,18 +1,23 @@
 """The MkDocs plugin: generates the pages from rules_data/ and content/, and sanitizes every page.
 
 Registered as ``rulebook`` (see pyproject.toml), so ``mkdocs build``, ``mkdocs serve`` and
-``mike deploy`` all build the book from its sources. The edition comes from the plugin's
-``edition`` option or the ``RULEBOOK_EDITION`` environment variable (mike sets it per version).
+``mike deploy`` all build the book from its sources. What to build (the edition, where its pages are
+generated, the PDFs and page numbers the site links, whether it is one version among several) is the
+build's request (``process.Request``): the one ``engine.render_site`` gives it, or the file its
+``request`` option names (``engine.serve``), or the file the setting ``RULEBOOK_REQUEST`` names (the
+site builds mike runs for ``engine.deploy``); a plain ``mkdocs build`` makes one from the plugin's options.
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
+import json
 import logging
 import os
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +27,10 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from ...book.files import SNAPSHOT_ENV, template_folders
+from ... import settings
+from ...book.files import read_file_text, template_folders
 from ...errors import RulebookError, problem_line
+from ..process import PAGES, Request
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
 
@@ -37,8 +44,9 @@ class RulebookConfig(Config):
     edition = c.Optional(c.Type(str))
     generated = c.Type(str, default="build/generated")
     downloads = c.Optional(c.Type(str))
-    pages = c.Optional(c.Type(str))
+    pages = c.Optional(c.Type(str))  # a JSON file: the book's page of each anchor
     repo = c.Type(str, default="")
+    request = c.Optional(c.Type(str))  # a request file (process.Request): what to build, in place of the above
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -48,7 +56,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     check: Any = None  # the running site check (verify.SiteCheck) during a build
     last_page: str | None = None  # the page MkDocs is writing: told to the check once the next page begins
     worker: Any = None  # the process generating the pages (worker.SiteWorker) until MkDocs lists the files
-    progress: Any = None  # told how many pages are written of how many (progress.py), set by build.render_site
+    progress: Any = None  # told how many pages are written of how many (progress.py), set by engine.render_site
+    request: Request | None = None  # what to build, given by engine.render_site (``_request``)
+    versioned = False  # this build is one version among several (mike deploys it): its request says so
     pages_written, pages_listed = 0, 0
 
     def __init__(self) -> None:
@@ -89,20 +99,20 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.status = ""
         self.root = Path.cwd()  # the book's folder (serving: set at each build)
 
-    @property
-    def versioned(self) -> bool:
-        """Whether this build is one version among several (mike deploys it: ``engine.versioned``)."""
-        return bool(os.environ.get("RULEBOOK_VERSIONED"))
-
-    def _request(self, config: Any) -> dict[str, Any]:
-        """What to generate: ``worker.generate``'s arguments, from the plugin's options or the environment."""
-        return {"root": str(Path(config["config_file_path"]).resolve().parent),
-                "edition": self.config.edition or os.environ.get("RULEBOOK_EDITION") or None,
-                "generated": os.environ.get("RULEBOOK_GENERATED") or self.config.generated,
-                "downloads": self.config.downloads or os.environ.get("RULEBOOK_DOWNLOADS"),
-                "pages": self.config.pages or os.environ.get("RULEBOOK_PAGES"), "repo": self.config.repo,
-                # The build's snapshot of its sources, as it is now: a worker made ready before has an older one.
-                "snapshot": os.environ.get(SNAPSHOT_ENV)}
+    def _request(self, config: Any) -> Request:
+        """What to generate (``worker.generate``): the request this build was given (by ``engine.render_site``), or
+        the one in the file the ``request`` option or the setting RULEBOOK_REQUEST names, or one made of the plugin's
+        options; its repository is the ``repo`` option's."""
+        given = self.request
+        named = self.config.request or settings.read().request
+        if given is None and named:
+            given = Request.read(Path(named))
+        if given is None:
+            root = Path(config["config_file_path"]).resolve().parent
+            pages = json.loads(read_file_text(Path(self.config.pages))) if self.config.pages else None
+            given = Request(PAGES, str(root), self.config.edition or None, str(root / self.config.generated),
+                            downloads=self.config.downloads, pages=pages)
+        return replace(given, repo=self.config.repo)
 
     def _use(self, answer: dict[str, Any], config: Any) -> None:
         config["docs_dir"], config["nav"] = answer["docs"], answer["nav"]
@@ -126,28 +136,29 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         request = self._request(config)
         if self.broken is not None:  # the page saying why the last build failed (``_keep_serving``)
             self.problems = []
-            self._use(_error_site(Path(request["root"]) / request["generated"], self.broken), config)
+            self._use(_error_site(Path(request.out), self.broken), config)
             return
         try:
-            self._use(generate(**request), config)
+            self._use(generate(request), config)
         except RulebookError as exc:
             if not self.serving:
                 raise self._failed(str(exc)) from exc
             # The preview shows why the book cannot be built, and builds it again when the file is saved.
             self.problems = []
-            self._use(_error_site(Path(request["root"]) / request["generated"], str(exc)), config)
+            self._use(_error_site(Path(request.out), str(exc)), config)
             self.status = f"the book cannot be built (the preview says so): {_first(str(exc))}"
             return
         if self.serving:
-            self.problems = _errors(request["root"], request["edition"])
+            self.problems = _errors(request.root, request.edition)
             self.status = (f"{len(self.problems)} error{'s' if len(self.problems) != 1 else ''}, shown atop every "
                            f"page: {_first(self.problems[0])}" if self.problems else "")
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # `mkdocs serve` builds on every save: each build is made here (no worker), so that a slip in a
-        # file becomes a page saying so instead of a failed build and a preview that stops changing.
+        # file becomes a page saying so instead of a failed build and a preview that stops changing. mike reads the
+        # configuration and builds nothing itself (it runs `mkdocs build`): no pages are wanted of it.
         self.serving = command == "serve"
-        if self.serving and self.worker is not None:
+        if command in ("serve", "mike") and self.worker is not None:
             self.worker.stop()
             self.worker = None
         if self.serving:
@@ -164,15 +175,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.started = time.monotonic()
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
+        request = self._request(config)
+        self.versioned = request.versioned
         if self.versioned:
             config["extra"]["version"] = {"provider": "mike"}
             config["extra_javascript"].append(EDITIONS_SCRIPT)
         if self.worker is not None:
-            request = self._request(config)
-            self.worker.ask(**request)
+            self.worker.ask(request)
             self.asked = True
             # MkDocs lists this empty folder and the theme; the pages join the list at on_files.
-            pending = Path(request["root"]) / request["generated"] / ".pending"
+            pending = Path(request.out) / ".pending"
             pending.mkdir(parents=True, exist_ok=True)
             config["docs_dir"] = str(pending)
         return config
@@ -376,7 +388,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         elif problems:
             raise self._failed("the built site failed its checks:\n" + "\n".join(map(problem_line, problems[:50])))
         else:
-            self.verified = config["site_dir"]  # build.render_site need not read every page again
+            self.verified = config["site_dir"]  # engine.render_site need not read every page again
         if self.serving:
             took = f"{'rebuilt' if self.rebuilt else 'built'} in {time.monotonic() - self.started:.1f} s"
             self._told(f"{took}; {self.status}" if self.status else took)

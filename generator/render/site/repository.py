@@ -1,18 +1,18 @@
 """Where a reader sends a correction: the repository the book is kept in, as configured, else the book's own address.
 
 No address is built in: no source names a repository. The repository is configuration, in this order: a setting
-(the rulebook plugin's ``repo:`` in mkdocs.yml, or ``RULEBOOK_REPO``), the repository CI runs in
+(the rulebook plugin's ``repo:`` in mkdocs.yml, or the user's: ``settings.py``), the repository CI runs in
 (``GITHUB_SERVER_URL``/``GITHUB_REPOSITORY``), the git remote ``origin`` of the project. With none, the site's
 "Found a mistake?" line offers the address the book itself gives for corrections (About the Book's e-mail).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from ... import settings
 from ...book import git
 from ...book.git import GitError
 from ...book.library import Library
@@ -46,12 +46,13 @@ def _git_remote(root: Path) -> str | None:
 
 
 def repository(root: Path, setting: str = "", env: Mapping[str, str] | None = None) -> str | None:
-    """The web address of the repository the book's sources are kept in, from configuration; None when none says."""
-    env = os.environ if env is None else env
-    for configured in (setting, env.get("RULEBOOK_REPO", "")):
+    """The web address of the repository the book's sources are kept in, from configuration (``setting``, then the
+    user's settings: ``env``'s, this process's environment's unless given); None when none says."""
+    given = settings.read(env)
+    for configured in (setting, given.repo):
         if configured.strip():
             return web_address(configured) or None
-    server, name = env.get("GITHUB_SERVER_URL", "").strip(), env.get("GITHUB_REPOSITORY", "").strip()
+    server, name = given.ci_server.strip(), given.ci_repository.strip()
     if name:
         return web_address(f"{server or 'https://github.com'}/{name}")
     remote = _git_remote(root)

@@ -1,13 +1,13 @@
 """The site's pages, generated in a second process while MkDocs starts up and reads them.
 
-MkDocs builds on one CPU, and between making the plugin and listing the files it spends about
-0.13 s of the book's build on its own start (the rest of its configuration, the theme, the theme's
-files). Importing the data model, loading the library and writing the pages take about as long (at
-1000 games, 2 s). So the plugin starts this worker as soon as MkDocs makes it (the imports happen
-then) and tells it what to generate once the configuration is read. The worker answers with the
-list of files once the library is loaded, then writes the pages in the order MkDocs reads them,
-telling each as it is written; MkDocs starts on the first while the others are written
-(``plugin.py``). The same ``generate`` runs in the build's own process when no worker can.
+MkDocs builds on one CPU, and between making the plugin and listing the files it spends a good part of a small
+book's build on its own start (the rest of its configuration, the theme, the theme's files). Importing the data
+model, loading the library and writing the pages take about as long. So the plugin starts this worker as soon as
+MkDocs makes it (the imports happen then) and gives it its request (``process.Request``) once the configuration is
+read. The worker answers in JSON lines: the list of files once the library is loaded, then each page as it is
+written, in the order MkDocs reads them (MkDocs starts on the first while the others are written: ``plugin.py``),
+and, if the book cannot be made, a ``process.Result`` saying why. The same ``generate`` runs in the build's own
+process when no worker can.
 """
 
 from __future__ import annotations
@@ -23,25 +23,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ...book.files import read_file_text
 from ...errors import RulebookError
-from ..process import die_with_parent
+from ..process import ERROR, Failure, Request, Result, die_with_parent
 
 
-def generate(root: str, edition: str | None, generated: str, downloads: str | None, pages: str | None,
-             repo: str, listed: Callable[[dict[str, Any]], None] | None = None,
-             written: Callable[[str], None] | None = None, snapshot: str | None = None) -> dict[str, Any]:
-    """Load the edition and write its site's pages (``docs.write_docs``, which ``listed`` and ``written`` are
-    given to; ``snapshot``: the sources as the build validated them); return where they are, the nav, the edit sources, the files in reading order and the title."""
-    from ...book.library import load_library, pinned
+def generate(request: Request, listed: Callable[[dict[str, Any]], None] | None = None,
+             written: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Load the edition the request names (held to the sources it validated, if any) and write its site's pages into
+    its ``out`` folder (``docs.write_docs``, which ``listed`` and ``written`` are given to); return where they are,
+    the nav, the edit sources, the files in reading order and the title."""
+    from ...book.library import load_library
     from .docs import write_docs
     from .repository import repository
 
-    with pinned(snapshot):  # the build's sources as it validated them (library.SNAPSHOT_ENV), or none
-        lib = load_library(Path(root), edition)
-    docs = Path(root) / generated / lib.edition.id / "docs"
-    book_pages = json.loads(read_file_text(Path(pages))) if pages else None
-    repo = repository(Path(root), repo) or ""  # configured, never built in: '' offers the book's own address
+    root = Path(request.root)
+    lib = load_library(root, request.edition, validated=request.validated)
+    docs = Path(request.out) / lib.edition.id / "docs"
+    repo = repository(root, request.repo) or ""  # configured, never built in: '' offers the book's own address
     # The site's name and what the theme says of the book, as typed (the plugin escapes them for the theme).
     where = {"docs": str(docs), "site_name": f"{lib.book.title} · {lib.edition.id}",
              "site_description": lib.book.description, "site_author": lib.book.author, "accent": lib.book.accent,
@@ -51,15 +49,16 @@ def generate(root: str, edition: str | None, generated: str, downloads: str | No
         if listed is not None:
             listed({**result, **where})
 
-    return {**write_docs(lib, docs, Path(downloads) if downloads else None, book_pages, repo, tell, written), **where}
+    downloads = Path(request.downloads) if request.downloads else None
+    return {**write_docs(lib, docs, downloads, request.pages, repo, tell, written), **where}
 
 
 class SiteWorker:
     """A forked process that imports the data model at once and generates the pages when asked (once).
 
     Forked, not started afresh: it shares what MkDocs has imported (Jinja, Markdown, YAML), so only the
-    data model is left to import (a new Python took 0.23 s to import what this one needs). Never start
-    one while other threads run: a fork could copy a lock one of them holds (``available``).
+    data model is left to import (a new Python would import all of it again). Never start one while other
+    threads run: a fork could copy a lock one of them holds (``available``).
     """
 
     def __init__(self) -> None:
@@ -96,20 +95,23 @@ class SiteWorker:
         """Whether a worker may be forked here (this is the process's only thread)."""
         return hasattr(os, "fork") and threading.active_count() == 1
 
-    def ask(self, **request: Any) -> None:
-        """Start generating: ``generate``'s arguments."""
+    def ask(self, request: Request) -> None:
+        """Start generating what ``request`` asks (``generate``)."""
         with contextlib.suppress(BrokenPipeError), self._request:  # a worker that died: listing() says so
-            self._request.write(json.dumps(request))
+            self._request.write(request.to_json())
 
     def _next(self) -> dict[str, Any] | None:
         """The worker's next message; None once it has ended (reaped then), having failed or not."""
         line = self._answer.readline() if self.ended is None else ""
         if line:
             message = json.loads(line)
-            if "error" not in message:
+            if "result" not in message:
                 return message
             self.ended = os.waitstatus_to_exitcode(self._reap())
-            raise RulebookError(message["error"])
+            failure = Result.from_json(message["result"]).failure
+            if failure is not None:
+                raise RulebookError(failure.message)
+            return None
         if self.ended is None:
             self.ended = os.waitstatus_to_exitcode(self._reap())
         return None
@@ -118,7 +120,8 @@ class SiteWorker:
         """Wait for the list of files (``generate``'s answer, given before the pages are written); None if the
         worker failed in any other way than the library's own error (the caller then generates in its own
         process, where the real error is raised)."""
-        return self._next()
+        message = self._next()
+        return message["listing"] if message is not None else None
 
     def wait_for(self, rel: str) -> bool:
         """Wait until the page at ``rel`` is written; False if the worker failed first."""
@@ -154,12 +157,12 @@ def _reap(pid: int, *pipes: Any) -> int:
 
 
 def _worker(request_read: int, answer_write: int) -> NoReturn:
-    """The forked process: one request as JSON from the parent; the listing, then each page written, as JSON
-    lines back (or the library's error); leaves without the parent's exit handlers."""
+    """The forked process: one request (``process.Request``) from the parent; the listing, then each page written,
+    as JSON lines back, then its result (the library's error, if that stopped it); leaves without the parent's exit
+    handlers."""
     code = 1
     # No cycle collection in this short-lived process: its objects (the loaded edition, the pages' text) live until it
-    # exits, and the collector walked them again and again while they were made (at 1000 games the list reached the
-    # parent 0.59-0.71 -> 0.47-0.58 s after it asked; the worker's peak memory 138 -> 141 MB).
+    # exits, and the collector would walk them again and again while they are made.
     gc.disable()
     try:
         from . import docs  # noqa: F401 - imported before the request comes: the time this process saves
@@ -173,9 +176,12 @@ def _worker(request_read: int, answer_write: int) -> NoReturn:
 
             if line:  # else never asked (the configuration was read, but nothing built)
                 try:
-                    generate(**json.loads(line), listed=send, written=lambda rel: send({"written": rel}))
+                    generate(Request.from_json(line), listed=lambda listing: send({"listing": listing}),
+                             written=lambda rel: send({"written": rel}))
                 except RulebookError as exc:  # the contributor's mistake, told as the build tells it
-                    send({"error": str(exc)})
+                    send({"result": Result(failure=Failure(ERROR, str(exc))).as_json()})
+                else:
+                    send({"result": Result().as_json()})
         code = 0
     finally:  # on any other error, code 1: the parent generates again and raises it itself
         os._exit(code)

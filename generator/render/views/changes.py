@@ -110,7 +110,7 @@ def edition_changes(lib: Library, old: Library | None = None) -> EditionChanges 
     previous = lib.previous()
     if previous is None:
         return None
-    old = old or load_library(lib.root, previous.id, allow_missing=True)
+    old = old or load_library(lib.root, previous.id, allow_missing=True, validated=lib.validated)
     lines = compare(old, lib).changes
     here = lib.edition.id
     errata = [e for e in lib.errata if e.edition == here]
