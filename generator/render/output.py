@@ -32,7 +32,7 @@ STAGING = ".staging-"  # a build being made; held (locked) by the process making
 BUILD = ".build-"  # a whole build; the one in use is where CURRENT points
 CURRENT = "current"
 HALVES = ("site", "pdf")  # site and pdf: links through CURRENT
-_LEFT_BEHIND = (STAGING, BUILD, ".old-")  # .old-: a build switched by renames, before builds were switched by a link
+_LEFT_BEHIND = (STAGING, BUILD)  # what a stopped build leaves: swept when no process holds it
 SOURCE_FOLDERS = ("rules_data", "content", "templates")  # what a build reads: never a place to write it
 RENDERS = "editions"  # in a build's .cache: whole renders, a folder for each edition, paper and sides (pdf/worker.py)
 
