@@ -333,8 +333,13 @@ def test_a_user_with_the_address_installs_the_tool_and_makes_a_book_that_builds_
     assert commands[:2] == ["make", "make serve"], commands
     said = _run(["make"], clone, {k: v for k, v in env.items() if k != "PIP_CONSTRAINT"}, timeout=900)
     assert (clone / "build/site/index.html").is_file() and list((clone / "build/pdf").glob("*.pdf")), said
-    serve = subprocess.Popen(["make", "serve"], cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, start_new_session=True)
+    import socket
+
+    with socket.socket() as free:  # a port of its own: another suite's serve may hold 8000
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    serve = subprocess.Popen(["make", "serve", f"ADDR=127.0.0.1:{port}"], cwd=clone, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         said = _until(serve, r"http://127\.0\.0\.1:\d+/")
         import urllib.request
@@ -344,7 +349,11 @@ def test_a_user_with_the_address_installs_the_tool_and_makes_a_book_that_builds_
             assert "The Pine Street Book of Games" in page.read().decode("utf-8")
     finally:
         os.killpg(serve.pid, 15)
-        serve.wait(timeout=60)
+        try:
+            serve.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # whatever is left of the group is stopped: no server outlives the test
+            os.killpg(serve.pid, 9)
+            serve.wait(timeout=60)
 
 
 # -- the package declares what it imports; a book installs what the tool runs on ------------------------------------
