@@ -348,12 +348,15 @@ def test_a_user_with_the_address_installs_the_tool_and_makes_a_book_that_builds_
         with urllib.request.urlopen(url, timeout=30) as page:
             assert "The Pine Street Book of Games" in page.read().decode("utf-8")
     finally:
-        os.killpg(serve.pid, 15)
-        try:
-            serve.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # whatever is left of the group is stopped: no server outlives the test
-            os.killpg(serve.pid, 9)
-            serve.wait(timeout=60)
+        import contextlib
+        import signal
+
+        os.killpg(serve.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            serve.wait(timeout=30)
+        with contextlib.suppress(ProcessLookupError):  # whatever is left of the group: no server outlives the test
+            os.killpg(serve.pid, signal.SIGKILL)
+        serve.wait(timeout=30)
 
 
 # -- the package declares what it imports; a book installs what the tool runs on ------------------------------------
