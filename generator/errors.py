@@ -2,8 +2,8 @@
 
 A problem has one shape, ``Problem`` (where, the check that found it, what is wrong, how severe), and is printed by
 one function, ``problem_line``: a finding of validate, a source file that cannot be read, an item of the print
-shop's preflight, a page of the built site that fails its check. Commands count problems as data, never their
-printed text.
+shop's preflight, a page of the built site that fails its check (and, for CI, as a GitHub annotation by
+``problem_annotation``). Commands count problems as data, never their printed text.
 """
 
 from __future__ import annotations
@@ -86,6 +86,28 @@ def problem_line(problem: Problem) -> str:
     message = ("ok: " if problem.severity == "passed" else "") + problem.message
     text = ": ".join(part for part in (where, problem.check, message) if part)
     return text + (" (warning)" if problem.severity == "warning" else "")
+
+
+def _workflow_escaped(value: str, prop: bool = False) -> str:
+    # GitHub's workflow-command escaping; properties also escape ':' and ','.
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return value.replace(":", "%3A").replace(",", "%2C") if prop else value
+
+
+def problem_annotation(problem: Problem) -> str:
+    """A problem as a GitHub workflow command, which CI shows at its file and line
+    (``::error file=...,line=...,title=check::message``): how ``validate --format github`` and ``check-pr`` print it."""
+    return (f"::{problem.severity} file={_workflow_escaped(problem.path, True)},line={problem.line},"
+            f"title={_workflow_escaped(problem.check, True)}::{_workflow_escaped(problem.check + ': ' + problem.message)}")
+
+
+WORKFLOW_COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)
+
+
+def no_commands(text: str) -> str:
+    """``text`` with no line a GitHub runner takes as a workflow command (``::error``, ``::stop-commands::``,
+    ``##[``): each such line's first character escaped (Markdown shows ``\\:`` as ``:``)."""
+    return WORKFLOW_COMMAND.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
 class RulebookError(Exception):

@@ -34,6 +34,8 @@ from .model import (
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
+# What the book is made of: a side of a change given by a git ref is these folders at that ref (diff, check-pr).
+SOURCE_DIRS = (DATA_DIR, CONTENT_DIR)
 BOOK_FILE = "book.yaml"
 ERRATA_FILE = "errata.yaml"
 # The site's own pages and folders, beside the book's pages (render/site/docs.py writes them; tests/test_init.py holds

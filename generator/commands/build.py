@@ -25,6 +25,9 @@ from ..render.pdf.worker import render_pdfs
 from ..render.site.engine import render_site
 
 RECORD = ".made-from"  # in a build: a digest of what it was made from and how (``made_from``)
+# What another verb may use: the build itself, and the digest of the code every build reads (publish keeps a version
+# whose build would read what its deployed build read).
+__all__ = ["build", "code_digest", "run"]
 
 
 def default_out(root: Path, lib: Library) -> Path:

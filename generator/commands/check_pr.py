@@ -30,14 +30,12 @@ from ..book import git
 from ..book.compare import BOOK, Change, compare, markdown, show
 from ..book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ..book.frozen import rewritten
-from ..book.library import ACCEPTED, CONFUSABLES, CONTENT_DIR, DATA_DIR, DICTIONARY, Library, load_library
+from ..book.library import ACCEPTED, CONFUSABLES, CONTENT_DIR, DATA_DIR, DICTIONARY, SOURCE_DIRS, Library, load_library
 from ..book.textdiff import escape, mark_words
 from ..checks import listing, run_checks
-from ..errors import Problem, RulebookError, SourceError, SourceErrors, clean
+from ..errors import Problem, RulebookError, SourceError, SourceErrors, clean, no_commands, problem_annotation
 from ..progress import Report, quiet
 from ..render.site.engine import CONFIG
-from .diff import SOURCES
-from .validate import annotation, no_commands
 
 # The lists the checks read besides the book (generator/checks: editorial.house_words, evidence.confusables,
 # checks.accept): a pull request is judged by its base's, and a change to one licenses nothing in the same change.
@@ -401,8 +399,8 @@ def _failed(exc: RulebookError) -> list[Problem]:
 def _annotation(f: Problem) -> str:
     """A finding as a workflow command; one that no file holds is annotated on the run, not on a line."""
     if f.path:
-        return annotation(dataclasses.replace(f, line=max(1, f.line)))  # a file's line, never 0
-    return annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
+        return problem_annotation(dataclasses.replace(f, line=max(1, f.line)))  # a file's line, never 0
+    return problem_annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
 
 
 def _where(f: Problem) -> str:
@@ -438,7 +436,7 @@ def judge(root: Path, base: str, progress: Report = quiet,
         progress(f"validate {base}")
         base_root = Path(tmp) / "base"
         try:
-            git.unpack(root, base, SOURCES, base_root)
+            git.unpack(root, base, SOURCE_DIRS, base_root)
             if pictures is not None:  # the base's pages are drawn by its own code, templates and settings
                 checkout_made(base, root, base_root)
             old = _side(base_root)

@@ -10,10 +10,7 @@ from pathlib import Path
 
 from ..book import git
 from ..book.compare import Summary, compare, lines, markdown
-from ..book.library import CONTENT_DIR, DATA_DIR, Library, load_library
-
-# What the book is made of: a side given by a git ref is these folders at that ref.
-SOURCES = (DATA_DIR, CONTENT_DIR)
+from ..book.library import SOURCE_DIRS, Library, load_library
 
 
 def load_side(spec: str, repo: Path, tmp: Path) -> Library:
@@ -21,7 +18,7 @@ def load_side(spec: str, repo: Path, tmp: Path) -> Library:
     path = Path(spec)
     if path.is_dir() and (path / "rules_data").is_dir():
         return load_library(path.resolve())
-    return load_library(git.unpack(repo, spec, SOURCES, tmp / re.sub(r"\W", "_", spec)))
+    return load_library(git.unpack(repo, spec, SOURCE_DIRS, tmp / re.sub(r"\W", "_", spec)))
 
 
 def diff_summary(old: str, new: str, repo: Path) -> Summary:

@@ -73,14 +73,14 @@ class Preview:
         from ..book.library import load_library
         from ..checks import run_checks
         from ..render.pdf.book import render_book
-        from . import validate as report
+        from .validate import as_text
 
         self._may_write()  # a target it may not write is refused first, whatever the sources say (a file in content/)
         lib = load_library(self.root, self.edition)
         errors = [f for f in run_checks(lib) if f.severity == "error"]
         if errors:  # the same lines `rulebook validate` prints, so an editor can jump to them
             raise RulebookError("the sources have errors; the last good preview is kept\n"
-                                + report.as_text(errors, len(lib.games)))
+                                + as_text(errors, len(lib.games)))
         before = self.layout.laid_out
         self.target.parent.mkdir(parents=True, exist_ok=True)
         partial = self.target.with_name(f".{self.target.name}.partial")

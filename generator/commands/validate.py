@@ -1,15 +1,18 @@
-"""Printing findings: text (``errors.problem_line``: path:line: check: message), JSON, and GitHub annotations."""
+"""``rulebook validate``: the findings printed as text (``errors.problem_line``: path:line: check: message), JSON, or
+GitHub annotations (``errors.problem_annotation``)."""
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
 from ..book.library import ACCEPTED
-from ..errors import Problem, problem_line
+from ..errors import Problem, no_commands, problem_annotation, problem_line
 from ..progress import Progress, quiet
+
+# What another verb may use: the findings as validate prints them (build, edition new and preview print theirs so).
+__all__ = ["as_text", "run"]
 
 
 def _plural(n: int, word: str) -> str:
@@ -57,30 +60,9 @@ def as_json(findings: list[Problem]) -> str:
     return json.dumps([f.as_dict() for f in findings], indent=2, ensure_ascii=False)
 
 
-def _escape(value: str, prop: bool = False) -> str:
-    # GitHub's workflow-command escaping; properties also escape ':' and ','.
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return value.replace(":", "%3A").replace(",", "%2C") if prop else value
-
-
-def annotation(f: Problem) -> str:
-    """One finding as a GitHub workflow command (::error file=...,line=...,title=check::message)."""
-    return (f"::{f.severity} file={_escape(f.path, True)},line={f.line},title={_escape(f.check, True)}::"
-            f"{_escape(f.check + ': ' + f.message)}")
-
-
-WORKFLOW_COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)
-
-
-def no_commands(text: str) -> str:
-    """``text`` with no line a GitHub runner takes as a workflow command (``::error``, ``::stop-commands::``,
-    ``##[``): each such line's first character escaped (Markdown shows ``\\:`` as ``:``)."""
-    return WORKFLOW_COMMAND.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
-
-
 def as_github(findings: list[Problem], games: int) -> str:
     """GitHub workflow annotations (::error file=...,line=...::message); every other line is text, never a command."""
-    lines = [annotation(f) for f in findings if f.severity != "accepted"]
+    lines = [problem_annotation(f) for f in findings if f.severity != "accepted"]
     return "\n".join(lines + [no_commands(line) for line in accepted(findings) + [summary(findings, games)]])
 
 
