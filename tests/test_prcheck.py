@@ -258,7 +258,7 @@ def test_the_site_pictures_are_drawn_while_a_playwright_of_the_callers_runs(tmp_
     """The test session's shared Chromium (tests/conftest.py ``browser``, asked for here) runs Playwright's event loop
     in this worker's thread: a second Playwright started in that thread failed, and a check run after a browser test
     drew no site."""
-    from generator.commands.pictures import site_pictures
+    from generator.render.site.pictures import site_pictures
 
     assert browser.is_connected()
     for side, words in (("before", "Hearts may not be led"), ("after", "Hearts may never be led")):
@@ -295,7 +295,9 @@ def test_the_pictures_never_replace_a_folder_that_holds_anything_else(base, tmp_
 
 
 def test_a_book_page_that_only_moved_is_not_a_change_and_its_number_is_never_boxed():
-    from generator.commands.pictures import _Page, _Word, changed_words
+    from generator.render.pdf.pictures import Page as _Page
+    from generator.render.pdf.pictures import Word as _Word
+    from generator.render.views.pictures import changed_words
 
     def page(number: int, words: list[str], label: str) -> _Page:
         body = [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)]
@@ -374,7 +376,9 @@ def test_a_change_of_how_the_book_is_made_is_drawn_by_each_sides_own_making(tmp_
 def test_words_only_pushed_onto_the_next_page_are_not_boxed():
     """Two pages before, two after: a word added on the first pushes its last word onto the second; only the added
     word is boxed, not the one that moved, nor any on the second page."""
-    from generator.commands.pictures import _Page, _Word, block_marks
+    from generator.render.pdf.pictures import Page as _Page
+    from generator.render.pdf.pictures import Word as _Word
+    from generator.render.pdf.pictures import block_marks
 
     def page(number: int, words: list[str]) -> _Page:
         return _Page(number, 792, [_Word(w, (50 + 30 * i, 100, 75 + 30 * i, 110)) for i, w in enumerate(words)])
@@ -393,7 +397,8 @@ ALIKE_GAMES = ("whist", "cribbage", "euchre", "spades", "canasta", "oh-hell")
 
 def _made_alike(box: str, won: dict[str, str] | None = None, games: tuple[str, ...] = ALIKE_GAMES) -> list:
     """A book of a contents page then one page a game: its box named ``box``, its goal 'won' (by game)."""
-    from generator.commands.pictures import _Page, _Word
+    from generator.render.pdf.pictures import Page as _Page
+    from generator.render.pdf.pictures import Word as _Word
 
     def page(number: int, words: list[str]) -> _Page:
         return _Page(number, 792, [_Word(w, (50 + 40 * i, 100, 85 + 40 * i, 110)) for i, w in enumerate(words)])
@@ -426,7 +431,8 @@ ALIKE = {
 def test_pages_changed_alike_are_said_once_and_a_few_drawn(case):
     """Pages changed by the same words, none of a game whose own rules the change edits, are one group: its first few
     drawn (by the book's order), the rest left out; a game the change corrects is drawn, whatever its words."""
-    from generator.commands.pictures import FEW, book_changes
+    from generator.render.pdf.pictures import book_changes
+    from generator.render.views.pictures import FEW
 
     box, won, edited, pages, sizes = ALIKE[case]
     anchors = {k: n for n, g in enumerate(ALIKE_GAMES, 2) for k in (f"game-{g}", f"end-{g}")}
@@ -446,8 +452,8 @@ def test_pages_changed_alike_are_one_line_of_the_summary():
     many pages are left out, naming them."""
     from types import SimpleNamespace
 
-    from generator.commands.check_pr import alike_lines
-    from generator.commands.pictures import Alike
+    from generator.commands.check_pr.pictures import alike_lines
+    from generator.render.views.pictures import Alike
 
     change = (("Object",), ("Aim of the game",))
     games = set(ALIKE_GAMES)
@@ -459,7 +465,7 @@ def test_pages_changed_alike_are_one_line_of_the_summary():
     assert "3 of the book's left out (book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell))" in line
     some = Alike("site", (("Low",), ()), [f"site page games/{g}/" for g in ALIKE_GAMES[:4]], set(ALIKE_GAMES[:4]))
     [line, _] = alike_lines([some], SimpleNamespace(games=dict.fromkeys(ALIKE_GAMES)))
-    from generator.commands.pictures import index
+    from generator.commands.check_pr.pictures import index
 
     ed = SimpleNamespace(edition=SimpleNamespace(id="2026.2"))
     page = index([], ed, ed, [Alike("book", (("<b>Object</b>",), ("Aim",)), book.names, games)])
@@ -472,7 +478,7 @@ def test_pages_changed_alike_are_one_line_of_the_summary():
 def test_site_pages_changed_alike_are_drawn_a_few(tmp_path):
     """Five game pages whose box a template renames and one whose goal a correction also edits: the corrected game
     and the first three of the others are shot, the other two left out and named."""
-    from generator.commands.pictures import site_pictures
+    from generator.render.site.pictures import site_pictures
 
     for side, box in (("before", "Object"), ("after", "Aim of the game")):
         for g in ALIKE_GAMES:
@@ -551,7 +557,7 @@ def test_a_change_the_check_cannot_judge_fails_in_one_line(case, tmp_path, capsy
 
 def test_pictures_asked_for_and_not_drawn_fail_the_check(tmp_path, capsys, monkeypatch):
     """--pictures that cannot be drawn (the browser or a render failed) is a step not done: the check fails."""
-    from generator.commands import pictures
+    from generator.commands.check_pr import pictures
     from generator.errors import RulebookError
     from tests.conftest import small_project
 

@@ -2,8 +2,8 @@
 process that started it.
 
 A render that may run away runs in a process of its own, started by ``run``: an edition's PDFs (``pdf/worker.py``),
-the pull-request pictures' books and sites (``commands/pictures.py``, each side by its own code). The site's pages
-are written by a process forked as MkDocs starts (``site/worker.py``), and a site build mike runs reads its request
+the pull-request pictures' books and sites (``commands/check_pr/pictures.py``, each side by its own code). The site's
+pages are written by a process forked as MkDocs starts (``site/worker.py``), and a site build mike runs reads its request
 from the file ``RULEBOOK_REQUEST`` names (``site/plugin.py``, ``settings.py``). Each is given its work by one
 ``Request``, written as JSON, and answers in JSON lines (``Answer``): its progress as it goes, then one ``Result``
 (the book's anchors, the warnings, or why it failed: an error in one line, out of memory, a full disk). One that

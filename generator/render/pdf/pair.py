@@ -29,7 +29,7 @@ class MovedLayout(Layout):
 
     Only the pictures may: such a part's pages print the page numbers of its first layout, and the anchors (links,
     the contents, the index) are counted from where it is now. Its pages say what they said before, numbers aside,
-    so the pictures never draw them (``pictures._Page.key``); a part the change touched is laid out where it is."""
+    so the pictures never draw them (``pictures.Page.key``); a part the change touched is laid out where it is."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

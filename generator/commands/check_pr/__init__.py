@@ -1,0 +1,122 @@
+"""``rulebook check-pr``: a pull request judged (``judge.py``, by its base's lists and code), then said in a summary
+(``summary.py``) and, with ``--pictures``, drawn (``pictures.py``).
+
+It validates first and always, and prints GitHub annotations for every error and for each warning the base did not
+have (matched by check, file and message, not line: an edit above a standing warning moves it). Standing and accepted
+warnings are counted once in the summary, never annotated (GitHub shows ten annotations a step: a new one must not
+drown). The summary leads with the errors, then what the change does to the rules in words; when the change cannot
+be compared (the base or the change does not load), it says why and still reports. A check never passes what it could
+not judge: each step it could not carry out is an error, and so is a section of the summary that could not be
+written, named, with what stopped it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import Problem, RulebookError, clean, no_commands, problem_annotation
+from ...progress import Report, quiet
+from . import pictures as drawing
+from . import summary
+from .judge import Judgement, failure_findings, judge_change, not_judged
+
+
+@dataclass
+class Verdict:
+    """What the check says of a change: its exit code, its annotations, its summary (Markdown), and each step it
+    could not carry out, in a line."""
+
+    code: int
+    annotations: list[str]
+    summary: str
+    undone: list[str]
+
+
+def _annotated(f: Problem) -> str:
+    """A finding as a workflow command; one that no file holds is annotated on the run, not on a line."""
+    if f.path:
+        return problem_annotation(dataclasses.replace(f, line=max(1, f.line)))  # a file's line, never 0
+    return problem_annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
+
+
+def _written(section: str, failed: list[Problem], write: Callable[..., list[str]], *args: object) -> list[str]:
+    """A section of the summary, as ``write`` writes it. One that cannot be written is an error of the check: a source
+    refused where it is, pictures asked for and not drawn, and anything else (a bug) naming the section and what
+    stopped it; the other sections are written all the same."""
+    try:
+        return write(*args)
+    except drawing.NotDrawn as exc:  # asked for, and not drawn: the check did not do what it was asked
+        failed.append(not_judged(f"the pictures were asked for and not drawn: {exc}"))
+    except RulebookError as exc:
+        failed += failure_findings(exc)
+    except Exception as exc:  # noqa: BLE001 - a bug: the check fails, saying which section and what stopped it
+        failed.append(not_judged(f"the summary's section “{section}” could not be written: {type(exc).__name__}: "
+                                 f"{clean(' '.join(str(exc).split()))}"))
+    return []
+
+
+def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report) -> list[str]:
+    """Every section of the summary but the first (the check of the book, which counts their failures too)."""
+    failed = judgement.failed
+    if judgement.compared:
+        body = _written("What this change does to the rules", failed, summary.rules_lines, judgement)
+        body += _written("Games this change adds", failed, summary.new_games_lines, judgement)
+        body += _written("The house dictionary", failed, summary.dictionary_lines, judgement)
+    else:
+        body = _written("What this change does to the rules", failed, summary.not_compared_lines, judgement)
+    body += _written("How the book is checked", failed, summary.how_checked_lines, judgement)
+    if pictures is None:
+        body += _written("How the book is made", failed, summary.made_lines, judgement)
+    else:
+        body += _written("Pictures of the pages this change alters", failed, drawing.pictures_lines, judgement, root,
+                         pictures, progress)
+    return body + _written("Every file this change touches", failed, summary.files_lines, judgement)
+
+
+def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path | None = None) -> Verdict:
+    """The check of the tree at ``root`` against the git ref ``base``; ``progress`` is told each stage as it runs.
+    With ``pictures``, the pages the change alters are drawn there, before and after, if it validates. Whatever
+    fails, the summary is written, errors first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        judgement = judge_change(root, base, Path(tmp), progress, made=pictures is not None)
+        body = _sections(judgement, root, pictures, progress)
+    top = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
+    errors = judgement.errors
+    if not top:  # (the section's own failure is among the errors)
+        top = ["## Check of the book", "", *summary.errors_lines(errors)]
+    return Verdict(1 if errors else 0, [_annotated(f) for f in errors + judgement.new_warnings],
+                   "\n".join(top + body), [f.message for f in errors if f.check == "check.not_judged"])
+
+
+def check_pr(root: Path, base: str, progress: Report = quiet,
+             pictures: Path | None = None) -> tuple[int, list[str], str]:
+    """(exit code, annotation lines, summary Markdown) for the tree at ``root`` against git ref ``base``
+    (``check_change``)."""
+    verdict = check_change(root, base, progress, pictures)
+    return verdict.code, verdict.annotations, verdict.summary
+
+
+def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path | None = None) -> int:
+    """``rulebook check-pr``: print the annotations, then the summary (or append it to ``summary_file``)."""
+    from ...progress import shown
+    from ...render.site.pictures import need_playwright
+
+    if pictures is not None:
+        need_playwright()  # said before anything is judged: the pictures cannot be drawn without it
+    with shown() as progress:
+        verdict = check_change(root, base, progress, pictures)
+    print("\n".join(verdict.annotations), flush=True)
+    text = no_commands(verdict.summary)  # contributor text never runs as a workflow command, printed or in the file
+    if summary_file is not None:
+        with open(summary_file, "a", encoding="utf-8") as out:
+            out.write(text + "\n")
+    else:
+        print(text)
+    for what in verdict.undone:  # a check that could not judge never passes: each step it could not do, in a line
+        print(f"error: check-pr could not judge this change: {clean(what)}", file=sys.stderr)
+    return verdict.code
