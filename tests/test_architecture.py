@@ -15,6 +15,9 @@
   module reads a variable, names a ``RULEBOOK_`` one or tells another process or itself anything by writing one.
   The environment may be handed on whole to a child, and another project's own switch set where it is used
   (``OTHER_PROJECTS``).
+- commands/ holds only verbs: each of its modules (or packages) has the ``run`` its verb calls, none is over
+  ``VERB_LINES`` lines, and a verb takes from another only the names that one declares public (``__all__``), never its
+  module whole.
 - Every import of ours names a module that exists (a relative import counts its dots from the module's package).
 - Every module named by a string (a worker run with -m, a Markdown extension, the MkDocs entry point) exists, and
   every package is in pyproject.toml's list (a package missing there is not installed).
@@ -50,6 +53,8 @@ STAGES = ("book", "checks", "render", "commands")  # generator/'s packages, in t
 SHARED = {"generator.errors", "generator.progress", "generator.settings"}
 ENTRY = {"generator.cli", "generator.__main__"}  # the command line: it hands each verb to its command
 TOP_MODULES = 6  # generator/'s own modules besides its packages, __init__.py counted: SHARED, the command line
+COMMANDS = "generator.commands"  # one module (or package) a verb
+VERB_LINES = 300  # the most lines a module of commands/ has: a verb is thin, over the stages' shared mechanism
 DOTTED = re.compile(r"^generator(?:\.\w+)+(?::\w+)?$")  # a module of ours named by a string ("a.b" or "a.b:Name")
 SETTINGS_HOME = "generator.settings"  # where the environment is read
 # Other projects' switches that are read from the environment alone, set (and put back) where they are used: not a
@@ -336,6 +341,55 @@ def own_modules(sources: Sources) -> list[str]:
     return sorted(name for name in sources if _part(name) == "render")
 
 
+def _verb(name: str) -> str | None:
+    """The verb (``generator.commands.X``) module ``name`` is, or is part of; None outside commands/."""
+    parts = name.split(".")
+    return ".".join(parts[:3]) if len(parts) > 2 and ".".join(parts[:2]) == COMMANDS else None
+
+
+def _public(source: str) -> set[str]:
+    """The names a module declares public: its ``__all__``."""
+    return {element.value for node in _parsed(source).body if isinstance(node, ast.Assign)
+            and any(getattr(target, "id", "") == "__all__" for target in node.targets)
+            for element in getattr(node.value, "elts", []) if isinstance(element, ast.Constant)}
+
+
+def verb_breaches(sources: Sources) -> list[str]:
+    """A module of commands/ that is no verb (no ``run``), one over ``VERB_LINES`` lines, and a verb taking from
+    another a name that one does not declare public (``__all__``), or its module whole."""
+    verbs = {verb for name in sources if (verb := _verb(name)) is not None}
+    found = [f"{verb} is no verb: it has no run()" for verb in sorted(verbs)
+             if "run" not in {node.name for node in _parsed(sources[verb]).body if isinstance(node, ast.FunctionDef)}]
+    found += [f"{name} has {lines} lines (a verb's module has at most {VERB_LINES})" for name in sorted(sources)
+              if _verb(name) is not None and (lines := len(sources[name].splitlines())) > VERB_LINES]
+    for name in sorted(sources):
+        mine = _verb(name)
+        package = name if name in _packages(sources) else name.rpartition(".")[0]
+        for node in _nodes(sources[name]) if mine is not None else ():
+            if isinstance(node, ast.Import):
+                taken = [(alias.name, None) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                taken = [(f"{base}.{alias.name}", None) if f"{base}.{alias.name}" in sources else (base, alias.name)
+                         for alias in node.names]
+            else:
+                continue
+            for module, attribute in taken:
+                theirs = _verb(module)
+                if theirs is None or theirs == mine:
+                    continue
+                if attribute is None:
+                    found.append(f"{name}:{node.lineno} imports the verb {module} whole: import the names it declares "
+                                 "public (__all__)")
+                elif module != theirs or attribute not in _public(sources[theirs]):
+                    found.append(f"{name}:{node.lineno} takes {attribute} from {module}, which {theirs} does not declare "
+                                 "public (__all__)")
+    return found
+
+
 def missing_modules(sources: Sources, named: list[tuple[str, str]]) -> list[str]:
     """Of ``named`` (where, the string), the ones that name no module of ``sources`` (or a name it does not define)."""
     found = []
@@ -432,6 +486,20 @@ BROKEN = {
         environment_outside, _tree(render__site__engine="import os\ndef serve(e):\n    os.environ.update(e)")),
     "a child told its work in the environment": (
         environment_outside, _tree(render__site__engine="def deploy(env, e):\n    run({**env, 'RULEBOOK_EDITION': e})")),
+    "a module of commands/ that is no verb": (
+        verb_breaches, _tree(commands__pictures="def draw(): pass", commands__check_pr="def run(): pass")),
+    "a verb's module over its lines": (
+        verb_breaches, _tree(commands__check_pr__judge="x = 1\n" * (VERB_LINES + 1), commands__check_pr="def run(): pass")),
+    "a verb takes another's private name": (
+        verb_breaches, _tree(commands__check_pr="from ..commands.diff import _checkout\ndef run(): pass",
+                             commands__diff="__all__ = ['run']\ndef run(): pass\ndef _checkout(): pass")),
+    "a verb takes a name another does not declare public": (
+        verb_breaches, _tree(commands__check_pr__judge="def f():\n    from ..validate import annotation",
+                             commands__check_pr="def run(): pass",
+                             commands__validate="__all__ = ['run']\ndef run(): pass\ndef annotation(): pass")),
+    "a verb imports another whole": (
+        verb_breaches, _tree(commands__preview="def run():\n    from . import validate",
+                             commands__validate="__all__ = ['as_text']\ndef run(): pass")),
     "the environment kept to read later": (
         environment_outside, _tree(render__site__repository="import os\ndef f(env=None):\n    env = env or os.environ")),
 }
@@ -452,8 +520,14 @@ def test_a_sound_tree_passes_every_rule():
                     render__pdf__worker="from ..process import die_with_parent\nfrom ..views.describe import pdf_name",
                     render__views__describe="pdf_name = str",
                     commands__build="from ..render.site.engine import render\nfrom ..checks import run_checks\n"
-                                    "from ..book.library import load_library\nfrom . import validate",
-                    commands__validate="from ..errors import clean", errors="def clean(): pass\nclass Location: pass",
+                                    "from ..book.library import load_library\nfrom .validate import as_text\n"
+                                    "def run(): pass",
+                    commands__validate="from ..errors import clean\n__all__ = ['as_text', 'run']\ndef run(): pass\n"
+                                       "def as_text(): pass",
+                    commands__check_pr="from .judge import judge\nfrom . import summary\ndef run(): pass",
+                    commands__check_pr__judge="from ..validate import as_text\ndef judge(): pass",
+                    commands__check_pr__summary="from .judge import judge",
+                    errors="def clean(): pass\nclass Location: pass",
                     progress="", checks="def run_checks(): pass",
                     checks__edition="from ..book.frozen import stored\nfrom ..errors import Location as SourceError",
                     book__frozen="from .library import DATA_DIR\nfrom ..errors import Location\ntry:\n"
@@ -467,7 +541,7 @@ def test_a_sound_tree_passes_every_rule():
                                     "'TMPDIR': '/t'}\ndef run():\n    \"\"\"Told by RULEBOOK_REQUEST.\"\"\"",
                     render__pdf__writer="import os\ndef dated():\n    os.environ['SOURCE_DATE_EPOCH'] = '1'")
     assert not cycles(sources) and not crossings(sources) and not engine_outside(sources) and not unresolved(sources)
-    assert not stage_order(sources) and not environment_outside(sources)
+    assert not stage_order(sources) and not environment_outside(sources) and not verb_breaches(sources)
     assert len(own_modules(sources)) <= OWN_MODULES and len(top_modules(sources)) <= TOP_MODULES
 
 
@@ -524,6 +598,12 @@ def test_the_environment_is_read_in_the_settings_alone():
 
 def test_render_keeps_at_most_five_modules_of_its_own():
     assert len(own_modules(_modules())) <= OWN_MODULES, own_modules(_modules())
+
+
+def test_commands_holds_thin_verbs_each_using_only_what_another_declares_public():
+    sources = _modules()
+    assert {_verb(name) for name in sources} >= {f"{COMMANDS}.check_pr", f"{COMMANDS}.validate"}  # the verbs are read
+    assert verb_breaches(sources) == []
 
 
 def test_every_module_named_by_a_string_exists():
