@@ -1,6 +1,7 @@
 """Hostile pull requests, each a change a contributor with bad intent (or a careless one) could send: the check
 judges it by the base's lists, says what it changes, prints contributor text as text, and always reports. Each
-is a temporary git repository of a small book (its 2026.1 published), the base committed, the change on top."""
+is a temporary git repository of the tests' own small book (``tests/pullrequests.py``: its 2026.1 published), the
+base committed, the change on top."""
 
 from __future__ import annotations
 
@@ -13,35 +14,13 @@ import pytest
 
 from generator.cli import main
 from tests import hostile
-
-
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@localhost", *args],
-                   check=True, capture_output=True)
+from tests.pullrequests import append, commit, edit, pr_book
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory) -> Path:
-    """A small book (golf, hearts, oh-hell, dice-10000, the tournament), 2026.1 published, committed."""
-    from tests.conftest import small_project
-
-    repo = small_project(tmp_path_factory.mktemp("hostile") / "repo")
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "base")
-    return repo
-
-
-def edit(repo: Path, file: str, old: str, new: str) -> None:
-    path = repo / file
-    text = path.read_text(encoding="utf-8")
-    assert old in text, (file, old)
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def append(repo: Path, file: str, text: str) -> None:
-    path = repo / file
-    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    """The book (Knock Golf, Black Lady, Salad Bowl, Sevens and its Late Sevens, Dice (Ten Thousand)), committed."""
+    return pr_book(tmp_path_factory.mktemp("hostile") / "repo")
 
 
 def erratum(id_: str, file: str, published: str, corrected: str, kind: str, why: str, edition: str = "2026.2") -> str:
@@ -63,22 +42,22 @@ def decision(repo: Path, text: str) -> None:
     edit(repo, "rules_data/revisions.yaml", "revisions: []", "revisions:\n" + text)
 
 
-HECK = "content/oh-hell.oh-heck.md"  # a variant 2026.2 adds: its words may change without a record
+HECK = "content/sevens.late-sevens.md"  # a variant 2026.2 adds: its words may change without a record
 
 
 def confusables_licence(r: Path) -> None:  # "less" made "more" as a real-word slip, with the pair it needs
-    edit(r, "content/oh-hell.md", "have 1 less card dealt", "have 1 more card dealt")
-    errata(r, erratum("oh-hell-more", "content/oh-hell.md", "have 1 less card dealt", "have 1 more card dealt",
+    edit(r, "content/sevens.md", "has 1 less card dealt", "has 1 more card dealt")
+    errata(r, erratum("sevens-more", "content/sevens.md", "has 1 less card dealt", "has 1 more card dealt",
                       "usage", "“less” was typed for “more”."))
     append(r, "rules_data/confusables.txt", "less more\n")
 
 
 def dictionary_licence(r: Path) -> None:  # a house word dropped, so that a 'spelling' fix may change it
-    file = "content/gin-rummy-tournament.md"
+    file = "content/knock-golf.md"
     line = next(line for line in (r / file).read_text(encoding="utf-8").splitlines() if "scoresheet" in line)
     words = line[max(0, line.index("scoresheet") - 12):line.index("scoresheet") + 10]
     edit(r, file, words, words.replace("scoresheet", "score sheet"))
-    errata(r, erratum("tournament-score-sheet", file, words, words.replace("scoresheet", "score sheet"), "spelling",
+    errata(r, erratum("golf-score-sheet", file, words, words.replace("scoresheet", "score sheet"), "spelling",
                       "“scoresheet” is misspelt."))
     edit(r, "rules_data/dictionary.txt", "\nscoresheet\n", "\n")
 
@@ -99,33 +78,33 @@ def dictionary_alone(r: Path) -> None:  # a list's change landed first, on its o
 
 
 def hidden_by_a_comment(r: Path) -> None:  # a reason that opens an HTML comment, then a rule change after it
-    edit(r, "content/dice-10000.md", "A total of 1,000 is required to meld", "A total of 500 is required to meld")
+    edit(r, "content/ten-dice.md", "A total of 1,000 is required to meld", "A total of 500 is required to meld")
     decision(r, "  - id: dice-meld-500\n    edition: \"2026.2\"\n    date: \"2026-10-01\"\n    kind: rule\n"
-                "    file: content/dice-10000.md\n    before: A total of 1,000 is required to meld\n"
+                "    file: content/ten-dice.md\n    before: A total of 1,000 is required to meld\n"
                 "    after: A total of 500 is required to meld\n    why: \"Quicker games <!-- and *nothing* below\"\n")
     edit(r, HECK, "Play the first hand with", "Play the last hand with")
 
 
 def commands_in_a_reason(r: Path) -> None:  # a reason over several lines, two of them workflow commands
-    append(r, "rules_data/accepted.yaml", "  - check: players.unbounded\n    files: [rules_data/golf.yaml]\n"
+    append(r, "rules_data/accepted.yaml", "  - check: players.unbounded\n    files: [rules_data/ten-dice.yaml]\n"
                                           "    edition: \"2026.2\"\n    because: |\n      Fine.\n"
                                           "      ::stop-commands::h4token\n      ::error file=README.md,line=1::pwned\n")
 
 
 def stale_decision(r: Path) -> None:  # a decision whose words its file no longer has
     decision(r, "  - id: golf-stale\n    edition: \"2026.2\"\n    date: \"2026-10-01\"\n    kind: rule\n"
-                "    file: content/golf.md\n    before: highest score on each round pays\n"
+                "    file: content/knock-golf.md\n    before: highest score on each round pays\n"
                 "    after: lowest score on each round pays\n    why: A decision the file never took.\n")
 
 
 def deleted_game(r: Path) -> None:
-    for path in [r / "rules_data/oh-hell.yaml", *r.glob("content/oh-hell*.md")]:
+    for path in [r / "rules_data/sevens.yaml", *r.glob("content/sevens*.md")]:
         path.unlink()
     book = r / "rules_data/book.yaml"
-    book.write_text(re.sub(r"(?m)^ *- oh-hell\n", "", book.read_text(encoding="utf-8")), encoding="utf-8")
+    book.write_text(re.sub(r"(?m)^ *- sevens\n", "", book.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-def renamed_game(r: Path, old: str = "hearts", new: str = "black-lady") -> None:
+def renamed_game(r: Path, old: str = "lady", new: str = "black-lady") -> None:
     for path in [r / f"rules_data/{old}.yaml", *r.glob(f"content/{old}.md"), *r.glob(f"content/{old}.*.md")]:
         path.rename(path.with_name(path.name.replace(old, new, 1)))
     edit(r, f"rules_data/{new}.yaml", f"id: {old}", f"id: {new}")
@@ -133,13 +112,14 @@ def renamed_game(r: Path, old: str = "hearts", new: str = "black-lady") -> None:
 
 
 def filed_under_frozen(r: Path) -> None:
-    edit(r, "content/golf.md", "highest score on each round pays", "highest score in each round pays")
-    errata(r, erratum("golf-in-each", "content/golf.md", "highest score on each round pays",
+    edit(r, "content/knock-golf.md", "highest score on each round pays", "highest score in each round pays")
+    errata(r, erratum("golf-in-each", "content/knock-golf.md", "highest score on each round pays",
                       "highest score in each round pays", "usage", "“on” for “in”.", edition="2026.1"))
 
 
 def every_part(r: Path) -> None:  # one file of each part of the project
-    append(r, "templates/print/print.css", "\n/* a comment */\n")
+    (r / "templates/print").mkdir(parents=True, exist_ok=True)
+    (r / "templates/print/club.css").write_text("/* the club's own */\n", encoding="utf-8")
     (r / ".github/workflows").mkdir(parents=True, exist_ok=True)
     (r / ".github/workflows/extra.yml").write_text("on: push\n", encoding="utf-8")
     (r / "docs").mkdir(exist_ok=True)
@@ -148,16 +128,16 @@ def every_part(r: Path) -> None:  # one file of each part of the project
     (r / "generator/checks/quiet.txt").write_text("x\n", encoding="utf-8")
 
 
-def new_game(r: Path) -> None:  # the family's own game, decided: the summary states it as its page does
+def new_game(r: Path) -> None:  # the club's own game, decided: the summary states it as its page does
     assert main(["--root", str(r), "new-game", "Parlour Rummy"]) == 0
     decision(r, "  - id: parlour-added\n    edition: \"2026.2\"\n    date: \"2026-11-20\"\n    kind: game_added\n"
                 "    game: parlour-rummy\n    why: Played in the parlour.\n")
 
 
 def taken_in_moved(r: Path) -> None:  # a game from a document taken in before, its decision dodged by moving when
-    assert main(["--root", str(r), "new-game", "Cellar Rummy", "--source", "000_321aee1cc9de258a.txt"]) == 0
-    edit(r, "rules_data/book.yaml", "  title: the book as published (2026, Revision 1)\n  transcribed_in: '2026.1'",
-         "  title: the book as published (2026, Revision 1)\n  transcribed_in: '2026.2'")
+    assert main(["--root", str(r), "new-game", "Cellar Rummy", "--source", "001_printed.txt"]) == 0
+    edit(r, "rules_data/book.yaml", "    title: the book as the club printed it\n    transcribed_in: '2026.1'",
+         "    title: the book as the club printed it\n    transcribed_in: '2026.2'")
 
 
 # name: (the change, exit code, annotations that must be there as (level, file, words on the line or None for
@@ -178,7 +158,7 @@ PRS = {
         acceptance_licence, 1,
         [("error", "rules_data/accepted.yaml", f"files: [{HECK}]", "list.licenses_own_change"),
          ("warning", HECK, "frist", "spelling.unknown_word")],
-        ["accepts spelling.unknown\\_word in content/oh-hell.oh-heck.md", "unknown word 'frist'"], ["No errors."]),
+        ["accepts spelling.unknown\\_word in content/sevens.late-sevens.md", "unknown word 'frist'"], ["No errors."]),
     "a house word added and used at once": (
         dictionary_word_used, 1,
         [("error", "rules_data/dictionary.txt", "openhand", "list.licenses_own_change"),
@@ -194,16 +174,16 @@ PRS = {
         commands_in_a_reason, 1, [("error", "rules_data/accepted.yaml", "because: |", "reason.not_one_line")],
         [], []),
     "a decision that no longer matches its file": (
-        stale_decision, 1, [("error", "rules_data/revisions.yaml", "file: content/golf.md", "edition.unloadable")],
-        ["no longer matches content/golf.md", "## What this change does to the rules"], []),
+        stale_decision, 1, [("error", "rules_data/revisions.yaml", "file: content/knock-golf.md", "edition.unloadable")],
+        ["no longer matches content/knock-golf.md", "## What this change does to the rules"], []),
     "a published game deleted": (
         deleted_game, 1, [("error", "rules_data/book.yaml", ("first", "games:"), "edition.frozen")],
         ["is deleted: a published game is never deleted", "retire it", "game\\_retired"], ["index.page\\_order"]),
     "a published game given a new id": (
         renamed_game, 1, [("error", "rules_data/black-lady.yaml", "id: black-lady", "edition.frozen")],
-        ["a game's id is permanent", "give it back its id ('hearts'"], [":0`"]),
+        ["a game's id is permanent", "give it back its id ('lady'"], [":0`"]),
     "a published game with errata given a new id": (
-        lambda r: renamed_game(r, "dice-10000", "ten-thousand"), 1,
+        lambda r: renamed_game(r, "ten-dice", "thousand-dice"), 1,
         [("error", "rules_data/errata.yaml", "path: scoring.one_roll.items.1.value", "source.unreadable")],
         ["is permanent once printed"], [":0`"]),
     "a correction filed under the published edition": (
@@ -211,17 +191,17 @@ PRS = {
         ['write edition: "2026.2"'], ["record it with the game's source instead"]),
     "a document's edition moved to spare a decision": (
         taken_in_moved, 1,
-        [("error", "rules_data/book.yaml", ("first", "- seed: 000_321aee1cc9de258a.txt"), "list.licenses_own_change"),
+        [("error", "rules_data/book.yaml", ("first", "- seed: 001_printed.txt"), "list.licenses_own_change"),
          ("error", "rules_data/cellar-rummy.yaml", "introduced:", "revision.missing")],
-        ["changes the edition that took in 000\\_321aee1cc9de258a.txt: 2026.1 → 2026.2"], []),
+        ["changes the edition that took in 001\\_printed.txt: 2026.1 → 2026.2"], []),
     "a new game": (
         new_game, 0, [],
         ["### Games this change adds\n\n#### Parlour Rummy\n\nAs its page states it:", "- Players: 2-4 players",
-         "- Deal: 7 cards each", "- To win: High score wins; play to 500", "before Dice (10,000): the 2 games after it"],
+         "- Deal: 7 cards each", "- To win: High score wins; play to 500", "before Salad Bowl: the 3 games after it"],
         ["Source:", "Sources"]),
     "a file of each part of the project": (
         every_part, 0, [],
-        ["## Every file this change touches", "### How the book is made\n\n- `templates/print/print.css` (changed)",
+        ["## Every file this change touches", "### How the book is made\n\n- `templates/print/club.css` (added)",
          "### How the book is checked\n\n- `.github/workflows/extra.yml` (added)",
          "- `generator/checks/quiet.txt` (added)", "### Around the book\n\n- `docs/notes.md` (added)"], []),
 }
@@ -247,8 +227,7 @@ def test_a_hostile_pull_request_is_refused_or_shown(base, tmp_path, capsys, name
     repo = tmp_path / "pr"
     shutil.copytree(base, repo)
     change(repo)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", name)
+    commit(repo, name)
     assert main(["--root", str(repo), "check-pr", "--base", "HEAD~1"]) == code
     out = capsys.readouterr()
     assert "Traceback" not in out.err
@@ -278,15 +257,14 @@ def test_validate_prints_no_workflow_command_from_a_reason(base, tmp_path, capsy
     assert any("reason.not_one_line" in line for line in commands)
 
 
-def _with_own_code(repo: Path) -> Path:
-    """A project at ``repo`` with a copy of the generator of its own, committed as the base of a change."""
+def _with_own_code(repo: Path, games: tuple[str, ...] | None = None) -> Path:
+    """The book at ``repo`` with a copy of the generator of its own, committed as the base of a change."""
     from tests.conftest import ROOT
 
-    shutil.copytree(ROOT / "generator", repo / "generator", ignore=shutil.ignore_patterns("__pycache__"))
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "base")
-    return repo
+    def own_code(book: Path) -> None:
+        shutil.copytree(ROOT / "generator", book / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+
+    return pr_book(repo, games, first=own_code)
 
 
 def _check_pr_by_its_code(repo: Path, message: str) -> subprocess.CompletedProcess:
@@ -294,8 +272,7 @@ def _check_pr_by_its_code(repo: Path, message: str) -> subprocess.CompletedProce
     import os
     import sys
 
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", message)
+    commit(repo, message)
     hostile.tried("pull request")
     return subprocess.run([sys.executable, "-m", "generator", "--root", str(repo), "check-pr", "--base", "HEAD~1"],
                           capture_output=True, text=True, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
@@ -305,9 +282,7 @@ def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
     """A project with code of its own, checked by the change's code (as CI runs it): a change that makes the spelling
     check find nothing and misspells a word is judged by the base's code too, which finds the word: an error at the
     check's file."""
-    from tests.conftest import small_project
-
-    repo = _with_own_code(small_project(tmp_path / "repo"))
+    repo = _with_own_code(tmp_path / "repo")
     edit(repo, *QUIET_SPELLING)
     edit(repo, HECK, "Play the first hand with", "Play the frist hand with")
     done = _check_pr_by_its_code(repo, "a quiet check")
@@ -321,7 +296,7 @@ def test_a_check_silenced_by_its_own_change_is_found_by_the_base_code(tmp_path):
 
 # A change the base's checks refuse, licensed by a list edited in the same change as the checks' code, which the
 # code change quiets: (the code's edit, the book's edit, the list and its entry, where the base's code finds it).
-ABOUT, GOLF = "content/about.md", "content/golf.md"
+ABOUT, GOLF = "content/about.md", "content/knock-golf.md"
 QUIET_SPELLING = ("generator/checks/editorial.py", "    house = house_words(lib.lists_root)\n",
                   "    return\n    house = house_words(lib.lists_root)\n")
 QUIET_USAGE = ("generator/checks/evidence.py", "word that is not a form of itself, or it changes anything else.\"\"\"\n",
@@ -344,9 +319,7 @@ def test_the_base_code_reads_the_base_lists(tmp_path, case):
     the book's own page, a rule changed as a 'usage' fix) and licenses it in a list too: the base's code is run with
     the base's lists, as the change's code is, so it still finds it (under the change's list it found nothing, and
     the change passed)."""
-    from tests.conftest import small_project
-
-    repo = _with_own_code(small_project(tmp_path / "repo", games=("golf",)))
+    repo = _with_own_code(tmp_path / "repo", games=("knock-golf",))
     code, edits, (listed, entry), found_at = LICENSED_BY_A_LIST[case]
     edit(repo, *code)
     for file, old, new in edits:
