@@ -465,6 +465,48 @@ def test_site_pages_changed_alike_are_drawn_a_few(tmp_path):
     assert group.change == (("Object:",), ("Aim of the game:",)), group
 
 
+def test_the_pictures_page_is_each_page_before_and_after_its_text_escaped():
+    """The pictures' index.html, as its template writes it: each page before and after side by side (a side it is
+    not on said so), the pages changed alike said once, and every name escaped, quotes too."""
+    from types import SimpleNamespace
+
+    from generator.commands.check_pr.pictures import index
+    from generator.render.views.pictures import Alike, Picture
+
+    edition = SimpleNamespace(edition=SimpleNamespace(id="2026.2"))
+    pictures = [Picture("book", "book page 3 (Dealer's \"Choice\" & <Co>)", ["book-003-before.png"],
+                        ["book-003-after.png"]),
+                Picture("site", "site page games/x/ (new)", [], ["site-games-x-index-phone-after.png",
+                                                                  "site-games-x-index-desktop-after.png"])]
+    alike = [Alike("book", (("<b>Object</b>",), ("Aim",)), [f"book page {n} (g{n})" for n in range(2, 7)], set())]
+    head = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n<title>The pages this change alters</title>\n'
+            "<style>body{font-family:sans-serif;margin:1em}figure{margin:0}img{max-width:100%;border:1px solid #999}"
+            ".pair{display:grid;grid-template-columns:1fr 1fr;gap:1em;align-items:start}.before figcaption"
+            "{color:#d62728}.after figcaption{color:#2ca02c}</style></head><body>\n"
+            "<h1>The pages this change alters: 2026.2 before, 2026.2 after</h1>\n"
+            '<p>Boxed <span style="color:#d62728">red</span>: words the change removes (before). Boxed <span '
+            'style="color:#2ca02c">green</span>: words it adds (after).</p>\n')
+    name = "book page 3 (Dealer&#x27;s &quot;Choice&quot; &amp; &lt;Co&gt;)"
+
+    def figure(side: str, file: str, page: str) -> str:
+        return (f'<figure class="{side}"><figcaption>{side}: {file}</figcaption><a href="{file}"><img src="{file}" '
+                f'alt="{page}, {side}"></a></figure>\n')
+
+    none = '<figure class="before"><figcaption>before: not on this side</figcaption></figure>\n'
+    assert index(pictures, edition, edition, alike) == head + (
+        "<p>The same change on 5 pages of the book: “&lt;b&gt;Object&lt;/b&gt;” is now “Aim”. The first 3 are drawn; "
+        "left out: book page 5 (g5), book page 6 (g6).</p>\n"
+        f'<ul><li><a href="#p0">{name}</a></li><li><a href="#p1">site page games/x/ (new)</a></li></ul>\n'
+        f'<section id="p0"><h2>{name}</h2>\n<div class="pair">\n' + figure("before", "book-003-before.png", name)
+        + figure("after", "book-003-after.png", name) + "</div>\n</section>\n"
+        '<section id="p1"><h2>site page games/x/ (new)</h2>\n'
+        + "".join(f'<div class="pair">\n{none}' + figure("after", f"site-games-x-index-{w}-after.png",
+                                                           "site page games/x/ (new)") + "</div>\n"
+                  for w in ("phone", "desktop"))
+        + "</section>\n</body></html>\n")
+    assert index([], edition, edition) == head + "<p>The change alters no page of the book or the site.</p>\n</body></html>\n"
+
+
 # -- a check never passes what it could not judge (issue 57) ----------------------------------------------------------
 
 def _slip_at_base(repo: Path) -> str:
@@ -541,3 +583,44 @@ def test_pictures_asked_for_and_not_drawn_fail_the_check(one_game, tmp_path, cap
     assert main(["--root", str(one_game), "check-pr", "--base", "HEAD", "--pictures", str(tmp_path / "pics")]) == 1
     err = capsys.readouterr().err
     assert "could not judge this change: the pictures were asked for and not drawn: Chromium could not be started" in err
+
+
+# Each section of the summary, by the module and function that writes it (the pictures' only with --pictures).
+SECTIONS = {
+    "Check of the book": ("summary", "check_lines"),
+    "What this change does to the rules": ("summary", "rules_lines"),
+    "Games this change adds": ("summary", "new_games_lines"),
+    "The house dictionary": ("summary", "dictionary_lines"),
+    "How the book is checked": ("summary", "how_checked_lines"),
+    "How the book is made": ("summary", "made_lines"),
+    "Pictures of the pages this change alters": ("pictures", "pictures_lines"),
+    "Every file this change touches": ("summary", "files_lines"),
+}
+
+
+@pytest.mark.parametrize("section", list(SECTIONS))
+def test_a_section_that_cannot_be_written_fails_the_check_naming_it(one_game, tmp_path, capsys, monkeypatch,
+                                                                     section):
+    """A bug in the code of one section of the summary (here, a KeyError planted in it) is an error of the check: it
+    fails, saying in one line which section and what stopped it, never a traceback; the other sections are written.
+    A change that passes otherwise: nothing else fails it."""
+    from importlib import import_module
+
+    module, function = SECTIONS[section]
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(import_module(f"generator.commands.check_pr.{module}"), function, broken)
+    summary = tmp_path / "summary.md"
+    pictures = ["--pictures", str(tmp_path / "pics")] if module == "pictures" else []
+    assert main(["--root", str(one_game), "check-pr", "--base", "HEAD", "--summary", str(summary), *pictures]) == 1
+    out = capsys.readouterr()
+    said = f"error: check-pr could not judge this change: the summary's section “{section}” could not be written: " \
+           "KeyError: 'a bug'"
+    assert [line for line in out.err.splitlines() if line.startswith("error:")] == [said], out.err
+    assert "Traceback" not in out.err + out.out and "title=check.not_judged::" in out.out
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## Check of the book\n\n**1 error**") and f"“{section}” could not be written" in text, text
+    for other in ("## What this change does to the rules", "## Every file this change touches"):
+        assert (other in text) == (other != f"## {section}"), (other, text)
