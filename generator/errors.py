@@ -98,7 +98,8 @@ def problem_annotation(problem: Problem) -> str:
     """A problem as a GitHub workflow command, which CI shows at its file and line
     (``::error file=...,line=...,title=check::message``): how ``validate --format github`` and ``check-pr`` print it."""
     return (f"::{problem.severity} file={_workflow_escaped(problem.path, True)},line={problem.line},"
-            f"title={_workflow_escaped(problem.check, True)}::{_workflow_escaped(problem.check + ': ' + problem.message)}")
+            f"title={_workflow_escaped(problem.check, True)}::"
+            f"{_workflow_escaped(problem.check + ': ' + problem.message)}")
 
 
 WORKFLOW_COMMAND = re.compile(r"^(\s*)(::|##\[)", re.MULTILINE)

@@ -436,10 +436,10 @@ def test_pages_changed_alike_are_one_line_of_the_summary():
     assert "3 of the book's left out (book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell))" in line
     some = Alike("site", (("Low",), ()), [f"site page games/{g}/" for g in ALIKE_GAMES[:4]], set(ALIKE_GAMES[:4]))
     [line, _] = alike_lines([some], SimpleNamespace(games=dict.fromkeys(ALIKE_GAMES)))
-    from generator.commands.check_pr.pictures import index
+    from generator.commands.check_pr.pictures import index_page
 
     ed = SimpleNamespace(edition=SimpleNamespace(id="2026.2"))
-    page = index([], ed, ed, [Alike("book", (("<b>Object</b>",), ("Aim",)), book.names, games)])
+    page = index_page([], ed, ed, [Alike("book", (("<b>Object</b>",), ("Aim",)), book.names, games)])
     assert "The same change on 6 pages of the book: “&lt;b&gt;Object&lt;/b&gt;” is now “Aim”. The first 3 are drawn; " \
         "left out: book page 5 (spades), book page 6 (canasta), book page 7 (oh-hell)." in page, page
     assert "on 4 pages of the site: “Low” removed." in line and "1 of the site's left out (site page games/spades/)" \
@@ -470,7 +470,7 @@ def test_the_pictures_page_is_each_page_before_and_after_its_text_escaped():
     not on said so), the pages changed alike said once, and every name escaped, quotes too."""
     from types import SimpleNamespace
 
-    from generator.commands.check_pr.pictures import index
+    from generator.commands.check_pr.pictures import index_page
     from generator.render.views.pictures import Alike, Picture
 
     edition = SimpleNamespace(edition=SimpleNamespace(id="2026.2"))
@@ -493,7 +493,7 @@ def test_the_pictures_page_is_each_page_before_and_after_its_text_escaped():
                 f'alt="{page}, {side}"></a></figure>\n')
 
     none = '<figure class="before"><figcaption>before: not on this side</figcaption></figure>\n'
-    assert index(pictures, edition, edition, alike) == head + (
+    assert index_page(pictures, edition, edition, alike) == head + (
         "<p>The same change on 5 pages of the book: “&lt;b&gt;Object&lt;/b&gt;” is now “Aim”. The first 3 are drawn; "
         "left out: book page 5 (g5), book page 6 (g6).</p>\n"
         f'<ul><li><a href="#p0">{name}</a></li><li><a href="#p1">site page games/x/ (new)</a></li></ul>\n'
@@ -504,7 +504,7 @@ def test_the_pictures_page_is_each_page_before_and_after_its_text_escaped():
                                                            "site page games/x/ (new)") + "</div>\n"
                   for w in ("phone", "desktop"))
         + "</section>\n</body></html>\n")
-    assert index([], edition, edition) == head + "<p>The change alters no page of the book or the site.</p>\n</body></html>\n"
+    assert index_page([], edition, edition) == head + "<p>The change alters no page of the book or the site.</p>\n</body></html>\n"
 
 
 # -- a check never passes what it could not judge (issue 57) ----------------------------------------------------------

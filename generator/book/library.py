@@ -47,7 +47,7 @@ ACCEPTED_FILE = "accepted.yaml"  # the warnings the editors accepted, with their
 DICTIONARY_FILE = "dictionary.txt"  # the house words the spelling check knows (checks/editorial.py)
 CONFUSABLES_FILE = "confusables.txt"  # real words typed for one another, one group a line (checks/evidence.py)
 # The lists the checks read besides the book, by their paths in the project: a pull request is judged by its base's
-# (commands/check_pr.py), never by the ones it brings.
+# (commands/check_pr/lists.py), never by the ones it brings.
 DICTIONARY = f"{DATA_DIR}/{DICTIONARY_FILE}"
 CONFUSABLES = f"{DATA_DIR}/{CONFUSABLES_FILE}"
 ACCEPTED = f"{DATA_DIR}/{ACCEPTED_FILE}"
@@ -90,7 +90,7 @@ class Library:
     revisions_doc: YamlDoc | None = None
     every_game: dict[str, GameSource] = field(default_factory=dict)  # every game file, in this edition or not
     # Where the lists the checks read (the house dictionary, the confusables) come from, if not ``root``: a pull
-    # request is judged by its base's lists (commands/check_pr.py), never by the ones it brings.
+    # request is judged by its base's lists (commands/check_pr/lists.py), never by the ones it brings.
     lists_from: Path | None = None
     # The sources as a build validated them (name -> digest), which this load was held to (``load_library``), and so
     # is every other edition it loads; None outside a build's render.

@@ -43,7 +43,7 @@ def part(path: str) -> str:
     return PARTS[3]
 
 
-def touched(root: Path, base: str) -> list[tuple[str, str]]:
+def files_touched(root: Path, base: str) -> list[tuple[str, str]]:
     """(status, path) of every file the working tree at ``root`` changes from ``base`` (added, modified, deleted,
     or new and not yet committed); a GitError if git cannot say (a check that cannot list them judges nothing)."""
     words = {"A": "added", "D": "deleted", "M": "changed", "T": "changed", "?": "added"}
@@ -110,7 +110,7 @@ def unpack_base(root: Path, base: str, dest: Path, made: bool = False) -> None:
         git.unpack(root, base, listed, dest)
 
 
-def record_rewritten(base_root: Path, root: Path, old: Library | None, new: Library | None,
+def with_rewritten_records(base_root: Path, root: Path, old: Library | None, new: Library | None,
                      findings: list[Problem]) -> list[Problem]:
     """The change's ``findings``, with an error at each file of a record published at the base that the change touches
     and at each seal of one it changes, where validate did not say so already (a record rewritten together with
@@ -133,7 +133,7 @@ def record_rewritten(base_root: Path, root: Path, old: Library | None, new: Libr
     return sorted(findings + added)
 
 
-def by_base_code(ref: str, root: Path, tmp: Path, findings: list[Problem], before: set[tuple[str, str, str]],
+def judge_by_base_code(ref: str, root: Path, tmp: Path, findings: list[Problem], before: set[tuple[str, str, str]],
                  code: list[str], lists: Path) -> list[Problem]:
     """Errors at each file of the checks' code the change edits (``code``) when the base's own code, run on this
     change's sources with the base's lists (at ``lists``), finds what this change brings and its own code no longer
@@ -263,7 +263,7 @@ def judge_change(root: Path, base: str, scratch: Path, progress: Report = quiet,
                                      "with it: mend the base first"))
         try:
             findings, entries = judge_by_base_lists(base_root, old.lib, head.lib, head.findings)
-            head.findings = record_rewritten(base_root, root, old.lib, head.lib, findings)
+            head.findings = with_rewritten_records(base_root, root, old.lib, head.lib, findings)
         except RulebookError as exc:
             failed += failure_findings(exc)
     progress(f"validate {base}", final=True)
@@ -272,13 +272,13 @@ def judge_change(root: Path, base: str, scratch: Path, progress: Report = quiet,
     files: list[tuple[str, str]] = []
     if not base_problem:
         try:
-            files = touched(root, base)
+            files = files_touched(root, base)
         except RulebookError as exc:
             failed.append(not_judged(str(exc)))
     checks_code = [p for s, p in files if p.startswith(CHECKS_CODE) and p.endswith(".py") and s != "deleted"]
     if checks_code and head.lib is not None and old.lib is not None:
         progress(f"validate this change by {base}'s code")
-        head.findings = sorted(head.findings + by_base_code(base, root, scratch, head.findings, standing,
+        head.findings = sorted(head.findings + judge_by_base_code(base, root, scratch, head.findings, standing,
                                                             checks_code, base_root))
         progress(f"validate this change by {base}'s code", final=True)
     judgement = Judgement(base, base_root, head, old, base_problem, entries, standing, files, failed)

@@ -100,7 +100,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     when ``judge.unpack_base`` unpacked it) to ``root`` alters, written to ``out`` with ``index.html``. Each side is
     drawn by its own code, templates and settings; when those differ, every page is compared by its output, not only
     its words. The pages of a game in ``edited`` (whose own rules the change edits) are each drawn; of pages changed
-    alike otherwise, a few (``alike``). Refused, before anything is read, when a source is a link leaving the
+    alike otherwise, a few (``group_alike``). Refused, before anything is read, when a source is a link leaving the
     project."""
     leaving = links_leaving(root)
     if leaving:
@@ -147,7 +147,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
         progress(f"pictures: the site {side}", final=True)
     shot, site_restyled, site_grouped = site_pictures(sites["before"], sites["after"], out, progress, styled, edited)
     pictures += shot
-    (out / "index.html").write_text(index(pictures, before, after, grouped + site_grouped), encoding="utf-8")
+    (out / "index.html").write_text(index_page(pictures, before, after, grouped + site_grouped), encoding="utf-8")
     pages = len(list(sites["after"].rglob("*.html")))
     return Drawn(pictures, restyled + site_restyled, styled, pages, grouped + site_grouped)
 
@@ -167,7 +167,7 @@ def _clear(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def index(pictures: list[Picture], before: Library, after: Library, alike_pages: list[Alike] | None = None) -> str:
+def index_page(pictures: list[Picture], before: Library, after: Library, alike_pages: list[Alike] | None = None) -> str:
     """The pictures' page (``templates/pictures/index.html.j2``): each changed page, before and after side by side;
     of pages changed alike, what the change is and the pages left out."""
     env = environment()  # the tool's own templates: a book's own templates/ never makes this page
@@ -238,8 +238,8 @@ def _restyled(names: list[str], lib: Library) -> str:
 
 
 def alike_lines(groups: list[Alike], lib: Library) -> list[str]:
-    """The summary's lines on pages changed alike (``views.pictures.alike``): one line a change, where it is (every
-    game page of the book and the site, or how many pages), a few drawn and how many left out."""
+    """The summary's lines on pages changed alike (``views.pictures.group_alike``): one line a change, where it is
+    (every game page of the book and the site, or how many pages), a few drawn and how many left out."""
     by_change: dict[object, list[Alike]] = {}
     for g in groups:
         by_change.setdefault(g.change, []).append(g)

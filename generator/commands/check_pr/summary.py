@@ -56,7 +56,8 @@ def rules_lines(judgement: Judgement) -> list[str]:
     """What the change does to the rules: the edition it opens, if any, then its decisions, corrections and other
     edits (both sides load)."""
     old, new = judgement.old.lib, judgement.head.lib
-    return opened(old, new) + described(old, new, f"What this change does to the rules ({judgement.base} → this change)")
+    heading = f"What this change does to the rules ({judgement.base} → this change)"
+    return opened_lines(old, new) + rules_changed_lines(old, new, heading)
 
 
 def not_compared_lines(judgement: Judgement) -> list[str]:
@@ -65,16 +66,17 @@ def not_compared_lines(judgement: Judgement) -> list[str]:
     return ["### What this change does to the rules", "", f"Not compared: {literal(why)}.", ""]
 
 
-def opened(old: Library, new: Library) -> list[str]:
+def opened_lines(old: Library, new: Library) -> list[str]:
     """Summary lines for a pull request that opens an edition: which, and which edition it freezes as published."""
     if new.book.current == old.book.current:
         return []
     before = {e.id for e in old.book.editions}
     added = [e for e in new.book.editions if e.id not in before]
-    lines = [f"**This change opens edition {literal(e.id)} ({literal(e.label)})**" + (" as the current edition" if e.id == new.book.current
-                                                                      else "") + "." for e in added]
-    lines += [f"It freezes {literal(old.book.current)} ({literal(old.edition.label)}) as published: what it prints is recorded in "
-              f"`rules_data/frozen/{old.book.current}/`, and a later change to it is an erratum or a revision.", ""]
+    lines = [f"**This change opens edition {literal(e.id)} ({literal(e.label)})**"
+             + (" as the current edition" if e.id == new.book.current else "") + "." for e in added]
+    lines += [f"It freezes {literal(old.book.current)} ({literal(old.edition.label)}) as published: what it prints is "
+              f"recorded in `rules_data/frozen/{old.book.current}/`, and a later change to it is an erratum or a "
+              "revision.", ""]
     return lines
 
 
@@ -107,7 +109,7 @@ def _value(published: Any, corrected: Any) -> str:
     return f"{literal(show(published))} → {literal(show(corrected))}"
 
 
-def described(old: Library, new: Library, heading: str) -> list[str]:
+def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
     """What the change does to the rules, as the summary's Markdown: the book's decisions it records (date, why),
     the corrections (kind, evidence), and the other edits, each with the lines it changes, apart."""
     from ...render.views.changes import edition_changes, reader_date
@@ -136,7 +138,8 @@ def described(old: Library, new: Library, heading: str) -> list[str]:
             at = {"index": "its line of the index", "sheet": "its score sheet"}.get(getattr(evidence, "place", ""), "")
             cited = (f" ({literal(evidence.page)}{', ' + at if at else ''}: “{literal(evidence.words)}”)"
                      if getattr(evidence, "page", None) else "")
-            out += [f"- {code_span(e.id)}, in edition {literal(e.edition)}, {code_span(e.file)}" + (f" at {code_span(e.path)}" if e.path else "")
+            out += [f"- {code_span(e.id)}, in edition {literal(e.edition)}, {code_span(e.file)}"
+                    + (f" at {code_span(e.path)}" if e.path else "")
                     + f": {_value(e.published, e.corrected)}. Evidence: **{literal(evidence.kind)}**{cited}: "
                     f"{literal(evidence.why)}"]
         out.append("")
@@ -207,16 +210,18 @@ def how_checked_lines(judgement: Judgement) -> list[str]:
         out += ["This change edits lists the checks read. It is judged by the base's lists: an entry licenses nothing "
                 "in the change that brings it (land it first, on its own).", ""]
     for e, silenced in entries:
-        out.append(f"- {code_span(f'{e.path}:{e.line}')} {literal(e.what)}" + (":" if silenced else "; it silences nothing."))
+        out.append(f"- {code_span(f'{e.path}:{e.line}')} {literal(e.what)}"
+                   + (":" if silenced else "; it silences nothing."))
         out += [f"  - would silence {code_span(f'{f.path}:{f.line}')} {f.check}: {literal(f.message)}"
                 + (" (standing)" if finding_key(f) in judgement.standing else " (**this change's**)")
                 for f in silenced[:20]]
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
     if code:
-        out += [""] * bool(entries) + ["The change edits the code of the checks or of the book's reading: its sources are judged by the "
-                "base's code too, and what that finds and the change's code does not is an error "
-                "(code.licenses_own_change):", ""] + [f"- {code_span(p)}" for p in code]
+        out += [""] * bool(entries) + [
+            "The change edits the code of the checks or of the book's reading: its sources are judged by the base's "
+            "code too, and what that finds and the change's code does not is an error (code.licenses_own_change):",
+            ""] + [f"- {code_span(p)}" for p in code]
     return [*out, ""]
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from ...book.files import MAX_OUTPUT_BYTES, read_file, read_file_text
 from ...book.library import Library
 from ...errors import BuildError
-from ..views.pictures import ADDED, FEW, REMOVED, Alike, Picture, Words, alike, changed_words, runs
+from ..views.pictures import ADDED, FEW, REMOVED, Alike, Picture, Words, changed_words, group_alike, runs
 
 RESOLUTION = 80  # dpi of a book page's picture (its words' boxes are in points: 72 a inch)
 PAGE_LABEL = re.compile(r"(?:\d+[a-z]?|[ivxlc]+)", re.I)  # a page number in the running head or foot
@@ -150,7 +150,7 @@ def book_changes(old: list[Page], new: list[Page], anchors: tuple[dict[str, int]
                  ) -> tuple[list[Todo], list[tuple[Page, Page]], dict[Words, tuple[list[int], set[str]]]]:
     """The book's pages the change alters, in the book's order, each with the words to box; the pages whose words
     are the same and whose output differs (by their ``rasters``: the first ``FEW`` of them are in the list too); and
-    the pages changed alike (``alike``, by the pages' ``anchors`` before and after: the games on each), by their
+    the pages changed alike (``group_alike``, by the pages' ``anchors`` before and after: the games on each), by their
     positions in the list, with the games they are of. The caller draws the list but a group's pages past its
     first ``FEW``."""
     def games_on(a: Page | None, b: Page | None) -> set[str]:
@@ -184,7 +184,7 @@ def book_changes(old: list[Page], new: list[Page], anchors: tuple[dict[str, int]
         return runs([w.text for w in a.words], gone), runs([w.text for w in b.words], came)
 
     on = [games_on(*todo[n][:2]) for n in worded]
-    groups = alike([(games, change(*todo[n])) for games, n in zip(on, worded, strict=True)], set(edited))
+    groups = group_alike([(games, change(*todo[n])) for games, n in zip(on, worded, strict=True)], set(edited))
     return todo, restyled, {words: ([worded[k] for k in at], set().union(*(on[k] for k in at)))
                             for words, at in groups.items()}
 
@@ -193,7 +193,7 @@ def book_pictures(folder: Path, out: Path, before_lib: Library, after_lib: Libra
                   edited: set[str] | frozenset[str] = frozenset()) -> tuple[list[Picture], list[str], list[Alike]]:
     """The pictures of the book's pages the change alters (``folder`` holds the pair's PDFs and anchors), and, when
     the change alters how the book is made (``styled``), the names of every page whose words are the same and whose
-    output differs (a style, a template's markup): ``FEW`` of those are drawn. Pages changed alike (``alike``: not
+    output differs (a style, a template's markup): ``FEW`` of those are drawn. Pages changed alike (``group_alike``: not
     of a game in ``edited``) are grouped, ``FEW`` of each group drawn (``book_changes``)."""
     sides = [(folder / f"{side}.pdf", json.loads(read_file_text(folder / f"{side}.json")))
              for side in ("before", "after")]

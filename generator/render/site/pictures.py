@@ -18,7 +18,7 @@ from pathlib import Path
 from ...book.files import MAX_OUTPUT_BYTES, TOOL_TEMPLATES, read_file, read_source_text
 from ...errors import BuildError
 from ...progress import Report, quiet
-from ..views.pictures import ADDED, FEW, REMOVED, Alike, Picture, Words, alike, changed_words, runs
+from ..views.pictures import ADDED, FEW, REMOVED, Alike, Picture, Words, changed_words, group_alike, runs
 
 WIDTHS = {"phone": 390, "desktop": 1280}  # px: the site's pictures
 CHROMIUM = "/usr/bin/chromium"
@@ -97,8 +97,8 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
                   edited: set[str] | frozenset[str] = frozenset()) -> tuple[list[Picture], list[str], list[Alike]]:
     """The pictures of the site's pages whose article the change alters, at each of ``WIDTHS``; with ``styled`` (the
     change alters how the site is made), also the names of the pages whose words are the same and whose output
-    differs, ``FEW`` of them drawn (game pages first). Pages changed alike (``alike``: not of a game in ``edited``)
-    are grouped, ``FEW`` of each group drawn."""
+    differs, ``FEW`` of them drawn (game pages first). Pages changed alike (``group_alike``: not of a game in
+    ``edited``) are grouped, ``FEW`` of each group drawn."""
     pages = sorted({p.relative_to(site).as_posix() for site in (before, after) for p in site.rglob("*.html")})
     changed = [(rel, a, b) for rel in pages if (a := _article(before / rel)) != (b := _article(after / rel))]
 
@@ -108,7 +108,7 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
         gone, came = changed_words(a, b)
         return runs(a, gone), runs(b, came)
 
-    groups = alike([(_site_games(rel), change(a, b)) for rel, a, b in changed], set(edited))
+    groups = group_alike([(_site_games(rel), change(a, b)) for rel, a, b in changed], set(edited))
     grouped = [Alike("site", words, [_site_name(changed[k][0]) for k in at],
                      set().union(*(_site_games(changed[k][0]) for k in at))) for words, at in groups.items()]
     same = [rel for rel in pages if rel not in {c[0] for c in changed} and (before / rel).is_file()

@@ -62,7 +62,7 @@ def runs(words: list[str], marked: set[int]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(run) for run in out))  # a box renamed twice on a page: the same change
 
 
-def alike(changed: list[tuple[set[str], Words | None]], edited: set[str]) -> dict[Words, list[int]]:
+def group_alike(changed: list[tuple[set[str], Words | None]], edited: set[str]) -> dict[Words, list[int]]:
     """Of the pages changed by words (each: the games on it, and its change, None for a page new or gone), those
     changed alike, by change: more than ``FEW`` pages with the same change, none a page of a game in ``edited``
     (whose own data or text the change edits: a correction to several games draws each of them)."""
