@@ -198,7 +198,7 @@ def copy_project(dest: Path, book: Path = ROOT) -> Path:
     return dest
 
 
-# A book of the tool's tests' own (tests/fixtures/books/small/): fourteen games, both editions, errata, the printed
+# A book of the tool's tests' own (tests/fixtures/books/small/): sixteen games, both editions, errata, the printed
 # index of 2026.1, the record of 2026.1 as published. Its files began as those games of the Metzker book, cut to them; they are the tests' now, and a
 # correction to the Metzker book reaches none of them (the book's own tests read the book: ROOT).
 SMALL_BOOK = FIXTURES / "books" / "small"

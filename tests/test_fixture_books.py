@@ -33,6 +33,8 @@ MOVED = {
                       "test_the_pages_are_listed_as_mkdocs_lists_a_docs_folder_but_what_changed_last"),
     "test_sheets.py": ("test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit",),
     "test_copyfit.py": ("test_a_section_laid_out_in_runs_prints_what_one_layout_prints",),
+    "test_pdf.py": ("test_court_whist_score_card_from_data", "test_a4_paper"),
+    "test_publish.py": ("test_publish_refuses_what_does_not_validate",),
 }
 BOOK_FIXTURES = {"library", "published_library", "built", "root", "printed"}  # conftest's: the Metzker book's
 
