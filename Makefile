@@ -82,8 +82,9 @@ book-lock: $(STAMP) ## write templates/init/requirements.lock, the part of requi
 release: ## tag this commit as the release pyproject.toml names, once CHANGELOG.md dates it (docs/releasing.md)
 	.ci/release
 
-lint: $(STAMP) ## ruff over the code
+lint: $(STAMP) ## ruff over the code, and the import contracts (lint-imports)
 	$(BIN)/ruff check generator tests bench
+	$(BIN)/lint-imports --no-cache --no-logo
 
 schema: $(STAMP) ## regenerate the JSON Schemas in schema/ from the data model
 	$(BIN)/rulebook schema

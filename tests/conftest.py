@@ -187,27 +187,36 @@ def small_booklet(small_built, tmp_path_factory) -> tuple[Path, Path]:
     return project, out / "pdf"
 
 
-def copy_project(dest: Path) -> Path:
-    """A throw-away copy of the project's sources (for tests that edit or break them)."""
-    for name in ("rules_data", "content", "templates", "schema"):
+def copy_project(dest: Path, book: Path = ROOT) -> Path:
+    """A throw-away copy of the project's sources (for tests that edit or break them): ``book``'s data and prose (the
+    Metzker book's, or a fixture book's: ``SMALL_BOOK``), the tool's templates, schemas and site configuration."""
+    for name in ("rules_data", "content"):
+        shutil.copytree(book / name, dest / name)
+    for name in ("templates", "schema"):
         shutil.copytree(ROOT / name, dest / name)
     shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     return dest
 
 
-# The games of a small project: a game in each section (cards, equipment, tournament), score sheets of every kind
-# (Golf's variants have their own, Oh Hell!'s has two parts, one landscape, Hearts' is landscape with blank rows to
-# the foot, the Gin tournament's has a page of samples and is printed in the book), and errata (the tournament's,
-# Golf's, Dice 10,000's).
+# A book of the tool's tests' own (tests/fixtures/books/small/): sixteen games, both editions, errata, the printed
+# index of 2026.1, the record of 2026.1 as published. Its files began as those games of the Metzker book, cut to them; they are the tests' now, and a
+# correction to the Metzker book reaches none of them (the book's own tests read the book: ROOT).
+SMALL_BOOK = FIXTURES / "books" / "small"
+
+
+# The games of a small project (of ``SMALL_BOOK``'s): a game in each section (cards, equipment, tournament), score
+# sheets of every kind (Golf's variants have their own, Oh Hell!'s has two parts, one landscape, Hearts' is landscape
+# with blank rows to the foot, the Gin tournament's has a page of samples and is printed in the book), and errata (the
+# tournament's, Golf's, Dice 10,000's).
 SMALL_GAMES = ("golf", "hearts", "oh-hell", "dice-10000", "gin-rummy-tournament")
 
 
 def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: bool = False,
                   index_errata: bool = False) -> Path:
-    """A copy of the project whose book has only ``games`` (their data and prose, the book's prose pages), for tests
-    of the machinery (determinism, preview, two-sided printing, the booklet, hostile input) that need a real book but
-    not the whole of it: it builds in a third of the time. It has both editions and the errata of the files it keeps;
-    not the printed index (it lists every game), nor the errata of its rows; with ``as_printed``, its rows of
+    """A book of ``SMALL_BOOK``'s ``games`` alone (their data and prose, the book's prose pages), with the tool's
+    templates, for tests of the machinery (determinism, preview, two-sided printing, the booklet, hostile input) that
+    need a real book but not the Metzker book. It has both editions and the errata of the files it keeps; not the
+    printed index (it lists every game of ``SMALL_BOOK``), nor the errata of its rows; with ``as_printed``, its rows of
     ``games``, and 2026.1 laid out as printed; with ``index_errata`` too, the errata of those rows (renumbered to the
     rows kept), and book.yaml and errata.yaml as the maintainer wrote them, less the lines of what is left out (for
     tests that edit them as text, as ``rulebook edition new`` does). 2026.1 is recorded as published."""
@@ -216,7 +225,7 @@ def small_project(dest: Path, games: tuple[str, ...] = SMALL_GAMES, as_printed: 
     from generator.book import editor
 
     assert as_printed or not index_errata, "index_errata keeps errata of the printed index, which only as_printed keeps"
-    copy_project(dest)
+    copy_project(dest, SMALL_BOOK)
     data, content = dest / "rules_data", dest / "content"
     book_text = (data / "book.yaml").read_text(encoding="utf-8")
     book = yaml.safe_load(book_text)

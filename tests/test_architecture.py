@@ -1,14 +1,25 @@
-"""The house in order, read off the code's own imports (ast; nothing is imported, built or run).
+"""The house in order, read off the code's own imports (nothing is imported, built or run).
+
+The import layers are stated, not scanned for: pyproject.toml's import-linter contracts, which ``lint-imports``
+checks (every import in a module counts, a lazy one in a function too):
 
 - generator/ is read off its folders, in the order the pipeline runs: ``book`` (the book as data: its files read,
   the model, one edition assembled), ``checks``, ``render``, ``commands`` (one module a verb). A stage imports only
-  the stages before it (no stage imports a command); ``errors`` and ``progress``, beside the stages, import none
-  of them; ``cli`` parses the arguments and hands each verb to its command (it imports commands and errors only).
-  generator/ keeps at most six modules of its own.
-- No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
-  count: they are the same tie, made later).
+  the stages before it (no stage imports a command); ``errors``, ``progress`` and ``settings``, beside the stages,
+  import none of them; ``cli`` parses the arguments and hands each verb to its command (it imports commands and
+  errors only). (Contracts ``stages`` and ``cli``.)
 - render/ is split by what it makes: ``views`` (what both outputs say), ``site`` and ``pdf``. The site and print
-  use the views, never each other; the views use neither; render/ keeps at most five modules of its own.
+  use the views, never each other; the views use neither; render/'s own modules use none of them, and each is named
+  in the contract. (Contract ``render``; its container's own __init__, which a contract leaves out, is held here
+  to importing none of them.)
+
+Each contract is proven on a broken copy of generator/ (``BROKEN_CONTRACTS``), where lint-imports fails. The rules
+no contract states are read here off the modules' sources (ast):
+
+- generator/ keeps at most six modules of its own; render/ at most five.
+- No two modules of generator/ import each other, directly or round a longer loop (lazy imports in a function
+  count: they are the same tie, made later). import-linter's ``acyclic_siblings`` looks at siblings alone, and
+  misses a loop through a package's own __init__.
 - Only the site package knows the site engine: no other module imports MkDocs, Material or mike, or names the
   engine's commands or its configuration file (docs/site-engine.md).
 - The environment is read in one place, ``settings`` (one typed object of every setting a user may set): no other
@@ -22,15 +33,19 @@
 - Every module named by a string (a worker run with -m, a Markdown extension, the MkDocs entry point) exists, and
   every package is in pyproject.toml's list (a package missing there is not installed).
 
-Each rule is a function of the modules' sources, so that the broken trees in ``BROKEN`` prove it finds what it is
-for; the last tests apply them to generator/ as it is.
+Each of these rules is a function of the modules' sources, so that the broken trees in ``BROKEN`` prove it finds
+what it is for; the last tests apply them to generator/ as it is.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -40,7 +55,6 @@ ROOT = Path(__file__).resolve().parents[1]
 GENERATOR = ROOT / "generator"
 RENDER = "generator.render"
 PARTS = ("views", "site", "pdf")  # render/'s packages
-MAY_USE = {"views": set(), "site": {"views"}, "pdf": {"views"}}  # which of the others each may import
 # render/'s own modules besides its packages, __init__.py counted: what both outputs' renders share, none of them a
 # render (the register of patches, the renders' processes, the output folder's transaction and its leaks check).
 OWN_MODULES = 5
@@ -48,11 +62,9 @@ ENGINE = ("mkdocs", "material", "mike")  # the site engine's packages
 ENGINE_WORDS = {"mkdocs", "mike", "mkdocs.yml"}  # a string naming its commands or its configuration
 ENGINE_HOME = f"{RENDER}.site"
 STAGES = ("book", "checks", "render", "commands")  # generator/'s packages, in the order the pipeline runs
-# Beside the stages: any stage may use them; they use none. The settings are read by every stage (the book's cache
-# folder, the render's limits, the site's repository), so they sit here, not in a stage.
-SHARED = {"generator.errors", "generator.progress", "generator.settings"}
-ENTRY = {"generator.cli", "generator.__main__"}  # the command line: it hands each verb to its command
-TOP_MODULES = 6  # generator/'s own modules besides its packages, __init__.py counted: SHARED, the command line
+# generator/'s own modules besides its packages, __init__.py counted: those beside the stages (errors, progress,
+# settings: any stage may use them, they use none), the command line and __main__.
+TOP_MODULES = 6
 COMMANDS = "generator.commands"  # one module (or package) a verb
 VERB_LINES = 300  # the most lines a module of commands/ has: a verb is thin, over the stages' shared mechanism
 DOTTED = re.compile(r"^generator(?:\.\w+)+(?::\w+)?$")  # a module of ours named by a string ("a.b" or "a.b:Name")
@@ -190,52 +202,6 @@ def cycles(sources: Sources) -> list[list[str]]:
     return sorted(found)
 
 
-def _part(name: str) -> str | None:
-    """The render package ``name`` is in ("views", "site", "pdf"), "render" for render's own modules, else None."""
-    if not name.startswith(RENDER + ".") and name != RENDER:
-        return None
-    rest = name.removeprefix(RENDER).lstrip(".").split(".")[0]
-    return rest if rest in PARTS else "render"
-
-
-def crossings(sources: Sources) -> list[str]:
-    """Imports between render's packages that ``MAY_USE`` does not allow (render's own modules use none of them)."""
-    found = []
-    for name in sorted(sources):
-        mine = _part(name)
-        if mine is None:
-            continue
-        for target in sorted(imports(name, sources)):
-            theirs = _part(target)
-            if theirs in PARTS and theirs != mine and theirs not in MAY_USE.get(mine, set()):
-                found.append(f"{name} imports {target} ({mine} may not use {theirs})")
-    return found
-
-
-def _stage(name: str) -> str | None:
-    """The stage module ``name`` belongs to ("book", "checks", "render", "commands"), or None (generator/'s own)."""
-    parts = name.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in STAGES else None
-
-
-def stage_order(sources: Sources) -> list[str]:
-    """Imports that run against the pipeline: a stage importing a later stage (a command, say), a shared module
-    importing any stage, the command line importing anything but the commands and the errors."""
-    found = []
-    for name in sorted(sources):
-        mine = _stage(name)
-        for target in sorted(imports(name, sources)):
-            theirs = _stage(target)
-            if mine is not None and theirs is not None and STAGES.index(theirs) > STAGES.index(mine):
-                found.append(f"{name} imports {target} ({mine} comes before {theirs})")
-            elif name in SHARED and theirs is not None:
-                found.append(f"{name} imports {target} (shared by every stage, it uses none)")
-            elif name == "generator.cli" and theirs != "commands" and target not in {"generator.errors", "generator"} \
-                    and not target.startswith("generator.commands"):
-                found.append(f"{name} imports {target} (the command line parses; the commands do the work)")
-    return found
-
-
 def top_modules(sources: Sources) -> list[str]:
     """generator/'s modules that are in none of its packages (its __init__ counted)."""
     return sorted(name for name in sources if name == "generator" or (name.count(".") == 1 and name not in
@@ -338,7 +304,14 @@ def environment_outside(sources: Sources) -> list[str]:
 
 def own_modules(sources: Sources) -> list[str]:
     """render/'s modules that are not in one of its packages (its __init__ counted)."""
-    return sorted(name for name in sources if _part(name) == "render")
+    packages = {f"{RENDER}.{part}" for part in PARTS}
+    return sorted(name for name in sources if name == RENDER or (name.startswith(RENDER + ".")
+                                                                  and ".".join(name.split(".")[:3]) not in packages))
+
+
+def render_init_uses(sources: Sources) -> list[str]:
+    """The modules of render/ its own __init__ imports: none (the ``render`` contract leaves its container out)."""
+    return sorted(target for target in imports(RENDER, sources) if target.startswith(RENDER + "."))
 
 
 def _verb(name: str) -> str | None:
@@ -439,42 +412,20 @@ BROKEN = {
     "a loop of three, through a package": (
         cycles, _tree(a="from .render.views import pages", render__views__pages="from ...b import x",
                       b="import generator.a")),
-    "print reaches into the site": (
-        crossings, _tree(render__pdf__worker="def task():\n    from ..site.docs import pdf_name",
-                         render__site__docs="")),
-    "the site uses print": (crossings, _tree(render__site__worker="from ..pdf import worker", render__pdf__worker="")),
-    "a view uses an output": (crossings, _tree(render__views__pages="from ..site import docs", render__site__docs="")),
-    "a module of render/ uses a package": (
-        crossings, _tree(render__process="from .pdf.worker import WARNING", render__pdf__worker="")),
+    "render/'s own __init__ uses a package": (render_init_uses, _tree(render="from .site import docs",
+                                                                      render__site__docs="")),
     "the build imports MkDocs": (engine_outside, _tree(build="def f():\n    from mkdocs.commands.build import build")),
     "a view imports Material": (engine_outside, _tree(render__views__markup="import material.extensions.emoji")),
     "the command loads MkDocs by name": (
         engine_outside, _tree(cli="import importlib\nserve = importlib.import_module('mkdocs.commands.serve')")),
     "publish runs mike": (engine_outside, _tree(publish="import subprocess\nsubprocess.run(['mike', 'deploy'])")),
     "the build reads mkdocs.yml": (engine_outside, _tree(build="CONFIG = 'mkdocs.yml'")),
-    "a check imports a command": (
-        stage_order, _tree(checks__frozen="from ..commands.freeze import write", commands__freeze="")),
-    "the book imports a check, lazily": (
-        stage_order, _tree(book__library="def f():\n    from ..checks import run_checks")),
-    "the book imports the render": (
-        stage_order, _tree(book__model="import generator.render.views.describe", render__views__describe="")),
-    "a view imports a command": (
-        stage_order, _tree(render__views__changes="from ...commands.diff import compare", commands__diff="")),
-    "the checks import the render": (
-        stage_order, _tree(checks__sheets="from ..render.views import sheets", render__views__sheets="")),
-    "progress imports the render": (stage_order, _tree(progress="from .render.process import die_with_parent",
-                                                       render__process="")),
-    "errors import the book": (stage_order, _tree(errors="from .book.files import read_source", book__files="")),
-    "the command line does a command's work": (
-        stage_order, _tree(cli="def cmd():\n    from .book.library import load_library", book__library="")),
     "generator/ holds seven modules of its own": (
         lambda s: top_modules(s)[TOP_MODULES:],
         _tree(cli="", errors="", progress="", settings="", build="", report="")),
     "render/ holds six modules of its own": (
         lambda s: own_modules(s)[OWN_MODULES:],
         _tree(render__a="", render__b="", render__c="", render__d="", render__e="")),
-    "the settings import the book": (stage_order, _tree(settings="from .book.files import user_cache",
-                                                        book__files="")),
     "a module reads a setting of its own": (
         environment_outside, _tree(render__pdf__worker="import os\nJOBS = os.environ.get('RULEBOOK_PDF_JOBS')")),
     "a module reads the user's folder": (environment_outside, _tree(book__files="import os\nos.getenv('HOME')")),
@@ -540,8 +491,8 @@ def test_a_sound_tree_passes_every_rule():
                     render__process="import os\ndef die_with_parent(): pass\ndef env():\n    return {**os.environ, "
                                     "'TMPDIR': '/t'}\ndef run():\n    \"\"\"Told by RULEBOOK_REQUEST.\"\"\"",
                     render__pdf__writer="import os\ndef dated():\n    os.environ['SOURCE_DATE_EPOCH'] = '1'")
-    assert not cycles(sources) and not crossings(sources) and not engine_outside(sources) and not unresolved(sources)
-    assert not stage_order(sources) and not environment_outside(sources) and not verb_breaches(sources)
+    assert not cycles(sources) and not engine_outside(sources) and not unresolved(sources)
+    assert not environment_outside(sources) and not render_init_uses(sources) and not verb_breaches(sources)
     assert len(own_modules(sources)) <= OWN_MODULES and len(top_modules(sources)) <= TOP_MODULES
 
 
@@ -554,6 +505,67 @@ def test_a_missing_module_named_by_a_string_is_found():
                                                "generator.render.site.plugin defines no Gone"]
 
 
+# ---- the import contracts (pyproject.toml), each failing on a broken copy of generator/ ---------------------------
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(tree: Path, contract: str | None = None) -> subprocess.CompletedProcess:
+    """`lint-imports` on the generator/ package in the folder ``tree``, with the contracts pyproject.toml states (all,
+    or the one named): it finds the package where Python would, ``tree`` first."""
+    only = ["--contract", contract] if contract else []
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo", *only, str(ROOT / "pyproject.toml")],
+                          cwd=tree, env={**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "200"},
+                          capture_output=True, text=True, timeout=120)
+
+
+def _broken_copy(folder: Path, modules: dict[str, str]) -> Path:
+    """A copy of generator/ in ``folder`` with ``modules`` ("render/site/x.py": source) written in, or added at the
+    end of the module already there."""
+    tree = folder / "generator"
+    shutil.copytree(GENERATOR, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, source in modules.items():
+        path = tree / name
+        path.write_text((path.read_text(encoding="utf-8") + "\n" if path.exists() else "") + source, encoding="utf-8")
+    return folder
+
+
+# Each contract's broken copies: (the contract's id, the modules written in).
+BROKEN_CONTRACTS = {
+    "a check imports a command": ("stages", {"checks/frozen.py": "from ..commands.freeze import freeze_unsealed\n"}),
+    "the book imports a check, lazily": ("stages", {"book/library.py": "def f():\n    from ..checks import run_checks\n"}),
+    "the book imports the render": ("stages", {"book/model.py": "import generator.render.views.describe\n"}),
+    "a view imports a command": ("stages", {"render/views/changes.py": "from ...commands.diff import run\n"}),
+    "the checks import the render": ("stages", {"checks/sheets.py": "from ..render.views import sheets\n"}),
+    "progress imports the render": ("stages", {"progress.py": "from .render.process import die_with_parent\n"}),
+    "the errors import the book": ("stages", {"errors.py": "def f():\n    from .book.files import read_source\n"}),
+    "the settings import the book": ("stages", {"settings.py": "def f():\n    from .book import files\n"}),
+    "the command line does a command's work": (
+        "cli", {"cli.py": "def cmd():\n    from .book.library import load_library\n"}),
+    "the command line reads the settings": ("cli", {"cli.py": "from . import settings\n"}),
+    "print reaches into the site": ("render", {"render/pdf/worker.py": "def task():\n    from ..site import docs\n"}),
+    "the site uses print": ("render", {"render/site/worker.py": "from ..pdf import worker\n"}),
+    "a view uses an output": ("render", {"render/views/pages.py": "from ..site import docs\n"}),
+    "a module of render/ uses a package": ("render", {"render/process.py": "def f():\n    from .pdf import worker\n"}),
+    "a module of render/ the contract does not name": ("render", {"render/report.py": "X = 1\n"}),
+}
+
+
+def test_every_contract_holds_on_generator_as_it_is():
+    done = lint_imports(ROOT)
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"Contracts: {len(contracts)} kept, 0 broken." in done.stdout, done.stdout
+    assert {contract for contract, _ in BROKEN_CONTRACTS.values()} == {c["id"] for c in contracts}  # each proven below
+
+
+@pytest.mark.parametrize("case", BROKEN_CONTRACTS)
+def test_each_contract_fails_on_its_broken_copy(case, tmp_path):
+    contract, modules = BROKEN_CONTRACTS[case]
+    done = lint_imports(_broken_copy(tmp_path, modules), contract)
+    assert done.returncode == 1 and "Contracts: 0 kept, 1 broken." in done.stdout, done.stdout + done.stderr
+
+
 # ---- the house as it is ------------------------------------------------------------------------------------------
 
 def test_every_import_of_ours_names_a_module():
@@ -564,24 +576,15 @@ def test_no_import_cycle():
     assert cycles(_modules()) == []
 
 
-def test_site_and_print_use_the_views_and_never_each_other():
+def test_render_s_own_init_imports_none_of_its_packages():
     sources = _modules()
-    assert {_part(name) for name in sources} >= {*PARTS, "render"}  # the packages this test speaks of exist
-    assert crossings(sources) == []
+    assert RENDER in sources and render_init_uses(sources) == []
 
 
 def test_only_the_site_package_knows_the_site_engine():
     sources = _modules()
     assert {what for _, what in engine_uses(sources)} >= {"imports mkdocs.plugins", "names 'mike'"}  # it is read
     assert engine_outside(sources) == []
-
-
-def test_the_stages_import_only_the_stages_before_them():
-    sources = _modules()
-    assert {_stage(name) for name in sources} >= set(STAGES)  # the stages this test speaks of exist
-    assert {target for name in sources if _stage(name) == "commands" for target in imports(name, sources)} >= {
-        "generator.checks", "generator.book.library"}  # the imports are read (a command uses the stages)
-    assert stage_order(sources) == []
 
 
 def test_generator_keeps_at_most_six_modules_of_its_own():

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from generator.commands.publish import publish
-from tests.conftest import CHROMIUM, copy_project, sharing_pdfs
+from tests.conftest import CHROMIUM, sharing_pdfs
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium package is not installed")]
@@ -36,10 +36,17 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def published(tmp_path_factory) -> Path:
-    """Both editions deployed with mike, the gh-pages branch unpacked into a folder."""
-    repo = copy_project(tmp_path_factory.mktemp("repo"))
+def published(tmp_path_factory, built) -> Path:
+    """Both editions deployed with mike, the gh-pages branch unpacked into a folder.
+
+    The copy's templates/ is a link to the tool's, which the tool reads as its own: a book's own templates/, however
+    like the tool's, are part of its renders' key (render/pdf/cache.py), and with a copy of them the editions' PDFs
+    were laid out again here rather than copied from the shared builds' (``built``)."""
     root = Path(__file__).resolve().parents[1]
+    repo = tmp_path_factory.mktemp("repo")
+    for name in ("rules_data", "content", "schema"):
+        shutil.copytree(root / name, repo / name)
+    (repo / "templates").symlink_to(root / "templates")
     shutil.copy(root / "mkdocs.yml", repo / "mkdocs.yml")
     git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
     subprocess.run(git + ["init", "-q"], check=True)

@@ -30,10 +30,14 @@ def test_every_game_and_variant_has_its_page(built, library, published_library):
                 assert shown == lib.in_edition(variant.introduced), f"{edition}: variant {variant.id} of {gs.id}"
 
 
-def test_published_edition_has_only_published_games(library, published_library):
-    new = set(library.games) - set(published_library.games)
-    assert new == {"trash", "chase-the-ace", "basic-rummy", "skull-and-roses", "gin-rummy"}
-    assert all(gs.game.introduced == "2026.1" for gs in published_library.games.values())
+def test_an_earlier_edition_has_only_the_games_it_introduced():
+    """On the tests' own book: 2026.1 has the games introduced in it, and not the three 2026.2 adds."""
+    from generator.book.library import load_library
+    from tests.conftest import SMALL_BOOK
+
+    current, published = load_library(SMALL_BOOK), load_library(SMALL_BOOK, PUBLISHED)
+    assert set(current.games) - set(published.games) == {"trash", "basic-rummy", "skull-and-roses"}
+    assert all(gs.game.introduced == "2026.1" for gs in published.games.values())
 
 
 def test_every_game_page_shows_its_data(built, library):
@@ -78,7 +82,7 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
     to any source file, the paper or the sides is rendered afresh."""
     from generator.book.library import load_library
     from generator.render.pdf import worker
-    from tests.conftest import copy_project
+    from tests.conftest import SMALL_BOOK, copy_project
 
     renders: list[tuple[str, str, bool]] = []
 
@@ -91,7 +95,7 @@ def test_a_render_of_the_same_inputs_is_copied_from_the_pdf_cache(tmp_path, monk
 
     monkeypatch.setattr(worker, "_render_pdfs", render)
     monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "cache"))
-    project = copy_project(tmp_path / "project")
+    project = copy_project(tmp_path / "project", SMALL_BOOK)
 
     def pdfs(name: str, paper: str = "letter", duplex: bool = False) -> tuple[dict, dict[str, bytes]]:
         out = tmp_path / name
@@ -119,7 +123,7 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
     folder is used in its place (the suite's: the one `make` keeps)."""
     from generator.book.library import load_library
     from generator.render.pdf import worker
-    from tests.conftest import copy_project
+    from tests.conftest import SMALL_BOOK, copy_project
 
     renders: list[str] = []
 
@@ -131,7 +135,7 @@ def test_a_build_keeps_its_newest_whole_renders_and_copies_them(tmp_path, monkey
 
     monkeypatch.setattr(worker, "_render_pdfs", render)
     monkeypatch.delenv("RULEBOOK_PDF_CACHE", raising=False)
-    project = copy_project(tmp_path / "project")
+    project = copy_project(tmp_path / "project", SMALL_BOOK)
     prose = project / "content" / "golf.md"
     original = prose.read_text(encoding="utf-8")
     keep = tmp_path / "build" / ".cache"
@@ -163,7 +167,7 @@ def test_a_whole_build_records_what_it_was_made_from(tmp_path, monkeypatch):
     one half carries no record (it holds the other half as it was)."""
     from generator.book.library import load_library
     from generator.commands import build as build_module
-    from tests.conftest import copy_project
+    from tests.conftest import SMALL_BOOK, copy_project
 
     def render_pdfs(lib, pdf_dir, **kwargs):  # the renders stand in: the record is what is tested
         pdf_dir.mkdir(parents=True)
@@ -174,11 +178,11 @@ def test_a_whole_build_records_what_it_was_made_from(tmp_path, monkeypatch):
 
     monkeypatch.setattr(build_module, "render_pdfs", render_pdfs)
     monkeypatch.setattr(build_module, "render_site", render_site)
-    project = copy_project(tmp_path / "project")
+    project = copy_project(tmp_path / "project", SMALL_BOOK)
     out = build_module.build(project, out=tmp_path / "out")
     record = (out / "current" / build_module.RECORD).read_text(encoding="utf-8").strip()
     assert record == build_module.made_from(load_library(project))
-    assert record == build_module.made_from(load_library(copy_project(tmp_path / "copy")))  # the folder is not read
+    assert record == build_module.made_from(load_library(copy_project(tmp_path / "copy", SMALL_BOOK)))  # not the folder
     others = {build_module.made_from(load_library(project, "2026.1")), build_module.made_from(load_library(project),
               "a4"), build_module.made_from(load_library(project), duplex=True),
               build_module.made_from(load_library(project), site=False),
@@ -341,12 +345,13 @@ print(gone(stopped.pid), gone(pid), True)
 @pytest.mark.parametrize("case", SITE_WORKER_CASES)
 def test_site_worker(case, tmp_path):
     """``site.worker.SiteWorker``: the pages made in a forked process are the ones made here; the library's error
-    comes back as itself; a worker that died leaves the build to make the pages; none is left running."""
+    comes back as itself; a worker that died leaves the build to make the pages; none is left running. On the tests'
+    own small book."""
     import sys
 
-    from tests.conftest import ROOT, copy_project
+    from tests.conftest import ROOT, SMALL_BOOK, copy_project
 
-    copy_project(tmp_path / "project")
+    copy_project(tmp_path / "project", SMALL_BOOK)
     code = f"""import gc, os, signal
 from pathlib import Path
 from generator.commands.build import build
@@ -389,16 +394,18 @@ def test_the_live_preview_watches_the_sources_not_the_pages_it_writes(tmp_path):
 
 def test_the_pages_are_listed_as_mkdocs_lists_a_docs_folder_but_what_changed_last(tmp_path):
     """The plugin gives MkDocs the files the worker lists (some not yet written): MkDocs's own order, by folder
-    and an index first, but for "What changed", which another process makes and is read last."""
+    and an index first, but for "What changed", which another process makes and is read last. On the tests' own
+    small book."""
     from mkdocs.config import load_config
     from mkdocs.structure.files import get_files
 
     from generator.render.process import PAGES, Request
     from generator.render.site.worker import generate
-    from tests.conftest import ROOT
+    from tests.conftest import SMALL_BOOK, copy_project
 
-    result = generate(Request(PAGES, str(ROOT), out=str(tmp_path / "generated")))
-    config = load_config(config_file=str(ROOT / "mkdocs.yml"))
+    project = copy_project(tmp_path / "project", SMALL_BOOK)
+    result = generate(Request(PAGES, str(project), out=str(tmp_path / "generated")))
+    config = load_config(config_file=str(project / "mkdocs.yml"))
     config["docs_dir"] = result["docs"]
     mkdocs_order = [f.src_uri for f in get_files(config)]
     assert any("/" in rel for rel in mkdocs_order) and mkdocs_order.index("changes.md") < len(mkdocs_order) - 1

@@ -4,6 +4,10 @@ Each edition, on letter and A4 paper: at most its page budget; no page less than
 the cover, the contents and the errata's last page; no heading, caption or list's first line as the
 last line of a page; no game whose heading and first line of text are on different pages; no table
 row split across pages. Each rule is also shown to catch a small document broken on purpose.
+
+The tests of each edition are the book's own (the Metzker book fits its page budget, its pages read well); the rules
+and the layout's machinery (a section laid out in runs) are the tool's, on small documents and on a book of the
+tests' own.
 """
 
 from __future__ import annotations
@@ -320,18 +324,25 @@ def test_a_page_that_opens_inside_a_paragraph_is_not_a_place_to_cut(engine):
         copyfit.tail_edit(document, 1)
 
 
-@pytest.mark.parametrize(("edition", "paper", "run_html"), [(CURRENT, "letter", 8000)])
-def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, library, published_library, edition, paper,
-                                                                 run_html, tmp_path, monkeypatch):
+# Five card games of the tests' own book: with runs of 3000 characters of HTML, the cards section is laid out in runs,
+# and its last run, one that resumes, has its last pages set tighter on letter.
+RUN_GAMES = ("euchre", "five-hundreds", "golf", "hand-and-foot", "hearts")
+
+
+@pytest.mark.parametrize(("games", "paper", "run_html"), [(RUN_GAMES, "letter", 3000)])
+def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(games, paper, run_html, tmp_path, monkeypatch):
     """A build lays a long section out a run of games at a time (book.Layout.runs, for a 1000-game book). With
     runs of one or two games, every page is as the one layout of the whole section gives it: drawn the same,
-    tagged the same, linked the same (tests/pdffacts.py), copy-fitted tails included: on letter the cards
-    section's last run (one that resumes) has its last pages set tighter (on A4 no part of the book has). The
-    one layout is the build's."""
+    tagged the same, linked the same (tests/pdffacts.py), copy-fitted tails included: the cards section's last run
+    (one that resumes) has its last pages set tighter. On a book of the tests' own (``RUN_GAMES``); the one layout
+    is ``render_book``'s, as a build lays the book out."""
     import generator.render.pdf.book as pdf
+    from generator.book.library import load_library
+    from tests.conftest import small_project
     from tests.pdffacts import differences, pdf_facts
 
-    lib = library if edition == CURRENT else published_library
+    lib = load_library(small_project(tmp_path / "book", games))
+    pdf.render_book(lib, tmp_path / "one.pdf", paper=paper)
     monkeypatch.setattr(pdf, "RUN_HTML", run_html)
     tails, then = [], pdf.copyfit.then  # the edits each copy-fitted tail is set with: a resumed run's first
     monkeypatch.setattr(pdf.copyfit, "then", lambda first, second: tails.append(first) or then(first, second))
@@ -339,7 +350,7 @@ def test_a_section_laid_out_in_runs_prints_what_one_layout_prints(printed, libra
     pdf.render_book(lib, tmp_path / "runs.pdf", paper=paper, layout=layout)
     assert layout.laid_out > 2 * len(pdf.BookParts(lib).numbered(None))  # the sections were laid out in runs
     assert any(first is not None for first in tails), "no run that resumes had its tail copy-fitted"
-    assert differences(pdf_facts(printed(edition, paper)[0]), pdf_facts(tmp_path / "runs.pdf")) == []
+    assert differences(pdf_facts(tmp_path / "one.pdf"), pdf_facts(tmp_path / "runs.pdf")) == []
 
 
 def test_a_page_of_no_games_longer_than_a_run_is_laid_out_whole(small_built, tmp_path, monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 from generator.book.library import load_library
 from generator.book.loader import MAX_FILE_BYTES, parse_yaml, read_yaml
 from generator.errors import SourceError, SourceErrors
-from tests.conftest import copy_project
+from tests.conftest import SMALL_BOOK, copy_project
 
 BAD = [
     # (yaml text, line, col, words the message must contain)
@@ -80,7 +80,7 @@ def test_oversized_and_non_utf8_files_are_refused(tmp_path):
 
 
 def test_every_bad_file_is_reported_in_one_run(tmp_path):
-    project = copy_project(tmp_path)
+    project = copy_project(tmp_path, SMALL_BOOK)
     (project / "rules_data" / "euchre.yaml").write_text("id: euchre\nid: again\n", encoding="utf-8")
     hearts = project / "rules_data" / "hearts.yaml"
     hearts.write_text(hearts.read_text(encoding="utf-8").replace("players:", "playerz:", 1), encoding="utf-8")
@@ -92,7 +92,7 @@ def test_every_bad_file_is_reported_in_one_run(tmp_path):
 
 
 def test_schema_rejects_wrong_types_with_the_line(tmp_path):
-    project = copy_project(tmp_path)
+    project = copy_project(tmp_path, SMALL_BOOK)
     path = project / "rules_data" / "euchre.yaml"
     text = path.read_text(encoding="utf-8").replace('introduced: "2026.1"', "introduced: 2026.1", 1)
     path.write_text(text, encoding="utf-8")
@@ -106,21 +106,20 @@ def test_schema_rejects_wrong_types_with_the_line(tmp_path):
 def test_a_file_read_again_is_not_parsed_again_and_editions_do_not_leak(monkeypatch):
     """Parsed files are kept (issue 14), but each load gets its own data: an older edition edits its data."""
     import generator.book.loader as loader
-    from tests.conftest import ROOT
 
     def dumps(lib):
         return {gid: gs.game.model_dump_json() for gid, gs in lib.games.items()}, lib.book.model_dump_json()
 
     monkeypatch.setattr(loader, "_PARSED", {})
-    editions = [e.id for e in load_library(ROOT).book.editions]
+    editions = [e.id for e in load_library(SMALL_BOOK).book.editions]
     fresh = {}
     for edition in editions:  # each from an empty store: parsed from the files
         loader._PARSED.clear()
-        fresh[edition] = dumps(load_library(ROOT, edition))
+        fresh[edition] = dumps(load_library(SMALL_BOOK, edition))
     parses = []
     monkeypatch.setattr(loader, "parse_yaml", lambda text, path: parses.append(path) or parse_yaml(text, path))
     for edition in editions + editions[::-1]:
-        assert dumps(load_library(ROOT, edition)) == fresh[edition], edition
+        assert dumps(load_library(SMALL_BOOK, edition)) == fresh[edition], edition
     assert parses == []  # every file came from the store
     assert len(set(map(str, fresh.values()))) == len(editions) > 1  # the editions differ: a leak would show
 
@@ -136,10 +135,8 @@ def _fresh_process(monkeypatch, tmp_path):
 
 
 def test_the_next_run_reads_a_parsed_file_from_the_users_cache(monkeypatch, tmp_path):
-    from tests.conftest import ROOT
-
     loader = _fresh_process(monkeypatch, tmp_path)
-    path = ROOT / "rules_data" / "book.yaml"
+    path = SMALL_BOOK / "rules_data" / "book.yaml"
     first = loader.read_yaml(path, "rules_data/book.yaml")
     assert len(list((tmp_path / "rulebook" / "yaml").glob("*.json"))) == 1
     monkeypatch.setattr(loader, "_PARSED", {})

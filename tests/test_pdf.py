@@ -140,11 +140,21 @@ def test_score_sheets_are_one_page_each(built, library, published_library):
             assert pages >= parts + samples, sheet.key  # more only at the 7 mm minimum: test_sheets
 
 
-def test_court_whist_score_card_from_data(built, library):
-    sheet = pypdf.PdfReader(built[CURRENT] / "pdf" / "score-sheets" / "court-whist.pdf")
+@pytest.fixture(scope="module")
+def small_library():
+    """The tests' own small book (tests/conftest.py ``SMALL_BOOK``), whose Court Whist card is eight games' blocks."""
+    from tests.conftest import SMALL_BOOK
+
+    return load_library(SMALL_BOOK)
+
+
+def test_court_whist_score_card_from_data(small_library, tmp_path):
+    page = next(p for p in game_pages(small_library) if p.id == "court-whist")
+    render_sheet(small_library, page, tmp_path / "court-whist.pdf")
+    sheet = pypdf.PdfReader(tmp_path / "court-whist.pdf")
     assert len(sheet.pages) == 1, "the card of eight games fits one page at 7 mm boxes"
     text = normalise(" ".join(page.extract_text() for page in sheet.pages))
-    for rnd in library.games["court-whist"].game.rounds.items:
+    for rnd in small_library.games["court-whist"].game.rounds.items:
         assert normalise(rnd.name) in text
     assert "total possible 13 to 39" in text and "grand total" in text
 
@@ -163,10 +173,10 @@ def test_pdfs_are_byte_identical_across_builds(small_built, tmp_path, monkeypatc
         assert again.read_bytes() == path.read_bytes(), path.name
 
 
-def test_a4_paper(library, tmp_path):
+def test_a4_paper(small_library, tmp_path):
     """A sheet on A4: the Court Whist card, which fits one page on letter, fits one on A4 (narrower) too."""
-    page = next(p for p in game_pages(library) if p.id == "court-whist")
-    render_sheet(library, page, tmp_path / "a4.pdf", paper="a4")
+    page = next(p for p in game_pages(small_library) if p.id == "court-whist")
+    render_sheet(small_library, page, tmp_path / "a4.pdf", paper="a4")
     pages = pypdf.PdfReader(tmp_path / "a4.pdf").pages
     box = pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (595, 842)

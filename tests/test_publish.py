@@ -1,4 +1,5 @@
-"""``rulebook publish`` validates first: on an error it builds nothing and leaves gh-pages as it was."""
+"""``rulebook publish`` validates first: on an error it builds nothing and leaves gh-pages as it was. On books of the
+tests' own: a one-game book, and the small book (tests/conftest.py ``SMALL_BOOK``)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import pytest
 
 from generator.cli import main
 from generator.commands.publish import DIGEST, built_commit
+from tests.conftest import SMALL_BOOK
 
 ROOT = Path(__file__).resolve().parent.parent
 COPIED = ("book.yaml", "mkdocs.yml", "pyproject.toml", "rules_data", "content", "templates", "schema", "docs")
+BOOK = ("rules_data", "content")  # of COPIED, the small book's; the rest the tool's
 
 # (file, text as it is, text broken): each edit is an error `rulebook validate` reports.
 BROKEN = {
@@ -32,7 +35,7 @@ def test_publish_refuses_what_does_not_validate(case: str, tmp_path: Path, capsy
     repo = tmp_path / "book"
     repo.mkdir()
     for name in COPIED:
-        src = ROOT / name
+        src = (SMALL_BOOK if name in BOOK else ROOT) / name
         if src.is_dir():
             shutil.copytree(src, repo / name)
         elif src.exists():

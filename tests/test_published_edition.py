@@ -1,4 +1,5 @@
-"""2026.1 is the book as published, everywhere; a correction shows only in the edition that carries it.
+"""The book's own tests: 2026.1 is the Metzker book as published, everywhere; a correction shows only in the edition
+that carries it. (That an edition has only the games it introduced is the tool's: tests/test_build.py, on a fixture.)
 
 Read from the built outputs: the 2026.1 PDF index and the site's index page are seed 000's index line
 for line (title, player-count words, order; the page numbers are this PDF's own), and for every record
@@ -481,3 +482,10 @@ def test_home_and_finder_repeat_the_editions_player_counts(built, edition):
         stated = book_index.index_entry(lib, gs.id).players if book_index.printed_index(lib) else gs.game.players
         assert home_players(built, edition, gs.id) == describe.player_count(stated), gs.id
         assert finder_players(built, edition, gs.id).startswith(describe.player_count(stated)), gs.id
+
+
+def test_the_published_edition_has_only_the_games_it_printed(library, published_library):
+    """The book's: 2026.2 adds five games to those the family printed."""
+    new = set(library.games) - set(published_library.games)
+    assert new == {"trash", "chase-the-ace", "basic-rummy", "skull-and-roses", "gin-rummy"}
+    assert all(gs.game.introduced == "2026.1" for gs in published_library.games.values())

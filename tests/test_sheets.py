@@ -353,16 +353,25 @@ def test_blank_rows_worked_out_from_the_trial_are_the_most_that_fit(after_mm, la
     assert len(engine.document(_fill_sheet(rows + 1, after_mm, landscape)).pages) == 2
 
 
+@pytest.fixture(scope="module")
+def small_library():
+    """The tests' own small book (tests/conftest.py ``SMALL_BOOK``), its current edition."""
+    from tests.conftest import SMALL_BOOK
+
+    return load_library(SMALL_BOOK)
+
+
 @pytest.mark.parametrize(("game_id", "variant_id"), [("hearts", None), ("skull-and-roses", None),
                                                     ("gin-rummy-tournament", None)])
-def test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit(library, game_id, variant_id):
-    """A real sheet (portrait; turned landscape for 12 players; with more blocks under its rows): one row more
-    than it was given would push it onto a second page."""
+def test_each_sheet_that_fills_its_page_has_the_most_rows_that_fit(small_library, game_id, variant_id):
+    """A sheet of a book (portrait; turned landscape for 12 players; with more blocks under its rows), the tests' own:
+    one row more than it was given would push it onto a second page."""
     from generator.render.pdf.book import game_pages
     from generator.render.pdf.scorepad import render_sheet_documents, samples_html, sheet_html, sheet_view
     from generator.render.pdf.weasy import Engine
     from generator.render.views.sheets import sheet_files, sheet_parts
 
+    library = small_library
     engine, page = Engine(), next(p for p in game_pages(library) if p.id == game_id)
     file = next(f for f in sheet_files([page]) if f.variant_id == variant_id)
     result = render_sheet_documents(library, page, file, engine)
