@@ -34,6 +34,18 @@ def errors_lines(errors: list[Problem]) -> list[str]:
             *(f"- {_where(f)}{f.check}: {literal(f.message)}" for f in errors), ""]
 
 
+def maintainer_lines(judgement: Judgement) -> list[str]:
+    """The summary's opening when the change edits code or configuration of the check or of the making: that fact,
+    the verdict (“needs a maintainer”, never a pass) and every such file; nothing when it edits data alone."""
+    maintained = judgement.maintained
+    if not maintained:
+        return []
+    return ["## Needs a maintainer", "", f"This change edits code or configuration of how the book is checked or made "
+            f"({len(maintained)} file{'s' if len(maintained) != 1 else ''}). The check judges only the book's data, by "
+            "the base's code: its verdict is **needs a maintainer**, not a pass.", "",
+            *(f"- {code_span(p)}" for p in maintained), ""]
+
+
 def check_lines(judgement: Judgement) -> list[str]:
     """The summary's first section: the errors, the warnings the change brings, and how many warnings stand, are
     accepted with a reason, and are cleared by the change."""
