@@ -111,8 +111,41 @@ def _new(records: list[Any], before: list[Any]) -> list[Any]:
     return [r for r in records if kept.get(r.id) != r]
 
 
+# Typographic forms of the same text: curly and straight quotes and apostrophes, dashes and hyphens (and a dash typed
+# as hyphens), spaces that do not break, an ellipsis. An edit between them changes no word, number or negation.
+_TYPOGRAPHIC = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"',
+                              "–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-", "\u00a0": " ", "\u202f": " ",
+                              "\u2009": " ", "…": "..."})
+
+
+def plain(text: str) -> str:
+    """``text`` with each typographic form made plain (``_TYPOGRAPHIC``, and a dash typed as two or three hyphens) and
+    its spaces made one."""
+    return " ".join(text.translate(_TYPOGRAPHIC).replace("---", "-").replace("--", "-").split())
+
+
+def typographic_only(change: Change) -> bool:
+    """Whether a change of a text changes only its typography: no word, number or negation."""
+    return (isinstance(change.old, str) and isinstance(change.new, str) and change.old != change.new
+            and plain(change.old) == plain(change.new))
+
+
 def _lines(changes: list[Change]) -> list[str]:
-    return [f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}" for c in changes]
+    """Each change on its line, but those that change only typography, said together in one line: a changed word,
+    number or negation is never one line among many alike. A line that changes words and typography too is shown with
+    its typography made plain, so that only what it says differently is marked."""
+    said, typographic = [], []
+    for c in changes:
+        if typographic_only(c):
+            typographic.append(c)
+            continue
+        if isinstance(c.old, str) and isinstance(c.new, str) and (plain(c.old), plain(c.new)) != (c.old, c.new):
+            c = dataclasses.replace(c, old=plain(c.old), new=plain(c.new))
+        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}")
+    if typographic:
+        said.append(f"- {len(typographic)} line{'s' if len(typographic) != 1 else ''} whose only edits are typographic "
+                    "(quotes, apostrophes, dashes, spaces): no word, number or negation of them changes")
+    return said
 
 
 def _value(published: Any, corrected: Any) -> str:
