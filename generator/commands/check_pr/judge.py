@@ -25,6 +25,7 @@ from ...errors import Problem, RulebookError, SourceError, SourceErrors, clean
 from ...progress import Report, quiet
 from ...render.site.engine import CONFIG
 from .data import is_data, needs_maintainer
+from .editions import entries_rewritten
 from .lists import LISTS, ListEntry, finding_key, judge_by_base_lists, list_findings, with_lists
 
 SOURCES = (DATA_DIR, CONTENT_DIR, "templates", CONFIG)  # the book's sources, as the pictures draw them
@@ -129,6 +130,7 @@ def with_rewritten_records(base_root: Path, root: Path, old: Library | None, new
                 added.append(Problem(where.path, where.line, "frozen.changed", (
                     f"this change changes the seal of {e.id}'s record as published (record: in {where.path}): "
                     "put it back as `rulebook edition new` wrote it; what a published edition printed never changes")))
+        added += [f for f in entries_rewritten(old, new) if (f.path, f.line) not in {(a.path, a.line) for a in added}]
     return sorted(findings + added)
 
 

@@ -1,0 +1,57 @@
+"""A published edition's own entry in book.yaml is as it was published (issue 59): its label and date (its cover),
+whether it is laid out as printed, its number. A change that edits or removes it fails the check at the entry, naming
+the fields before and after; the seal `rulebook edition new` writes, and the entry of the current edition, stay free.
+On the tests' own small book (``tests/pullrequests.py``: 2026.1 published, 2026.2 current)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.commands.check_pr import check_pr
+from tests.pullrequests import edit, pr_book
+
+ENTRY = '''  - id: "2026.1"
+    year: 2026
+    revision: 1
+    label: Revision 1 (Jan/2026)
+    date: "2026-01-01"
+'''
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    return pr_book(tmp_path_factory.mktemp("entry") / "repo", games=("knock-golf",))
+
+
+# case: (the edit of book.yaml, as (old, new); the words the error has, or None when the change is free)
+CASES = {
+    "the label its cover prints": (("label: Revision 1 (Jan/2026)", "label: Revision 1 (Feb/2026)"),
+                                   "label 'Revision 1 (Jan/2026)' → 'Revision 1 (Feb/2026)'"),
+    "its date": (('date: "2026-01-01"', 'date: "2026-02-01"'), "date '2026-01-01' → '2026-02-01'"),
+    "laid out as printed": (('    date: "2026-01-01"\n', '    date: "2026-01-01"\n    pages_as_printed: true\n'),
+                            "pages_as_printed False → True"),
+    "a number given": (('    date: "2026-01-01"\n', '    date: "2026-01-01"\n    edition_number: 3\n'),
+                       "edition_number None → 3"),
+    "the current edition's label": (("label: Revision 2 (Nov/2026)", "label: Revision 2 (Dec/2026)"), None),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_published_editions_entry_is_as_it_was_published(base, tmp_path, case):
+    (old, new), words = CASES[case]
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    text = (repo / "rules_data/book.yaml").read_text(encoding="utf-8")
+    assert ENTRY in text
+    edit(repo, "rules_data/book.yaml", old, new)
+    code, annotations, summary = check_pr(repo, "HEAD")
+    errors = [a for a in annotations if "title=frozen.changed::" in a and "edits the entry of edition 2026.1" in a]
+    if words is None:
+        assert code == 0 and errors == [], summary
+        return
+    line = text.splitlines().index('  - id: "2026.1"') + 1
+    assert code == 1 and len(errors) == 1 and words in errors[0], annotations
+    assert errors[0].startswith(f"::error file=rules_data/book.yaml,line={line},"), errors[0]
