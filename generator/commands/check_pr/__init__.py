@@ -26,6 +26,7 @@ from ...progress import Report, quiet
 from . import pictures as drawing
 from . import summary
 from .judge import Judgement, failure_findings, judge_change, not_judged
+from .text import within_limit
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Verdict:
     annotations: list[str]
     summary: str
     undone: list[str]
+    whole: dict[str, str] = dataclasses.field(default_factory=dict)  # file name: text, when the summary is cut
 
 
 def _annotated(f: Problem) -> str:
@@ -93,8 +95,10 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
     checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
     errors = judgement.errors
     top += checked or ["## Check of the book", "", *summary.errors_lines(errors)]  # (its failure is among the errors)
+    text = "\n".join(top + body)
     return Verdict(1 if errors else 0, [_annotated(f) for f in errors + judgement.new_warnings],
-                   "\n".join(top + body), [f.message for f in errors if f.check == "check.not_judged"])
+                   within_limit(text), [f.message for f in errors if f.check == "check.not_judged"],
+                   {"summary.md": text, "files.txt": summary.whole_files(judgement)})
 
 
 HEAD_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a commit by its full id (SHA-1 or SHA-256): nothing else is named
@@ -142,10 +146,11 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
 
 
 def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path | None = None,
-        change: Path | None = None, head: str | None = None) -> int:
+        change: Path | None = None, head: str | None = None, whole: Path | None = None) -> int:
     """``rulebook check-pr``: print the annotations, then the summary (or append it to ``summary_file``). With
     ``change`` (a git bundle) and ``head`` (a commit id), the change is that commit, judged as data from the checkout
-    at ``root`` (``judge_handed_over``); else it is the working tree at ``root``."""
+    at ``root`` (``judge_handed_over``); else it is the working tree at ``root``. With ``whole``, the whole summary
+    (summary.md, never cut) and every file the change touches (files.txt) are written into that folder."""
     from ...progress import shown
     from ...render.site.pictures import need_playwright
 
@@ -166,6 +171,10 @@ def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path 
             out.write(text + "\n")
     else:
         print(text)
+    if whole is not None:
+        whole.mkdir(parents=True, exist_ok=True)
+        for name, content in verdict.whole.items():
+            (whole / name).write_text(no_commands(content), encoding="utf-8")
     for what in verdict.undone:  # a check that could not judge never passes: each step it could not do, in a line
         print(f"error: check-pr could not judge this change: {clean(what)}", file=sys.stderr)
     return verdict.code

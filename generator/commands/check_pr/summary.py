@@ -19,7 +19,7 @@ from ...book.textdiff import mark_words
 from ...errors import Problem
 from .judge import PARTS, Judgement, part
 from .lists import LISTS, ListEntry, finding_key
-from .text import code_span, html_literal_block, html_literal_line, literal
+from .text import code_span, html_literal_block, html_literal_line, literal, plain
 
 
 def _where(f: Problem) -> str:
@@ -109,19 +109,6 @@ def _new(records: list[Any], before: list[Any]) -> list[Any]:
     """The records (errata, revisions) a change adds or rewrites: not in ``before`` as they are."""
     kept = {r.id: r for r in before}
     return [r for r in records if kept.get(r.id) != r]
-
-
-# Typographic forms of the same text: curly and straight quotes and apostrophes, dashes and hyphens (and a dash typed
-# as hyphens), spaces that do not break, an ellipsis. An edit between them changes no word, number or negation.
-_TYPOGRAPHIC = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"',
-                              "–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-", "\u00a0": " ", "\u202f": " ",
-                              "\u2009": " ", "…": "..."})
-
-
-def plain(text: str) -> str:
-    """``text`` with each typographic form made plain (``_TYPOGRAPHIC``, and a dash typed as two or three hyphens) and
-    its spaces made one."""
-    return " ".join(text.translate(_TYPOGRAPHIC).replace("---", "-").replace("--", "-").split())
 
 
 def typographic_only(change: Change) -> bool:
@@ -281,13 +268,28 @@ def made_lines(judgement: Judgement) -> list[str]:
             *(f"- {code_span(p)}" for p in made), ""]
 
 
+FILES_SHOWN = 500  # files the summary lists by name; the rest are counted, and every one is in files.txt
+
+
 def files_lines(judgement: Judgement) -> list[str]:
-    """The summary's list of every file the change touches, under the part of the project each belongs to."""
+    """The summary's list of every file the change touches, under the part of the project each belongs to; past
+    ``FILES_SHOWN``, how many are left out, and where the whole list is (``whole_files``)."""
     if not judgement.files:
         return []
     out = ["## Every file this change touches", ""]
+    shown = 0
     for heading in PARTS:
         mine = [(s, p) for s, p in judgement.files if part(p) == heading]
-        if mine:
-            out += [f"### {heading}", "", *(f"- {code_span(p)} ({s})" for s, p in mine), ""]
+        listed = mine[:max(0, FILES_SHOWN - shown)]
+        shown += len(listed)
+        if listed:
+            out += [f"### {heading}", "", *(f"- {code_span(p)} ({s})" for s, p in listed), ""]
+    if shown < len(judgement.files):
+        out += [f"{len(judgement.files) - shown} more of the {len(judgement.files)} files this change touches are left "
+                "out here: every one is listed in `files.txt`, in the check's artifact `summary`.", ""]
     return out
+
+
+def whole_files(judgement: Judgement) -> str:
+    """Every file the change touches, a line each: its status, a tab, its path (``files.txt``)."""
+    return "".join(f"{s}\t{p}\n" for s, p in judgement.files)

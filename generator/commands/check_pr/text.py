@@ -1,4 +1,5 @@
-"""Contributor text in the summary: literal, on one line, never Markdown, HTML or a workflow command of its own."""
+"""Contributor text in the summary: literal, on one line, never Markdown, HTML or a workflow command of its own; its
+typography made plain, to tell a changed word from a typographic edit; and the summary kept under GitHub's limit."""
 
 from __future__ import annotations
 
@@ -33,3 +34,37 @@ def code_span(value: object) -> str:
     fence = "`" * (max((len(run) for run in re.findall(r"`+", one)), default=0) + 1)
     pad = " " if one.startswith("`") or one.endswith("`") else ""
     return f"{fence}{pad}{one}{pad}{fence}"
+
+
+# Typographic forms of the same text: curly and straight quotes and apostrophes, dashes and hyphens (and a dash typed
+# as hyphens), spaces that do not break, an ellipsis. An edit between them changes no word, number or negation.
+_TYPOGRAPHIC = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "′": "'", "“": '"', "”": '"', "„": '"', "″": '"',
+                              "–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-", "\u00a0": " ", "\u202f": " ",
+                              "\u2009": " ", "…": "..."})
+
+
+def plain(text: str) -> str:
+    """``text`` with each typographic form made plain (``_TYPOGRAPHIC``, and a dash typed as two or three hyphens) and
+    its spaces made one."""
+    return " ".join(text.translate(_TYPOGRAPHIC).replace("---", "-").replace("--", "-").split())
+
+
+MAX_SUMMARY_BYTES = 1_000_000  # GitHub shows a step's summary up to 1 MiB (1,048,576 bytes), and none past it
+
+
+def within_limit(text: str, limit: int | None = None) -> str:
+    """``text`` cut at the last whole line under ``limit`` bytes of UTF-8 (``MAX_SUMMARY_BYTES``), saying how many
+    lines were left out and where the whole summary is; as it is when it fits."""
+    limit = MAX_SUMMARY_BYTES if limit is None else limit
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    lines = text.split("\n")
+    note = ("\n\n**The summary is cut here: {} more lines would pass the 1 MiB GitHub shows.** The whole summary is "
+            "`summary.md`, and every file the change touches is in `files.txt`, in the check's artifact `summary`.")
+    room, kept = limit - len(note.encode("utf-8")) - 20, 0
+    for line in lines:
+        room -= len(line.encode("utf-8")) + 1
+        if room < 0:
+            break
+        kept += 1
+    return "\n".join(lines[:kept]) + note.format(len(lines) - kept)
