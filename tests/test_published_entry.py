@@ -55,3 +55,51 @@ def test_a_published_editions_entry_is_as_it_was_published(base, tmp_path, case)
     line = text.splitlines().index('  - id: "2026.1"') + 1
     assert code == 1 and len(errors) == 1 and words in errors[0], annotations
     assert errors[0].startswith(f"::error file=rules_data/book.yaml,line={line},"), errors[0]
+
+
+DECISION = ('revisions:\n  - id: pub-rummy-added\n    edition: "2026.2"\n    date: "2026-11-20"\n    kind: game_added\n'
+            '    game: pub-rummy\n    why: The club plays it at the pub.\n')
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory) -> Path:
+    """The book with a decision recorded (Pub Rummy added, in the open edition), committed: the base."""
+    from generator.cli import main
+    from tests.pullrequests import commit
+
+    repo = pr_book(tmp_path_factory.mktemp("decided") / "repo", games=("knock-golf",))
+    assert main(["--root", str(repo), "new-game", "Pub Rummy"]) == 0
+    edit(repo, "rules_data/revisions.yaml", "revisions: []\n", DECISION)
+    return commit(repo, "the club's decision: Pub Rummy")
+
+
+# case: (the edit of revisions.yaml, as (old, new); the words the error has; its line: the decision's, or the list's)
+DECISIONS = {
+    "its reason rewritten": (("why: The club plays it at the pub.", "why: Nobody asked the club."),
+                             "why 'The club plays it at the pub.' → 'Nobody asked the club.'", 2),
+    "its date moved": (('date: "2026-11-20"', 'date: "2026-11-02"'), "date '2026-11-20' → '2026-11-02'", 2),
+    "erased": ((DECISION, "revisions: []\n"), "removes the decision pub-rummy-added", 1),
+}
+
+
+@pytest.mark.parametrize("case", list(DECISIONS))
+def test_a_recorded_decision_is_never_rewritten_in_place(decided, tmp_path, case):
+    """Changing a decision is a new decision: one rewritten or erased fails the check at it, old and new said."""
+    (old, new), words, line = DECISIONS[case]
+    repo = tmp_path / "pr"
+    shutil.copytree(decided, repo)
+    edit(repo, "rules_data/revisions.yaml", old, new)
+    code, annotations, summary = check_pr(repo, "HEAD")
+    errors = [a for a in annotations if "title=decision.rewritten::" in a]
+    assert code == 1 and len(errors) == 1 and words in errors[0], annotations
+    assert errors[0].startswith(f"::error file=rules_data/revisions.yaml,line={line},"), errors[0]
+
+
+def test_a_new_decision_beside_the_recorded_one_is_free(decided, tmp_path):
+    repo = tmp_path / "pr"
+    shutil.copytree(decided, repo)
+    (repo / "rules_data/revisions.yaml").write_text(
+        DECISION + '  - id: pub-rummy-retired\n    edition: "2026.2"\n    date: "2026-11-30"\n    kind: game_retired\n'
+                   "    game: pub-rummy\n    why: The pub closed.\n", encoding="utf-8")
+    code, annotations, summary = check_pr(repo, "HEAD")
+    assert not [a for a in annotations if "decision.rewritten" in a], annotations
