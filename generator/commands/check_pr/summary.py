@@ -18,7 +18,7 @@ from ...book.library import DICTIONARY, Library
 from ...book.textdiff import mark_words
 from ...errors import Problem
 from .judge import PARTS, Judgement, part
-from .lists import LISTS, ListEntry, finding_key
+from .lists import LISTS, ListEntry, finding_key, places_lines
 from .text import code_span, html_literal_block, html_literal_line, literal, plain
 
 
@@ -249,6 +249,7 @@ def how_checked_lines(judgement: Judgement) -> list[str]:
                 for f in silenced[:20]]
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
+        out += places_lines(e)
     if code:
         out += [""] * bool(entries) + [
             "The change edits the code of the checks or of the book's reading: its sources are judged by the base's "

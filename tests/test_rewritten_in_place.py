@@ -1,7 +1,8 @@
-"""A published edition's own entry in book.yaml is as it was published (issue 59): its label and date (its cover),
-whether it is laid out as printed, its number. A change that edits or removes it fails the check at the entry, naming
-the fields before and after; the seal `rulebook edition new` writes, and the entry of the current edition, stay free.
-On the tests' own small book (``tests/pullrequests.py``: 2026.1 published, 2026.2 current)."""
+"""What a change may not rewrite in place, and a list that licenses later changes shown with what it will let
+through (issue 59): a published edition's own entry in book.yaml (its label and date, whether it is laid out as
+printed, its number) is as it was published, the seal and the current edition's entry aside; a decision recorded is
+never rewritten nor erased (a new decision changes it); a confusable pair added is shown with every place its words
+stand. On the tests' own small book (``tests/pullrequests.py``: 2026.1 published, 2026.2 current)."""
 
 from __future__ import annotations
 
@@ -103,3 +104,38 @@ def test_a_new_decision_beside_the_recorded_one_is_free(decided, tmp_path):
                    "    game: pub-rummy\n    why: The pub closed.\n", encoding="utf-8")
     code, annotations, summary = check_pr(repo, "HEAD")
     assert not [a for a in annotations if "decision.rewritten" in a], annotations
+
+
+# -- a list that licenses later changes is shown with what it will let through -----------------------------------------
+
+# case: (the group added to confusables.txt; the places the summary must name, as `file:line` “word”; how many)
+GROUPS = {
+    "a word the book has": ("lead led", ["`content/lady.md:3` “led”"], 1),
+    "words the book does not have": ("loose lose", [], 0),
+}
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Path:
+    return pr_book(tmp_path_factory.mktemp("whole") / "repo")
+
+
+@pytest.mark.parametrize("case", list(GROUPS))
+def test_a_confusable_pair_is_shown_with_the_places_its_words_stand(whole, tmp_path, case):
+    """Adding a confusable pair is a warning that lands; the next pull request may then call a swap of its words a
+    usage fix. The summary names every place the pair's words stand in the book, where that swap could be made."""
+    from tests.pullrequests import append
+
+    group, places, count = GROUPS[case]
+    repo = tmp_path / "pr"
+    shutil.copytree(whole, repo)
+    append(repo, "rules_data/confusables.txt", group + "\n")
+    code, annotations, summary = check_pr(repo, "HEAD")
+    [entry] = [line for line in summary.splitlines() if "adds the group of confusable words" in line
+               and "list.changed" not in line]
+    below = summary.split(entry, 1)[1].split("\n- ", 1)[0]
+    if count:
+        assert f"what it will let through: a later change that swaps its words, called a usage fix, at {count} " \
+               f"place{'s' if count != 1 else ''} where they stand: " + ", ".join(places) in below, below
+    else:
+        assert "what it will let through" not in below, below
