@@ -67,3 +67,16 @@ def test_typographic_edits_alone_are_one_line(book, tmp_path):
     assert [row for row in edits.splitlines() if row.startswith("- ")] == [
         f"- {RULES} lines whose only edits are typographic (quotes, apostrophes, dashes, spaces): no word, number or "
         "negation of them changes"], edits
+
+
+def test_a_changed_text_value_is_named_by_its_field(tmp_path):
+    """A text value inside a mapping (a goal's qualifiers) is named by its key: a text's own methods are no name (it
+    showed as “<built-in method title of str object>”)."""
+    from tests.pullrequests import edit
+
+    repo = pr_book(tmp_path / "repo", games=("ten-dice",), first=lambda r: edit(
+        r, "rules_data/ten-dice.yaml", "  target: 10000\n", "  target: 10000\n  qualifiers: {target: at least}\n"))
+    edit(repo, "rules_data/ten-dice.yaml", "qualifiers: {target: at least}", "qualifiers: {target: up to}")
+    _, _, summary = check_pr(repo, "HEAD")
+    assert "- Goal, qualifiers, target: at least → up to" in summary, summary
+    assert "built-in" not in summary
