@@ -80,3 +80,70 @@ def test_a_changed_text_value_is_named_by_its_field(tmp_path):
     _, _, summary = check_pr(repo, "HEAD")
     assert "- Goal, qualifiers, target: at least → up to" in summary, summary
     assert "built-in" not in summary
+
+
+# -- a game renamed or moved is matched to its old self ----------------------------------------------------------------
+
+PUB = ('revisions:\n  - id: pub-rummy-added\n    edition: "2026.2"\n    date: "2026-11-20"\n    kind: game_added\n'
+       '    game: pub-rummy\n    why: The club plays it.\n')
+
+
+@pytest.fixture(scope="module")
+def pub(tmp_path_factory) -> Path:
+    """The book with Pub Rummy added in the open edition (play to 500), committed."""
+    from generator.cli import main
+    from tests.pullrequests import commit, edit
+
+    repo = pr_book(tmp_path_factory.mktemp("pub") / "repo", games=("knock-golf",))
+    assert main(["--root", str(repo), "new-game", "Pub Rummy"]) == 0
+    edit(repo, "rules_data/revisions.yaml", "revisions: []\n", PUB)
+    return commit(repo, "Pub Rummy")
+
+
+def _renamed(repo: Path) -> None:
+    """Pub Rummy made Tavern Rummy (its id, files and title), played to 50 on the way."""
+    from tests.pullrequests import edit
+
+    (repo / "rules_data/pub-rummy.yaml").rename(repo / "rules_data/tavern-rummy.yaml")
+    (repo / "content/pub-rummy.md").rename(repo / "content/tavern-rummy.md")
+    edit(repo, "rules_data/tavern-rummy.yaml", "id: pub-rummy\ntitle: Pub Rummy", "id: tavern-rummy\ntitle: Tavern Rummy")
+    edit(repo, "rules_data/tavern-rummy.yaml", "target: 500", "target: 50")
+    edit(repo, "rules_data/book.yaml", "- pub-rummy", "- tavern-rummy")
+
+
+def _replaced(repo: Path) -> None:
+    """Pub Rummy gone, and another game (Ten Thousand Dice's data and prose, under a new id) come."""
+    from tests.pullrequests import BOOK, edit
+
+    (repo / "rules_data/pub-rummy.yaml").unlink()
+    (repo / "content/pub-rummy.md").unlink()
+    text = (BOOK / "rules_data/ten-dice.yaml").read_text(encoding="utf-8")
+    (repo / "rules_data/dice-pub.yaml").write_text(text.replace("id: ten-dice", "id: dice-pub"), encoding="utf-8")
+    shutil.copy(BOOK / "content/ten-dice.md", repo / "content/dice-pub.md")
+    edit(repo, "rules_data/book.yaml", "- pub-rummy", "- dice-pub")
+
+
+# case: (the change; the lines its game's section must have, or None when no game is matched)
+RENAMES = {
+    "renamed, a value changed": (_renamed, ["#### Pub Rummy → Tavern Rummy (`rules_data/pub-rummy.yaml` → "
+                                            "`rules_data/tavern-rummy.yaml`)", "- Goal, target: 500 → 50",
+                                            "- Title: Pub Rummy → Tavern Rummy"]),
+    "one game gone, another come": (_replaced, None),
+}
+
+
+@pytest.mark.parametrize("case", list(RENAMES))
+def test_a_renamed_game_is_matched_to_its_old_self_and_its_values_said(pub, tmp_path, case):
+    change, lines = RENAMES[case]
+    repo = tmp_path / "pr"
+    shutil.copytree(pub, repo)
+    change(repo)
+    _, _, summary = check_pr(repo, "HEAD")
+    if lines is None:
+        assert "### Games this change renames or moves" not in summary, summary
+        assert "### Games this change adds" in summary
+        return
+    section = summary[summary.index("### Games this change renames or moves"):summary.index("## Every file")]
+    rows = section.splitlines()
+    assert all(line in rows for line in lines), section
+    assert "### Games this change adds" not in summary  # said with its old self, not as a game new to the book

@@ -24,7 +24,7 @@ from ...book import git
 from ...errors import Problem, RulebookError, clean, no_commands, problem_annotation
 from ...progress import Report, quiet
 from . import pictures as drawing
-from . import summary
+from . import renamed, summary
 from .judge import Judgement, failure_findings, judge_change, not_judged
 from .text import within_limit
 
@@ -70,6 +70,7 @@ def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress:
     if judgement.compared:
         body = _written("What this change does to the rules", failed, summary.rules_lines, judgement)
         body += _written("Games this change adds", failed, summary.new_games_lines, judgement)
+        body += _written("Games this change renames or moves", failed, renamed.renamed_lines, judgement)
         body += _written("The house dictionary", failed, summary.dictionary_lines, judgement)
     else:
         body = _written("What this change does to the rules", failed, summary.not_compared_lines, judgement)

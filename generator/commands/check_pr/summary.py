@@ -19,7 +19,8 @@ from ...book.textdiff import mark_words
 from ...errors import Problem
 from .judge import PARTS, Judgement, part
 from .lists import LISTS, ListEntry, finding_key, places_lines
-from .text import code_span, html_literal_block, html_literal_line, literal, plain
+from .renamed import matched
+from .text import change_lines, code_span, html_literal_block, html_literal_line, literal
 
 
 def _where(f: Problem) -> str:
@@ -111,30 +112,6 @@ def _new(records: list[Any], before: list[Any]) -> list[Any]:
     return [r for r in records if kept.get(r.id) != r]
 
 
-def typographic_only(change: Change) -> bool:
-    """Whether a change of a text changes only its typography: no word, number or negation."""
-    return (isinstance(change.old, str) and isinstance(change.new, str) and change.old != change.new
-            and plain(change.old) == plain(change.new))
-
-
-def _lines(changes: list[Change]) -> list[str]:
-    """Each change on its line, but those that change only typography, said together in one line: a changed word,
-    number or negation is never one line among many alike. A line that changes words and typography too is shown with
-    its typography made plain, so that only what it says differently is marked."""
-    said, typographic = [], []
-    for c in changes:
-        if typographic_only(c):
-            typographic.append(c)
-            continue
-        if isinstance(c.old, str) and isinstance(c.new, str) and (plain(c.old), plain(c.new)) != (c.old, c.new):
-            c = dataclasses.replace(c, old=plain(c.old), new=plain(c.new))
-        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}")
-    if typographic:
-        said.append(f"- {len(typographic)} line{'s' if len(typographic) != 1 else ''} whose only edits are typographic "
-                    "(quotes, apostrophes, dashes, spaces): no word, number or negation of them changes")
-    return said
-
-
 def _value(published: Any, corrected: Any) -> str:
     if isinstance(published, str) and isinstance(corrected, str):
         return f"“{html_literal_line(mark_words(published, corrected))}”"
@@ -162,7 +139,7 @@ def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
             out += [f"#### {literal(decision.heading)}: {literal(decision.what)}", "",
                     f"Decided {reader_date(record.date)}, in edition {literal(record.edition)} ({code_span(record.id)}). "
                     f"Why: {literal(record.why)}", ""]
-            out += [*_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
+            out += [*change_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
     if errata:
         out += ["### Corrections", ""]
         for e in errata:
@@ -176,11 +153,11 @@ def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
                     f"{literal(evidence.why)}"]
         out.append("")
         for game, changes in grouped.corrections.items():
-            out += [f"#### {literal(game)}", "", *_lines(changes), ""]
+            out += [f"#### {literal(game)}", "", *change_lines(changes), ""]
     if grouped.other:
         out += ["### Other edits", "", "No decision or correction of this change records these.", ""]
         for game, changes in grouped.other.items():
-            out += [f"#### {literal(game)}", "", *_lines(changes), ""]
+            out += [f"#### {literal(game)}", "", *change_lines(changes), ""]
     gone = [r for r in old.revisions if r.id not in {n.id for n in new.revisions}]
     gone += [e for e in old.errata if e.id not in {n.id for n in new.errata}]
     if gone:
@@ -195,7 +172,8 @@ def new_games_lines(judgement: Judgement) -> list[str]:
 
     old, new = judgement.old.lib, judgement.head.lib
     order = [g for section in new.book.sections for g in section.games if g in new.games]
-    added = [g for g in order if g not in old.games]
+    renamed = {b for _, b in matched(old, new)}  # (said with their old selves: renamed_lines)
+    added = [g for g in order if g not in old.games and g not in renamed]
     if not added:
         return []
     out = ["### Games this change adds", ""]

@@ -3,9 +3,11 @@ typography made plain, to tell a changed word from a typographic edit; and the s
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 
+from ...book.compare import BOOK, Change
 from ...book.textdiff import escape
 from ...errors import clean
 
@@ -47,6 +49,30 @@ def plain(text: str) -> str:
     """``text`` with each typographic form made plain (``_TYPOGRAPHIC``, and a dash typed as two or three hyphens) and
     its spaces made one."""
     return " ".join(text.translate(_TYPOGRAPHIC).replace("---", "-").replace("--", "-").split())
+
+
+def typographic_only(change: Change) -> bool:
+    """Whether a change of a text changes only its typography: no word, number or negation."""
+    return (isinstance(change.old, str) and isinstance(change.new, str) and change.old != change.new
+            and plain(change.old) == plain(change.new))
+
+
+def change_lines(changes: list[Change]) -> list[str]:
+    """Each change on its line, but those that change only typography, said together in one line: a changed word,
+    number or negation is never one line among many alike. A line that changes words and typography too is shown with
+    its typography made plain, so that only what it says differently is marked."""
+    said, typographic = [], []
+    for c in changes:
+        if typographic_only(c):
+            typographic.append(c)
+            continue
+        if isinstance(c.old, str) and isinstance(c.new, str) and (plain(c.old), plain(c.new)) != (c.old, c.new):
+            c = dataclasses.replace(c, old=plain(c.old), new=plain(c.new))
+        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}")
+    if typographic:
+        said.append(f"- {len(typographic)} line{'s' if len(typographic) != 1 else ''} whose only edits are typographic "
+                    "(quotes, apostrophes, dashes, spaces): no word, number or negation of them changes")
+    return said
 
 
 MAX_SUMMARY_BYTES = 1_000_000  # GitHub shows a step's summary up to 1 MiB (1,048,576 bytes), and none past it
