@@ -26,6 +26,7 @@ from ...progress import Report, quiet
 from . import pictures as drawing
 from . import renamed, summary
 from .judge import Judgement, failure_findings, judge_change, not_judged
+from .released import released_changed
 from .text import within_limit
 
 
@@ -91,6 +92,11 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
     nothing of the change's is run (its code, its making): it is data, judged by the running code alone."""
     with tempfile.TemporaryDirectory() as tmp:
         judgement = judge_change(root, base, Path(tmp), progress, made=pictures is not None, untrusted=untrusted)
+        if judgement.compared and not (untrusted and judgement.maintained):  # (never the change's templates, then)
+            progress("compare the editions published")
+            judgement.failed += released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
+                                                 judgement.head.lib, Path(tmp))
+            progress("compare the editions published", final=True)
         body = _sections(judgement, root, pictures, progress)
     top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement)
     checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
