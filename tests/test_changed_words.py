@@ -24,6 +24,15 @@ def book(tmp_path_factory) -> Path:
     return pr_book(tmp_path_factory.mktemp("words") / "repo", first=lines)
 
 
+def _section(summary: str, heading: str) -> str:
+    """The summary's lines from ``heading`` to the next heading of its level or above."""
+    level = heading.split()[0]
+    rows = summary[summary.index(heading):].splitlines()
+    end = next((n for n, row in enumerate(rows[1:], 1) if row.startswith("#") and len(row.split()[0]) <= len(level)),
+               len(rows))
+    return "\n".join(rows[:end])
+
+
 def _curly(text: str) -> str:
     return text.replace("can't", "can’t").replace("doesn't", "doesn’t").replace(" -- ", " — ")
 
@@ -50,7 +59,7 @@ def test_a_changed_word_is_a_line_of_its_own_among_typographic_edits(book, tmp_p
     path.write_text(text.replace(line, line.replace(old, new)), encoding="utf-8")
     code, _, summary = check_pr(repo, "HEAD")
     assert code == 0, summary
-    edits = summary[summary.index("#### Sevens"):summary.index("## Every file")]
+    edits = _section(summary, "#### Sevens")
     rows = [row for row in edits.splitlines() if row.startswith("- ")]
     assert rows == [f"- Variant Late Sevens, text: {shown}",
                     f"- {RULES - 1} lines whose only edits are typographic (quotes, apostrophes, dashes, spaces): no "
@@ -63,7 +72,7 @@ def test_typographic_edits_alone_are_one_line(book, tmp_path):
     path = repo / "content/sevens.late-sevens.md"
     path.write_text(_curly(path.read_text(encoding="utf-8")), encoding="utf-8")
     code, _, summary = check_pr(repo, "HEAD")
-    edits = summary[summary.index("#### Sevens"):summary.index("## Every file")]
+    edits = _section(summary, "#### Sevens")
     assert [row for row in edits.splitlines() if row.startswith("- ")] == [
         f"- {RULES} lines whose only edits are typographic (quotes, apostrophes, dashes, spaces): no word, number or "
         "negation of them changes"], edits
@@ -143,7 +152,7 @@ def test_a_renamed_game_is_matched_to_its_old_self_and_its_values_said(pub, tmp_
         assert "### Games this change renames or moves" not in summary, summary
         assert "### Games this change adds" in summary
         return
-    section = summary[summary.index("### Games this change renames or moves"):summary.index("## Every file")]
+    section = _section(summary, "### Games this change renames or moves")
     rows = section.splitlines()
     assert all(line in rows for line in lines), section
     assert "### Games this change adds" not in summary  # said with its old self, not as a game new to the book

@@ -71,3 +71,18 @@ def test_a_published_editions_pages_are_as_they_were(base, tmp_path, case):
     [said] = [a for a in changed if f"its site page {page} (changed)" in a]
     assert "the readers of 2026.1, published" in said and words in said, said
     assert "released.changed" in summary.split("## What this change")[0]  # among the errors the summary leads with
+
+
+def test_every_page_of_the_open_edition_a_change_alters_is_named_with_its_words(base, tmp_path):
+    """Not only the pages the pictures draw: each page of the open edition's site the change alters, compared whole,
+    with the first words it changes (its typographic edits aside)."""
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    edit(repo, "content/sevens.late-sevens.md", "nine cards each", "ten cards each")
+    edit(repo, "content/knock-golf.md", "dealer’s left", "dealer's left")  # typographic: 2026.1's too, though
+    _, _, summary = check_pr(repo, "HEAD")
+    section = summary[summary.index("### Every page of the open edition this change alters"):]
+    rows = [row for row in section.split("\n\n## ")[0].splitlines() if row.startswith("- ")]
+    assert rows == ["- `games/knock-golf.md` (changed): “its only edits are typographic (quotes, apostrophes, dashes, "
+                    "spaces)”", "- `games/sevens.md` (changed): “Play the first hand with \\[-nine-\\] {+ten+} cards each, then one fewer "
+                    "each hand.”"], rows

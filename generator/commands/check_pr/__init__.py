@@ -24,7 +24,7 @@ from ...book import git
 from ...errors import Problem, RulebookError, clean, no_commands, problem_annotation
 from ...progress import Report, quiet
 from . import pictures as drawing
-from . import renamed, summary
+from . import released, renamed, summary
 from .judge import Judgement, failure_findings, judge_change, not_judged
 from .released import released_changed
 from .text import within_limit
@@ -65,7 +65,7 @@ def _written(section: str, failed: list[Problem], write: Callable[..., list[str]
     return []
 
 
-def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report) -> list[str]:
+def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path) -> list[str]:
     """Every section of the summary but the first (the check of the book, which counts their failures too)."""
     failed = judgement.failed
     if judgement.compared:
@@ -73,6 +73,8 @@ def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress:
         body += _written("Games this change adds", failed, summary.new_games_lines, judgement)
         body += _written("Games this change renames or moves", failed, renamed.renamed_lines, judgement)
         body += _written("The house dictionary", failed, summary.dictionary_lines, judgement)
+        body += _written("Every page of the open edition this change alters", failed, released.pages_lines, judgement,
+                         scratch)
     else:
         body = _written("What this change does to the rules", failed, summary.not_compared_lines, judgement)
     body += _written("How the book is checked", failed, summary.how_checked_lines, judgement)
@@ -97,7 +99,7 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
             judgement.failed += released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
                                                  judgement.head.lib, Path(tmp))
             progress("compare the editions published", final=True)
-        body = _sections(judgement, root, pictures, progress)
+        body = _sections(judgement, root, pictures, progress, Path(tmp))
     top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement)
     checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
     errors = judgement.errors

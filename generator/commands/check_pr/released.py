@@ -13,6 +13,8 @@ from ...book.library import Library, load_library
 from ...book.textdiff import mark_words
 from ...errors import Problem, RulebookError, clean
 from ...render.site.docs import write_docs
+from .judge import Judgement
+from .text import code_span, literal, plain
 
 SAID = 300  # characters of a page's changed words the error quotes
 
@@ -24,13 +26,15 @@ def _pages(lib: Library, out: Path) -> dict[str, str]:
 
 
 def _first_change(before: str, after: str) -> str:
-    """The first lines a page changes, its words marked ([-gone-] {+come+})."""
+    """The first lines a page changes in words, numbers or negations, marked ([-gone-] {+come+}), their typography
+    made plain; or that its only edits are typographic."""
     a, b = before.splitlines(), after.splitlines()
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if op != "equal":
-            said = mark_words(" ".join(a[i1:i2]), " ".join(b[j1:j2]), markdown=False)
+        gone, came = plain(" ".join(a[i1:i2])), plain(" ".join(b[j1:j2]))
+        if op != "equal" and gone != came:
+            said = mark_words(gone, came, markdown=False)
             return said[:SAID] + ("…" if len(said) > SAID else "")
-    return ""
+    return "its only edits are typographic (quotes, apostrophes, dashes, spaces)"
 
 
 def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: Library, scratch: Path
@@ -63,3 +67,28 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
                     f"changes; put it back, or make the change in {new.book.current} (an erratum or a decision)"),
                     "error"))
     return found
+
+
+FEW = 50  # pages of the open edition the summary names, each with its first changed words
+
+
+def pages_lines(judgement: Judgement, scratch: Path) -> list[str]:
+    """The summary's section on every page of the open edition's site the change alters, compared whole from the base
+    and from the change (the pictures draw a few): each page, with its first changed words. None where the change is
+    judged as data and needs a maintainer (its templates are never rendered there)."""
+    old, new = judgement.old.lib, judgement.head.lib
+    if old is None or new is None or (judgement.untrusted and judgement.maintained):
+        return []
+    before, after = _pages(old, scratch / "open" / "base"), _pages(new, scratch / "open" / "change")
+    changed = [page for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
+    if not changed:
+        return []
+    out = ["### Every page of the open edition this change alters", "",
+           f"Each page of the site of {literal(new.book.current)}, as the site writes it, compared whole: "
+           f"{len(changed)} page{'s' if len(changed) != 1 else ''}, each with the first words it changes.", ""]
+    for page in changed[:FEW]:
+        what = "new" if page not in before else "gone" if page not in after else "changed"
+        out.append(f"- {code_span(page)} ({what}): “{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
+    if len(changed) > FEW:
+        out.append(f"- and {len(changed) - FEW} more")
+    return [*out, ""]
