@@ -560,6 +560,7 @@ def test_a_change_the_check_cannot_judge_fails_in_one_line(case, tmp_path, capsy
     assert "Traceback" not in out.err + out.out
     assert "title=check.not_judged::" in out.out  # annotated on the run, and listed first in the summary
     assert "No errors." not in summary.read_text(encoding="utf-8")
+    assert "judged by the base's code too" not in summary.read_text(encoding="utf-8")  # never said of what was not
 
 
 @pytest.fixture(scope="module")

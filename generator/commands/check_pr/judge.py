@@ -4,8 +4,7 @@
 base, unpacked from git; it judges the change's findings by the base's lists (``lists.py``), adds an error at each
 file of a published record the change touches, and, when the change edits the checks' own code, runs the base's code
 on the change too. What it finds, and each step it could not carry out (a check never passes what it could not
-judge), is a ``Judgement``, which the summary says in words.
-"""
+judge), is a ``Judgement``, which the summary says in words."""
 
 from __future__ import annotations
 
@@ -32,6 +31,7 @@ SOURCES = (DATA_DIR, CONTENT_DIR, "templates", CONFIG)  # the book's sources, as
 MADE = ("generator", "templates", CONFIG, "pyproject.toml", "requirements.lock")  # what the book is made with
 CHECKS_CODE = ("generator/checks/", "generator/book/")  # the code that reads the book and judges it
 PARTS = ("The book's sources", "How the book is checked", "How the book is made", "Around the book")
+BASE_CODE_UNRUN = "the base's code could not be run"  # how the check says it could not run the base's code
 def part(path: str) -> str:
     """Which part of the project a file belongs to, as the summary groups the files a change touches."""
     if path in LISTS or path.startswith(("generator/checks/", "generator/book/", "schema/", ".github/")):
@@ -157,7 +157,7 @@ def judge_by_base_code(ref: str, root: Path, tmp: Path, findings: list[Problem],
     except (subprocess.TimeoutExpired, OSError, ValueError, RulebookError) as exc:
         # The change edits the checks' code, and the base's code could not judge it: what the change's own code says
         # is not enough (it may have been written to pass), so the check fails and says why.
-        return [not_judged(f"the base's code could not be run on this change, which edits the checks' code "
+        return [not_judged(f"{BASE_CODE_UNRUN} on this change, which edits the checks' code "
                            f"({_why(exc)}): a maintainer must run `rulebook validate` with {ref}'s code on it")]
     # Matched by check, file and line, not message: a change may reword what a check says, not what it finds.
     live = {(f.check, f.path, f.line) for f in findings if f.severity != "accepted"}

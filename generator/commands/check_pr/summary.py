@@ -17,7 +17,7 @@ from ...book.compare import BOOK, Change, compare, markdown, show
 from ...book.library import DICTIONARY, Library
 from ...book.textdiff import mark_words
 from ...errors import Problem
-from .judge import PARTS, Judgement, part
+from .judge import BASE_CODE_UNRUN, PARTS, Judgement, part
 from .lists import LISTS, ListEntry, finding_key, places_lines
 from .renamed import matched
 from .text import change_lines, code_span, html_literal_block, html_literal_line, literal
@@ -228,10 +228,13 @@ def how_checked_lines(judgement: Judgement) -> list[str]:
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
         out += places_lines(e)
+    unrun = any(f.check == "check.not_judged" and f.message.startswith(BASE_CODE_UNRUN) for f in judgement.errors)
     if code:
         out += [""] * bool(entries) + [
-            "The change edits the code of the checks or of the book's reading: its sources are judged by the base's "
-            "code too, and what that finds and the change's code does not is an error (code.licenses_own_change):",
+            "The change edits the code of the checks or of the book's reading: " + (
+                "its sources could **not** be judged by the base's code (the error above says why), and the check "
+                "fails:" if unrun else "its sources are judged by the base's code too, and what that finds and the "
+                "change's code does not is an error (code.licenses_own_change):"),
             ""] + [f"- {code_span(p)}" for p in code]
     return [*out, ""]
 
