@@ -625,3 +625,20 @@ def test_a_section_that_cannot_be_written_fails_the_check_naming_it(one_game, tm
     assert text.startswith("## Check of the book\n\n**1 error**") and f"“{section}” could not be written" in text, text
     for other in ("## What this change does to the rules", "## Every file this change touches"):
         assert (other in text) == (other != f"## {section}"), (other, text)
+
+
+def test_the_site_pictures_are_of_pages_served_over_http(tmp_path):
+    """The pages are drawn as a reader gets them, over http, never from file: a script that rewrites a rule only for a
+    page served over http (it read “never” before) is drawn with its rewrite: “never” is no longer there to box."""
+    from generator.render.site.pictures import site_pictures
+
+    script = ('<script>if (location.protocol === "http:") document.querySelector("p").textContent = '
+              '"Hearts may be led";</script>')
+    for side, words in (("before", "Hearts may not be led"), ("after", "Hearts may never be led")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "index.html").write_text(
+            f"<html><body><article><p>{words}</p></article>{script if side == 'after' else ''}</body></html>",
+            encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    made, _, _ = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
+    assert [p.name for p in made] == ["site page home page"] and made[0].marked == 2, made  # “not”, at each width
