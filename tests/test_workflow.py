@@ -267,3 +267,42 @@ def test_zizmor_would_find_a_workflow_unpinned_or_keeping_its_token(tmp_path):
         found = subprocess.run([zizmor, "--offline", "--persona", "auditor", str(tmp_path / "workflows" / "check.yml")],
                                capture_output=True, text=True)
         assert found.returncode != 0 and audit in found.stdout + found.stderr, found.stdout
+
+
+# (the judge's summary's first line; what the status then says)
+VERDICTS = {
+    "no errors": ("success", "## Check of the book", "state=success", "Judged by the base's"),
+    "needs a maintainer": ("failure", "## Needs a maintainer", "state=failure", "Needs a maintainer"),
+    "errors": ("failure", "## Check of the book", "state=failure", "Errors, or a step not done"),
+    "the judge cancelled before its summary": ("failure", None, "state=failure", "Errors, or a step not done"),
+}
+
+
+@pytest.mark.parametrize("which", list(JUDGING))
+@pytest.mark.parametrize("case", list(VERDICTS))
+def test_the_verdict_posted_says_what_the_judge_found(tmp_path, which, case):
+    """The judge's steps that say the verdict, run as the runner runs them (bash; `gh` a stand-in that writes what it
+    is asked): a change that needs a maintainer is posted as that, never as a pass."""
+    result, first, state, words = VERDICTS[case]
+    judge = _flows(JUDGING[which])["judge.yml"]
+    said = next(s for s in judge["jobs"]["judge"]["steps"] if s.get("id") == "said")
+    work = tmp_path / "work"
+    (work / "summary").mkdir(parents=True)
+    if first is not None:
+        (work / "summary" / "summary.md").write_text(f"{first}\n\nmore\n", encoding="utf-8")
+    output = tmp_path / "output"
+    subprocess.run(["bash", "-e", "-c", said["run"]], cwd=work, env={**os.environ, "GITHUB_OUTPUT": str(output)},
+                   check=True)
+    outputs = dict(line.split("=", 1) for line in output.read_text(encoding="utf-8").splitlines()) \
+        if output.exists() else {}
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "gh").write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$ASKED"\n', encoding="utf-8")
+    (tmp_path / "bin" / "gh").chmod(0o755)
+    [post] = judge["jobs"]["verdict"]["steps"]
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}", "ASKED": str(tmp_path / "asked"),
+           "GH_TOKEN": "fake", "REPOSITORY": "club/book", "HEAD_SHA": "a" * 40, "RESULT": result,
+           "SAID": outputs.get("said", ""), "RUN_URL": "https://example.invalid/run"}
+    subprocess.run(["bash", "-e", "-c", post["run"]], env=env, check=True)
+    asked = (tmp_path / "asked").read_text(encoding="utf-8").splitlines()
+    assert f"repos/club/book/statuses/{'a' * 40}" in asked and state in asked and "context=rulebook/judge" in asked
+    assert any(a.startswith("description=") and words in a for a in asked), asked
