@@ -75,7 +75,9 @@ def cmd_check_pr(args: argparse.Namespace) -> int:
     from .commands import check_pr
 
     return check_pr.run(_book(args), args.base, Path(args.summary) if args.summary else None,
-                        Path(args.pictures).resolve() if args.pictures else None)
+                        Path(args.pictures).resolve() if args.pictures else None,
+                        Path(args.change).resolve() if args.change else None, args.head,
+                        Path(args.whole).resolve() if args.whole else None)
 
 
 def cmd_freeze(args: argparse.Namespace) -> int:
@@ -186,6 +188,13 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--summary", help="append the summary (Markdown) to this file, e.g. $GITHUB_STEP_SUMMARY")
     c.add_argument("--pictures", metavar="DIR", help="draw each book and site page the change alters, before and "
                                                      "after, into DIR (replaced), with DIR/index.html")
+    c.add_argument("--change", metavar="BUNDLE", help="judge, as data, the commit --head read from this git bundle (a "
+                                                      "pull request's, handed over by its own run), against where it "
+                                                      "leaves --base: nothing of the change's is run")
+    c.add_argument("--head", metavar="COMMIT", help="the full commit id of the change in --change")
+    c.add_argument("--whole", metavar="DIR", help="write the whole summary (summary.md, which --summary cuts under "
+                                                  "GitHub's 1 MiB) and every file the change touches (files.txt) "
+                                                  "into DIR")
     c.set_defaults(func=cmd_check_pr)
 
     f = sub.add_parser("freeze", help="write and seal the record of an edition published before records were "

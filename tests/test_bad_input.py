@@ -370,7 +370,8 @@ def test_a_file_name_with_a_terminal_code_is_printed_escaped(project):
     assert code == 1 and "\\x1b[2Jodd.yaml" in output
 
 
-TITLES = ["Trash ", " Trash", "TRASH", "Tr\u200bash", "Ｔｒａｓｈ", "Trash\u00a0", "\u0422rash", "Tr\u0430sh",
+# (A zero-width space in one is refused before titles are compared: tests/test_invisible.py.)
+TITLES = ["Trash ", " Trash", "TRASH", "Ｔｒａｓｈ", "Trash\u00a0", "\u0422rash", "Tr\u0430sh",
           "\u0422R\u0410\u0405H", "T\u0433ash"]
 
 

@@ -51,7 +51,8 @@ def test_a_book_started_by_init_takes_three_games_and_builds_publishes_and_opens
     monkeypatch.setenv("RULEBOOK_PDF_JOBS", "1")
     book = _init(tmp_path, "Rock & Roll \"Club\" Games", "--author", "The Club")
     written = sorted(p.relative_to(book).as_posix() for p in book.rglob("*") if p.is_file())
-    assert {".github/workflows/check.yml", ".github/workflows/publish.yml", ".gitignore", "Makefile", "README.md",
+    assert {".github/workflows/check.yml", ".github/workflows/judge.yml", ".github/workflows/publish.yml", ".gitignore",
+            "Makefile", "README.md",
             "mkdocs.yml", "requirements.txt", "content/about.md", "content/general-rules.md",
             "rules_data/book.yaml"} <= set(written)
     held = [rel for rel in written if METZKER.search((book / rel).read_text(encoding="utf-8"))]
@@ -313,12 +314,15 @@ def test_the_books_workflows_run_its_own_checks(tmp_path: Path) -> None:
     book = _init(tmp_path)
     flows = {p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in (book / ".github" / "workflows").iterdir()}
     check, publish = _steps(flows["check.yml"]), _steps(flows["publish.yml"])
+    judge = _steps(flows["judge.yml"])
     assert "make venv" in check  # the tool requirements.txt pins, its dependencies requirements.lock's
-    assert any(r.startswith(".venv/bin/rulebook check-pr --base") for r in check)
+    assert "make venv" in judge and any(r.startswith(".venv/bin/rulebook check-pr --base HEAD --change") for r in judge)
     assert ".venv/bin/rulebook validate --format github" in check and "make build" in check
+    assert not any("check-pr" in r for r in check)  # the pull request's run judges nothing (judge.yml does)
     assert not any("make test" in r or "pytest" in r for r in check)  # the book's checks, not the pipeline's suite
-    assert "make publish" in publish and any("push origin gh-pages" in r for r in publish)
+    assert "make publish" in publish and any('push "$remote" gh-pages' in r for r in publish)
     assert flows["publish.yml"][True]["workflow_run"]["workflows"] == [flows["check.yml"]["name"]]
+    assert flows["judge.yml"][True]["workflow_run"]["workflows"] == [flows["check.yml"]["name"]]
     recipes = subprocess.run(["make", "-s", "-n", "venv", "build", "validate", "publish"], cwd=book, capture_output=True,
                              text=True, check=True).stdout
     assert "--no-deps --require-hashes -r requirements.lock" in recipes and "-r requirements.txt" in recipes
@@ -336,7 +340,7 @@ def test_the_books_workflows_watch_the_branch_its_repository_has(tmp_path: Path)
         assert "branches" not in text and "'main'" not in text and "refs/heads/main" not in text, path.name
     check = yaml.safe_load((book / ".github/workflows/check.yml").read_text(encoding="utf-8"))["jobs"]["check"]
     assert "github.ref_name == github.event.repository.default_branch" in check["if"]
-    publish = yaml.safe_load((book / ".github/workflows/publish.yml").read_text(encoding="utf-8"))["jobs"]["publish"]
+    publish = yaml.safe_load((book / ".github/workflows/publish.yml").read_text(encoding="utf-8"))["jobs"]["build"]
     assert "github.event.workflow_run.head_branch == github.event.repository.default_branch" in publish["if"]
 
 
@@ -349,8 +353,9 @@ def test_init_inside_a_repository_makes_no_repository_of_its_own(tmp_path: Path,
 
 def test_the_books_workflows_are_pinned_keep_no_token_and_pass_zizmor(tmp_path: Path) -> None:
     """As the tool's own (tests/test_workflow.py): every action by commit, no checkout keeping its token, the token
-    given only to the git commands that fetch and push gh-pages, and zizmor (with the book's own reasons for what it
-    leaves, .github/zizmor.yml) finds nothing; a book whose workflow uses an action by tag is found."""
+    given only to the git commands that fetch and push gh-pages (and to the judge's download and verdict), and
+    actionlint and zizmor (with the book's own reasons for what it leaves, .github/zizmor.yml) find nothing; a book
+    whose workflow uses an action by tag is found."""
     from tests.test_workflow import _tool
 
     book = _init(tmp_path)
@@ -358,7 +363,7 @@ def test_the_books_workflows_are_pinned_keep_no_token_and_pass_zizmor(tmp_path: 
     for path in flows:
         text = path.read_text(encoding="utf-8")
         assert "secrets." not in text
-        for line in re.findall(r"uses: .*", text):
+        for line in re.findall(r"\buses: .*", text):  # (not a permission: statuses)
             assert re.fullmatch(r"uses: [\w.-]+/[\w.-]+@[0-9a-f]{40}\s+# v\d+(\.\d+)*", line), (path.name, line)
         for job in yaml.safe_load(text)["jobs"].values():
             for step in job["steps"]:
@@ -366,6 +371,10 @@ def test_the_books_workflows_are_pinned_keep_no_token_and_pass_zizmor(tmp_path: 
                     assert step["with"]["persist-credentials"] is False, path.name
                 if "github.token" in str(step.get("env", {})):
                     assert "make" not in step["run"] and "pip" not in step["run"], step["run"]
+                if "github.token" in str(step.get("with", {})):  # the judge's download of a pull request's change
+                    assert step["uses"].startswith("actions/download-artifact@"), step
+    actionlint = subprocess.run([_tool("actionlint"), *map(str, flows)], capture_output=True, text=True)
+    assert actionlint.returncode == 0, actionlint.stdout + actionlint.stderr
     zizmor = _tool("zizmor")
     config = book / ".github" / "zizmor.yml"
     found = subprocess.run([zizmor, "--offline", "--persona", "auditor", "--config", str(config), *map(str, flows)],

@@ -326,7 +326,7 @@ def test_a_change_of_how_the_book_is_made_is_drawn_by_each_sides_own_making(tmp_
     edit(repo, "templates/blocks.html.j2", 'title="At a glance"', 'title="The game in brief"')
     commit(repo, "red titles, the box renamed")
     code, _, summary = check_pr(repo, "HEAD~1", pictures=tmp_path / "pictures")
-    assert code == 0, summary
+    assert code == 1 and summary.startswith("## Needs a maintainer\n"), summary  # drawn for the maintainer it needs
     made = summary[summary.index("## How the book is made"):summary.index("### Pictures")]
     for file in ("templates/print/print.css", "templates/site/assets/rulebook.css", "templates/blocks.html.j2"):
         assert f"- `{file}`" in made, made
@@ -560,6 +560,7 @@ def test_a_change_the_check_cannot_judge_fails_in_one_line(case, tmp_path, capsy
     assert "Traceback" not in out.err + out.out
     assert "title=check.not_judged::" in out.out  # annotated on the run, and listed first in the summary
     assert "No errors." not in summary.read_text(encoding="utf-8")
+    assert "judged by the base's code too" not in summary.read_text(encoding="utf-8")  # never said of what was not
 
 
 @pytest.fixture(scope="module")
@@ -624,3 +625,20 @@ def test_a_section_that_cannot_be_written_fails_the_check_naming_it(one_game, tm
     assert text.startswith("## Check of the book\n\n**1 error**") and f"“{section}” could not be written" in text, text
     for other in ("## What this change does to the rules", "## Every file this change touches"):
         assert (other in text) == (other != f"## {section}"), (other, text)
+
+
+def test_the_site_pictures_are_of_pages_served_over_http(tmp_path):
+    """The pages are drawn as a reader gets them, over http, never from file: a script that rewrites a rule only for a
+    page served over http (it read “never” before) is drawn with its rewrite: “never” is no longer there to box."""
+    from generator.render.site.pictures import site_pictures
+
+    script = ('<script>if (location.protocol === "http:") document.querySelector("p").textContent = '
+              '"Hearts may be led";</script>')
+    for side, words in (("before", "Hearts may not be led"), ("after", "Hearts may never be led")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "index.html").write_text(
+            f"<html><body><article><p>{words}</p></article>{script if side == 'after' else ''}</body></html>",
+            encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    made, _, _ = site_pictures(tmp_path / "before", tmp_path / "after", tmp_path / "out")
+    assert [p.name for p in made] == ["site page home page"] and made[0].marked == 2, made  # “not”, at each width

@@ -122,7 +122,7 @@ def _name(item: Any, key: str | int) -> str:
     """What a list item or mapping entry is called: its name or label, else its key or position."""
     for attr in NAMES:
         value = getattr(item, attr, None)
-        if value not in (None, ""):
+        if value not in (None, "") and not callable(value):  # (a text's own methods: "up to".title is no name)
             if attr == "number":
                 return f"rule {value}"
             return f"for {value} players" if attr == "players" else str(value)

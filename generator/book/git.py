@@ -151,3 +151,34 @@ def init(folder: Path, branch: str = "main") -> None:
     """Make ``folder`` a new repository whose branch is ``branch``."""
     _answer(None, ["init", "-q", f"--initial-branch={branch}", str(folder)], "git could not make the folder a "
             "repository", timeout=30)
+
+
+# -- a change handed over as data ---------------------------------------------------------------------------------
+
+# What every command on a change handed over as data runs with: no hook (the judging checkout's or any other), no
+# filter a .gitattributes of the change could name (git-lfs's, if installed).
+NO_HOOKS = ("-c", "core.hooksPath=/dev/null", "-c", "filter.lfs.smudge=", "-c", "filter.lfs.process=",
+            "-c", "filter.lfs.required=false")
+CHANGE_REFS = "refs/rulebook-change/"  # where the refs of a bundle are fetched, apart from the repository's own
+
+
+def fetch_bundle(root: Path, bundle: Path) -> None:
+    """The commits of the git bundle ``bundle`` fetched into the repository at ``root`` (under ``CHANGE_REFS``), as
+    data: no hook runs; a file that is not a bundle, or one whose commits it builds on the repository lacks, is a
+    GitError."""
+    _answer(root, [*NO_HOOKS, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", str(bundle),
+                   f"+refs/*:{CHANGE_REFS}*"], f"could not read the change's bundle {clean(bundle.name)}", timeout=600)
+
+
+def worktree(root: Path, rev: str, dest: Path) -> Path:
+    """The files of the commit ``rev`` checked out at ``dest``, a working tree of the repository at ``root`` (so that
+    the change's files are compared with any commit of it), no hook or filter run."""
+    _answer(root, [*NO_HOOKS, "worktree", "add", "--quiet", "--detach", str(dest), rev],
+            f"could not check out the change {clean(rev)}", timeout=600)
+    return dest
+
+
+def drop_worktree(root: Path, dest: Path) -> None:
+    """The working tree at ``dest`` (made by ``worktree``) removed, and the repository's record of it."""
+    _git(root, ["worktree", "remove", "--force", str(dest)], "remove the change's checkout", timeout=120)
+    _git(root, ["worktree", "prune"], "forget the change's checkout", timeout=120)

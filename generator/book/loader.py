@@ -25,7 +25,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Location, SourceError, echo
 from . import hints
-from .files import CONTROL, MAX_FILE_BYTES, read_file, read_source, read_source_text, store, stored_text, user_cache
+from .files import (
+    CONTROL,
+    MAX_FILE_BYTES,
+    invisible,
+    read_file,
+    read_source,
+    read_source_text,
+    store,
+    stored_text,
+    user_cache,
+)
 
 READ_THROUGH_THE_LOADER = (MAX_FILE_BYTES, read_source, user_cache)  # their home before the door was a module
 
@@ -200,8 +210,12 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         value = node.value
-        if node.style == '"' and CONTROL.search(value):  # an escape ("\\e", "\\x07") makes what the text cannot hold
-            raise self.fail(node, f"a control character (U+{ord(CONTROL.search(value).group()[0]):04X}) is written "
+        found = CONTROL.search(value) if node.style == '"' else None  # an escape ("\\e", "\\u200b") makes what
+        if found and found.group("invisible"):                      # the text cannot hold
+            raise self.fail(node, f"{invisible(found.group())} is written as an escape in this text: a reader sees "
+                                  "nothing there, and the text is read as other than it shows; delete it")
+        if found:
+            raise self.fail(node, f"a control character (U+{ord(found.group()[0]):04X}) is written "
                                   "as an escape in this text: a reader or a terminal would get it as it is; delete it")
         if node.style:  # quoted or block scalar: always text (plain is None or "")
             return value

@@ -13,17 +13,21 @@ written, named, with what stopped it.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...book import git
 from ...errors import Problem, RulebookError, clean, no_commands, problem_annotation
 from ...progress import Report, quiet
 from . import pictures as drawing
-from . import summary
+from . import released, renamed, summary
 from .judge import Judgement, failure_findings, judge_change, not_judged
+from .released import released_changed
+from .text import within_limit
 
 
 @dataclass
@@ -35,6 +39,7 @@ class Verdict:
     annotations: list[str]
     summary: str
     undone: list[str]
+    whole: dict[str, str] = dataclasses.field(default_factory=dict)  # file name: text, when the summary is cut
 
 
 def _annotated(f: Problem) -> str:
@@ -60,13 +65,16 @@ def _written(section: str, failed: list[Problem], write: Callable[..., list[str]
     return []
 
 
-def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report) -> list[str]:
+def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path) -> list[str]:
     """Every section of the summary but the first (the check of the book, which counts their failures too)."""
     failed = judgement.failed
     if judgement.compared:
         body = _written("What this change does to the rules", failed, summary.rules_lines, judgement)
         body += _written("Games this change adds", failed, summary.new_games_lines, judgement)
+        body += _written("Games this change renames or moves", failed, renamed.renamed_lines, judgement)
         body += _written("The house dictionary", failed, summary.dictionary_lines, judgement)
+        body += _written("Every page of the open edition this change alters", failed, released.pages_lines, judgement,
+                         scratch)
     else:
         body = _written("What this change does to the rules", failed, summary.not_compared_lines, judgement)
     body += _written("How the book is checked", failed, summary.how_checked_lines, judgement)
@@ -78,19 +86,64 @@ def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress:
     return body + _written("Every file this change touches", failed, summary.files_lines, judgement)
 
 
-def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path | None = None) -> Verdict:
+def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path | None = None,
+                 untrusted: bool = False) -> Verdict:
     """The check of the tree at ``root`` against the git ref ``base``; ``progress`` is told each stage as it runs.
     With ``pictures``, the pages the change alters are drawn there, before and after, if it validates. Whatever
-    fails, the summary is written, errors first."""
+    fails, the summary is written, a change that needs a maintainer said first, then the errors. With ``untrusted``,
+    nothing of the change's is run (its code, its making): it is data, judged by the running code alone."""
     with tempfile.TemporaryDirectory() as tmp:
-        judgement = judge_change(root, base, Path(tmp), progress, made=pictures is not None)
-        body = _sections(judgement, root, pictures, progress)
-    top = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
+        judgement = judge_change(root, base, Path(tmp), progress, made=pictures is not None, untrusted=untrusted)
+        if judgement.compared and not (untrusted and judgement.maintained):  # (never the change's templates, then)
+            progress("compare the editions published")
+            judgement.failed += released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
+                                                 judgement.head.lib, Path(tmp))
+            progress("compare the editions published", final=True)
+        body = _sections(judgement, root, pictures, progress, Path(tmp))
+    top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement)
+    checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
     errors = judgement.errors
-    if not top:  # (the section's own failure is among the errors)
-        top = ["## Check of the book", "", *summary.errors_lines(errors)]
+    top += checked or ["## Check of the book", "", *summary.errors_lines(errors)]  # (its failure is among the errors)
+    text = "\n".join(top + body)
     return Verdict(1 if errors else 0, [_annotated(f) for f in errors + judgement.new_warnings],
-                   "\n".join(top + body), [f.message for f in errors if f.check == "check.not_judged"])
+                   within_limit(text), [f.message for f in errors if f.check == "check.not_judged"],
+                   {"summary.md": text, "files.txt": summary.whole_files(judgement)})
+
+
+HEAD_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a commit by its full id (SHA-1 or SHA-256): nothing else is named
+
+
+def judge_handed_over(repo: Path, base: str, bundle: Path, head: str, progress: Report = quiet,
+                      pictures: Path | None = None) -> Verdict:
+    """The check of a change handed over as data: the commit ``head`` (its full id, as GitHub names a pull request's
+    head), its objects read from the git ``bundle``, checked out beside the repository at ``repo`` (the base's
+    checkout, whose code runs this check) and judged against where it leaves ``base`` (their merge base), with
+    nothing of the change's run (``check_change``, untrusted). Whatever cannot be done fails the check in a line."""
+    def failed(what: str) -> Verdict:
+        problem = not_judged(what)
+        lines = ["## Check of the book", "", *summary.errors_lines([problem])]
+        return Verdict(1, [_annotated(problem)], "\n".join(lines), [problem.message])
+
+    if not HEAD_ID.fullmatch(head):
+        return failed(f"the change's head is named {clean(head)!r}: name it by its full commit id (40 hex digits)")
+    if not bundle.is_file():
+        return failed(f"the change's bundle {clean(str(bundle))} is not there: the pull request's run made none, or it "
+                      "was not handed over")
+    try:
+        git.fetch_bundle(repo, bundle)
+        if git.commit(repo, head) != head:
+            return failed(f"the change's bundle does not hold its head {head}: it is not the pull request's change")
+        start = git.merge_base(repo, base, head)
+        if start is None:
+            return failed(f"the change {head} has no history in common with {clean(base)}: it cannot be compared")
+        with tempfile.TemporaryDirectory(prefix="rulebook-change-") as tmp:
+            tree = git.worktree(repo, head, Path(tmp) / "change")
+            try:
+                return check_change(tree, start, progress, pictures, untrusted=True)
+            finally:
+                git.drop_worktree(repo, tree)
+    except git.GitError as exc:
+        return failed(clean(str(exc)))
 
 
 def check_pr(root: Path, base: str, progress: Report = quiet,
@@ -101,15 +154,25 @@ def check_pr(root: Path, base: str, progress: Report = quiet,
     return verdict.code, verdict.annotations, verdict.summary
 
 
-def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path | None = None) -> int:
-    """``rulebook check-pr``: print the annotations, then the summary (or append it to ``summary_file``)."""
+def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path | None = None,
+        change: Path | None = None, head: str | None = None, whole: Path | None = None) -> int:
+    """``rulebook check-pr``: print the annotations, then the summary (or append it to ``summary_file``). With
+    ``change`` (a git bundle) and ``head`` (a commit id), the change is that commit, judged as data from the checkout
+    at ``root`` (``judge_handed_over``); else it is the working tree at ``root``. With ``whole``, the whole summary
+    (summary.md, never cut) and every file the change touches (files.txt) are written into that folder."""
     from ...progress import shown
     from ...render.site.pictures import need_playwright
 
+    if (change is None) != (head is None):
+        raise RulebookError("check-pr: --change and --head name a change together: give both (a bundle and the "
+                            "commit id of its head), or neither (the change is then the working tree)")
     if pictures is not None:
         need_playwright()  # said before anything is judged: the pictures cannot be drawn without it
     with shown() as progress:
-        verdict = check_change(root, base, progress, pictures)
+        if change is not None:
+            verdict = judge_handed_over(root, base, change, head or "", progress, pictures)
+        else:
+            verdict = check_change(root, base, progress, pictures)
     print("\n".join(verdict.annotations), flush=True)
     text = no_commands(verdict.summary)  # contributor text never runs as a workflow command, printed or in the file
     if summary_file is not None:
@@ -117,6 +180,10 @@ def run(root: Path, base: str, summary_file: Path | None = None, pictures: Path 
             out.write(text + "\n")
     else:
         print(text)
+    if whole is not None:
+        whole.mkdir(parents=True, exist_ok=True)
+        for name, content in verdict.whole.items():
+            (whole / name).write_text(no_commands(content), encoding="utf-8")
     for what in verdict.undone:  # a check that could not judge never passes: each step it could not do, in a line
         print(f"error: check-pr could not judge this change: {clean(what)}", file=sys.stderr)
     return verdict.code

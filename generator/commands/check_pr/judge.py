@@ -4,8 +4,7 @@
 base, unpacked from git; it judges the change's findings by the base's lists (``lists.py``), adds an error at each
 file of a published record the change touches, and, when the change edits the checks' own code, runs the base's code
 on the change too. What it finds, and each step it could not carry out (a check never passes what it could not
-judge), is a ``Judgement``, which the summary says in words.
-"""
+judge), is a ``Judgement``, which the summary says in words."""
 
 from __future__ import annotations
 
@@ -24,14 +23,15 @@ from ...checks import listing, run_checks
 from ...errors import Problem, RulebookError, SourceError, SourceErrors, clean
 from ...progress import Report, quiet
 from ...render.site.engine import CONFIG
+from .data import is_data, needs_maintainer
+from .editions import entries_rewritten
 from .lists import LISTS, ListEntry, finding_key, judge_by_base_lists, list_findings, with_lists
 
 SOURCES = (DATA_DIR, CONTENT_DIR, "templates", CONFIG)  # the book's sources, as the pictures draw them
 MADE = ("generator", "templates", CONFIG, "pyproject.toml", "requirements.lock")  # what the book is made with
 CHECKS_CODE = ("generator/checks/", "generator/book/")  # the code that reads the book and judges it
 PARTS = ("The book's sources", "How the book is checked", "How the book is made", "Around the book")
-
-
+BASE_CODE_UNRUN = "the base's code could not be run"  # how the check says it could not run the base's code
 def part(path: str) -> str:
     """Which part of the project a file belongs to, as the summary groups the files a change touches."""
     if path in LISTS or path.startswith(("generator/checks/", "generator/book/", "schema/", ".github/")):
@@ -130,6 +130,7 @@ def with_rewritten_records(base_root: Path, root: Path, old: Library | None, new
                 added.append(Problem(where.path, where.line, "frozen.changed", (
                     f"this change changes the seal of {e.id}'s record as published (record: in {where.path}): "
                     "put it back as `rulebook edition new` wrote it; what a published edition printed never changes")))
+        added += [f for f in entries_rewritten(old, new) if (f.path, f.line) not in {(a.path, a.line) for a in added}]
     return sorted(findings + added)
 
 
@@ -156,7 +157,7 @@ def judge_by_base_code(ref: str, root: Path, tmp: Path, findings: list[Problem],
     except (subprocess.TimeoutExpired, OSError, ValueError, RulebookError) as exc:
         # The change edits the checks' code, and the base's code could not judge it: what the change's own code says
         # is not enough (it may have been written to pass), so the check fails and says why.
-        return [not_judged(f"the base's code could not be run on this change, which edits the checks' code "
+        return [not_judged(f"{BASE_CODE_UNRUN} on this change, which edits the checks' code "
                            f"({_why(exc)}): a maintainer must run `rulebook validate` with {ref}'s code on it")]
     # Matched by check, file and line, not message: a change may reword what a check says, not what it finds.
     live = {(f.check, f.path, f.line) for f in findings if f.severity != "accepted"}
@@ -209,6 +210,12 @@ class Judgement:
     files: list[tuple[str, str]]  # (status, path) of every file the change touches
     failed: list[Problem]
     words: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))  # the dictionary's: added, removed
+    untrusted: bool = False  # the change is data only: no code of its own is run, nothing drawn by its own making
+
+    @property
+    def maintained(self) -> list[str]:
+        """The files the change touches that are not data (``is_data``): code or configuration, for a maintainer."""
+        return [p for _, p in self.files if not is_data(p)]
 
     @property
     def compared(self) -> bool:
@@ -230,10 +237,12 @@ class Judgement:
         return [p for _, p in self.files if part(p) == of]
 
 
-def judge_change(root: Path, base: str, scratch: Path, progress: Report = quiet, made: bool = False) -> Judgement:
+def judge_change(root: Path, base: str, scratch: Path, progress: Report = quiet, made: bool = False,
+                 untrusted: bool = False) -> Judgement:
     """The change in the working tree at ``root`` judged against the git ref ``base``, which is unpacked into
     ``scratch`` (with what it is made with, when ``made``: the pictures draw it by its own making); ``progress`` is
-    told each stage as it runs. A step it cannot carry out is an error of the judgement, never an exception."""
+    told each stage as it runs. A step it cannot carry out is an error of the judgement, never an exception; a change
+    to anything but data is one too (``needs_maintainer``). With ``untrusted``, nothing of the change is ever run."""
     progress("validate this change")
     # A source that links out of the project is refused before anything reads it: no finding, summary line or
     # picture may quote what it points to.
@@ -281,7 +290,10 @@ def judge_change(root: Path, base: str, scratch: Path, progress: Report = quiet,
         head.findings = sorted(head.findings + judge_by_base_code(base, root, scratch, head.findings, standing,
                                                             checks_code, base_root))
         progress(f"validate this change by {base}'s code", final=True)
-    judgement = Judgement(base, base_root, head, old, base_problem, entries, standing, files, failed)
+    judgement = Judgement(base, base_root, head, old, base_problem, entries, standing, files, failed,
+                          untrusted=untrusted)
+    if judgement.maintained:
+        failed.insert(0, needs_maintainer(judgement.maintained))
     if judgement.compared:
         before, after = _words(base_root / DICTIONARY), _words(root / DICTIONARY)
         judgement.words = sorted(after - before), sorted(before - after)

@@ -17,6 +17,7 @@ from ...book.files import MAX_FILE_BYTES, copy_tree, read_file_text, read_source
 from ...book.library import ACCEPTED, CONFUSABLES, DATA_DIR, DICTIONARY, SOURCE_DIRS, Library
 from ...checks import listing, run_checks
 from ...errors import Problem, SourceError
+from .text import code_span, literal
 
 # The lists the checks read besides the book (generator/checks: editorial.house_words, evidence.confusables,
 # checks.accept): a pull request is judged by its base's, and a change to one licenses nothing in the same change.
@@ -38,6 +39,7 @@ class ListEntry:
     what: str  # 'adds the word “foo”', plain text (escaped where it is printed)
     words: frozenset[str] = frozenset()  # a finding naming one of these is one this entry decides (a word, a group)
     grant: tuple[str, str, str | None] | None = None  # an acceptance: (check, file, matching)
+    places: tuple[tuple[str, int, str], ...] = ()  # a confusable group's: (file, line, word) where its words stand
 
     def decides(self, f: Problem) -> bool:
         """Whether the finding ``f`` is one this entry, and no other list, makes or silences."""
@@ -130,13 +132,58 @@ def list_changes(base: Path, head: Path, old: Library, new: Library) -> list[Lis
     return sorted(out, key=lambda e: (e.path, e.line, e.what))
 
 
+PLACES = 200  # the places of a confusable group's words the check finds (the summary shows a few, and counts them)
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
+def places(lib: Library, words: frozenset[str]) -> tuple[tuple[str, int, str], ...]:
+    """Where the book's sources (prose and data, not the lists nor the frozen records) have one of ``words``: (file,
+    line, the word as written), in the files' order. A confusable group licenses a later change that swaps its words as
+    a usage fix: these are the places it will let such a change through."""
+    found: list[tuple[str, int, str]] = []
+    for name in SOURCE_DIRS:
+        top = lib.root / name
+        files = sorted(p for p in top.rglob("*") if p.suffix in (".md", ".yaml") and p.is_file()
+                       and not p.is_symlink() and "frozen" not in p.relative_to(top).parts) if top.is_dir() else []
+        for path in files:
+            rel = path.relative_to(lib.root).as_posix()
+            if rel in LISTS:
+                continue
+            try:
+                text = read_file_text(path)
+            except (OSError, SourceError):
+                continue
+            for n, line in enumerate(text.splitlines(), 1):
+                found += [(rel, n, w) for w in _WORD.findall(line) if w.casefold().replace("’", "'") in words]
+                if len(found) >= PLACES:
+                    return tuple(found[:PLACES])
+    return tuple(found)
+
+
+FEW_PLACES = 20  # the places of a confusable group's words the summary names
+
+
+def places_lines(entry: ListEntry) -> list[str]:
+    """The summary's line on what a confusable group an entry adds will let through: where its words stand."""
+    if not entry.places:
+        return []
+    more = len(entry.places) - FEW_PLACES
+    return [f"  - what it will let through: a later change that swaps its words, called a usage fix, at "
+            f"{len(entry.places)}{'+' if len(entry.places) >= PLACES else ''} place"
+            f"{'s' if len(entry.places) != 1 else ''} where they stand: "
+            + ", ".join(f"{code_span(f'{f}:{n}')} “{literal(w)}”" for f, n, w in entry.places[:FEW_PLACES])
+            + (f" and {more} more" if more > 0 else "")]
+
+
 def judge_by_base_lists(base_root: Path, old: Library | None, new: Library | None, findings: list[Problem]
                         ) -> tuple[list[Problem], list[tuple[ListEntry, list[Problem]]]]:
     """The change's ``findings`` as the base's lists judge them (the change's own, for a finding in a list file), and
     each entry the change makes to a list with the findings of the change it would silence."""
     if new is None or old is None:
         return findings, []
-    entries = list_changes(base_root, new.root, old, new)
+    entries = [dataclasses.replace(e, places=places(new, e.words))
+               if e.path == CONFUSABLES and e.what.startswith("adds") else e
+               for e in list_changes(base_root, new.root, old, new)]
     if not entries:
         return findings, []
     was = {d.seed: d for d in old.book.sources}  # a document the base has: when the base says it was taken in

@@ -46,9 +46,10 @@ class NotDrawn(RulebookError):
     """The pictures were asked for and could not be drawn (the browser or the renders failed)."""
 
 
-def _code_of(side: Path) -> Path:
-    """The code a side is drawn with: its own, if it has any (a project's checkout), else the running one."""
-    return side if (side / "generator" / "__init__.py").is_file() else RUNNING
+def _code_of(side: Path, own: bool = True) -> Path:
+    """The code a side is drawn with: its own, if it has any (a project's checkout) and may be run (``own``), else
+    the running one."""
+    return side if own and (side / "generator" / "__init__.py").is_file() else RUNNING
 
 
 def _files(top: Path) -> dict[str, bytes]:
@@ -61,9 +62,9 @@ def _files(top: Path) -> dict[str, bytes]:
     return found
 
 
-def made_differently(base: Path, root: Path) -> bool:
+def made_differently(base: Path, root: Path, own: bool = True) -> bool:
     """Whether the change alters what the book is made with (its code, templates, styles, settings)."""
-    return _code_of(base) != _code_of(root) and _files(base) != _files(root)
+    return _code_of(base) != _code_of(root, own) and _files(base) != _files(root)
 
 
 def _render(code: Path, module: str, request: Request, games: int, what: str) -> None:
@@ -95,19 +96,20 @@ class Drawn:
 
 
 def draw(root: Path, base: Path, before: Library, after: Library, out: Path, progress: Report = quiet,
-         edited: set[str] | frozenset[str] = frozenset()) -> Drawn:
+         edited: set[str] | frozenset[str] = frozenset(), own: bool = True) -> Drawn:
     """Pictures of every book and site page the change from ``base`` (the base's sources, and what it is made with
     when ``judge.unpack_base`` unpacked it) to ``root`` alters, written to ``out`` with ``index.html``. Each side is
     drawn by its own code, templates and settings; when those differ, every page is compared by its output, not only
     its words. The pages of a game in ``edited`` (whose own rules the change edits) are each drawn; of pages changed
     alike otherwise, a few (``group_alike``). Refused, before anything is read, when a source is a link leaving the
-    project."""
+    project. Unless ``own``, the change (at ``root``) is drawn by the running code, never by a module of its own."""
     leaving = links_leaving(root)
     if leaving:
         raise RulebookError(f"{leaving[0]}: a link to a file outside the project, which no picture may show: "
                             "put the file itself in its place")
-    styled = made_differently(base, root)
-    if _code_of(base) == _code_of(root):  # no code of the base's own (a bare folder of sources): drawn as the change's
+    styled = made_differently(base, root, own)
+    code = {base: _code_of(base), root: _code_of(root, own)}  # what draws each side
+    if code[base] == code[root]:  # no code of the base's own (a bare folder of sources): drawn as the change's
         for name in ("templates", CONFIG):
             if (root / name).is_dir():
                 copy_tree(root / name, base / name, name, root, MAX_ASSET_BYTES)
@@ -119,12 +121,12 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
     progress("pictures: the book before and after")
     games = len(before.games) + len(after.games)
     if not styled:  # one process, one code: the second book lays out again only what the change touched
-        _render(_code_of(root), PAIR_RENDERER, Request(PAIR, str(root), after.edition.id, str(scratch), before=str(base),
+        _render(code[root], PAIR_RENDERER, Request(PAIR, str(root), after.edition.id, str(scratch), before=str(base),
                                                     before_edition=before.edition.id), games, "book render")
     else:  # each side by its own code (each laid out twice in its process: the second time from the first)
         for side, top, lib in (("before", base, before), ("after", root, after)):
             (scratch / side).mkdir()
-            _render(_code_of(top), PAIR_RENDERER, Request(PAIR, str(top), lib.edition.id, str(scratch / side),
+            _render(code[top], PAIR_RENDERER, Request(PAIR, str(top), lib.edition.id, str(scratch / side),
                                                        before=str(top), before_edition=lib.edition.id),
                     games, f"book render ({side})")
             for suffix in (".pdf", ".json"):
@@ -138,7 +140,7 @@ def draw(root: Path, base: Path, before: Library, after: Library, out: Path, pro
         staging = scratch / f"site-{side}-staging"
         staging.mkdir()
         if styled:
-            _render(_code_of(top), SITE_BUILDER, Request(SITE, str(top), lib.edition.id, str(scratch / f"site-{side}"),
+            _render(code[top], SITE_BUILDER, Request(SITE, str(top), lib.edition.id, str(scratch / f"site-{side}"),
                                                       staging=str(staging), pages=json.loads(read_file_text(anchors))),
                     games, f"site ({side})")
         else:
@@ -189,13 +191,21 @@ def pictures_lines(judgement: Judgement, root: Path, folder: Path, progress: Rep
             "settings): the pages are drawn before by the base's own, after by the change's.", "", *made, ""] if made \
         else []
     out = ["### Pictures of the pages this change alters", ""]
-    if judgement.errors or new is None:
+    if judgement.untrusted and judgement.maintained:
+        # Drawing the change by its own making would run it (its modules, templates, mkdocs.yml's hooks), and a change
+        # handed over as data is never run: a maintainer draws it from a checkout of it.
+        return [*head, *out, "Not drawn: this change edits what the book is checked or made with, and its code is "
+                "never run where it is judged: a maintainer draws the pages with `rulebook check-pr --pictures` in a "
+                "checkout of it.", ""]
+    # (A change for a maintainer is drawn where its code may run: a maintainer's checkout is what it is drawn for; and
+    # one that changes what a published edition's readers read, to show them it.)
+    if [f for f in judgement.errors if f.check not in ("change.needs_maintainer", "released.changed")] or new is None:
         return [*head, *out, "Not drawn: this change has errors, and a picture shows only what validate accepts.", ""]
     if old is None:
         return [*head, *out, f"Not drawn: {literal(judgement.base_problem or 'the base does not load')}.", ""]
     edited = {c.game_id for c in compare(old, new).changes if c.game_id}  # each of their pages is drawn
     try:
-        result = draw(root, judgement.base_root, old, new, folder, progress, edited)
+        result = draw(root, judgement.base_root, old, new, folder, progress, edited, own=not judgement.untrusted)
     except RulebookError as exc:
         raise NotDrawn(clean(str(exc))) from None
     if head and result.made_differently:

@@ -17,9 +17,10 @@ from ...book.compare import BOOK, Change, compare, markdown, show
 from ...book.library import DICTIONARY, Library
 from ...book.textdiff import mark_words
 from ...errors import Problem
-from .judge import PARTS, Judgement, part
-from .lists import LISTS, ListEntry, finding_key
-from .text import code_span, html_literal_block, html_literal_line, literal
+from .judge import BASE_CODE_UNRUN, PARTS, Judgement, part
+from .lists import LISTS, ListEntry, finding_key, places_lines
+from .renamed import matched
+from .text import change_lines, code_span, html_literal_block, html_literal_line, literal
 
 
 def _where(f: Problem) -> str:
@@ -32,6 +33,18 @@ def errors_lines(errors: list[Problem]) -> list[str]:
         return ["No errors.", ""]
     return [f"**{len(errors)} error{'s' if len(errors) != 1 else ''}** (each is an annotation on its line):", "",
             *(f"- {_where(f)}{f.check}: {literal(f.message)}" for f in errors), ""]
+
+
+def maintainer_lines(judgement: Judgement) -> list[str]:
+    """The summary's opening when the change edits code or configuration of the check or of the making: that fact,
+    the verdict (“needs a maintainer”, never a pass) and every such file; nothing when it edits data alone."""
+    maintained = judgement.maintained
+    if not maintained:
+        return []
+    return ["## Needs a maintainer", "", f"This change edits code or configuration of how the book is checked or made "
+            f"({len(maintained)} file{'s' if len(maintained) != 1 else ''}). The check judges only the book's data, by "
+            "the base's code: its verdict is **needs a maintainer**, not a pass.", "",
+            *(f"- {code_span(p)}" for p in maintained), ""]
 
 
 def check_lines(judgement: Judgement) -> list[str]:
@@ -99,10 +112,6 @@ def _new(records: list[Any], before: list[Any]) -> list[Any]:
     return [r for r in records if kept.get(r.id) != r]
 
 
-def _lines(changes: list[Change]) -> list[str]:
-    return [f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}" for c in changes]
-
-
 def _value(published: Any, corrected: Any) -> str:
     if isinstance(published, str) and isinstance(corrected, str):
         return f"“{html_literal_line(mark_words(published, corrected))}”"
@@ -130,7 +139,7 @@ def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
             out += [f"#### {literal(decision.heading)}: {literal(decision.what)}", "",
                     f"Decided {reader_date(record.date)}, in edition {literal(record.edition)} ({code_span(record.id)}). "
                     f"Why: {literal(record.why)}", ""]
-            out += [*_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
+            out += [*change_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
     if errata:
         out += ["### Corrections", ""]
         for e in errata:
@@ -144,11 +153,11 @@ def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
                     f"{literal(evidence.why)}"]
         out.append("")
         for game, changes in grouped.corrections.items():
-            out += [f"#### {literal(game)}", "", *_lines(changes), ""]
+            out += [f"#### {literal(game)}", "", *change_lines(changes), ""]
     if grouped.other:
         out += ["### Other edits", "", "No decision or correction of this change records these.", ""]
         for game, changes in grouped.other.items():
-            out += [f"#### {literal(game)}", "", *_lines(changes), ""]
+            out += [f"#### {literal(game)}", "", *change_lines(changes), ""]
     gone = [r for r in old.revisions if r.id not in {n.id for n in new.revisions}]
     gone += [e for e in old.errata if e.id not in {n.id for n in new.errata}]
     if gone:
@@ -163,7 +172,8 @@ def new_games_lines(judgement: Judgement) -> list[str]:
 
     old, new = judgement.old.lib, judgement.head.lib
     order = [g for section in new.book.sections for g in section.games if g in new.games]
-    added = [g for g in order if g not in old.games]
+    renamed = {b for _, b in matched(old, new)}  # (said with their old selves: renamed_lines)
+    added = [g for g in order if g not in old.games and g not in renamed]
     if not added:
         return []
     out = ["### Games this change adds", ""]
@@ -217,10 +227,14 @@ def how_checked_lines(judgement: Judgement) -> list[str]:
                 for f in silenced[:20]]
         if len(silenced) > 20:
             out.append(f"  - and {len(silenced) - 20} more")
+        out += places_lines(e)
+    unrun = any(f.check == "check.not_judged" and f.message.startswith(BASE_CODE_UNRUN) for f in judgement.errors)
     if code:
         out += [""] * bool(entries) + [
-            "The change edits the code of the checks or of the book's reading: its sources are judged by the base's "
-            "code too, and what that finds and the change's code does not is an error (code.licenses_own_change):",
+            "The change edits the code of the checks or of the book's reading: " + (
+                "its sources could **not** be judged by the base's code (the error above says why), and the check "
+                "fails:" if unrun else "its sources are judged by the base's code too, and what that finds and the "
+                "change's code does not is an error (code.licenses_own_change):"),
             ""] + [f"- {code_span(p)}" for p in code]
     return [*out, ""]
 
@@ -236,13 +250,28 @@ def made_lines(judgement: Judgement) -> list[str]:
             *(f"- {code_span(p)}" for p in made), ""]
 
 
+FILES_SHOWN = 500  # files the summary lists by name; the rest are counted, and every one is in files.txt
+
+
 def files_lines(judgement: Judgement) -> list[str]:
-    """The summary's list of every file the change touches, under the part of the project each belongs to."""
+    """The summary's list of every file the change touches, under the part of the project each belongs to; past
+    ``FILES_SHOWN``, how many are left out, and where the whole list is (``whole_files``)."""
     if not judgement.files:
         return []
     out = ["## Every file this change touches", ""]
+    shown = 0
     for heading in PARTS:
         mine = [(s, p) for s, p in judgement.files if part(p) == heading]
-        if mine:
-            out += [f"### {heading}", "", *(f"- {code_span(p)} ({s})" for s, p in mine), ""]
+        listed = mine[:max(0, FILES_SHOWN - shown)]
+        shown += len(listed)
+        if listed:
+            out += [f"### {heading}", "", *(f"- {code_span(p)} ({s})" for s, p in listed), ""]
+    if shown < len(judgement.files):
+        out += [f"{len(judgement.files) - shown} more of the {len(judgement.files)} files this change touches are left "
+                "out here: every one is listed in `files.txt`, in the check's artifact `summary`.", ""]
     return out
+
+
+def whole_files(judgement: Judgement) -> str:
+    """Every file the change touches, a line each: its status, a tab, its path (``files.txt``)."""
+    return "".join(f"{s}\t{p}\n" for s, p in judgement.files)

@@ -9,9 +9,11 @@ too, and a few of them shot whole.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import threading
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -141,6 +143,27 @@ def site_pictures(before: Path, after: Path, out: Path, progress: Report = quiet
     return outcome[0], [_site_name(rel) for rel in restyled], grouped
 
 
+@contextlib.contextmanager
+def _served(site: Path) -> Iterator[str]:
+    """``site`` served over http at a free port of this machine's loopback address, for as long as it is needed: a
+    page's scripts and styles act as they do for a reader (a script may act otherwise on a file: address)."""
+    import http.server
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the name http.server gives it
+            """Nothing logged: a request of the pictures' is no news."""
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, name="pictures: a site served", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
 def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[str] | None, list[str] | None]],
            progress: Report) -> list[Picture]:
     """The pictures of the ``changed`` pages (``site_pictures``), shot in Chromium."""
@@ -149,7 +172,8 @@ def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[s
     mark_words = _mark_words()
     pictures = []
     try:
-        with sync_playwright() as p:
+        with _served(before) as at_before, _served(after) as at_after, sync_playwright() as p:
+            address = {before: at_before, after: at_after}
             browser = p.chromium.launch(executable_path=CHROMIUM if Path(CHROMIUM).exists() else None,
                                         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
             tabs = {width: browser.new_page(viewport={"width": px, "height": 800}) for width, px in WIDTHS.items()}
@@ -164,7 +188,7 @@ def _shoot(before: Path, after: Path, out: Path, changed: list[tuple[str, list[s
                     if not (site / rel).is_file():
                         continue
                     for width, tab in tabs.items():
-                        tab.goto((site / rel).resolve().as_uri())
+                        tab.goto(f"{address[site]}/{rel}")  # over http, as a reader gets it (never file:)
                         if not whole:
                             shown.marked += max(0, tab.evaluate(mark_words, [other, colour]))
                         file = f"site-{stem}-{width}-{side}.png"
