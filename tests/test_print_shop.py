@@ -385,7 +385,8 @@ def test_the_command_keeps_the_last_good_files_when_the_preflight_fails(printed,
     lines = capsys.readouterr().out.splitlines()
     failed = [line for line in lines if ": preflight." in line and ": ok: " not in line]
     assert len(failed) == 1 and f"{out / 'interior.pdf'}: preflight.pages: " in failed[0]
-    assert lines[-2] == f"preflight: 1 of {len(preflight.INTERIOR_ITEMS) + len(preflight.COVER_ITEMS)} items failed"
+    assert lines[-3] == f"preflight: 1 of {len(preflight.INTERIOR_ITEMS) + len(preflight.COVER_ITEMS)} items failed"
+    assert lines[-2] == "the cover: no spine text: the spine is under 79 pages"  # which, said
     assert {name: (out / name).read_bytes() for name in print_shop.FILES} == before
     assert sorted(p.name for p in out.iterdir()) == sorted(print_shop.FILES)  # the scratch folder gone
 
@@ -418,6 +419,26 @@ def test_the_command_counts_the_items_that_failed_not_the_words_it_printed(tmp_p
     assert f"{tmp_path / 'interior.pdf'}: preflight.fonts: ok: the font 'Title: FAILED: Bold' is embedded" in lines
     assert f"{tmp_path / 'cover.pdf'}: preflight.spine: fine" in lines
     assert lines[-1] == f"preflight: 1 of {2 * len(preflight.ITEMS)} items failed"
+
+
+@pytest.mark.parametrize(("service", "trim"), CASES)
+def test_one_title_on_the_title_page_the_cover_and_in_the_metadata(printed, small_built, service, trim):
+    """The title as the title page prints it, the same on the cover and in both files' metadata; the edition's
+    label apart, as the subtitle."""
+    folder, _ = printed[service, trim]
+    lib = load_library(small_built[0])
+    title = printshop.print_title(lib)
+
+    def text(name: str, *args: str) -> str:
+        out = subprocess.run(["pdftotext", *args, str(folder / name), "-"], capture_output=True, text=True, check=True)
+        return " ".join(out.stdout.split())
+
+    assert f"{title} {lib.edition.label}" in text("interior.pdf", "-l", "1")  # the title page, its subtitle below
+    cover = text("cover.pdf")
+    assert cover.count(title) == 2 and cover.count(lib.edition.label) == 2  # the back and the front
+    for name in print_shop.FILES:
+        info = subprocess.run(["pdfinfo", str(folder / name)], capture_output=True, text=True, check=True).stdout
+        assert re.search(rf"^Title: +{re.escape(title)}$", info, re.M), info
 
 
 def test_a_one_game_book_reaches_the_least_pages_with_note_pages(tmp_path):
@@ -509,6 +530,21 @@ def test_the_spine_is_the_services_formula_and_its_text_at_least_7_pt(service, p
     assert printshop.spine_type(pages, stock, chosen) == (pytest.approx(size, abs=0.01) if size else None)
 
 
+# (the spine's room along it, in; what it says) for the Metzker book's title and authors at 11 pt
+SPINE_WORDS = [(8.25, "the title and author on the spine at 11 pt"), (4.0, "the title on the spine at 11 pt"),
+               (2.0, "the title shortened to 'Metzker Book Of Card…' on the spine at 11 pt"),
+               (0.3, "no spine text: not one word of the title fits along it")]
+
+
+@pytest.mark.parametrize(("room", "said"), SPINE_WORDS)
+def test_a_title_too_long_for_the_spine_is_shortened_or_left_off_and_said(room, said):
+    lib, kdp = load_library(Path(".")), printshop.SERVICES["kdp"]
+    trim = printshop.Trim("test", 6.0, room + 2 * printshop.COVER_PADDING)
+    words, size, message = printshop.spine_words(lib, trim, 300, "cream", kdp)
+    assert message == said
+    assert printshop.text_length(words, size) <= room
+
+
 def test_a_service_whose_spine_could_not_be_confirmed_is_refused_in_one_line(tmp_path):
     with pytest.raises(RulebookError, match="IngramSpark's spine width per paper could not be confirmed"):
         print_shop.make(load_library(Path(".")), tmp_path, "6x9", STOCK, "ingram")
@@ -538,7 +574,9 @@ def test_a_cover_with_spine_text_passes_and_is_the_same_twice(tmp_path):
                  if box[0] > 6 * 72 and box[2] < (6 + 0.75) * 72]
     finally:
         opened.close()
-    assert any(lib.book.title.split()[0] in text for text in spine)
+    words, size, said = printshop.spine_words(lib, trim, 300, "cream", kdp)
+    assert said == f"the title and author on the spine at {size:g} pt" and size >= 7
+    assert " ".join(spine).split() == words.split()  # the title and the author, as the cover says them
 
 
 def test_an_edition_laid_out_as_printed_is_refused_in_one_line(tmp_path):
@@ -610,8 +648,10 @@ PAINTED = b"0.121569 0.301961 0.168627 rg 10 10 50 50 re f 0.952941 0.945098 0.9
 def test_the_colours_become_greys_or_managed_colours_and_the_intent_a_printers(tmp_path, grey, want):
     path = tmp_path / "page.pdf"
     _tiny(path, PAINTED)
-    printshop.finish(path, grey)
+    printshop.finish(path, grey, "The One Title 2026")
     with pikepdf.open(path) as pdf:
+        assert str(pdf.docinfo.Title) == "The One Title 2026"
+        assert pdf.open_metadata()["dc:title"] == "The One Title 2026"
         ops = [(str(op), [float(v) if not isinstance(v, pikepdf.Name) else str(v) for v in operands])
                for operands, op in pikepdf.parse_content_stream(pdf.pages[0])
                if str(op) in ("g", "G", "cs", "CS", "sc", "SC", "rg", "RG", "w")]

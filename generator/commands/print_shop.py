@@ -91,6 +91,8 @@ def run(root: Path, trim: str, edition: str | None = None, stock: str = "white",
         service: str = "kdp", barcode: bool = True, grey: bool = True) -> int:
     """``rulebook print-shop``: make the files, print the preflight; replace the last files only if every item
     passed, else exit 1."""
+    from ..render.pdf import printshop
+
     _choices(service, trim, stock)
     lib = load_library(root, edition)
     if lib.is_current:  # as a build: a book with errors is not printed (an earlier edition is printed as published)
@@ -111,6 +113,8 @@ def run(root: Path, trim: str, edition: str | None = None, stock: str = "white",
         items = preflight(scratch / FILES[0], scratch / FILES[1], trim, stock, service, barcode, grey)
         items = [_moved(item, out) for item in items]
         status = _report(items)
+        chosen, size = _choices(service, trim, stock)
+        print(f"the cover: {printshop.spine_words(lib, size, pages, stock, chosen)[2]}")
         if status:
             print(f"the files failed the preflight: {out} keeps the last files that passed")
             return status

@@ -13,6 +13,7 @@ service's formula for the page count and paper) and front, with bleed. docs/prin
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from ...book.library import Library
 from ...errors import BuildError
 from ...progress import Report, quiet
 from .book import Layout, render_book
+from .fetcher import ASSET_ROOT
 from .weasy import Engine, without_cycle_collector
 from .writer import PdfWriter
 
@@ -46,6 +48,7 @@ LIGHTEST = 0.9  # the lightest grey tint a black-and-white page fills with (10 %
 # PDF/X-4 validator). Ghostscript's is a CMYK press's (SWOP-like); DeviceGray pages print as black ink on it.
 PRINTER_PROFILE = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
 PRINTER_CONDITION = "Artifex CMYK SWOP Profile (Ghostscript's default_cmyk.icc)"
+SPINE_FONT = "LinBiolinum_RB.otf"  # the spine's face (Book Sans bold), measured to fit the title along it
 COVER_PADDING = 0.375  # in: the cover's panels keep their text this far in (more where the service asks)
 COVER_CREAM = "#fdf8ec"  # the cover's words, on the book's colour (book.yaml's accent), as print.css prints them
 PDF_OPTIONS = {"variant": "pdf/x-4", "links": False, "output_intent": "srgb"}
@@ -158,6 +161,49 @@ def spine_width(pages: int, stock: str, service: Service) -> float:
                      "from its cover template generator (docs/printing.md)")
 
 
+def print_title(lib: Library) -> str:
+    """The book's one title in print: as its title page prints it (templates/print/book.html.j2), which the cover,
+    the spine and both files' metadata say too; the edition's label goes apart, as the subtitle."""
+    return f"{lib.book.title} {lib.edition.year}"
+
+
+@functools.cache
+def _advances() -> tuple[dict[int, str], dict[str, tuple[int, int]], int]:
+    """The spine's bold face's character map, its advance widths and its units an em (read through the door)."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO(read_file(ASSET_ROOT / "fonts" / SPINE_FONT)))
+    return font.getBestCmap(), font["hmtx"].metrics, font["head"].unitsPerEm
+
+
+def text_length(text: str, size: float) -> float:
+    """How long ``text`` is (in) set in the spine's bold face at ``size`` pt (a character it lacks counted as an em)."""
+    cmap, metrics, em = _advances()
+    units = sum(metrics[cmap[ord(c)]][0] if ord(c) in cmap else em for c in text)
+    return units / em * size / POINT
+
+
+def spine_words(lib: Library, trim: Trim, pages: int, stock: str, service: Service) -> tuple[str, float, str]:
+    """What the spine says, at what size (pt), and a line saying which: the title and author, the title alone, the
+    title shortened by its last words, or nothing (a spine too thin or short for type of ``least_type``)."""
+    size = spine_type(pages, stock, service)
+    if size is None:
+        reason = (f"under {service.spine_text_pages} pages" if service.spine_text_pages is not None
+                  and pages < service.spine_text_pages else f"too thin for {service.least_type:g} pt type")
+        return "", 0.0, f"no spine text: the spine is {reason}"
+    room = trim.height - 2 * max(service.cover_safe, COVER_PADDING)
+    title, author = print_title(lib), lib.book.author
+    if text_length(f"{title}  ·  {author}", size) <= room:
+        return f"{title}  ·  {author}", size, f"the title and author on the spine at {size:g} pt"
+    words = title.split()
+    for keep in range(len(words), 0, -1):
+        shortened = " ".join(words[:keep]) + ("" if keep == len(words) else "…")
+        if text_length(shortened, size) <= room:
+            said = "the title" if keep == len(words) else f"the title shortened to {shortened!r}"
+            return shortened, size, f"{said} on the spine at {size:g} pt"
+    return "", 0.0, "no spine text: not one word of the title fits along it"
+
+
 def spine_type(pages: int, stock: str, service: Service) -> float | None:
     """The size (pt) the spine's title is set at, or None when the spine carries none: fewer pages than the service
     allows text at, or a spine whose room between the folds' clearances holds type under ``least_type``."""
@@ -242,7 +288,7 @@ def render_interior(lib: Library, target: Path, trim: Trim, service: Service, gr
         render_book(lib, target, layout=layout, progress=progress)
         pages = page_count(target)
         if gutter(pages) <= inside:
-            finish(target, grey)
+            finish(target, grey, print_title(lib))
             return pages, inside
         inside = gutter(pages)
     raise BuildError("the interior's gutter did not settle")  # each round widens it: cannot happen
@@ -254,20 +300,20 @@ def cover_html(lib: Library, trim: Trim, pages: int, stock: str, service: Servic
     book, edition = lib.book, lib.edition
     width, height, spine = trim.width, trim.height, spine_width(pages, stock, service)
     total = 2 * width + spine
-    title, author = escape(book.title), escape(book.author)
+    title, author = escape(print_title(lib)), escape(book.author)
     about = "".join(f"<p>{escape(paragraph.strip())}</p>" for paragraph in (book.description or "").split("\n\n")
                     if paragraph.strip())
     safe = max(service.cover_safe, COVER_PADDING)
     panel = f"position: absolute; top: 0; height: {height}in; box-sizing: border-box; padding: {safe}in;"
     back_bottom = safe if service.barcode is None else max(safe, service.barcode[1] + service.barcode[2] + 0.1)
     spine_html = ""
-    if (size := spine_type(pages, stock, service)) is not None:
+    words, size, _ = spine_words(lib, trim, pages, stock, service)
+    if words:
         room = spine - 2 * service.spine_clearance  # across the spine
         length = height - 2 * safe  # along it
         spine_html = (f'<div class="spine-text" style="position: absolute; left: {width + spine / 2 - length / 2}in;'
                       f' top: {height / 2 - room / 2}in; width: {length}in; height: {room}in; line-height: {room}in;'
-                      f' font-size: {size:.2f}pt; transform: rotate(90deg);">'
-                      f'<b>{title}</b> &#160;·&#160; {author}</div>')
+                      f' font-size: {size:.2f}pt; transform: rotate(90deg);">{escape(words)}</div>')
     return f"""<!DOCTYPE html>
 <html lang="{escape(book.language)}"><head><meta charset="utf-8">
 <title>{title}</title>
@@ -284,7 +330,7 @@ html, body {{ margin: 0; color: {COVER_CREAM}; font-family: "Book Sans", "Book S
 .front .edition, .back .edition {{ font-size: 11pt; }}
 .back {{ padding-bottom: {back_bottom}in !important; overflow: hidden; }}
 .back p {{ font: 10.5pt/1.4 "Book Serif", serif; margin: 0 0 3mm; }}
-.spine-text {{ white-space: nowrap; text-align: center; font-family: "Book Sans"; }}
+.spine-text {{ white-space: pre; text-align: center; font-family: "Book Sans"; font-weight: bold; }}
 </style></head>
 <body>
 <div class="back" style="{panel} left: 0; width: {width}in;">
@@ -313,7 +359,7 @@ def render_cover(lib: Library, target: Path, trim: Trim, pages: int, stock: str,
         writer = PdfWriter(engine.fonts, **PDF_OPTIONS)
         writer.add(document.pages[0])
         writer.write(target, document.metadata)
-    finish(target, grey=False)
+    finish(target, False, print_title(lib))
     return spine_width(pages, stock, service)
 
 
@@ -370,9 +416,10 @@ def printer_profile() -> bytes:
                          "ghostscript package (.ci/system-packages)") from None
 
 
-def finish(path: Path, grey: bool) -> None:
+def finish(path: Path, grey: bool, title: str) -> None:
     """Make the PDF the writer wrote at ``path`` a print file: its colours greys (``grey``: a black-and-white
-    interior) or colour-managed sRGB, its rules ``RULE`` wide at least, and its output intent a printer's."""
+    interior) or colour-managed sRGB, its rules ``RULE`` wide at least, its output intent a printer's, and its
+    metadata's title ``title`` (the book's one title, ``print_title``)."""
     import pikepdf
 
     profile = printer_profile()
@@ -385,6 +432,9 @@ def finish(path: Path, grey: bool) -> None:
             Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
             OutputConditionIdentifier=pikepdf.String("Custom"), RegistryName=pikepdf.String("http://www.color.org"),
             Info=pikepdf.String(PRINTER_CONDITION), DestOutputProfile=stream))])
+        with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+            meta["dc:title"] = title
+        pdf.docinfo["/Title"] = pikepdf.String(title)
         pdf.remove_unreferenced_resources()
         pdf.save(path, deterministic_id=True, compress_streams=True,
                  stream_decode_level=pikepdf.StreamDecodeLevel.generalized)
