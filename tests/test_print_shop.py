@@ -197,6 +197,13 @@ def _faint(pdf, case) -> None:
     _draw(pdf, 2, f"0.95 g {(x0 + x1) / 2} {(y0 + y1) / 2} 20 20 re f")
 
 
+def _hairline(pdf, case) -> None:
+    """A rule 0.3 pt wide (0.4 CSS pixels under WeasyPrint's scale, as the first round's table rules were)."""
+    x0, y0, x1, y1 = _trim(pdf, 2)
+    _draw(pdf, 2, f"0.75 0 0 0.75 0 0 cm 0 G 0.4 w {(x0 + x1) / 1.5} {(y0 + y1) / 1.5} m {(x0 + x1) / 1.5 + 40} "
+                  f"{(y0 + y1) / 1.5} l S")
+
+
 def _blank_run(pdf, case) -> None:
     """Twelve blank pages at the end (the first round's padding): KDP takes ten."""
     x0, y0, x1, y1 = _trim(pdf, 0)
@@ -299,6 +306,7 @@ BROKEN = [
     ("a rule past the trim", "interior", _past_the_trim, {"ink"}),
     ("a colour on a grey page", "interior", _colour, {"colour"}),
     ("a 5 % tint", "interior", _faint, {"colour"}),
+    ("a 0.3 pt rule", "interior", _hairline, {"colour"}),
     ("odd page count", "interior", _odd, {"pages"}),
     ("fewer pages than the service binds", "interior", _too_few, {"pages"}),
     ("a link", "interior", _link(1), {"annotations"}),
@@ -637,13 +645,15 @@ def _tiny(path: Path, ops: bytes) -> None:
 
 
 PAINTED = b"0.121569 0.301961 0.168627 rg 10 10 50 50 re f 0.952941 0.945098 0.909804 rg 70 10 50 50 re f " \
-          b"0.2 0.2 0.2 RG 0.4 w 10 100 m 190 100 l S"
+          b"0.2 0.2 0.2 RG 0.4 w 10 100 m 190 100 l S q 0.75 0 0 0.75 0 0 cm 0.8 w 10 150 m 190 150 l S Q"
 
 
 @pytest.mark.parametrize(("grey", "want"), [
-    (True, [("g", [0.2662]), ("g", [0.9]), ("G", [0.2]), ("w", [0.75])]),  # the green's lightness; 5 % made 10 %
+    # The green's lightness; 5 % made 10 %; a rule 0.75 pt on the page, under a scale too (0.8 x 0.75 = 0.6 pt)
+    (True, [("g", [0.2662]), ("g", [0.9]), ("G", [0.2]), ("w", [0.75]), ("w", [1.0])]),
     (False, [("cs", ["/srgb"]), ("sc", [0.121569, 0.301961, 0.168627]), ("cs", ["/srgb"]),
-             ("sc", [0.952941, 0.945098, 0.909804]), ("CS", ["/srgb"]), ("SC", [0.2, 0.2, 0.2]), ("w", [0.75])]),
+             ("sc", [0.952941, 0.945098, 0.909804]), ("CS", ["/srgb"]), ("SC", [0.2, 0.2, 0.2]), ("w", [0.75]),
+             ("w", [1.0])]),
 ])
 def test_the_colours_become_greys_or_managed_colours_and_the_intent_a_printers(tmp_path, grey, want):
     path = tmp_path / "page.pdf"

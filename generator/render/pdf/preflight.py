@@ -25,6 +25,8 @@ TOLERANCE = 0.5  # pt: how far a box may be from where it should be (rounding in
 INK = 24  # a pixel this much darker than paper white (of 255) is ink; lighter is the renderer's anti-aliasing
 COLOUR = 12  # a pixel whose channels differ by more than this (of 255) is coloured, not grey
 LIGHTEST_TINT = 0.9  # a grey fill lighter than this (10 % grey) prints faint or not at all; 1.0 (paper) is no ink
+THINNEST_RULE = 0.5  # pt on the page: a stroke thinner than this prints faint or breaks up
+STROKES = {"S", "s", "B", "B*", "b", "b*"}
 ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "safe-area", "ink", "pages", "blanks",
          "colour", "annotations", "spine", "barcode")
 INTERIOR_ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "safe-area", "ink", "pages", "blanks",
@@ -290,13 +292,29 @@ COLOUR_OPS = {"g": "DeviceGray", "G": "DeviceGray", "rg": "DeviceRGB", "RG": "De
               "K": "DeviceCMYK"}
 
 
-def _painting(content: Any, resources: Any, seen: set[tuple[int, int]], found: dict[str, Any]) -> None:
-    """Walk a content stream and the forms it draws: the device spaces it paints in (``found['spaces']``) and the
-    lightest grey tint it fills with below paper white (``found['tint']``)."""
+def _painting(content: Any, resources: Any, seen: set[tuple[int, int]], found: dict[str, Any],
+              scale: float = 1.0) -> None:
+    """Walk a content stream and the forms it draws: the device spaces it paints in (``found['spaces']``), the
+    lightest grey tint it fills with below paper white (``found['tint']``) and the thinnest line it strokes, in
+    points on the page (``found['rule']``: its width times the scale of the transformation it is drawn under)."""
     import pikepdf
 
+    from .printshop import scale_of
+
+    stack: list[tuple[float, float]] = []
+    width = 1.0
     for operands, operator in pikepdf.parse_content_stream(content):
         op = str(operator)
+        if op == "q":
+            stack.append((scale, width))
+        elif op == "Q" and stack:
+            scale, width = stack.pop()
+        elif op == "cm":
+            scale *= scale_of(operands)
+        elif op == "w":
+            width = float(operands[0])
+        elif op in STROKES:
+            found["rule"] = min(found["rule"], width * scale)
         if op in COLOUR_OPS:
             found["spaces"].add(COLOUR_OPS[op])
             if op == "g" and LIGHTEST_TINT < float(operands[0]) < 1:
@@ -311,7 +329,8 @@ def _painting(content: Any, resources: Any, seen: set[tuple[int, int]], found: d
                 continue
             seen.add(xobject.objgen)
             if xobject.get("/Subtype") == "/Form":
-                _painting(xobject, xobject.get("/Resources") or resources, seen, found)
+                matrix = scale_of(xobject.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+                _painting(xobject, xobject.get("/Resources") or resources, seen, found, scale * matrix)
             elif xobject.get("/Subtype") == "/Image":
                 space = xobject.get("/ColorSpace")
                 if space is not None and str(space).startswith("/Device"):
@@ -319,9 +338,9 @@ def _painting(content: Any, resources: Any, seen: set[tuple[int, int]], found: d
 
 
 def painting(opened: Opened) -> dict[str, Any]:
-    """What every page paints with: ``spaces`` (device colour spaces) and ``tint`` (the lightest grey fill under
-    paper white, or None)."""
-    found: dict[str, Any] = {"spaces": set(), "tint": None}
+    """What every page paints with: ``spaces`` (device colour spaces), ``tint`` (the lightest grey fill under
+    paper white, or None) and ``rule`` (the thinnest stroke, pt)."""
+    found: dict[str, Any] = {"spaces": set(), "tint": None, "rule": float("inf")}
     seen: set[tuple[int, int]] = set()
     for page in opened.pdf.pages:
         _painting(page.obj, page.obj.get("/Resources"), seen, found)
@@ -426,8 +445,8 @@ def _blank_runs(service: Service, longest: int, at: int, end: int, inked: int) -
 
 
 def colour_objects(opened: Opened, grey: bool) -> Problem | None:
-    """A black-and-white interior paints in DeviceGray and fills no tint lighter than 10 % grey: the failure, or
-    None."""
+    """A black-and-white interior paints in DeviceGray; no page fills a tint lighter than 10 % grey or strokes a rule
+    thinner than ``THINNEST_RULE``: the failure, or None."""
     found = painting(opened)
     if grey and found["spaces"] - {"DeviceGray"}:
         return _failed("colour", f"the pages paint in {', '.join(sorted(found['spaces'] - {'DeviceGray'}))}: a "
@@ -435,6 +454,9 @@ def colour_objects(opened: Opened, grey: bool) -> Problem | None:
     if found["tint"] is not None:
         return _failed("colour", f"a fill of {(1 - found['tint']) * 100:.0f} % grey: lighter than 10 % prints faint "
                                  "or not at all")
+    if found["rule"] < THINNEST_RULE:
+        return _failed("colour", f"a rule {found['rule']:.2f} pt wide: thinner than {THINNEST_RULE} pt prints faint "
+                                 "or breaks up")
     return None
 
 

@@ -40,7 +40,7 @@ GUTTERS = ((150, 0.375), (300, 0.5), (500, 0.625), (700, 0.75), (828, 0.875))  #
 POINT = 72.0  # points an inch
 SPINE_TYPE_SHARE, SPINE_TYPE_MOST = 0.6, 11.0  # the spine's type: three fifths of its room, 11 pt at most
 NOTE_LINE = 0.3  # in between the note pages' rules
-RULE = 0.75  # pt: the least rule KDP prints reliably (docs/printing.md)
+RULE = 0.75  # pt on the page: the least rule KDP's guidance says prints (docs/printing.md); 0 (a hairline) too
 # Every word the print shop's files print that is not the book's: one place, for the message catalogue.
 WORDS = {"notes": "Notes", "edition": "Edition"}
 LIGHTEST = 0.9  # the lightest grey tint a black-and-white page fills with (10 % grey): lighter prints faint or not at all
@@ -375,14 +375,28 @@ def _grey(r: float, g: float, b: float) -> float:
     return LIGHTEST if LIGHTEST < grey < 1.0 else grey
 
 
-def _repaint(pdf: Any, content: Any, resources: Any, grey: bool, seen: set[tuple[int, int]]) -> None:
+def scale_of(operands: Any) -> float:
+    """How much a ``cm`` with these operands scales a length (the square root of its determinant)."""
+    a, b, c, d = (float(v) for v in operands[:4])
+    return abs(a * d - b * c) ** 0.5
+
+
+def _repaint(pdf: Any, content: Any, resources: Any, grey: bool, seen: set[tuple[int, int]],
+             scale: float = 1.0) -> None:
     """Rewrite one content stream and the forms it draws: every DeviceRGB colour a grey (``grey``) or the same
-    colour in the ICC-based sRGB space the writer defines (``/srgb``), every rule at least ``RULE`` wide."""
+    colour in the ICC-based sRGB space the writer defines (``/srgb``), every rule at least ``RULE`` pt wide on the
+    page (a line width is in the units of the transformation it is drawn under: WeasyPrint's are CSS pixels)."""
     import pikepdf
 
-    out = []
+    out, stack = [], []
     for operands, operator in pikepdf.parse_content_stream(content):
         op = str(operator)
+        if op == "q":
+            stack.append(scale)
+        elif op == "Q" and stack:
+            scale = stack.pop()
+        elif op == "cm":
+            scale *= scale_of(operands)
         if op in ("rg", "RG"):
             r, g, b = (float(v) for v in operands)
             if grey:
@@ -391,13 +405,14 @@ def _repaint(pdf: Any, content: Any, resources: Any, grey: bool, seen: set[tuple
                 out.append(([pikepdf.Name("/srgb")], pikepdf.Operator("cs" if op == "rg" else "CS")))
                 out.append(([r, g, b], pikepdf.Operator("sc" if op == "rg" else "SC")))
             continue
-        if op == "w" and 0 < float(operands[0]) < RULE:
-            operands = [RULE]
+        if op == "w" and float(operands[0]) * scale < RULE:
+            operands = [round(RULE / scale, 4)]
         elif op == "Do" and resources is not None:
             xobject = (resources.get("/XObject") or {}).get(str(operands[0]))
             if xobject is not None and xobject.get("/Subtype") == "/Form" and xobject.objgen not in seen:
                 seen.add(xobject.objgen)
-                _repaint(pdf, xobject, xobject.get("/Resources") or resources, grey, seen)
+                matrix = scale_of(xobject.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+                _repaint(pdf, xobject, xobject.get("/Resources") or resources, grey, seen, scale * matrix)
         out.append((operands, operator))
     data = pikepdf.unparse_content_stream(out)
     if isinstance(content, pikepdf.Page):
