@@ -286,6 +286,18 @@ def _onto_thin_spine(pdf, case) -> None:
     _draw(pdf, 0, f"BT 0 1 -1 0 {x + 4} {(y0 + y1) / 2} Tm {text.decode('latin-1')} ET")
 
 
+def _stroked_past(pdf, case) -> None:
+    """A word whose glyph box is inside the front's safe area but whose thick outline (text stroked 16 pt wide)
+    inks past its top edge: found on the ink, not the boxes."""
+    x0, y0, x1, y1 = _trim(pdf, 0)
+    ops = pikepdf.parse_content_stream(pdf.pages[0])
+    font = next(operands for operands, op in ops if str(op) == "Tf")
+    words = next(operands for operands, op in ops if str(op) == "TJ")[0]
+    text = pikepdf.unparse_content_stream([([font[0], 12], pikepdf.Operator("Tf")), ([words], pikepdf.Operator("TJ"))])
+    top = y1 - case.chosen.cover_safe * 72 - 12  # the baseline: the glyphs' boxes end just inside the safe area
+    _draw(pdf, 0, f"BT 2 Tr 16 w /srgb CS 1 1 1 SC 1 0 0 1 {x1 - 4 * 72} {top} Tm {text.decode('latin-1')} ET")
+
+
 BROKEN = [
     ("missing TrimBox", "interior", _no_trimbox, {"boxes", "bleed"}),
     ("the other service's bleed", "interior", _other_bleed, {"bleed"}),
@@ -318,6 +330,7 @@ BROKEN = [
     ("two pages", "cover", _two_covers, {"spine"}),
     ("art cut back to the trim", "cover", _cut_back, {"ink"}),
     ("words on a thin spine", "cover", _onto_thin_spine, {"safe-area"}),
+    ("text inked past the front's safe area", "cover", _stroked_past, {"safe-area"}),
 ]
 # What one service states and another does not: KDP's limit on blank pages and its barcode zone.
 KDP_ONLY = [

@@ -358,13 +358,19 @@ class Rendered:
     scale: float  # pixels a point
 
 
-def rendered(opened: Opened) -> Iterator[Rendered]:
-    """Each page rendered at ``DPI`` whole (its MediaBox), with the TrimBox placed on it."""
+def rendered(opened: Opened, text_only: bool = False) -> Iterator[Rendered]:
+    """Each page rendered at ``DPI`` whole (its MediaBox), with the TrimBox placed on it; ``text_only``: the text
+    alone, in black, every path painted paper white (the glyphs' own ink, whatever colour they are on)."""
+    import pypdfium2 as pdfium
+
     scale = DPI / POINT
+    white, black = (255, 255, 255, 255), (0, 0, 0, 255)
+    scheme = pdfium.PdfColorScheme(white, white, black, black) if text_only else None
     for n in range(len(opened.pdfium)):
         page = opened.pdfium[n]
         try:
-            image = page.render(scale=scale, crop=(0, 0, 0, 0), may_draw_forms=False).to_pil().convert("RGB")
+            image = page.render(scale=scale, crop=(0, 0, 0, 0), may_draw_forms=False,
+                                color_scheme=scheme).to_pil().convert("RGB")
             media, trim = page.get_mediabox(), opened.trim(n)
         finally:
             page.close()
@@ -544,7 +550,37 @@ def cover_safe_area(opened: Opened, trim: Trim, pages: int, stock: str, service:
                                             "folds" + (f", or under {service.spine_text_pages} pages"
                                                        if service.spine_text_pages else ""))
             return _failed("safe-area", f"{_quote(text)} is {_outside(box, panels[panel])} of the {panel}")
-    return _passed("safe-area", f"{words} lines of text inside the cover's safe areas")
+    if where := _cover_text_ink(opened, trim, spine / POINT, service, texted):
+        return _failed("safe-area", where)
+    return _passed("safe-area", f"{words} lines of text inside the cover's safe areas, on their ink too")
+
+
+def _cover_text_ink(opened: Opened, trim: Trim, spine: float, service: Service, texted: bool) -> str:
+    """Where the cover's text, rendered alone (``rendered(text_only=True)``), inks outside its panel's safe area;
+    empty if nowhere. The panels: back, spine (clear of the folds), front, each from bleed edge to bleed edge."""
+    page = next(rendered(opened, text_only=True))
+    left, top, right, bottom = page.trim
+    s = page.scale * POINT
+    safe, clear = service.cover_safe * s, service.spine_clearance * s
+    back_end, front_start = left + trim.width * s, left + (trim.width + spine) * s
+    panels = {"back": ((0, 0, back_end, page.image.height), (left + safe, top + safe, back_end - safe, bottom - safe)),
+              "spine": ((back_end, 0, front_start, page.image.height),
+                        (back_end + clear, top + safe, front_start - clear, bottom - safe) if texted else None),
+              "front": ((front_start, 0, page.image.width, page.image.height),
+                        (front_start + safe, top + safe, right - safe, bottom - safe))}
+    for name, (region, area) in panels.items():
+        region = tuple(int(round(v)) for v in region)
+        box = ink_box(page.image.crop(region))
+        if box is None:
+            continue
+        box = (box[0] + region[0], box[1] + region[1], box[2] + region[0], box[3] + region[1])
+        if area is None:
+            return f"text is inked on the spine, too thin for type of {service.least_type:g} pt between its folds"
+        over, edge = max((area[0] - box[0], "left"), (area[1] - box[1], "top"), (box[2] - area[2], "right"),
+                         (box[3] - area[3], "bottom"))
+        if over > 1:  # a pixel, for the renderer's rounding
+            return f"the {name}'s text inks {over / s:.3f} in past its safe area's {edge} edge"
+    return ""
 
 
 def _background(image: Any, box: Box) -> tuple[int, int, int]:
