@@ -27,12 +27,13 @@ COLOUR = 12  # a pixel whose channels differ by more than this (of 255) is colou
 LIGHTEST_TINT = 0.9  # a grey fill lighter than this (10 % grey) prints faint or not at all; 1.0 (paper) is no ink
 THINNEST_RULE = 0.5  # pt on the page: a stroke thinner than this prints faint or breaks up
 STROKES = {"S", "s", "B", "B*", "b", "b*"}
-ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "safe-area", "ink", "pages", "blanks",
+ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "type", "safe-area", "ink", "pages", "blanks",
          "colour", "annotations", "spine", "barcode")
-INTERIOR_ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "safe-area", "ink", "pages", "blanks",
-                  "colour", "annotations")
-COVER_ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "safe-area", "ink", "annotations", "spine",
-               "barcode")
+INTERIOR_ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "type", "safe-area", "ink", "pages",
+                  "blanks", "colour", "annotations")
+COVER_ITEMS = ("file", "boxes", "bleed", "pdfx", "output-intent", "fonts", "type", "safe-area", "ink", "annotations",
+               "spine", "barcode")
+TYPE_TOLERANCE = 0.05  # pt: rounding in the writer's text matrices
 Box = tuple[float, float, float, float]
 
 
@@ -450,10 +451,10 @@ def _blank_runs(service: Service, longest: int, at: int, end: int, inked: int) -
     return _passed("blanks", f"at most {longest} blank pages in a row, {end} at the end")
 
 
-def colour_objects(opened: Opened, grey: bool) -> Problem | None:
+def colour_objects(opened: Opened, grey: bool, found: dict[str, Any] | None = None) -> Problem | None:
     """A black-and-white interior paints in DeviceGray; no page fills a tint lighter than 10 % grey or strokes a rule
-    thinner than ``THINNEST_RULE``: the failure, or None."""
-    found = painting(opened)
+    thinner than ``THINNEST_RULE``: the failure, or None. ``found``: ``painting(opened)``, if worked out already."""
+    found = found or painting(opened)
     if grey and found["spaces"] - {"DeviceGray"}:
         return _failed("colour", f"the pages paint in {', '.join(sorted(found['spaces'] - {'DeviceGray'}))}: a "
                                  "black-and-white interior is written in DeviceGray")
@@ -483,6 +484,35 @@ def text_boxes(opened: Opened) -> Iterator[tuple[int, tuple[float, float], str, 
         finally:
             text.close()
             page.close()
+
+
+def type_size(opened: Opened, service: Service) -> Problem:
+    """No character is set smaller than the service's least type: its font size times the scale of the
+    transformation it is drawn under (PDFium's character matrix), so a size in CSS pixels is measured in points."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    matrix = pdfium_c.FS_MATRIX()
+    smallest, where = float("inf"), ""
+    for n in range(len(opened.pdfium)):
+        page = opened.pdfium[n]
+        text = page.get_textpage()
+        try:
+            for i in range(text.count_chars()):
+                if pdfium_c.FPDFText_GetUnicode(text, i) <= 32 or not pdfium_c.FPDFText_GetMatrix(
+                        text, i, ctypes.byref(matrix)):
+                    continue
+                size = pdfium_c.FPDFText_GetFontSize(text, i) * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+                if size < smallest:
+                    smallest, where = size, f"page {n + 1}: {_quote(text.get_text_range(i, min(20, text.count_chars() - i)))}"
+        finally:
+            text.close()
+            page.close()
+    if smallest < service.least_type - TYPE_TOLERANCE:
+        return _failed("type", f"{where} is set at {smallest:.1f} pt: {service.label} prints type of at least "
+                               f"{service.least_type:g} pt")
+    return _passed("type", f"the smallest type is {smallest:.1f} pt" if smallest != float("inf") else "no text")
 
 
 def _outside(box: Box, area: Box) -> str:
@@ -649,10 +679,10 @@ def spine(opened: Opened, trim: Trim, pages: int, stock: str, service: Service) 
                                 f"in high; {pages} pages on {stock} paper make {want:.4f} in at {service.label}, "
                                 f"the trim {trim.height:.3f} in")
     size = spine_type(pages, stock, service)
+    short = service.spine_text_pages is not None and pages < service.spine_text_pages
+    why = f"under {service.spine_text_pages} pages" if short else f"too thin for {service.least_type:g} pt type"
     return _passed("spine", f"{want:.4f} in ({pages} pages, {stock} paper, {service.label}), "
-                            + (f"the title on it at {size:g} pt" if size else "no spine text: too thin for "
-                               f"{service.least_type:g} pt type" + (f" or under {service.spine_text_pages} pages"
-                                                                     if service.spine_text_pages else "")))
+                            + (f"text on it allowed, at {size:g} pt" if size else f"no spine text: {why}"))
 
 
 SPINE_TOLERANCE = 0.01  # in: the issue's "within 0.01 in"; KDP's own check allows more
@@ -681,11 +711,11 @@ def check_interior(path: Path, trim: Trim, service: Service, stock: str = "white
     def run(opened: Opened) -> list[Problem]:
         opened.inset = BLEED if service.interior_bleed == "all" else 0.0
         ink, blanks, colour = interior_ink(opened, trim, service, grey)
-        painted = painting(opened)["spaces"]
-        colour = colour_objects(opened, grey) or colour
+        painted = painting(opened)
+        colour = colour_objects(opened, grey, painted) or colour
         return [_safety(opened), boxes(opened, trim.width, trim.height),
-                bleed(opened, service.interior_bleed, BLEED), pdfx(opened), output_intent(opened, painted),
-                fonts(opened), interior_safe_area(opened, trim, service), ink,
+                bleed(opened, service.interior_bleed, BLEED), pdfx(opened), output_intent(opened, painted["spaces"]),
+                fonts(opened), type_size(opened, service), interior_safe_area(opened, trim, service), ink,
                 page_count(opened, service, stock), blanks, colour, annotations(opened)]
 
     return _checked(path, INTERIOR_ITEMS, run)
@@ -698,7 +728,7 @@ def check_cover(path: Path, trim: Trim, pages: int, stock: str, service: Service
         opened.inset = BLEED
         ink, zone = cover_ink(opened, trim, pages, stock, service, barcode)
         return [_safety(opened), boxes(opened, None, trim.height), bleed(opened, "all", BLEED), pdfx(opened),
-                output_intent(opened, painting(opened)["spaces"]), fonts(opened),
+                output_intent(opened, painting(opened)["spaces"]), fonts(opened), type_size(opened, service),
                 cover_safe_area(opened, trim, pages, stock, service), ink, annotations(opened),
                 spine(opened, trim, pages, stock, service), zone]
 
