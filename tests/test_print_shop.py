@@ -381,6 +381,22 @@ def test_an_encrypted_file_is_one_line_and_exit_1(printed, tmp_path, capsys, ser
     assert "interior.pdf: preflight.file: the file is encrypted" in failed[0]
 
 
+def test_a_file_that_is_no_pdf_or_has_no_pages_is_one_line(printed, tmp_path, capsys):
+    from generator.cli import main
+
+    folder, _ = printed["kdp", "6x9"]
+    (tmp_path / "notes.pdf").write_text("not a PDF", encoding="utf-8")
+    pikepdf.new().save(tmp_path / "empty.pdf")
+    for interior, cover, said in ((tmp_path / "notes.pdf", folder / "cover.pdf", "notes.pdf: preflight.file: not a PDF "),
+                                  (folder / "interior.pdf", tmp_path / "empty.pdf",
+                                   "empty.pdf: preflight.file: the file has no pages"),
+                                  (tmp_path / "missing.pdf", folder / "cover.pdf", "missing.pdf: preflight.file: ")):
+        assert main(["print-shop", "--check", str(interior), str(cover), "--trim", "6x9"]) == 1
+        out = capsys.readouterr()
+        failed = [line for line in out.out.splitlines() if ": preflight." in line and ": ok: " not in line]
+        assert out.err == "" and said in failed[0] and "0x" not in failed[0], (out, failed)
+
+
 def test_check_passes_the_files_the_command_made_and_fails_a_rule_in_the_gutter(printed, tmp_path, capsys):
     from generator.cli import main
 
@@ -445,7 +461,7 @@ def test_the_command_counts_the_items_that_failed_not_the_words_it_printed(tmp_p
 
     monkeypatch.setattr(preflight, "check_interior", items)
     monkeypatch.setattr(preflight, "check_cover", items)
-    monkeypatch.setattr(printshop, "page_count", lambda path: 100)
+    monkeypatch.setattr(preflight, "pages_in", lambda path: 100)
     assert print_shop.check(tmp_path / "interior.pdf", tmp_path / "cover.pdf", "6x9", "kdp") == 1
     lines = capsys.readouterr().out.splitlines()
     assert f"{tmp_path / 'interior.pdf'}: preflight.fonts: ok: the font 'Title: FAILED: Bold' is embedded" in lines

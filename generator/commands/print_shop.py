@@ -59,13 +59,11 @@ def preflight(interior: Path, cover: Path, trim: str, stock: str, service: str, 
               grey: bool = True) -> list[Problem]:
     """The preflight of an interior and its cover: each item of each file, passed or an error (``preflight.item``)."""
     from ..render.pdf import preflight as checks
-    from ..render.pdf.printshop import page_count
 
     chosen, size = _choices(service, trim, stock)
     items = checks.check_interior(interior, size, chosen, stock, grey)
-    try:
-        pages = page_count(interior)
-    except Exception:  # noqa: BLE001 - the interior's own items say why it cannot be read; its count is unknown
+    pages = checks.pages_in(interior)
+    if pages is None:  # the interior's own item says why it cannot be read
         return items + [Problem(str(cover), 0, "preflight.file", "not checked: the interior's page count, which "
                                 "sizes its spine, cannot be read", "error")]
     return items + checks.check_cover(cover, size, pages, stock, chosen, barcode)

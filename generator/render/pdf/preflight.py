@@ -86,16 +86,31 @@ def _open(path: Path) -> Opened | Problem:
     except pikepdf.PasswordError:
         return _failed("file", "the file is encrypted: a service prints no file it cannot open and change")
     except pikepdf.PdfError as exc:
-        return _failed("file", f"not a PDF a service can read: {str(exc).splitlines()[0][:120]}")
+        said = re.sub(r"^stream <[^>]*>: ", "", str(exc).splitlines()[0])  # the in-memory stream's address: noise
+        return _failed("file", f"not a PDF a service can read: {said[:120]}")
     if pdf.is_encrypted:
         pdf.close()
         return _failed("file", "the file is encrypted: a service prints no file it cannot open and change")
+    if not len(pdf.pages):
+        pdf.close()
+        return _failed("file", "the file has no pages")
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         pdf.close()
         return _failed("file", f"PDFium cannot read the file: {exc}")
     return Opened(path, pdf, document)
+
+
+def pages_in(path: Path) -> int | None:
+    """How many pages the PDF at ``path`` has, or None if it cannot be opened (its ``file`` item says why)."""
+    opened = _open(path)
+    if isinstance(opened, Problem):
+        return None
+    try:
+        return len(opened.pdf.pages)
+    finally:
+        opened.close()
 
 
 def _safety(opened: Opened) -> Problem:
