@@ -715,3 +715,24 @@ def test_the_colours_become_greys_or_managed_colours_and_the_intent_a_printers(t
         assert preflight.output_intent(opened, preflight.painting(opened)["spaces"]).severity == "passed"
     finally:
         opened.close()
+
+
+def _bleeding(pdf: pikepdf.Pdf, sides: str) -> None:
+    """Every page given 0.125 in of bleed on ``sides`` ("outside": the outside edge, top and bottom; "inside": the
+    gutter, top and bottom), its TrimBox kept."""
+    for n, page in enumerate(pdf.pages, 1):
+        x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
+        right_hand = n % 2 == 1
+        grow_right = (sides == "outside") == right_hand
+        box = pikepdf.Array([x0 - (0 if grow_right else 9), y0 - 9, x1 + (9 if grow_right else 0), y1 + 9])
+        page.obj.MediaBox = page.obj.BleedBox = box
+
+
+@pytest.mark.parametrize(("sides", "passes"), [("outside", True), ("inside", False)])
+def test_kdp_takes_bleed_on_the_outside_edge_top_and_bottom_never_the_gutter(printed, sides, passes):
+    folder, _ = printed["kdp", "6x9"]
+    with pikepdf.open(folder / "interior.pdf") as pdf:
+        _bleeding(pdf, sides)
+        result = preflight.bleed(preflight.Opened(folder, pdf, None), "none", printshop.BLEED)
+    assert (result.severity == "passed") is passes, result.message
+    assert passes or "none in the gutter" in result.message
