@@ -179,6 +179,12 @@ def _past_the_trim(pdf, case) -> None:
     _draw(pdf, 2, f"0 g {x1 - 36} {(y0 + y1) / 2} 40 1 re f")
 
 
+def _at_the_head(pdf, case) -> None:
+    """A rule across the page's head, touching the top of the page (its first row of pixels)."""
+    x0, y0, x1, y1 = (float(v) for v in pdf.pages[2].obj.MediaBox)
+    _draw(pdf, 2, f"0 g {(x0 + x1) / 2 - 36} {y1 - 4} 72 4 re f")
+
+
 def _colour(pdf, case) -> None:
     """A red fill in the ICC-based sRGB space: no device colour the intent would refuse, yet a colour on grey."""
     from importlib.resources import files
@@ -326,6 +332,7 @@ BROKEN = [
     ("words past the foot", "interior", _shifted(0, -0.6 * 72), {"safe-area", "ink"}),
     ("a rule 4 pt into the gutter", "interior", _into_gutter, {"ink"}),
     ("a rule past the trim", "interior", _past_the_trim, {"ink"}),
+    ("a rule at the head of the page", "interior", _at_the_head, {"ink"}),
     ("a colour on a grey page", "interior", _colour, {"colour"}),
     ("a 5 % tint", "interior", _faint, {"colour"}),
     ("a 0.3 pt rule", "interior", _hairline, {"colour"}),

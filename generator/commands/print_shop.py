@@ -37,7 +37,9 @@ def _choices(service: str, trim: str, stock: str) -> tuple:
         raise RulebookError(f"--trim {trim}: choose one of {', '.join(printshop.TRIMS)}")
     if stock not in printshop.STOCKS:
         raise RulebookError(f"--paper-stock {stock}: choose one of {', '.join(printshop.STOCKS)}")
-    return printshop.SERVICES[service], printshop.TRIMS[trim]
+    chosen = printshop.SERVICES[service]
+    printshop.spine_width(chosen.least_pages, stock, chosen)  # a service whose spine is not known: refused first
+    return chosen, printshop.TRIMS[trim]
 
 
 def make(lib: Library, folder: Path, trim: str, stock: str = "white", service: str = "kdp", grey: bool = True) -> int:
@@ -45,7 +47,6 @@ def make(lib: Library, folder: Path, trim: str, stock: str = "white", service: s
     from ..render.pdf import printshop
 
     chosen, size = _choices(service, trim, stock)
-    printshop.spine_width(chosen.least_pages, stock, chosen)  # an unknown spine: refused before the layout
     try:
         folder.mkdir(parents=True, exist_ok=True)
         pages, _ = printshop.render_interior(lib, folder / FILES[0], size, chosen, grey)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...book.files import MAX_OUTPUT_BYTES, read_file
 from ...errors import Problem, RulebookError
-from .printshop import BLEED, POINT, Service, Trim, gutter, spine_type, spine_width
+from .printshop import BLEED, GUTTERS, POINT, Service, Trim, gutter, spine_type, spine_width
 
 DPI = 150  # the ink is measured on pages rendered this fine: a pixel is under 0.5 pt
 TOLERANCE = 0.5  # pt: how far a box may be from where it should be (rounding in the writer)
@@ -408,9 +408,10 @@ def interior_ink(opened: Opened, trim: Trim, service: Service, grey: bool = True
     """The interior's ink: inside the safe area of every page (the trim less ``service.safe``, less the gutter the
     page count asks for on the inside); runs of pages with no ink within the service's limits; no colour."""
     pages = len(opened.pdf.pages)
-    inside = max(gutter(pages), service.safe) if pages <= 828 else service.safe
-    run, longest, blanks_at, coloured = 0, 0, 0, None
-    inked_pages = 0
+    inside = max(gutter(pages), service.safe) if pages <= GUTTERS[-1][0] else service.safe
+    run, longest, blanks_at, inked = 0, 0, 0, 0
+    strayed: str | None = None
+    coloured: str | None = None
     for n, page in enumerate(rendered(opened), 1):
         s = page.scale * POINT
         left, right = (inside, service.safe) if n % 2 else (service.safe, inside)  # odd: a right-hand page
@@ -420,26 +421,27 @@ def interior_ink(opened: Opened, trim: Trim, service: Service, grey: bool = True
         if box is None:
             run += 1
             continue
-        inked_pages += 1
+        inked += 1
         if run > longest:
             longest, blanks_at = run, n - run
         run = 0
-        crossed = [((area[0] - box[0]), "left"), ((box[1] and area[1] - box[1]), "top"),
-                   ((box[2] - area[2]), "right"), ((box[3] - area[3]), "bottom")]
-        over, edge = max(crossed)
-        if over > 1:  # a pixel, for the renderer's rounding
+        over, edge = max((area[0] - box[0], "left"), (area[1] - box[1], "top"), (box[2] - area[2], "right"),
+                         (box[3] - area[3], "bottom"))
+        if strayed is None and over > 1:  # a pixel, for the renderer's rounding
             side = {"left": "inside" if n % 2 else "outside", "right": "outside" if n % 2 else "inside"}.get(edge, edge)
-            return (_failed("ink", f"page {n}: ink {over / page.scale / POINT:.3f} in past the safe area's {side} "
-                                   f"edge ({'the gutter, ' + format(inside, 'g') + ' in' if side == 'inside' else format(service.safe, 'g') + ' in inside the trim'})"),
-                    _passed("blanks", "not measured: the ink failed"), _passed("colour", "not measured: the ink failed"))
+            limit = f"the gutter, {inside:g} in" if side == "inside" else f"{service.safe:g} in inside the trim"
+            strayed = f"page {n}: ink {over / s:.3f} in past the safe area's {side} edge ({limit})"
         if grey and coloured is None:
             coloured = _coloured(page.image, n)
-    ink = _passed("ink", f"the ink of all {pages} pages inside the safe area ({service.safe:g} in inside the trim, "
-                         f"{inside:g} in on the gutter)")
-    end = run
-    blanks = _blank_runs(service, longest, blanks_at, end, inked_pages)
-    colour = (_failed("colour", coloured) if coloured is not None else _passed("colour", "no colour on any page")
-              if grey else _passed("colour", "a colour interior: its colours colour-managed, no faint tint"))
+    ink = _failed("ink", strayed) if strayed else _passed(
+        "ink", f"the ink of all {pages} pages inside the safe area ({service.safe:g} in inside the trim, "
+               f"{inside:g} in on the gutter)")
+    blanks = _blank_runs(service, longest, blanks_at, run, inked)
+    if coloured is not None:
+        colour = _failed("colour", coloured)
+    else:
+        colour = _passed("colour", "no colour on any page" if grey
+                         else "a colour interior: its colours colour-managed")
     return ink, blanks, colour
 
 
