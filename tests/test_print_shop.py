@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -355,16 +356,23 @@ KDP_ONLY = [
     ("twelve blank pages at the end", "interior", _blank_run, {"blanks"}),
     ("a dark panel in the barcode's zone", "cover", _dark_panel, {"barcode"}),
 ]
+SHORT = 4  # the pages a broken interior keeps: the title page, the contents, a section's first pages
 BROKEN_CASES = [(case, b) for case in CASES for b in BROKEN] + [(("kdp", "6x9"), b) for b in KDP_ONLY]
 
 
 @pytest.mark.parametrize(("case", "broken"), BROKEN_CASES,
                          ids=[f"{c[0]}-{c[1]}: {b[1]}: {b[0]}" for c, b in BROKEN_CASES])
 def test_a_file_made_wrong_fails_its_item(printed, tmp_path, case, broken):
+    """Each broken interior is the made one's first SHORT pages (the service's least pages made that, so only what
+    is broken fails): every page is rendered, and a few pages show each check as well as the whole book."""
     (service, trim), (_, which, breaks, fails) = case, broken
     folder, pages = printed[case]
     chosen, size = printshop.SERVICES[service], printshop.TRIMS[trim]
+    if which == "interior":
+        chosen = replace(chosen, least_pages=SHORT)
     with pikepdf.open(folder / f"{which}.pdf") as pdf:
+        if which == "interior":
+            del pdf.pages[SHORT:]
         breaks(pdf, SimpleNamespace(service=service, chosen=chosen, size=size))
         pdf.save(tmp_path / f"{which}.pdf")
     results = (preflight.check_interior(tmp_path / "interior.pdf", size, chosen) if which == "interior"
