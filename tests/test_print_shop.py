@@ -751,3 +751,18 @@ def test_kdp_takes_bleed_on_the_outside_edge_top_and_bottom_never_the_gutter(pri
         result = preflight.bleed(preflight.Opened(folder, pdf, None), "none", printshop.BLEED)
     assert (result.severity == "passed") is passes, result.message
     assert passes or "none in the gutter" in result.message
+
+
+def test_a_colour_interior_may_carry_colour_a_grey_one_may_not(printed, tmp_path):
+    """--interior colour: a colour on a page passes the colour item (still no device colour the intent cannot
+    print); the same file checked as black and white fails it."""
+    folder, _ = printed["kdp", "6x9"]
+    kdp = replace(printshop.SERVICES["kdp"], least_pages=SHORT)
+    with pikepdf.open(folder / "interior.pdf") as pdf:
+        del pdf.pages[SHORT:]
+        _colour(pdf, None)
+        pdf.save(tmp_path / "interior.pdf")
+    for grey in (False, True):
+        results = {_item(r): r for r in preflight.check_interior(tmp_path / "interior.pdf", printshop.TRIMS["6x9"],
+                                                                 kdp, grey=grey)}
+        assert [k for k, r in results.items() if r.severity != "passed"] == ([] if not grey else ["colour"])
