@@ -181,9 +181,16 @@ def _past_the_trim(pdf, case) -> None:
 
 
 def _at_the_head(pdf, case) -> None:
-    """A rule across the page's head, touching the top of the page (its first row of pixels)."""
-    x0, y0, x1, y1 = (float(v) for v in pdf.pages[2].obj.MediaBox)
+    """A rule across the page's head, touching the top of the trim (at KDP, the page's first row of pixels)."""
+    x0, y0, x1, y1 = _trim(pdf, 2)
     _draw(pdf, 2, f"0 g {(x0 + x1) / 2 - 36} {y1 - 4} 72 4 re f")
+
+
+def _bleeding_picture(pdf, case) -> None:
+    """A grey panel from the outside edge of a right-hand page into its bleed (Lulu's page has bleed there): art
+    that bleeds, not a stray mark."""
+    x0, y0, x1, y1 = (float(v) for v in pdf.pages[2].obj.MediaBox)
+    _draw(pdf, 2, f"0.5 g {x1 - 40} {(y0 + y1) / 2} 40 60 re f")
 
 
 def _colour(pdf, case) -> None:
@@ -352,12 +359,17 @@ BROKEN = [
     ("text inked past the front's safe area", "cover", _stroked_past, {"safe-area"}),
 ]
 # What one service states and another does not: KDP's limit on blank pages and its barcode zone.
+LULU_ONLY = [  # Lulu's interior bleeds, so art may run into its bleed; KDP's has none, so the same panel is past the trim
+    ("a picture bleeding off the outside edge", "interior", _bleeding_picture, set()),
+]
 KDP_ONLY = [
     ("twelve blank pages at the end", "interior", _blank_run, {"blanks"}),
     ("a dark panel in the barcode's zone", "cover", _dark_panel, {"barcode"}),
 ]
 SHORT = 4  # the pages a broken interior keeps: the title page, the contents, a section's first pages
-BROKEN_CASES = [(case, b) for case in CASES for b in BROKEN] + [(("kdp", "6x9"), b) for b in KDP_ONLY]
+BROKEN_CASES = ([(case, b) for case in CASES for b in BROKEN] + [(("kdp", "6x9"), b) for b in KDP_ONLY]
+                + [(("lulu", "5.5x8.5"), b) for b in LULU_ONLY] + [(("kdp", "6x9"), (
+                    "a picture past the trim (no bleed)", "interior", _bleeding_picture, {"ink"}))])
 
 
 @pytest.mark.parametrize(("case", "broken"), BROKEN_CASES,

@@ -425,8 +425,7 @@ def interior_ink(opened: Opened, trim: Trim, service: Service, grey: bool = True
         if run > longest:
             longest, blanks_at = run, n - run
         run = 0
-        over, edge = max((area[0] - box[0], "left"), (area[1] - box[1], "top"), (box[2] - area[2], "right"),
-                         (box[3] - area[3], "bottom"))
+        over, edge = _stray(page, box, area)
         if strayed is None and over > 1:  # a pixel, for the renderer's rounding
             side = {"left": "inside" if n % 2 else "outside", "right": "outside" if n % 2 else "inside"}.get(edge, edge)
             limit = f"the gutter, {inside:g} in" if side == "inside" else f"{service.safe:g} in inside the trim"
@@ -443,6 +442,19 @@ def interior_ink(opened: Opened, trim: Trim, service: Service, grey: bool = True
         colour = _passed("colour", "no colour on any page" if grey
                          else "a colour interior: its colours colour-managed")
     return ink, blanks, colour
+
+
+def _stray(page: Rendered, box: Box, area: Box) -> tuple[float, str]:
+    """How far (pixels) and past which edge the ink ``box`` crosses the safe ``area``, the farthest; art that runs
+    on into the page's bleed on that side (the page has bleed there, and the ink reaches the page's edge) is a
+    picture that bleeds, not a stray mark, and counts as inside."""
+    width, height = page.image.size
+    bleeds = {"left": page.trim[0] > 1, "top": page.trim[1] > 1, "right": page.trim[2] < width - 1,
+              "bottom": page.trim[3] < height - 1}
+    reaches = {"left": box[0] <= 1, "top": box[1] <= 1, "right": box[2] >= width - 1, "bottom": box[3] >= height - 1}
+    crossed = [(area[0] - box[0], "left"), (area[1] - box[1], "top"), (box[2] - area[2], "right"),
+               (box[3] - area[3], "bottom")]
+    return max([(over, edge) for over, edge in crossed if not (bleeds[edge] and reaches[edge])] or [(0.0, "")])
 
 
 def _coloured(image: Any, n: int) -> str | None:
