@@ -51,6 +51,8 @@ PRINTER_CONDITION = "Artifex CMYK SWOP Profile (Ghostscript's default_cmyk.icc)"
 SPINE_FONT = "LinBiolinum_RB.otf"  # the spine's face (Book Sans bold), measured to fit the title along it
 COVER_PADDING = 0.375  # in: the cover's panels keep their text this far in (more where the service asks)
 COVER_CREAM = "#fdf8ec"  # the cover's words, on the book's colour (book.yaml's accent), as print.css prints them
+# The writer's sRGB profile defines the ICC-based space (/srgb) the cover's colours are drawn in; its output intent
+# is replaced by the printer's (``finish``).
 PDF_OPTIONS = {"variant": "pdf/x-4", "links": False, "output_intent": "srgb"}
 
 # Where each figure below is stated. A service's own page where one was found; otherwise the guide that quotes it,
