@@ -51,8 +51,8 @@ $(BUILT): $(STAMP) $(SOURCES) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
 booklet: $(STAMP) ## the book PDF plus a fold-and-staple booklet beside it (PAPER=a4 for A5)
 	$(BIN)/rulebook build --pdf-only --booklet $(if $(EDITION),--edition $(EDITION)) $(if $(PAPER),--paper $(PAPER))
 
-print-shop: $(STAMP) ## an interior and a cover for a print-on-demand service, checked as it checks them: make print-shop TRIM=6x9 [PAPER_STOCK=cream] (docs/printing.md)
-	$(BIN)/rulebook print-shop --trim "$(or $(TRIM),6x9)" $(if $(EDITION),--edition $(EDITION)) $(if $(PAPER_STOCK),--paper-stock $(PAPER_STOCK))
+print-shop: $(STAMP) ## an interior and a cover for a print-on-demand service, checked as it checks them: make print-shop SERVICE=kdp TRIM=6x9 [PAPER_STOCK=cream] (docs/printing.md)
+	$(BIN)/rulebook print-shop --service "$(or $(SERVICE),kdp)" --trim "$(or $(TRIM),6x9)" $(if $(EDITION),--edition $(EDITION)) $(if $(PAPER_STOCK),--paper-stock $(PAPER_STOCK))
 
 # The suite starts some 150 Python processes (builds, PDF renders, the command line); each compiled the generator
 # again (0.06-0.08 s) where PYTHONDONTWRITEBYTECODE keeps Python from keeping what it compiles (the development

@@ -26,11 +26,12 @@ lib = load_library(Path({root!r}))
 out = Path({out!r})
 trim = printshop.TRIMS["6x9"]
 t0 = time.perf_counter()
-pages, _ = printshop.render_interior(lib, out / "interior.pdf", trim)
+service = printshop.SERVICES["kdp"]
+pages, _ = printshop.render_interior(lib, out / "interior.pdf", trim, service)
 t1 = time.perf_counter()
-printshop.render_cover(lib, out / "cover.pdf", trim, pages, "white")
+printshop.render_cover(lib, out / "cover.pdf", trim, pages, "white", service)
 t2 = time.perf_counter()
-items = print_shop.preflight(out, "6x9", "white")
+items = print_shop.preflight(out / "interior.pdf", out / "cover.pdf", "6x9", "white", "kdp")
 t3 = time.perf_counter()
 print(json.dumps({{"s": t3 - t0, "interior_s": t1 - t0, "cover_s": t2 - t1, "preflight_s": t3 - t2, "pages": pages,
                   "failed": sum(item.severity == "error" for item in items)}}))

@@ -101,7 +101,11 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_print_shop(args: argparse.Namespace) -> int:
     from .commands import print_shop
 
-    return print_shop.run(_root(args), args.trim, args.edition, args.paper_stock, Path(args.out) if args.out else None)
+    if args.check:
+        return print_shop.check(Path(args.check[0]), Path(args.check[1]), args.trim, args.service, args.paper_stock,
+                                args.barcode == "service", args.interior == "grey")
+    return print_shop.run(_root(args), args.trim, args.edition, args.paper_stock, Path(args.out) if args.out else None,
+                          args.service, args.barcode == "service", args.interior == "grey")
 
 
 def cmd_new_game(args: argparse.Namespace) -> int:
@@ -179,7 +183,15 @@ def parser() -> argparse.ArgumentParser:
     ps.add_argument("--edition", help="edition id (default: current)")
     ps.add_argument("--paper-stock", choices=("white", "cream"), default="white",
                     help="the interior's paper, for the spine's width (default: white)")
-    ps.add_argument("--out", help="output folder (default: build/print-shop/<trim>/)")
+    ps.add_argument("--service", choices=("kdp", "lulu", "ingram"), default="kdp",
+                    help="the print-on-demand service whose figures the files follow (default: kdp)")
+    ps.add_argument("--barcode", choices=("service", "none"), default="service",
+                    help="keep the service's barcode zone clear on the back (default), or reserve none")
+    ps.add_argument("--interior", choices=("grey", "colour"), default="grey",
+                    help="a black-and-white interior in greys (default), or a colour one (colour-managed sRGB)")
+    ps.add_argument("--check", nargs=2, metavar=("INTERIOR", "COVER"),
+                    help="only run the preflight on these two files, made anywhere")
+    ps.add_argument("--out", help="output folder (default: build/print-shop/<service>/<trim>/)")
     ps.set_defaults(func=cmd_print_shop)
 
     c = sub.add_parser("check-pr", help="the pull-request check: validate, annotate the findings the change "

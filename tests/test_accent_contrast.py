@@ -106,13 +106,13 @@ def test_the_metzker_book_and_a_book_from_init_pass(library, tmp_path: Path) -> 
 
 
 def test_the_print_shops_cover_is_in_the_books_colour(tmp_path: Path) -> None:
-    from generator.render.pdf.printshop import TRIMS, cover_html
+    from generator.render.pdf.printshop import SERVICES, TRIMS, cover_html
 
     book = tmp_path / "book"
     assert main(["init", str(book), "--title", "Pine Street Games", "--pipeline", "rulebook==0.1.0"]) == 0
     data = book / "rules_data" / "book.yaml"
     data.write_text(data.read_text(encoding="utf-8").replace('accent: "#1f5f8b"', 'accent: "#8E720E"'), encoding="utf-8")
-    html = cover_html(load_library(book), next(iter(TRIMS.values())), 120, "white")
+    html = cover_html(load_library(book), next(iter(TRIMS.values())), 120, "white", SERVICES["kdp"])
     assert "background: #8e720e;" in html and "#1f4d2b" not in html
 
 

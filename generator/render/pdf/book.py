@@ -286,7 +286,8 @@ class Layout:
     laid_out: int = 0  # parts actually laid out (not taken from the cache), for the benchmark
     fitted: int = 0  # extra layouts tried to fit a part a page shorter, for the benchmark
     warnings: list[str] = field(default_factory=list)  # what the printed layout could not keep (write_printed_book)
-    least_pages: int = 0  # a bound book (printshop.py): blank pages at the end make an even count of at least this
+    least_pages: int = 0  # a bound book (printshop.py): pages at the end make an even count of at least this
+    filler: str = ""  # the markup of one such page (printshop.py's ruled note page); empty: a blank page (BLANK)
 
     def forget_unused(self) -> None:
         """Drop parts the last layout did not use, so that a long preview session does not grow."""
@@ -503,7 +504,7 @@ def write_book(lib: Library, layout: Layout, target: Path, progress: Report = qu
             add(page)
         if layout.least_pages:  # the contents, put first, is as long as its first layout when the numbers settle
             total = add.written + front_length
-            _blank(layout, make_document, add, max(layout.least_pages - total, total % 2))
+            _blank(layout, make_document, add, max(layout.least_pages - total, total % 2), total + 1)
         final = parts.numbered(found)
         contents = layout.part(make_document, final[0], 1)
         settled = len(contents.pages) == front_length and _anchors(contents.pages, 1) == front_anchors
@@ -577,11 +578,14 @@ def write_printed_book(lib: Library, layout: Layout, target: Path, progress: Rep
     return found
 
 
-def _blank(layout: Layout, make_document: Callable[[str], str], add: Callable[..., None], count: int) -> int:
-    """Add ``count`` blank pages (``add``: the writer's, counted); return ``count``."""
+def _blank(layout: Layout, make_document: Callable[[str], str], add: Callable[..., None], count: int,
+           first_page: int = 0) -> int:
+    """Add ``count`` pages of the layout's filler, blank by default (``add``: the writer's, counted), the first
+    numbered ``first_page`` (its side's margins) when given; return ``count``."""
     if count <= 0:
         return 0
-    for page in layout.engine.document(make_document(BLANK * count)).pages:
+    extra = [layout._counter(first_page)] if first_page else []
+    for page in layout.engine.document(make_document((layout.filler or BLANK) * count), extra).pages:
         add(page)
     return count
 
