@@ -9,6 +9,7 @@ import difflib
 from pathlib import Path
 
 from ...book import git
+from ...book.files import read_file_text
 from ...book.library import Library, load_library
 from ...book.textdiff import mark_words
 from ...errors import Problem, RulebookError, clean
@@ -22,7 +23,7 @@ SAID = 300  # characters of a page's changed words the error quotes
 def _pages(lib: Library, out: Path) -> dict[str, str]:
     """Every page of ``lib``'s site (its Markdown, as the site writes it), by its path in the site's docs."""
     write_docs(lib, out)
-    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.md"))}
+    return {p.relative_to(out).as_posix(): read_file_text(p) for p in sorted(out.rglob("*.md"))}
 
 
 def _first_change(before: str, after: str) -> str:

@@ -210,7 +210,7 @@ def bleed(opened: Opened, kind: str, bleed_in: float) -> Problem:
 def pdfx(opened: Opened) -> Problem:
     """The file says it is PDF/X-4 (its XMP's GTS_PDFXVersion), is PDF 1.6 or later, and says whether it is trapped."""
     root = opened.pdf.Root
-    xmp = bytes(root.Metadata.read_bytes()).decode("utf-8", "replace") if "/Metadata" in root else ""
+    xmp = bytes(root.Metadata.get_stream_buffer()).decode("utf-8", "replace") if "/Metadata" in root else ""
     found = re.search(r"GTS_PDFXVersion>([^<]{0,80})<", xmp) or re.search(r'GTS_PDFXVersion="([^"]{0,80})"', xmp)
     if found is None:
         return _failed("pdfx", "the XMP metadata names no PDF/X version (pdfxid:GTS_PDFXVersion)")
@@ -227,7 +227,7 @@ def pdfx(opened: Opened) -> Problem:
 
 def _profile(intent: Any) -> bytes:
     profile = intent.get("/DestOutputProfile")
-    return bytes(profile.read_bytes()) if profile is not None else b""
+    return bytes(profile.get_stream_buffer()) if profile is not None else b""
 
 
 def output_intent(opened: Opened, painted: set[str]) -> Problem:
