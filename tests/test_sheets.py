@@ -15,9 +15,10 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from generator.book.files import read_file_text
 from generator.book.library import load_library
 from generator.checks.rounds import sequence_length
-from generator.render.pdf.writer import SUM_SCRIPT
+from generator.render.pdf.writer import KEEPER_SCRIPT, SUM_SCRIPT, score_reader
 from generator.render.views.describe import pdf_name
 from generator.render.views.sheets import has_own_sheet
 from tests.conftest import CURRENT, PUBLISHED, ROOT
@@ -119,25 +120,35 @@ def _words(pdf: Path, tmp_path: Path) -> list[list[tuple[float, float, float, fl
 
 
 NAMES = r'"[\w-]+"(?:, "[\w-]+")*'  # quoted field names, as the writer checks them: letters, digits, _ and -
-# The one script a PDF may carry, a total's sum: the writer's template (generator/render/pdf/writer.py SUM_SCRIPT) written
-# out here, so that changing what the book's PDFs run changes this test too. Group 1: the fields it adds; 2: the fields
-# it waits for. A plain loop over getField(name).value: no getArray, no AFSimple_Calculate (tests/test_pdfjs_calc.py)
-SUM_ACTION = re.compile(re.escape(
-    '(function (doc, terms, awaited) { var sum = 0, shown = false, value, i; '
+# The scripts a PDF may carry, a total's sum and a score box's reading: the writer's templates
+# (generator/render/pdf/writer.py SUM_SCRIPT, READ_SCRIPT) written out here, so that changing what the book's PDFs run
+# changes this test too; READER is the score keeper's readScore (templates/site/assets/keeper.js), which both carry.
+# Group 1: the fields a sum adds; 2: the fields it waits for. A plain loop over getField(name).value: no getArray, no
+# AFSimple_Calculate (tests/test_pdfjs_calc.py)
+READER = re.escape(score_reader(read_file_text(KEEPER_SCRIPT)))
+SUM_ACTION = re.compile(re.escape('(function (doc, terms, awaited) { ') + READER + re.escape(
+    ' var sum = 0, shown = false, unread = false, value, i; '
     'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
     'if (value !== "" && value !== null && value !== undefined) shown = true; } '
-    'for (i = 0; i < terms.length; i++) sum += Number(doc.getField(terms[i]).value) || 0; '
-    'event.value = shown ? sum : ""; })(this, [') + f"({NAMES})" + re.escape("], [") + f"({NAMES})" + re.escape("]);"))
+    'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value); '
+    'if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
+    'event.value = shown ? (unread ? "?" : sum) : ""; })(this, [') + f"({NAMES})" + re.escape("], [") + f"({NAMES})"
+    + re.escape("]);"))
+READ_ACTION = re.compile(re.escape('(function () { ') + READER + re.escape(
+    ' var text = String(event.value === null || event.value === undefined ? "" : event.value), '
+    'value = readScore(text), mark = "? "; if (value === "") return; if (!isNaN(value)) event.value = String(value); '
+    'else if (text.indexOf(mark) !== 0) event.value = mark + text; })();'))
 
 
 def _adds_up(obj: dict, key: str) -> bool:
     """Whether ``obj[key]`` is a total's calculation and nothing else: a field's calculate action adding up fields."""
     actions = obj[key].get_object()
-    if key != "/AA" or obj.get("/Subtype") != "/Widget" or list(actions) != ["/C"]:
+    if key != "/AA" or obj.get("/Subtype") != "/Widget" or list(actions) not in (["/C"], ["/V"]):
         return False
-    action = actions["/C"].get_object()
+    action = actions[list(actions)[0]].get_object()
+    allowed = SUM_ACTION if list(actions) == ["/C"] else READ_ACTION
     return (sorted(action) == ["/JS", "/S"] and action["/S"] == "/JavaScript"
-            and bool(SUM_ACTION.fullmatch(str(action["/JS"]))))
+            and bool(allowed.fullmatch(str(action["/JS"]))))
 
 
 def _scripts(reader: pypdf.PdfReader) -> list[str]:

@@ -104,15 +104,18 @@ def _blank(appearance: dict | None) -> bool:
 
 
 def _as_weasyprint_gives_fields(facts: dict) -> dict:
-    """Our file's facts less the one thing the writer adds to WeasyPrint's forms (writer.py's docstring): every
-    empty text field's empty appearance, wherever the field is met (its page, the form, the structure tree), and
-    the form's NeedAppearances false. Asserts both are there."""
+    """Our file's facts less what the writer adds to WeasyPrint's forms (writer.py's docstring): every empty text
+    field's empty appearance, wherever the field is met (its page, the form, the structure tree), a score box's
+    reading of what is written in it (its validate action, READ_SCRIPT), and the form's NeedAppearances false.
+    Asserts the appearances and NeedAppearances are there."""
     seen = []
 
     def walk(value):
         if isinstance(value, dict):
             if value.get("/FT") == "/Tx":
                 seen.append(value.get("/V") == "" and _blank(value.pop("/AP", None)))
+                if "/AA" in value and list(value["/AA"]) == ["/V"] and "readScore" in str(value["/AA"]):
+                    del value["/AA"]
             for item in value.values():
                 walk(item)
         elif isinstance(value, list):

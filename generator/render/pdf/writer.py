@@ -36,7 +36,12 @@ What differs from WeasyPrint's writer, and why:
   script is the Doc, getField(name).value and a Calculate event's event.value are its API's.
   Not AFSimple_Calculate("SUM", ...): PDF.js's asks each term for getArray(), which scans every field name of the
   document for a field without kids (Doc._getTerminalChildren): the score pad's first entry took PDF.js 20-28 s.
-  A value that is no number adds nothing (``Number(...) || 0``), as AFSimple_Calculate's AFMakeNumber.
+  Each term is read by ``readScore``, the score keeper's own function (templates/site/assets/keeper.js, its text
+  carried into each script: ``SCORE_READER``), so an entry reads the same on the site and in the PDF: "1,000" is
+  1000, what is no number (``1e3``, ``12.5``) makes the total show ``UNREAD``, never a misread sum, NaN or Infinity.
+- A score box (an ``inputmode="numeric"`` input that is no total) gets a validate action (``/AA /V``,
+  ``READ_SCRIPT``): when an entry is committed, a number is written back as its digits (PDF.js reads a field's text
+  as a number only its own way, "1,000" as 1), and what is no number is marked with ``UNREAD`` before it.
 
 Everything else (drawing, fonts, forms, links, bookmarks, metadata, PDF/UA) is WeasyPrint 70's
 code, called as ``generate_pdf`` calls it; tests/test_writer.py compares the two writers' files.
@@ -48,6 +53,7 @@ patches.py (``page-writer``, ``form-fields``, ``page-box``), with the pydyf PDF 
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -56,7 +62,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from ...book.files import read_file
+from ...book.files import TOOL_TEMPLATES, read_file, read_file_text
 from ...errors import BuildError
 from ..patches import new_pdf, stream_data
 from . import tagging
@@ -69,13 +75,36 @@ PDF_VARIANT = "pdf/ua-1"
 # it two renders of the same book differed in every embedded font, and so did every PDF. 2026-01-01, UTC.
 FONT_TIME = "1767225600"
 
-# A total's calculate action, the one script a PDF of the book carries (tests/test_sheets.py's SUM_ACTION allows this
-# text and nothing else), filled in (%s) with the quoted names of the fields it adds and of those it waits for.
-SUM_SCRIPT = ('(function (doc, terms, awaited) { var sum = 0, shown = false, value, i; '
+KEEPER_SCRIPT = TOOL_TEMPLATES / "site" / "assets" / "keeper.js"
+UNREAD = "?"  # what a total shows, and what marks a box, when a box holds no number (keeper.js's WORDS.unread)
+
+
+def score_reader(script: str) -> str:
+    """The text of ``readScore`` in the score keeper's ``script`` (between its 'score-box reader' marks), its comment
+    lines dropped and its lines unindented: the one reader of a score box, on the site and in the PDF."""
+    begin, end = "// score-box reader: begin", "// score-box reader: end"
+    if begin not in script or end not in script:
+        raise BuildError(f"{KEEPER_SCRIPT}: the score-box reader's marks ({begin!r}, {end!r}) are missing")
+    lines = script[script.index(begin):script.index(end)].splitlines()
+    return " ".join(line.strip() for line in lines if line.strip() and not line.strip().startswith("//"))
+
+
+SCORE_READER = score_reader(read_file_text(KEEPER_SCRIPT))
+# A total's calculate action (tests/test_sheets.py's SUM_ACTION allows this text and READ_SCRIPT, nothing else),
+# filled in (%s) with the quoted names of the fields it adds and of those it waits for.
+SUM_SCRIPT = ('(function (doc, terms, awaited) { ' + SCORE_READER.replace("%", "%%") + ' var sum = 0, shown = false, '
+              'unread = false, value, i; '
               'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
               'if (value !== "" && value !== null && value !== undefined) shown = true; } '
-              'for (i = 0; i < terms.length; i++) sum += Number(doc.getField(terms[i]).value) || 0; '
-              'event.value = shown ? sum : ""; })(this, [%s], [%s]);')
+              'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value); '
+              'if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
+              'event.value = shown ? (unread ? ' + json.dumps(UNREAD) + ' : sum) : ""; })(this, [%s], [%s]);')
+# A score box's validate action: the entry committed is read by readScore; a number is written back as its digits,
+# what is no number is kept, marked by UNREAD before it.
+READ_SCRIPT = ('(function () { ' + SCORE_READER + ' var text = String(event.value === null || event.value === undefined '
+               '? "" : event.value), value = readScore(text), mark = ' + json.dumps(UNREAD + " ") + '; '
+               'if (value === "") return; if (!isNaN(value)) event.value = String(value); '
+               'else if (text.indexOf(mark) !== 0) event.value = mark + text; })();')
 
 
 @contextmanager
@@ -281,7 +310,9 @@ class PdfWriter:
         sums = {box.element.get("name"): (box.element.get("data-sum").split(),
                                           (box.element.get("data-show-when") or box.element.get("data-sum")).split())
                 for inputs in page.forms.values() for box, _ in inputs if box.element.get("data-sum")}
-        self._give_appearances(pdf.objects[first_object:], sums)
+        scores = {box.element.get("name") for inputs in page.forms.values() for box, _ in inputs
+                  if box.element.get("inputmode") == "numeric" and not box.element.get("data-sum")}
+        self._give_appearances(pdf.objects[first_object:], sums, scores)
         page.paint(stream, scale)
 
         bleed = {key: value * 0.75 for key, value in page.bleed.items()}
@@ -321,9 +352,11 @@ class PdfWriter:
             pdf.objects[number] = _Serialised(obj, isinstance(obj, pydyf.Stream))
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
-    def _give_appearances(self, objects: list[Any], sums: dict[str, tuple[list[str], list[str]]]) -> None:
+    def _give_appearances(self, objects: list[Any], sums: dict[str, tuple[list[str], list[str]]],
+                          scores: set[str]) -> None:
         """Give each empty text field among ``objects`` (a page's, just made) an empty appearance of its own,
-        and each total in ``sums`` (its name: the fields it adds up, the fields it waits for) its calculation."""
+        each total in ``sums`` (its name: the fields it adds up, the fields it waits for) its calculation, and each
+        score box in ``scores`` the reading of what is written in it (``READ_SCRIPT``)."""
         import pydyf
 
         for obj in objects:
@@ -333,6 +366,9 @@ class PdfWriter:
             self.field_names.add(name)
             if name in sums:
                 self._calculate(obj, name, *sums[name])
+            elif name in scores:
+                obj["AA"] = pydyf.Dictionary({"V": pydyf.Dictionary({"S": "/JavaScript",
+                                                                     "JS": pydyf.String(READ_SCRIPT)})})
             if "AP" in obj:
                 continue
             value = obj.get("V")

@@ -3,9 +3,69 @@
 (function () {
   "use strict";
 
-  function num(value) {
-    var n = parseInt(String(value).replace(/\s/g, ""), 10);
-    return isNaN(n) ? 0 : n;
+  // score-box reader: begin. The PDF form's scripts carry this function's text as it stands here
+  // (generator/render/pdf/writer.py reads it), so a box on the site and in the PDF reads an entry the same way.
+  // What a person types in a score box: "" for an empty box, a number, or NaN for what is no number this reads
+  // without guessing. Thousands may be grouped by a comma or a space ("1,000", "1 000"), a minus may be typed as
+  // the sign "\u2212"; a decimal point, an exponent, a group not of three ("1,00") or more than twelve digits (a
+  // total could no longer be exact) is no number, and the box is marked, never read as some other number.
+  function readScore(text) {
+    var s = String(text === null || text === undefined ? "" : text).trim();
+    if (s === "") { return ""; }
+    if (s.length > 40) { return NaN; }
+    var m = /^([+\-\u2212]?)(\d{1,3}(?:[, \u00a0\u2009\u202f]\d{3})+|\d+)$/.exec(s);
+    if (!m) { return NaN; }
+    var digits = m[2].replace(/\D/g, "").replace(/^0+(?=\d)/, "");
+    if (digits.length > 12) { return NaN; }
+    var n = Number(digits);
+    return m[1] === "-" || m[1] === "\u2212" ? -n : n;
+  }
+  // score-box reader: end
+
+  // The words the keeper writes of an entry it cannot read, in one place (for the book's language).
+  var WORDS = {
+    unread: "?",  // a total that adds a box holding no number
+    notNumber: "Not a number: write digits, as 1000, 1,000 or -5",  // a box holding no number, as its tooltip
+    noLeader: "A box holds no number (marked): correct it to see the totals."
+  };
+  // Limits on what a saved game (this browser's localStorage, which anything on the device may have written) may
+  // hold: the keeper reads a saved game only within them, and starts afresh on what is outside.
+  var MOST_PLAYERS = 100, LONGEST_ENTRY = 200, MOST_CELLS = 20000;
+
+  function sum(value) { return value === undefined ? 0 : value; }  // a sum not begun is 0 (NaN stays NaN)
+  function shown(value) { return isNaN(value) ? WORDS.unread : String(value); }
+
+  // A box is marked (and told why) while it holds what readScore reads as no number.
+  function mark(input, value) {
+    if (typeof value === "number" && isNaN(value)) {
+      input.setAttribute("aria-invalid", "true");
+      input.title = WORDS.notNumber;
+    } else if (input.hasAttribute("aria-invalid")) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("title");
+    }
+  }
+
+  // A saved game as the keeper may use it, or null: players a whole number within MOST_PLAYERS, names and cells
+  // maps of text no longer than LONGEST_ENTRY, at most MOST_CELLS of them.
+  function checked(saved) {
+    if (!saved || typeof saved !== "object" || Array.isArray(saved)) { return null; }
+    var out = {};
+    if (saved.players !== undefined) {
+      var n = saved.players;
+      if (typeof n === "number" && n % 1 === 0 && n >= 1 && n <= MOST_PLAYERS) { out.players = n; }
+    }
+    ["names", "cells"].forEach(function (part) {
+      var from = saved[part];
+      if (!from || typeof from !== "object" || Array.isArray(from)) { return; }
+      var keys = Object.keys(from).slice(0, MOST_CELLS), kept = {};
+      keys.forEach(function (key) {
+        var value = from[key];
+        if (typeof value === "string" && value.length <= LONGEST_ENTRY && key.length <= LONGEST_ENTRY) { kept[key] = value; }
+      });
+      out[part] = kept;
+    });
+    return out;
   }
 
   function setUp(root) {
@@ -21,7 +81,7 @@
 
     function allowed(n) {
       if (counts.indexOf(n) >= 0) { return true; }
-      return open && n > counts[counts.length - 1] && (n - counts[counts.length - 1]) % step === 0;
+      return open && n > counts[counts.length - 1] && n <= MOST_PLAYERS && (n - counts[counts.length - 1]) % step === 0;
     }
 
     function drawn() {  // the players whose columns the page has
@@ -68,8 +128,8 @@
 
     function load() {
       try {
-        var saved = JSON.parse(window.localStorage.getItem(storeKey) || "null");
-        if (saved && typeof saved === "object") { return saved; }
+        var saved = checked(JSON.parse(window.localStorage.getItem(storeKey) || "null"));
+        if (saved) { return saved; }
       } catch (e) { /* storage off or spoilt: start afresh */ }
       return {};
     }
@@ -97,7 +157,7 @@
         el.hidden = hidden;
       });
       var add = root.querySelector("[data-act=add]"), remove = root.querySelector("[data-act=remove]");
-      if (add) { add.disabled = !open && n >= counts[counts.length - 1]; }
+      if (add) { add.disabled = (!open && n >= counts[counts.length - 1]) || n + step > MOST_PLAYERS; }
       if (remove) { remove.disabled = n <= counts[0]; }
       // The columns shown share the width; beyond what a phone holds the table keeps a least width and scrolls in
       // its frame (rulebook.css reads the number of columns shown).
@@ -122,6 +182,7 @@
     // total shows the sum so far in each row up to the last row anyone has written in.
     function totals() {
       var n = players(), grand = {}, entered = {}, tableSums = {}, peak = {};
+      root.querySelectorAll("input[data-col]").forEach(function (input) { mark(input, readScore(input.value)); });
       root.querySelectorAll("table.keeper-table").forEach(function (table) {
         var summed = {}, sums = {}, last = -1;
         tableSums[table.dataset.table] = sums;
@@ -134,37 +195,37 @@
         });
         rows.forEach(function (tr, i) {
           tr.querySelectorAll("input[data-col]").forEach(function (input) {
-            var c = input.dataset.col;
-            if (!(c in summed)) { return; }
-            sums[c] = (sums[c] || 0) + num(input.value);
-            if (summed[c] && input.value.trim() !== "") { entered[summed[c]] = true; }
+            var c = input.dataset.col, value = readScore(input.value);
+            if (!(c in summed) || value === "") { return; }
+            sums[c] = sum(sums[c]) + value;  // a box holding no number makes the sum NaN, shown as WORDS.unread
+            if (summed[c]) { entered[summed[c]] = true; }
           });
           // A row that carries an earlier table's total (a grand total's 'Game 1 total') shows it and adds it.
           tr.querySelectorAll("output.keeper-carry").forEach(function (out) {
-            var c = out.dataset.col, value = (tableSums[out.dataset.carries] || {})[c] || 0;
-            out.textContent = String(value);
-            sums[c] = (sums[c] || 0) + value;
+            var c = out.dataset.col, value = sum((tableSums[out.dataset.carries] || {})[c]);
+            out.textContent = shown(value);
+            sums[c] = sum(sums[c]) + value;
           });
           tr.querySelectorAll("output.keeper-run").forEach(function (out) {
-            out.textContent = i <= last ? String(sums[out.dataset.col] || 0) : "";
+            out.textContent = i <= last ? shown(sum(sums[out.dataset.col])) : "";
           });
           // Each player's highest total so far (a game played up to a target and back down: has it been reached?).
           var now = {};
           Object.keys(summed).forEach(function (c) {
             var p = summed[c];
-            if (p) { now[p] = (now[p] || 0) + (sums[c] || 0); }
+            if (p) { now[p] = sum(now[p]) + sum(sums[c]); }
           });
           Object.keys(now).forEach(function (p) {
-            var total = (grand[p] || 0) + now[p];
+            var total = sum(grand[p]) + now[p];
             peak[p] = peak[p] === undefined ? total : Math.max(peak[p], total);
           });
         });
         table.querySelectorAll(".keeper-total output[data-col]").forEach(function (out) {
-          out.textContent = String(sums[out.dataset.col] || 0);
+          out.textContent = shown(sum(sums[out.dataset.col]));
         });
         Object.keys(summed).forEach(function (c) {
           var p = summed[c];
-          if (p && Number(p) <= n) { grand[p] = (grand[p] || 0) + (sums[c] || 0); }
+          if (p && Number(p) <= n) { grand[p] = sum(grand[p]) + sum(sums[c]); }
         });
       });
       status(grand, entered, peak);
@@ -176,6 +237,10 @@
       var ps = Object.keys(grand).map(Number);
       var names = function (list) { return list.map(nameOf).join(" and "); };
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
+      if (ps.some(function (p) { return isNaN(grand[p]); })) {
+        el.textContent = WORDS.noLeader;
+        return;
+      }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
         el.textContent = lives(ps, grand, Number(root.dataset.lives), root.dataset.coins, winner);
@@ -259,7 +324,7 @@
       if (!button) { return; }
       var act = button.dataset.act, n = players(), i = counts.indexOf(n);
       if (act === "add" && i >= 0 && i < counts.length - 1) { state.players = counts[i + 1]; }
-      else if (act === "add" && open) { state.players = n + step; }
+      else if (act === "add" && open && allowed(n + step)) { state.players = n + step; }
       if (act === "remove" && i > 0) { state.players = counts[i - 1]; }
       else if (act === "remove" && i < 0 && n - step >= counts[counts.length - 1]) { state.players = n - step; }
       if (act === "new" && window.confirm("Clear every score on this sheet and start a new game?")) {
@@ -268,7 +333,7 @@
       }
       if (act === "negate" && lastCell) {
         var v = lastCell.value.trim();
-        lastCell.value = v.charAt(0) === "-" ? v.slice(1) : "-" + v;
+        lastCell.value = /^[\-\u2212]/.test(v) ? v.slice(1) : "-" + v;
         state.cells = state.cells || {};
         state.cells[lastCell.dataset.cell] = lastCell.value;
         lastCell.focus();

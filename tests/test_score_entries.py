@@ -1,0 +1,196 @@
+"""A score box reads what a person types the same way on the site (the keeper, templates/site/assets/keeper.js) and in
+the PDF (the form's scripts, generator/render/pdf/writer.py, run by PDF.js as Firefox runs them): one table of
+entries for both. A number is added; what is no number marks its box and makes the total show "?", never a misread
+sum, NaN or Infinity. The keeper's saved game (localStorage, which anything on the device may write) is checked.
+
+Cheap: no book is built. The keeper runs on a page made here (a keeper's markup as keeper.md.j2 writes it) at a
+phone's 360 px, the PDF is a one-page form the writer writes; one page load each for the whole table."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from generator.book.files import TOOL_TEMPLATES, read_file_text
+from tests.conftest import CHROMIUM
+from tests.test_pdfjs_calc import JS, PDFJS, _missing, _Served
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium package is not installed")]
+
+KEEPER = TOOL_TEMPLATES / "site" / "assets" / "keeper.js"
+OTHER = "10"  # typed in the column's other box: the total is OTHER and the entry, added
+# What a person types: what the box reads (a number), "" (an empty box: adds nothing), or None (no number: the box is
+# marked and the total shows "?"). Each row is what issue 60 found misread, or a neighbour of it.
+ENTRIES = {
+    "5": 5, "-5": -5, "\u22125": -5, "+7": 7, " 42 ": 42, "007": 7, "0": 0, "": "",
+    "1,000": 1000,  # the keeper read it as 1, the PDF as 0
+    "1 000": 1000, "1\u00a0000": 1000, "12,345,678": 12345678, "-1,000": -1000,
+    "1e3": None,  # the keeper read it as 1, PDF.js as 1000
+    "12.5": None,  # the keeper read it as 12: no game of the book scores halves
+    "1.000": None,  # a European thousand: never read as 1
+    "1,00": None, "1,000,00": None, "1,,000": None, "--5": None, "0x10": None, "Infinity": None, "abc": None,
+    "999999999999": 999999999999, "1000000000000": None,  # more than twelve digits: a total would not be exact
+    "9" * 400: None,  # the PDF's total was Infinity
+}
+
+
+def _total(entry: str) -> str:
+    """What the column's total shows with ``entry`` and OTHER in its boxes."""
+    reads = ENTRIES[entry]
+    return "?" if reads is None else str(int(OTHER) + (reads or 0))
+
+
+KEEPER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width"></head><body>
+<div class="keeper" data-key="test:game" data-counts="2,3,4" data-start="2" data-open="1" data-step="1"
+ data-winner="high" data-keeps="points">
+<p class="keeper-status" role="status"></p>
+<button type="button" data-act="add">Add a player</button>
+<table class="keeper-table" data-table="1" data-per="1"><thead><tr><td class="keeper-corner"></td>
+<th scope="col" data-player="1"><input type="text" class="keeper-name" data-player="1"></th>
+<th scope="col" data-player="2"><input type="text" class="keeper-name" data-player="2"></th></tr></thead>
+<tbody>
+<tr data-sum="1"><th scope="row">1</th>
+<td data-player="1"><input type="text" inputmode="numeric" data-cell="t1_r1_c1" data-col="1" aria-label="a"></td>
+<td data-player="2"><input type="text" inputmode="numeric" data-cell="t1_r1_c2" data-col="2" aria-label="c"></td></tr>
+<tr data-sum="1"><th scope="row">2</th>
+<td data-player="1"><input type="text" inputmode="numeric" data-cell="t1_r2_c1" data-col="1" aria-label="b"></td>
+<td data-player="2"><input type="text" inputmode="numeric" data-cell="t1_r2_c2" data-col="2" aria-label="d"></td></tr>
+<tr class="keeper-total"><th scope="row">Total</th><td data-player="1"><output data-col="1" data-player="1">0</output></td>
+<td data-player="2"><output data-col="2" data-player="2">0</output></td></tr>
+</tbody></table></div>
+<script>%s</script></body></html>"""
+ADDRESS = "http://keeper.test/keep/"
+
+
+@pytest.fixture(scope="module")
+def keeper(browser):
+    """A phone's page (360 px) that opens the keeper page made here at ADDRESS, with its script errors."""
+    page = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block").new_page()
+    html = KEEPER_PAGE % read_file_text(KEEPER).replace("</script", "<\\/script")
+    page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    yield page
+    page.context.close()
+
+
+def test_the_keeper_reads_each_entry(keeper):
+    """Typed into the first player's box (OTHER in the box below it): the total, the box's mark, and who leads."""
+    keeper.goto(ADDRESS)
+    keeper.evaluate("localStorage.clear()")
+    keeper.reload()
+    keeper.locator('[data-cell="t1_r2_c1"]').fill(OTHER)
+    keeper.locator('[data-cell="t1_r1_c2"]').fill("1")
+    box, total = keeper.locator('[data-cell="t1_r1_c1"]'), keeper.locator('output[data-col="1"]')
+    seen = {}
+    for entry in ENTRIES:
+        box.fill(entry)
+        seen[entry] = (total.text_content(), box.get_attribute("aria-invalid"),
+                       keeper.locator(".keeper-status").text_content())
+    expected = {}
+    for entry, reads in ENTRIES.items():
+        leads = "" if reads is None else ("Player 1" if int(OTHER) + (reads or 0) >= 1 else "Player 2")
+        expected[entry] = (_total(entry), "true" if reads is None else None, leads)
+    got = {entry: (t, mark, ("Player 1" if "Player 1" in s else "Player 2" if "Player 2" in s else ""))
+           for entry, (t, mark, s) in seen.items()}
+    assert got == expected
+    assert "no number" in seen["1e3"][2]  # the status says why it names no leader
+    assert not keeper.errors
+
+
+# A saved game (localStorage) as anything on the device may have left it: the page still opens, with the players
+# the keeper allows (2 where what was saved is not allowed), and the boxes' text where it is text.
+STORED = {
+    "2,000 players": ({"players": 2000}, 2),
+    "10^9 players": ({"players": 1e9}, 2),
+    "a fraction of a player": ({"players": 2.5}, 2),
+    "players as text": ({"players": "3"}, 2),
+    "3 players": ({"players": 3, "cells": {"t1_r1_c1": "4"}}, 3),
+    "cells not a map": ({"players": 3, "cells": [1, 2]}, 3),
+    "a cell not text": ({"cells": {"t1_r1_c1": {"x": 1}}}, 2),
+    "a list": ([1, 2, 3], 2),
+    "not JSON": ("{players", 2),
+}
+
+
+@pytest.mark.parametrize("saved, players", STORED.values(), ids=STORED.keys())
+def test_a_saved_game_is_checked_before_use(keeper, saved, players):
+    keeper.goto(ADDRESS)
+    keeper.errors.clear()
+    stored = saved if isinstance(saved, str) else json.dumps(saved)
+    keeper.evaluate("stored => localStorage.setItem('rulebook-keeper:test:game', stored)", stored)
+    keeper.reload()
+    keeper.wait_for_function("document.querySelector('.keeper').dataset.ready === '1'", timeout=5000)
+    shown = keeper.locator("th[data-player]:not([hidden])").count()
+    assert shown == players
+    value = keeper.locator('[data-cell="t1_r1_c1"]').input_value()
+    assert value == (saved.get("cells", {}).get("t1_r1_c1") if isinstance(saved, dict)
+                     and isinstance(saved.get("cells"), dict) and isinstance(saved["cells"].get("t1_r1_c1"), str) else "")
+    assert not keeper.errors
+
+
+def _form(target: Path) -> Path:
+    """A one-page form as a sheet's column: two score boxes (a, b) and their Total (t), written by the writer."""
+    from generator.render.pdf.weasy import Engine
+
+    box = '<input type="text" inputmode="numeric" name="{0}" title="{0}" style="appearance: auto; width: 4cm; height: 8mm">'
+    total = ('<input type="text" name="t" title="t" data-sum="a b" '
+             'style="appearance: auto; width: 4cm; height: 8mm">')
+    Engine.write([Engine().document(f"<html lang='en'><body><form>{box.format('a')}{box.format('b')}{total}"
+                                    "</form></body></html>")], target)
+    return target
+
+
+@pytest.fixture(scope="module")
+def viewer(browser, tmp_path_factory):
+    """PDF.js (its viewer, tests/js) open on the form, its scripting sandbox ready."""
+    if (reason := _missing()) is not None:
+        pytest.skip(reason)
+    folder = tmp_path_factory.mktemp("entries")
+    (folder / "pdfjs").symlink_to(PDFJS)
+    (folder / "viewer.html").symlink_to(JS / "viewer.html")
+    _form(folder / "form.pdf")
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Served, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    page = browser.new_context(viewport={"width": 700, "height": 900}).new_page()
+    page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file=form.pdf")
+    page.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
+    yield page
+    page.context.close()
+    httpd.shutdown()
+
+
+def _commit(page, name: str, text: str) -> str:
+    """Type ``text`` into the box ``name`` in place of what it holds, leave with Tab; what the box then shows."""
+    box = page.locator(f'input[name="{name}"]')
+    element = box.get_attribute("data-element-id")
+    page.evaluate("() => { window.fromSandbox.length = 0; }")
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    if text:
+        page.keyboard.insert_text(text)
+    page.keyboard.press("Tab")
+    page.wait_for_function("id => window.fromSandbox.some(update => update.id === id && 'formattedValue' in update)",
+                           arg=element, polling=100, timeout=10_000)
+    return box.input_value()
+
+
+def test_the_pdf_form_reads_each_entry_as_the_keeper_does(viewer):
+    """The same table in PDF.js: the total, and the box as the form leaves it (a number written back as its digits,
+    what is no number marked with "? " before it)."""
+    _commit(viewer, "b", OTHER)
+    seen, expected = {}, {}
+    for entry, reads in ENTRIES.items():
+        box = _commit(viewer, "a", entry)
+        seen[entry] = (viewer.locator('input[name="t"]').input_value(), box)
+        shown_box = "" if reads == "" else ("? " + entry.strip() if reads is None else str(reads))
+        expected[entry] = (_total(entry), shown_box)
+    assert seen == expected
