@@ -10,6 +10,9 @@ when there is none.
 
 The worker's cache is named by the edition and a digest of everything it keeps, so a corrected edition published at
 the same address (/latest/, or a rebuilt /2026.2/) is a new worker: it keeps the new files and removes the old copy.
+The worker takes what it keeps from the server itself, never from the browser's HTTP cache (GitHub Pages lets a
+browser keep a file for 10 minutes: at /latest/, the edition published before), and keeps no page another edition
+served: every page names its edition in its head (``EDITION_MARK``, written by ``mark_edition``), which the worker reads.
 The worker is written after the pages are built (the MkDocs plugin), as only then are the theme's files (hashed
 names) known. The manifest (``manifest.webmanifest``) lets a phone install the site on its home screen, opening at
 the edition; every page links it (templates/site/overrides/main.html).
@@ -18,6 +21,7 @@ the edition; every page links it (templates/site/overrides/main.html).
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import json
 import posixpath
@@ -44,6 +48,9 @@ LOADS = {"stylesheet", "icon", "shortcut", "manifest", "apple-touch-icon"}  # <l
 # under "base"). Without them offline, the search worker fails with an error on the page.
 THEME_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
 SEARCH_INDEX = "search/search_index.json"
+# The mark of a page's edition, first in its head, read by the service worker (sw.js.j2's MARK) before it keeps a page.
+EDITION_MARK = '<meta name="rulebook-edition" content="{}">'
+_HEAD = re.compile(r"<head(?:\s[^<>]{0,200})?>", re.I)
 # The book's colours, as the site's stylesheet sets them (their one home): the manifest's theme colour and the icon.
 STYLESHEET = TOOL_TEMPLATES / "site" / "assets" / "rulebook.css"
 
@@ -65,6 +72,15 @@ def page_loads(rel: str, page_html: str) -> set[str]:
         if named.get("search") and isinstance(named.get("base"), str):
             found |= _own(here, posixpath.join(named["base"], SEARCH_INDEX))
     return found
+
+
+def mark_edition(page_html: str, edition: str | None) -> str:
+    """``page_html`` with its edition's mark (``EDITION_MARK``) first in its head; as it is for no edition."""
+    head = _HEAD.search(page_html)
+    if edition is None or head is None:
+        return page_html
+    mark = EDITION_MARK.format(html.escape(edition, quote=True))
+    return page_html[:head.end()] + mark + page_html[head.end():]
 
 
 def _own(here: str, target: object) -> set[str]:

@@ -354,7 +354,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self.progress(SITE_PAGES, self.pages_written, self.pages_listed)
         self.pages.add(page.file.dest_uri)
         self.loads |= offline.page_loads(page.file.dest_uri, output)
-        return output
+        return offline.mark_edition(output, self.edition)
 
     def on_build_error(self, error: Exception) -> None:
         if self.serving and self.broken is None:
