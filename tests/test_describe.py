@@ -225,6 +225,8 @@ def test_phrase_rule(rule, game, function, expected):
     (ScoreItem(label="The last trick", per="event", points=20), True, "20 points"),
     (ScoreItem(label="Last trick", per="event", points=75, says_each=True), True, "75 points each"),
     (ScoreItem(label="Each queen", cards="Q", points=30), True, "30 points each"),
+    # a bonus earned at a threshold prints it (Yacht's upper bonus: 35 if the upper total reaches 63)
+    (ScoreItem(label="Upper bonus", points=35, threshold=63), False, "35 points (at 63 or more)"),
 ])
 def test_item_value(item, in_round, expected):
     assert describe.item_value(item, {}, in_round) == expected

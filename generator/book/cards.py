@@ -76,10 +76,13 @@ def parse_rank(word: str) -> int | None:
 
 
 def _rank_range(low: int, high: int) -> set[int]:
-    # An ace next to high cards is the high ace (10-A); otherwise it is 1 (A-5).
+    """The ranks of a range written ``low``-``high`` (as written, either way round), an ace as 1."""
+    # A range counts its ranks in order, and one that ends at the ace ends at the high ace: 7-A is 7 to the ace,
+    # 8 ranks (Skat's 32 cards), 2-A every rank. One that starts at it: the high ace next to high cards (A-10),
+    # the low one otherwise (A-5).
     if low == 1 and high >= 8:
         low = 14
-    if high == 1 and low >= 8:
+    if high == 1 and low != 1:
         high = 14
     a, b = sorted((low, high))
     return {1 if r == 14 else r for r in range(a, b + 1)}

@@ -310,6 +310,9 @@ class ScoreItem(Strict):
     count: Bounded(1, MAX_DEALT, "alike") | None = Field(None, description="how many alike a combination is: 3 for '3 of a kind'")
     faces: str | None = Field(None, description="the die faces a combination scores for: '2-6', '1'")
     times: Bounded(1, 1000, "times") | None = Field(None, description="the multiplier the wording states: 'x00 times 2'")
+    threshold: Score | None = Field(
+        None, description="the total that earns this item, a bonus's threshold: Yacht's upper bonus, 35 points "
+                          "(points) if the upper total reaches 63 (threshold)")
     says_each: bool = Field(False, description="the source writes 'each' after the amount of an item that scores "
                                                "once a round ('Last trick 75 points each'): printed as it says")
 

@@ -1,4 +1,5 @@
-"""Numbers in prose that the data also holds: cards dealt, decks, players, targets, rounds.
+"""Numbers in prose that the data also holds: cards dealt, decks, players, targets, rounds, lives, bonuses and
+their thresholds.
 
 A sentence such as "Deal 7 cards to each player" or "Played to five hundred points" states a
 number the game's data models too. Written as a reference (``{deal.each}``) it cannot disagree;
@@ -30,8 +31,16 @@ PHRASES: list[tuple[str, tuple[tuple[str, ...], ...], re.Pattern[str]]] = [
     ("cards each", (("deal",), ("card",)), re.compile(rf"\bdeal(?:s|t)?\s+(?:out\s+)?{N}\s+cards?\b"
                                                       r"(?!\s+(?:at a time|face|up|to the|into|in the))", re.I)),
     ("cards each", (("card",), ("each",)), re.compile(rf"\b{N}\s+cards?\s+(?:to\s+)?each(?:\s+player)?\b", re.I)),
-    ("cards each", (("each",), ("player",), ("card",)),
-     re.compile(rf"\beach\s+player\s+(?:gets|receives|is\s+dealt)\s+{N}\s+cards?\b", re.I)),
+    ("cards each", (("each",), ("player", "person"), ("card",)),
+     re.compile(rf"\beach\s+(?:player|person)\s+(?:gets|receives|is\s+(?:dealt|given)|starts\s+with|holds)\s+{N}\s+"
+                r"cards?\b", re.I)),
+    # '5 cards are dealt to each player', '7 cards dealt to each', 'each player is dealt a hand of 10 cards'
+    ("cards each", (("card",), ("each",), ("dealt",)),
+     re.compile(rf"\b{N}\s+cards?\s+(?:are\s+|is\s+)?dealt\s+(?:out\s+)?(?:to\s+)?each\b", re.I)),
+    ("cards each", (("deal",), ("each",), ("card",)),
+     re.compile(rf"\bdeal(?:s|t)?\s+each\s+(?:player|person)\s+{N}\s+cards?\b", re.I)),
+    ("cards each", (("hand",), ("card",)), re.compile(rf"\bhands?\s+of\s+{N}\s+cards?\b", re.I)),
+    ("cards each", (("hand",), ("card",)), re.compile(rf"\b{N}[- ]card\s+hands?\b", re.I)),
     # What the game is played with, not decks merely mentioned ('two decks at hand', 'may be shuffled').
     ("decks", (("deck", "pack"),),
      re.compile(rf"(?:^\s*(?:[-*]|\d+\.)?\s*|[.:;(]\s*|\b(?:use|uses|using|with|needs?|requires?)\s+)"
@@ -45,11 +54,34 @@ PHRASES: list[tuple[str, tuple[tuple[str, ...], ...], re.Pattern[str]]] = [
     ("target", (("to",), ("play", "first", "race")),
      re.compile(rf"\b(?:play(?:ed|s)?|first(?:\s+player)?|race)\s+to\s+{N}(?:\s+points)?\b", re.I)),
     ("target", (("reach",), ("points",)), re.compile(rf"\breach(?:es)?\s+{N}\s+points\b", re.I)),
+    # 'peg 120 points', 'the first to peg 121', 'the game is 500 points', 'first player to score 100 points wins'
+    ("target", (("peg",),), re.compile(rf"\bpeg(?:s|ged|ging)?\s+(?:out\s+)?(?:at\s+)?{N}\b", re.I)),
+    ("target", (("first",), ("score",)),
+     re.compile(rf"\bfirst\s+(?:player\s+|team\s+|side\s+|one\s+)?to\s+score\s+{N}\b", re.I)),
+    ("target", (("points",), ("win",)), re.compile(rf"\b{N}\s+points\s+wins?\b", re.I)),
     ("rounds", (("rounds",),), re.compile(rf"\b{N}\s+rounds\b", re.I)),
+    ("rounds", (("hands", "deals"), ("play", "game")),
+     re.compile(rf"\b(?:game\s+of|over|play(?:ed|s)?)\s+{N}\s+(?:hands|deals)\b", re.I)),
+    ("rounds", (("hands", "deals"), ("played",)), re.compile(rf"\b{N}\s+(?:hands|deals)\s+are\s+played\b", re.I)),
+    # What each player starts with in a game of lives (stakes): '3 lives', 'each player starts with three quarters'
+    ("lives", (("lives",),), re.compile(rf"\b{N}\s+lives\b", re.I)),
+    ("lives", (("each", "every"), ("with",)),
+     re.compile(rf"\b(?:starts?|begins?)\s+(?:the\s+game\s+)?with\s+{N}\s+(?:coins|chips|cents|nickels|dimes|quarters|"
+                r"pennies|lives)\b", re.I)),
+    # A bonus and the total that earns it: 'a bonus of 35 points', 'a 35-point bonus', '35 bonus points'; 'if the
+    # upper total reaches 63', '63 or more ... bonus', 'the bonus comes at 63'.
+    ("bonus", (("bonus",),), re.compile(rf"\bbonus\s+(?:is\s+|of\s+)(?:an?\s+(?:extra\s+)?)?{N}\b(?!\s+or\s+more)", re.I)),
+    ("bonus", (("bonus",),), re.compile(rf"\b{N}[- ](?:extra\s+)?(?:points?[- ])?bonus\b", re.I)),
+    ("bonus", (("bonus",),), re.compile(rf"\b{N}\s+(?:extra\s+)?bonus\s+points\b", re.I)),
+    ("threshold", (("bonus",),),
+     re.compile(rf"\bbonus\b[^.;]{{0,80}}?\b(?:reach(?:es|ed)?|reaching|totals?|totalling|comes\s+at|at\s+least|of\s+at"
+                rf"\s+least|exceeds?|is\s+at\s+least)\s+{N}\b", re.I)),
+    ("threshold", (("bonus",), ("at least",)), re.compile(rf"\bat\s+least\s+{N}\b[^.;]{{0,80}}?\bbonus\b", re.I)),
+    ("threshold", (("bonus",), ("or more",)), re.compile(rf"\b{N}\s+or\s+more\b[^.;]{{0,80}}?\bbonus\b", re.I)),
 ]
 
 
-NOUNS = re.compile(r"card|deck|pack|player|people|point|round|\bto\s", re.I)
+NOUNS = re.compile(r"card|deck|pack|player|people|point|round|\bto\s|peg|score|hand|deal|lives|with|bonus", re.I)
 
 
 def _number(text: str) -> int | None:
@@ -79,7 +111,7 @@ def modelled(body: GameBody) -> dict[str, tuple[set[int], str]]:
     if deal is None or deal.each != "all":  # 'deal them all out': the hand size depends on the table
         sizes: set[int] = set()
         for d in [deal, *deal.by_players] if deal else []:
-            sizes |= _span(d.each) | _span(d.hand) | _span(d.dealer_gets)
+            sizes |= _span(d.each) | _span(d.hand) | _span(d.dealer_gets) | _span((d.typically or {}).get("each"))
         rounds = body.rounds
         for r in rounds.items if rounds else []:
             sizes |= _span(r.each)
@@ -112,6 +144,16 @@ def modelled(body: GameBody) -> dict[str, tuple[set[int], str]]:
     counts = {v for v in (goal.rounds if goal else None, body.rounds.stated_count if body.rounds else None) if v}
     if counts:
         out["rounds"] = (counts, "goal.rounds")
+    stakes = body.equipment.stakes if body.equipment else None
+    if stakes is not None and stakes.start is not None:
+        out["lives"] = ({stakes.start}, "equipment.stakes.start")
+    items = [i for t in body.scoring.values() for i in t.items] + \
+        [i for r in (body.rounds.items if body.rounds else []) for i in r.scoring]
+    bonuses = [i for i in items if i.threshold is not None or "bonus" in i.label.lower()]
+    if amounts := {abs(i.points) for i in bonuses if isinstance(i.points, int) and not isinstance(i.points, bool)}:
+        out["bonus"] = (amounts, "the bonus's points (scoring)")
+    if thresholds := {i.threshold for i in bonuses if i.threshold is not None}:
+        out["threshold"] = (thresholds, "the bonus's threshold (scoring)")
     return out
 
 

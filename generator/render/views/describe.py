@@ -383,6 +383,8 @@ def card_values(table: ScoreTable) -> str:
 # ('The last trick') happens once a round: 'each' would say it is counted again and again, unless the source says
 # so itself (says_each: Canadian Salad's 'Last trick 75 points each').
 COUNTED = ("card", "trick", "pip")
+# How an item earned at a threshold prints it (a bonus: '35 points (at 63 or more)'), unless its ``value`` words it.
+THRESHOLD_WORDS = " (at {} or more)"
 
 
 def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = False) -> str:
@@ -394,6 +396,8 @@ def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = Fals
         text += " each"
     if item.stated_total is not None:
         text += f" (total {format_value(item.stated_total)})"
+    if item.threshold is not None:
+        text += THRESHOLD_WORDS.format(format_value(item.threshold))
     return text
 
 
