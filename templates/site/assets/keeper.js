@@ -182,11 +182,14 @@
     // total shows the sum so far in each row up to the last row anyone has written in.
     function totals() {
       var n = players(), grand = {}, entered = {}, tableSums = {}, peak = {};
-      root.querySelectorAll("input[data-col]").forEach(function (input) { mark(input, readScore(input.value)); });
       root.querySelectorAll("table.keeper-table").forEach(function (table) {
         var summed = {}, sums = {}, last = -1;
         tableSums[table.dataset.table] = sums;
         table.querySelectorAll("output[data-col]").forEach(function (out) { summed[out.dataset.col] = out.dataset.player || ""; });
+        // A box whose entry is added up is marked while it holds no number; one nothing adds (a meld made, a bid) is not.
+        table.querySelectorAll("input[data-col]").forEach(function (input) {
+          mark(input, input.dataset.col in summed && input.closest("tr[data-sum]") ? readScore(input.value) : "");
+        });
         var rows = Array.prototype.slice.call(table.querySelectorAll("tr[data-sum]"));
         rows.forEach(function (tr, i) {
           tr.querySelectorAll("input[data-col]").forEach(function (input) {
