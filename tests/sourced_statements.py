@@ -155,6 +155,8 @@ SOURCED = [
      ['2 decks of cards for 4 or 5 people including Jokers; 3-4 decks for 6 or more people']),
     ('desert-rummy', None, 'box:Equipment', '6 or more players: 3-4 decks, with jokers',
      ['2 decks of cards for 4 or 5 people including Jokers; 3-4 decks for 6 or more people']),
+    ('desert-rummy', None, 'rounds:heading', "Each player's meld",
+     ['Each player could be on a different meld at any given time.']),
     ('desert-rummy', None, 'box:Deal', '13 cards each',
      ['Deal 13 cards to each player (updated rule)']),
     ('desert-rummy', None, 'box:Wild cards', 'Jokers, 2s',

@@ -55,6 +55,9 @@ def statements(lib: Library) -> list[Statement]:
         else:  # the players its score keeper offers (issue 52: 'Any' has no cap, 'at least 6' no ceiling)
             out += [Statement(gs.id, None, "keeper:players", k.players())
                     for k in keepers(page.main, page.heading(), gs.id, book_index.stated_players(lib, gs.game))]
+        # What the rounds table numbers, where it is not the round (describe: the table's first column)
+        if page.main.body.rounds and page.main.body.rounds.items and (numbered := page.main.round_heading()):
+            out.append(Statement(gs.id, None, "rounds:heading", numbered))
         out += [Statement(gs.id, None, "cite", line) for line in page.sources()]
         record = finder_record(page, book_index.stated_players(lib, gs.game))  # as the site's finder is written
         if record["players"]["text"]:

@@ -284,3 +284,18 @@ def test_a_game_with_no_source_prints_no_empty_source_line(tmp_path):
     assert "Source:" not in article and '<p class="sources">' not in article, article
     golf = html[html.index('id="trailer-golf"'):html.index('id="end-golf"')]
     assert "Source: " in golf  # a game that cites one still says it
+
+
+@pytest.mark.parametrize("edition", ["2026.2", "2026.1"])
+def test_desert_rummys_table_numbers_each_players_meld(edition):
+    """Issue 60: Desert Rummy's rounds table numbers each player's meld ('Each player could be on a different meld at
+    any given time'), from its data (keeps: melds), not 'Round', in both editions; a game of rounds still says Round."""
+    from generator.render.site.docs import game_markdown, site_environment
+
+    lib = load_library(ROOT, edition)
+    env = site_environment(lib)
+    desert = game_markdown(env, game_page(lib, lib.games["desert-rummy"]))
+    head = desert[desert.index('class="data rounds-table"'):]
+    assert '<th scope="col">Each player&#39;s meld</th>' in head[:head.index("</thead>")]
+    assert ">Round<" not in head[:head.index("</table>")]
+    assert '<th scope="col">Round</th>' in game_markdown(env, game_page(lib, lib.games["canadian-salad"]))

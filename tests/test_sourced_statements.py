@@ -49,7 +49,7 @@ def _printed() -> dict[Statement, tuple[str, ...]]:
 
 TABLE = {Statement(g, v, k, t): sentences for g, v, k, t, sentences in SOURCED}
 KINDS = ({f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"inherits:{b}" for b in BOX}
-         | {f"finder:{f}" for f in FINDER} | {"cite", "origin", "sheet", "keeper:players"})
+         | {f"finder:{f}" for f in FINDER} | {"cite", "origin", "sheet", "keeper:players", "rounds:heading"})
 # A variant's row saying its source says nothing of a row of its game's box (describe.FROM_GAME) has no sentence to
 # name: its row names what was looked for instead, as 'NONE: …'. No other row may.
 NONE = "NONE: "

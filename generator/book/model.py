@@ -409,6 +409,9 @@ class Rounds(Strict):
     reversed."""
 
     title: str | None = None
+    heading: str | None = Field(
+        None, description="what the table's first column numbers, where it is not the round: 'Meld' where each "
+                          "player is on a meld of their own (Desert Rummy: 'Each player could be on a different meld')")
     items: list[Round] = []
     ranks: str | None = Field(None, description="one round per rank, e.g. '3-K' (Arizona)")
     sequences: list[Sequence] = []

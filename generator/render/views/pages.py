@@ -16,6 +16,10 @@ from . import describe
 from .markup import Markup, escape, inline_markdown
 
 
+# The rounds table's first column where its rows are not rounds, by what the sheet keeps (GameBody.keeps).
+ROUND_HEADINGS = {"melds": "Each player's meld"}
+
+
 @dataclass
 class BodyView:
     """A game's or a variant's content, ready to print."""
@@ -81,6 +85,15 @@ class BodyView:
                 working = ""  # 'Game 1 – line 1: 5 = 5' says nothing a reader needs
             rows.append((self.text(label), working, figures[name]))
         return rows
+
+    def round_heading(self) -> str | None:
+        """What the rounds table's first column numbers, where it is not the round (the table then says 'Round'):
+        the data's ``rounds.heading``, else each player's meld in a game whose sheet keeps which melds each player
+        has made (``keeps: melds``: Desert Rummy, 'Each player could be on a different meld at any given time')."""
+        rounds = self.body.rounds
+        if rounds is not None and rounds.heading:
+            return str(self.text(rounds.heading))
+        return ROUND_HEADINGS["melds"] if self.body.keeps == "melds" else None
 
     def round_columns(self) -> list[tuple[str, str]]:
         """Which columns the rounds table needs: (field, heading)."""
