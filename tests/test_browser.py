@@ -232,8 +232,9 @@ def test_game_finder_we_are_five_with_one_deck(page, server):
 
 def test_game_finder_one_deck_per_table_couple_or_as_the_players_need(page, server):
     """Issue 52: a game that needs one deck a table (Court Whist) or a couple (the Gin tournament) is a one-deck game
-    for a table or a couple; one whose decks depend on the players is one deck where one serves (Sweep: at least 18
-    cards each, one deck for two) and several elsewhere; one deck a player is several decks."""
+    for one table or one couple (issue 60: not for 8 at two tables, nor for two couples); one whose decks depend on the
+    players is one deck where one serves (Sweep: at least 18 cards each, one deck for two) and several elsewhere; one
+    deck a player is several decks."""
     page.goto(server + "/latest/finder/")
 
     def shown(players: str, equipment: str) -> set[str]:
@@ -242,7 +243,9 @@ def test_game_finder_one_deck_per_table_couple_or_as_the_players_need(page, serv
         return set(page.locator("#finder-results li:not([hidden]) a").all_inner_texts())
 
     assert {"Court Whist"} <= shown("4", "one-deck") and "Court Whist" in shown("8", "one-deck-per-table")
+    assert "Court Whist" not in shown("8", "one-deck") and "Court Whist" in shown("8", "several-decks")
     assert {"Gin Rummy (Tournament Rules)", "Sweep"} <= shown("2", "one-deck")
+    assert "Gin Rummy (Tournament Rules)" not in shown("4", "one-deck")
     assert "Sweep" not in shown("5", "one-deck") and "Sweep" in shown("5", "several-decks")
     assert "Sweep" in shown("", "one-deck") and "Sweep" in shown("", "depends-on-players")
     assert "Hand and Foot Canasta" not in shown("", "one-deck") and "Hand and Foot Canasta" in shown("4", "several-decks")

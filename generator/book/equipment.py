@@ -101,12 +101,22 @@ def _cards_in_play(cfg_json: str, decks: int) -> CardSet:
     return cards
 
 
+# The players a deck counted per table, couple or player (CardEquipment.per) serves: a table of four.
+SEATS = {"table": 4, "couple": 2, "player": 1}
+
+
+def groups(per: str, players: int) -> int:
+    """How many tables, couples or players (``per``) ``players`` make: one deck each ('game': one for them all)."""
+    seats = SEATS.get(per)
+    return -(-players // seats) if seats else 1
+
+
 def tables(body: GameBody, players: int, per_player_cards: int | None = None) -> list[Table]:
     """Every table the equipment allows for ``players`` (one per allowed deck count)."""
     cfg = card_config(body, players)
     if cfg is None:
         return []
-    seats = {"table": 4, "couple": 2, "player": 1}.get(cfg.per)
+    seats = SEATS.get(cfg.per)
     group = seats if seats else players  # decks are counted per table, couple or player
     return [Table(players, n, cards_in_play(cfg, n), cfg) for n in deck_counts(cfg, group, per_player_cards)]
 

@@ -247,18 +247,25 @@ def deck_kinds(body: GameBody) -> list[str]:
     return sorted(kinds)
 
 
+# The decks that depend on how many play: a count by the players, or one deck a table or a couple (two tables, two
+# decks: Court Whist for 8 is not a one-deck game, nor the Gin tournament for 4 to 12).
+BY_PLAYERS = ("depends-on-players", "one-deck-per-table", "one-deck-per-couple")
+
+
 def one_deck_counts(body: GameBody) -> list[int]:
     """The numbers of players one deck serves, of a game whose decks depend on the players (Sweep: 'at least 18 cards
-    for each person', one deck for two; Trash: one for 4 to 6): none for a game whose count does not."""
-    from ...book.equipment import card_config, deck_counts
+    for each person', one deck for two; Trash: one for 4 to 6; one deck per table: one table, 4 players or fewer; per
+    couple: one couple): none for a game whose count does not."""
+    from ...book.equipment import card_config, deck_counts, groups
 
-    if "depends-on-players" not in deck_kinds(body):
+    if not set(BY_PLAYERS) & set(deck_kinds(body)):
         return []
     spec = parse_players(body.players) if body.players is not None else None
     out = []
     for n in range(2, MOST_PLAYERS + 1):
         cfg = card_config(body, n)
-        if (spec is None or spec.allows(n)) and cfg is not None and cfg.per == "game" and 1 in deck_counts(cfg, n):
+        if (spec is None or spec.allows(n)) and cfg is not None and cfg.per in ("game", "table", "couple") \
+                and groups(cfg.per, n) == 1 and 1 in deck_counts(cfg, n):
             out.append(n)
     return out
 

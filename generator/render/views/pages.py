@@ -15,7 +15,6 @@ from ...book.prose import expand, format_value, lookup, split_blocks
 from . import describe
 from .markup import Markup, escape, inline_markdown
 
-
 # The rounds table's first column where its rows are not rounds, by what the sheet keeps (GameBody.keeps).
 ROUND_HEADINGS = {"melds": "Each player's meld"}
 

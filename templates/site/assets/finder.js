@@ -9,19 +9,20 @@
     if (max !== "" && n > +max) return false;
     return n % step === 0;
   }
-  // What one table, couple or player needs is one deck: a family with one deck can play one table of Court Whist or
-  // one couple's Gin. A game whose decks depend on the players is one deck at the counts its record lists
-  // (data-one-deck: Sweep's 2), several at the rest; without a count, it is offered under both. One deck a player
-  // is several decks at any table.
-  var ONE = ["one-deck", "one-deck-per-table", "one-deck-per-couple"];
+  // A game whose decks depend on the players is one deck at the counts its record lists (data-one-deck: Sweep's 2,
+  // one deck per table: one table of 4 or fewer, per couple: one couple), several at the rest; without a count, it is
+  // offered under one deck if some count needs only one, and under several. One deck a player is several decks at
+  // any table.
+  var ONE = ["one-deck"];
   var SEVERAL = ["several-decks", "one-deck-per-player"];
+  var BY_PLAYERS = ["depends-on-players", "one-deck-per-table", "one-deck-per-couple"];  // describe.BY_PLAYERS
   function needs(li, eq, n) {
     var kinds = li.dataset.equipment.split(" ");
     if (kinds.indexOf(eq) >= 0) return true;
     var group = eq === "one-deck" ? ONE : eq === "several-decks" ? SEVERAL : null;
     if (!group) return false;
     if (kinds.some(function (k) { return group.indexOf(k) >= 0; })) return true;
-    if (kinds.indexOf("depends-on-players") < 0) return false;
+    if (!kinds.some(function (k) { return BY_PLAYERS.indexOf(k) >= 0; })) return false;
     var one = (li.dataset.oneDeck || "").split(" ").filter(Boolean);
     if (!n) return eq === "one-deck" ? one.length > 0 : true;
     return (one.indexOf(String(n)) >= 0) === (eq === "one-deck");
