@@ -299,3 +299,16 @@ def test_desert_rummys_table_numbers_each_players_meld(edition):
     assert '<th scope="col">Each player&#39;s meld</th>' in head[:head.index("</thead>")]
     assert ">Round<" not in head[:head.index("</table>")]
     assert '<th scope="col">Round</th>' in game_markdown(env, game_page(lib, lib.games["canadian-salad"]))
+
+
+@pytest.mark.parametrize(("edition", "named"), [("2026.2", True), ("2026.1", False)])
+def test_the_score_pad_says_the_books_pages_name_its_sheets_only_where_they_do(edition, named):
+    """Issue 60: 2026.1's pad said its sheets are numbered '(the book's pages name them so)', but 2026.1 (laid out as
+    the family printed it) names no sheet number on its pages; 2026.2's pages do ('number 4 in the score pad')."""
+    from generator.render.pdf.book import _env, book_html, names_sheets
+
+    lib = load_library(ROOT, edition)
+    pad = _env(lib).get_template("print/score-pad.html.j2").render(sheets=[], named=names_sheets(lib))
+    assert ("(the book's pages name them so)" in pad) is named
+    if not named:  # what the pad would have claimed is untrue of this edition's book
+        assert " in the score pad." not in book_html(lib)

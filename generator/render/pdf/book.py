@@ -215,6 +215,12 @@ class PrintedPart:
     at: str  # where the data puts it there (its printed index row, or its page in book.yaml): file:line
 
 
+def names_sheets(lib: Library) -> bool:
+    """Whether the edition's book names each game's sheets by their number in the score pad: every book but one laid
+    out as printed (the published book named none, and an edition as printed prints what it printed)."""
+    return not book_index.printed_pages(lib)
+
+
 class PrintedParts:
     """An edition laid out as printed (``book/index.py``'s ``printed_pages``): its front matter (title page, the index
     with its printed page numbers, the prose pages before the games), then each game on the page the

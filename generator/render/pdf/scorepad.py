@@ -22,7 +22,7 @@ from ...errors import BuildError
 from ...progress import Report, quiet
 from ..views.pages import BodyView, GamePage
 from ..views.sheets import SheetFile, fills_page, generic_sheet, sheet_parts
-from .book import _env
+from .book import _env, names_sheets
 from .weasy import Engine, without_cycle_collector
 
 # The first layout of a page-filling sheet has two blank rows: where they start, how far apart they
@@ -338,7 +338,7 @@ def render_score_pad(lib: Library, pages: list[GamePage], out_dir: Path, engine:
                 # each sheet's first page (a book with no game yet has none)
                 starts = list(accumulate([length + 1] + [r.pages for r in results]))[:len(results)]
                 contents = engine.document(template.render(sheets=list(zip([r.file for r in results], starts,
-                                                                           strict=True))))
+                                                                           strict=True)), named=names_sheets(lib)))
                 if len(contents.pages) == length:
                     break
                 length = len(contents.pages)
