@@ -70,3 +70,29 @@ def nothing_to_keep(lib: Library) -> Iterator[Found]:
             yield (b.at(stated[0]), f"{b.name}the game is played for {b.rules.equipment.stakes.coin}s and its rules "
                    "name no winner, so the book keeps no score and no sheet is drawn: remove "
                    f"{' and '.join(stated)}, or state the goal the rules give", b.game)
+
+
+@check("sheet.uncarried")
+def uncarried(lib: Library) -> Iterator[Found]:
+    """A row carries a total the sheet does not draw, so that the PDF form could not add it up (the build refused it):
+    a column of the carried block its total does not add (a Bid beside the Score), or a block only in the sample
+    carried into one on the blank sheet."""
+    for b in bodies(lib):
+        sheet = b.rules.score_sheet
+        if sheet is None or (b.variant is not None and "score_sheet" not in b.variant.model_fields_set):
+            continue
+        totalled = {block.heading: block for block in sheet.blocks if block.total is not None}
+        for i, block in enumerate(sheet.blocks):
+            for j, name in enumerate(block.carries):
+                carried = totalled.get(name)
+                if carried is None or carried is block:
+                    continue  # sheet.unfit: no such block
+                where = b.at("score_sheet", "blocks", i, "carries", j)
+                if carried.sample_only and not block.sample_only:
+                    yield (where, f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which is only in "
+                           "the filled-in sample (sample_only): the blank sheet has no such total to carry", b.game)
+                elif carried.sums is not None and set(carried.sums) != set(carried.columns):
+                    unsummed = [c for c in carried.columns if c not in carried.sums]
+                    yield (where, f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which does not "
+                           f"add its column {unsummed[0]!r} (sums: {carried.sums}): a row carries a total column by "
+                           "column; carry a block whose total adds every column", b.game)

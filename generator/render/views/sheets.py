@@ -355,10 +355,12 @@ def is_running(view: Any, block: SheetBlock) -> bool:
     """Whether a block keeps a running total: beside each hand's box, each player's total so far (a family playing
     to 100 or 500 sees who is near the target). For a game kept in points whose block has one box a player in a
     row of hands, added up; not for bids beside what was made, lives, tallies or melds, not for a named
-    round's hands (a card with a Score column of its own), not for rows that carry other blocks' totals, not for
+    round's hands (a card with a Score column of its own), not for rows that carry other blocks' totals, nor for a
+    block whose total another block carries (its Total row is drawn, for the row that carries it to read), not for
     more than MAX_RUNNING_PLAYERS."""
     return ((view.body.keeps or "points") == "points" and block.player_columns and len(block.columns) <= 1
             and block.total is not None and block.round is None and not block.carries
+            and not carried_by_another(view.body.score_sheet, block)
             and (is_team_sheet(view) or player_count(view.body) <= MAX_RUNNING_PLAYERS))
 
 
@@ -395,6 +397,12 @@ def sheet_table(view: Any, block: SheetBlock, blank_rows: int | None = None, par
                       view.text(block.total, block.model_dump(exclude_none=True)) if block.total else None,
                       tuple(range(len(rows))) if block.total else (), names, is_running(view, block),
                       groups=tuple((view.text(g.label), g.span) for g in block.groups), row_label=block.row_label)
+
+
+def carried_by_another(sheet: Any, block: SheetBlock) -> bool:
+    """Whether a row of another block of ``sheet`` (a ScoreSheet, or None) carries ``block``'s total."""
+    return bool(sheet and block.heading and any(block.heading in other.carries for other in sheet.blocks
+                                                if other is not block))
 
 
 def carried_blocks(blocks: list[SheetBlock], block: SheetBlock) -> list[int | None]:

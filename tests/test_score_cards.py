@@ -1,0 +1,88 @@
+"""What the build would refuse on a score card, validate refuses first (issue 60, item 5): for each card of the table,
+either validate reports it at the card's line, or the fillable sheet the build draws is a whole form (every total reads
+boxes the form has, as the PDF writer requires: generator/render/pdf/writer.py refuses a total that reads a field the
+form does not have). Cheap: the sheet's HTML is rendered, not laid out into a PDF."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from generator.book.library import load_library
+from generator.checks import run_checks
+from generator.render.pdf.scorepad import sheet_html, sheet_view
+from generator.render.views.pages import game_page
+from generator.render.views.sheets import sheet_files, sheet_parts
+from tests.checkfix import make_project
+
+GAME = """\
+id: demo
+title: Demo Yacht
+category: equipment
+introduced: "2026.1"
+sources: [{{seed: 000_321aee1cc9de258a.txt, section: Demo}}]
+players: 2-4
+equipment: {{dice: 5}}
+keeps: {keeps}
+goal: {{winner: high}}
+score_sheet:
+  title: Demo score sheet
+  blocks:
+{blocks}
+"""
+
+# (the card's blocks, the check validate reports, or None where the build draws a whole form)
+CARDS = {
+    # issue 60: a per-player block (a running total beside each hand) carried into a totals block: the build drew no
+    # Total row for the carried block, and refused the form; now a carried block keeps its Total row
+    "a per-player block carried into a totals block": ("points", """\
+    - {title: Upper, player_columns: true, rows: [Ones, Twos, Threes], total: Upper total}
+    - {title: Lower, player_columns: true, rows: [Yacht, Chance], total: Lower total}
+    - {title: Totals, player_columns: true, rows: [Upper, Lower], carries: [Upper, Lower], total: Grand total}
+""", None),
+    "a bid beside the score carried column by column": ("bid_made", """\
+    - {title: Game 1, columns: [Bid, Score], player_columns: true, blank_rows: 3, total: Total, sums: [Score]}
+    - {title: Grand, columns: [Bid, Score], player_columns: true, rows: [Game 1], carries: [Game 1], total: Grand total, sums: [Score]}
+""", "sheet.uncarried"),
+    "a block only in the sample carried onto the blank sheet": ("points", """\
+    - {title: Example, player_columns: true, rows: [One, Two], total: Total, sample_only: true}
+    - {title: Grand, player_columns: true, rows: [Example], carries: [Example], total: Grand total}
+""", "sheet.uncarried"),
+    "a row carrying a block with no total": ("points", """\
+    - {title: Upper, player_columns: true, rows: [Ones, Twos]}
+    - {title: Grand, player_columns: true, rows: [Upper], carries: [Upper], total: Grand total}
+""", "sheet.unfit"),
+    "a row carrying a block of other columns": ("points", """\
+    - {title: Upper, columns: [A, B], rows: [Ones, Twos], total: Total}
+    - {title: Grand, player_columns: true, rows: [Upper], carries: [Upper], total: Grand total}
+""", "sheet.unfit"),
+}
+
+FIELD = re.compile(r'<input[^>]*\bname="([^"]+)"[^>]*>')
+SUM = re.compile(r'\bdata-(?:sum|show-when)="([^"]*)"')
+
+
+@pytest.mark.parametrize(("keeps", "blocks", "check"), CARDS.values(), ids=CARDS.keys())
+def test_validate_refuses_what_the_form_could_not_add_up(tmp_path, keeps, blocks, check):
+    project = make_project(tmp_path / "book", {"games": [GAME.format(keeps=keeps, blocks=blocks)]})
+    lib = load_library(project)
+    found = [f for f in run_checks(lib, only=["sheet.unfit", "sheet.uncarried"])]
+    if check is not None:
+        assert [f.check for f in found] == [check], [(f.check, f.message) for f in found]
+        assert found[0].path == "rules_data/demo.yaml" and found[0].line > 12  # the card's block, not the file
+        return
+    assert found == [], [(f.check, f.message) for f in found]
+    page = game_page(lib, lib.games["demo"])
+    for file in sheet_files([page]):
+        heading, view = sheet_view(page, file.variant_id)
+        html = sheet_html(lib, file, heading, view, 3, (False,) * len(sheet_parts(view)))
+        fields = set(FIELD.findall(html))
+        read = {name for names in SUM.findall(html) for name in names.split()}
+        assert read and read <= fields, f"the form reads boxes it does not have: {sorted(read - fields)}"
+
+
+def test_the_table_covers_both_checks():
+    assert {c for _, _, c in CARDS.values()} == {None, "sheet.unfit", "sheet.uncarried"}
+    assert all(yaml.safe_load(GAME.format(keeps=k, blocks=b)) for k, b, _ in CARDS.values())
