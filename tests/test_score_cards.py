@@ -42,6 +42,12 @@ CARDS = {
     - {title: Lower, player_columns: true, rows: [Yacht, Chance], total: Lower total}
     - {title: Totals, player_columns: true, rows: [Upper, Lower], carries: [Upper, Lower], total: Grand total}
 """, None),
+    # a totals block with a bonus row of its own, written in between the carried totals and added into the grand total
+    "a totals block with a bonus row of its own": ("points", """\
+    - {title: Upper, player_columns: true, rows: [Ones, Twos, Threes], total: Upper total}
+    - {title: Lower, player_columns: true, rows: [Yacht, Chance], total: Lower total}
+    - {title: Totals, player_columns: true, rows: [Upper, Upper bonus, Lower], carries: [Upper, null, Lower], total: Grand total}
+""", None),
     "a bid beside the score carried column by column": ("bid_made", """\
     - {title: Game 1, columns: [Bid, Score], player_columns: true, blank_rows: 3, total: Total, sums: [Score]}
     - {title: Grand, columns: [Bid, Score], player_columns: true, rows: [Game 1], carries: [Game 1], total: Grand total, sums: [Score]}
@@ -81,6 +87,11 @@ def test_validate_refuses_what_the_form_could_not_add_up(tmp_path, keeps, blocks
         fields = set(FIELD.findall(html))
         read = {name for names in SUM.findall(html) for name in names.split()}
         assert read and read <= fields, f"the form reads boxes it does not have: {sorted(read - fields)}"
+        if "Upper bonus" in blocks:  # the bonus row is a box of its own, which the grand total adds
+            tags = {FIELD.search(tag)[1]: tag for tag in re.findall(r"<input[^>]*>", html)}
+            assert "data-sum" not in tags["demo_s1_b3_r2_p1"]
+            adds = SUM.search(tags["demo_s1_b3_total_p1"])[1].split()
+            assert adds == ["demo_s1_b3_r1_p1", "demo_s1_b3_r2_p1", "demo_s1_b3_r3_p1"]
 
 
 def test_the_table_covers_both_checks():

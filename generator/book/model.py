@@ -534,9 +534,10 @@ class SheetBlock(Strict):
                                                   "its sample; the blank sheet gets as many hand rows as fit")
     sample: list[list[str | None]] = Field(
         [], description="a filled-in sample: rows of cells, each the name of an example figure (or empty)")
-    carries: list[str] = Field(
+    carries: list[str | None] = Field(
         [], description="a grand total's rows: for each row, in order, the block (by its round or title) whose "
-                        "total the row carries")
+                        "total the row carries, or null for a row of the block's own that the players write in (a "
+                        "bonus: Yacht's Upper bonus between the Upper and Lower totals)")
 
     _r = field_validator("possible")(_check_points)
 

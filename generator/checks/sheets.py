@@ -28,6 +28,8 @@ def unfit(lib: Library) -> Iterator[Found]:
         for i, block in enumerate(sheet.blocks):
             for j, name in enumerate(block.carries):
                 carried = totalled.get(name)
+                if name is None:
+                    continue  # a row of the block's own (a bonus), written in and added up
                 if carried is None or carried is block:
                     yield (b.at("score_sheet", "blocks", i, "carries", j),
                            f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which is not another "
@@ -86,7 +88,7 @@ def uncarried(lib: Library) -> Iterator[Found]:
             for j, name in enumerate(block.carries):
                 carried = totalled.get(name)
                 if carried is None or carried is block:
-                    continue  # sheet.unfit: no such block
+                    continue  # a row of the block's own, or no such block (sheet.unfit)
                 where = b.at("score_sheet", "blocks", i, "carries", j)
                 if carried.sample_only and not block.sample_only:
                     yield (where, f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which is only in "

@@ -407,7 +407,8 @@ def carried_by_another(sheet: Any, block: SheetBlock) -> bool:
 
 def carried_blocks(blocks: list[SheetBlock], block: SheetBlock) -> list[int | None]:
     """Per row of a block that carries other blocks' totals (``carries``), the block (its index among ``blocks``)
-    whose total the row carries; none for a name that is no other block with a total (sheet.unfit reports it)."""
+    whose total the row carries; none for a row of the block's own (a bonus the players write in) or a name that is
+    no other block with a total (sheet.unfit reports it)."""
     totalled = {b.heading: i for i, b in enumerate(blocks) if b.total is not None and b is not block}
     return [totalled.get(name) for name in block.carries]
 
