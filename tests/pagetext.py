@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import pypdf
@@ -398,4 +398,50 @@ def lone_trailers(pdf: Path) -> list[str]:
             found.append(f"{ident}: trailer from page {page} to page {end}")
         elif top is not None and not any(line.y1 <= top + 1 for line in pages[page - 1].lines):
             found.append(f"page {page}: opens with the trailer of {ident}")
+    return found
+
+
+HEADING_TAGS = {"/H1", "/H2", "/H3", "/H4", "/H5", "/H6", "/Caption"}
+
+
+def _marked(pdf: Path) -> list[tuple[tuple[str, ...], int | None]]:
+    """Each piece of marked content of ``pdf``'s structure tree in reading order: (the structure types from the root
+    down to it, the index of the page it is on)."""
+    reader = pdf_reader(pdf)
+    pages = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}
+    out: list[tuple[tuple[str, ...], int | None]] = []
+    stack: list[tuple[Any, int | None, tuple[str, ...]]] = [(reader.trailer["/Root"]["/StructTreeRoot"], None, ())]
+    while stack:
+        element, page, path = stack.pop()
+        element = element.get_object() if hasattr(element, "get_object") else element
+        if isinstance(element, int):  # a marked-content id on the element's page
+            out.append((path, page))
+            continue
+        if not isinstance(element, dict) or element.get("/Type") == "/OBJR":
+            continue
+        own = element.get("/Pg")
+        page = pages.get(own.idnum, page) if own is not None else page
+        if element.get("/Type") == "/MCR":
+            out.append((path, page))
+            continue
+        kids = element.get("/K")
+        kids = kids if isinstance(kids, list) else [kids] if kids is not None else []
+        stack.extend((kid, page, path + (str(element.get("/S", "")),)) for kid in reversed(kids))
+    return out
+
+
+def lone_headings(pdf: Path) -> list[str]:
+    """Headings (H1-H6) and table captions whose next content, the first that is not the heading's own, is on a later
+    page: a heading that ends a page, read from the PDF's structure tree (every PDF of the book is tagged)."""
+    marked, found = _marked(pdf), []
+    for i, (path, page) in enumerate(marked):
+        depths = [d for d, kind in enumerate(path) if kind in HEADING_TAGS]
+        if not depths or page is None:
+            continue
+        own = path[:depths[-1] + 1]
+        after = next((p for q, p in marked[i + 1:] if q[:len(own)] != own), None)
+        if after is not None and after > page:
+            message = f"page {page + 1}: a {own[-1][1:]} ends the page, what it heads is on page {after + 1}"
+            if message not in found:
+                found.append(message)
     return found
