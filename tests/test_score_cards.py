@@ -97,3 +97,43 @@ def test_validate_refuses_what_the_form_could_not_add_up(tmp_path, keeps, blocks
 def test_the_table_covers_both_checks():
     assert {c for _, _, c in CARDS.values()} == {None, "sheet.unfit", "sheet.uncarried"}
     assert all(yaml.safe_load(GAME.format(keeps=k, blocks=b)) for k, b, _ in CARDS.values())
+
+
+SAMPLED = """\
+id: demo
+title: Demo Yacht
+category: equipment
+introduced: "2026.1"
+sources: [{seed: 000_321aee1cc9de258a.txt, section: Demo}]
+players: 2
+equipment: {dice: 5}
+keeps: points
+goal: {winner: high}
+examples:
+  game:
+    title: A game
+    values:
+      a1: {expr: "3", stated: 3, label: Ann's ones}
+      a2: {expr: "12", stated: 12, label: Ann's twos}
+      b1: {expr: "4", stated: 4, label: Ben's ones}
+score_sheet:
+  title: Demo score sheet
+  example: game
+  blocks:
+    - {title: Upper, columns: [Ann, Ben], rows: [Ones, Twos], total: Upper total, sample: [[a1, b1], [a2, null]]}
+"""
+
+
+def test_a_sample_shows_its_total_row_as_a_filled_sheet_would(tmp_path):
+    """Issue 60: the filled-in sample never showed its Total row; it shows it, each column's figures added up."""
+    from generator.render.site.docs import site_environment
+
+    project = make_project(tmp_path / "book", {"games": [SAMPLED]})
+    lib = load_library(project)
+    assert run_checks(lib, only=["sheet.unfit", "sheet.uncarried"]) == []
+    page = game_page(lib, lib.games["demo"])
+    html = site_environment(lib).from_string(
+        '{% import "blocks.html.j2" as blocks %}{{ blocks.sheet_samples(view) }}').render(view=page.main)
+    rows = [re.sub(r"<[^>]+>", "|", row) for row in re.findall(r"<tr[^>]*>.*?</tr>", html, re.S)]
+    cells = [[c for c in row.split("|") if c.strip()] for row in rows]
+    assert cells[-1] == ["Upper total", "15", "4"], cells

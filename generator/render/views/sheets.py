@@ -180,6 +180,28 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
     return rows
 
 
+def sample_totals(view: Any, sheet: Any, block: SheetBlock) -> list[str]:
+    """A sample block's Total row, as a filled sheet would show it: each column its total adds, its figures added up
+    ('' for a column the total does not add, or one with no figure)."""
+    from ...book.prose import format_value
+
+    figures = view.examples().get(sheet.example or "", {})
+    width = max((len(row) for row in block.sample), default=0)
+    out = []
+    for c in range(width):
+        values = []
+        for row in block.sample:
+            cell = row[c] if c < len(row) else None
+            if cell in figures:
+                computed, stated, _ = figures[cell]
+                value = stated if stated is not None else computed
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    values.append(value)
+        heading = block.columns[c % len(block.columns)] if block.columns else ""
+        out.append(format_value(sum(values)) if values and _summed(block, heading) else "")
+    return out
+
+
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -481,7 +503,7 @@ def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
     return {"sheet_parts": sheet_parts, "sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
-            "is_team_sheet": is_team_sheet, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
+            "is_team_sheet": is_team_sheet, "sample_totals": sample_totals, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
             "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles,
             "player_groups": player_groups}
 
