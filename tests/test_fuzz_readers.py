@@ -1,0 +1,101 @@
+"""Random search over what readers meet (issue 60, item 9), in Chromium: what a person types in a score box, and a
+keeper's saved game as anything on the device may have left it.
+
+- A score box: the keeper's readScore (templates/site/assets/keeper.js, the function the PDF form's scripts carry)
+  reads each random entry as an independent reading of its documented rule does (``expected``): a number (digits,
+  thousands grouped by comma or space, a sign), else no number; never a misread, NaN where a number is, or Infinity.
+- A saved game: any JSON in localStorage leaves the keeper working (no script error, the players shown within what
+  the keeper allows, totals that are numbers or '?').
+
+`make test` runs a few examples with a fixed seed; `make fuzz` a long random search (RULEBOOK_FUZZ_EXAMPLES)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.book.files import TOOL_TEMPLATES, read_file_text
+from tests.conftest import CHROMIUM
+from tests.test_score_entries import ADDRESS, KEEPER_PAGE
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium package is not installed")]
+
+LONG_SEARCH = "RULEBOOK_FUZZ_EXAMPLES" in os.environ
+EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "10"))
+SPACES = " \u00a0\u2009\u202f"
+GROUPED = re.compile(r"([+\-\u2212]?)(\d{1,3}(?:[, \u00a0\u2009\u202f]\d{3})+|\d+)", re.ASCII)  # digits 0-9 only
+
+
+def expected(text: str) -> float | str | None:
+    """What a score box reads ``text`` as, by the rule keeper.js documents: '' for nothing, None for no number."""
+    s = text.strip()
+    if s == "":
+        return ""
+    match = GROUPED.fullmatch(s) if len(s) <= 40 else None
+    if match is None:
+        return None
+    digits = re.sub(r"\D", "", match[2], flags=re.ASCII).lstrip("0") or "0"
+    if len(digits) > 12:
+        return None
+    return -int(digits) if match[1] in ("-", "\u2212") and int(digits) else int(digits)
+
+
+# What a person might type: digits, the separators and signs the rule knows, and what it must refuse.
+ENTRY = st.lists(st.sampled_from(list("0123456789") * 4 + list(",. +-\u2212eExX_'") + list(SPACES)
+                                 + ["\u00bd", "\u0663", "\uff11", "Infinity", "NaN", "\n", "000", ",000"]),
+                 max_size=20).map("".join)
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    """A phone's page with the keeper (ADDRESS) open: readScore is the page's (keeper.js's own text)."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    page = context.new_page()
+    html = KEEPER_PAGE % read_file_text(TOOL_TEMPLATES / "site" / "assets" / "keeper.js").replace("</script", "<\\/script")
+    page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(ADDRESS)
+    script = read_file_text(TOOL_TEMPLATES / "site" / "assets" / "keeper.js")
+    reader = script[script.index("function readScore"):script.index("// score-box reader: end")]
+    page.evaluate(f"() => {{ window.readScoreForTest = (function () {{ {reader} return readScore; }})(); }}")
+    yield page
+    context.close()
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entries=st.lists(ENTRY, min_size=1, max_size=200))
+def test_a_score_box_reads_what_is_typed_by_its_rule(page, entries):
+    read = page.evaluate("""entries => entries.map(e => { const v = window.readScoreForTest(e);
+        return typeof v === "number" ? (Number.isNaN(v) ? null : (Number.isFinite(v) ? v : "infinite")) : v; })""",
+                         entries)
+    assert {e: r for e, r in zip(entries, read, strict=True) if r != expected(e)} == {}
+
+
+SAVED = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+                     | st.text(max_size=30),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                         st.sampled_from(["players", "names", "cells", "1", "t1_r1_c1", "__proto__"]), inner, max_size=4),
+                     max_leaves=12)
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(saved=st.one_of(SAVED, st.fixed_dictionaries({"players": st.integers(-5, 10**9) | st.floats(allow_nan=True)
+                                                                | st.text(max_size=5)}, optional={"cells": SAVED})))
+def test_any_saved_game_leaves_the_keeper_working(page, saved):
+    page.errors.clear()
+    page.evaluate("stored => localStorage.setItem('rulebook-keeper:test:game', stored)", json.dumps(saved))
+    page.reload()
+    page.wait_for_function("document.querySelector('.keeper').dataset.ready === '1'", timeout=5000)
+    shown = page.locator("th[data-player]:not([hidden])").count()
+    totals = page.locator("tr.keeper-total output").all_text_contents()
+    assert not page.errors and 2 <= shown <= 100
+    assert all(t == "?" or re.fullmatch(r"-?\d+", t) for t in totals), totals
