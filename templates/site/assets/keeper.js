@@ -26,7 +26,7 @@
   var WORDS = {
     unread: "?",  // a total that adds a box holding no number
     notNumber: "Not a number: write digits, as 1000, 1,000 or -5",  // a box holding no number, as its tooltip
-    noLeader: "A box holds no number (marked): correct it to see the totals."
+    noLeader: "A box holds no number (marked): correct it to see who leads."
   };
   // Limits on what a saved game (this browser's localStorage, which anything on the device may have written) may
   // hold: the keeper reads a saved game only within them, and starts afresh on what is outside.
