@@ -914,15 +914,21 @@ def test_which_sheets_keep_a_running_total(library, key, running):
      {"player_columns": True, "columns": ["Bid", "Score"], "total": "Total", "sums": ["Score"]}, False),
     ({"keeps": "lives", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
     ({"keeps": "tally", "players": "3-6"}, {"player_columns": True, "total": "Total"}, False),
+    # carried into a totals block (issue 60): its Total row is drawn for the row that carries it
+    ({"keeps": "points", "players": "3-6", "score_sheet": {"title": "Card", "blocks": [
+        {"title": "Upper", "player_columns": True, "total": "Total"},
+        {"title": "Totals", "player_columns": True, "rows": ["Upper"], "carries": ["Upper"], "total": "Grand total"}]}},
+     {"title": "Upper", "player_columns": True, "total": "Total"}, False),
 ])
 def test_running_total_rule(body, block, running):
     """sheets.is_running: one case a way a block does or does not keep a running total."""
     from types import SimpleNamespace
 
-    from generator.book.model import SheetBlock
+    from generator.book.model import ScoreSheet, SheetBlock
     from generator.render.views.sheets import is_running
 
-    view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body}))
+    sheet = ScoreSheet(**body["score_sheet"]) if "score_sheet" in body else None
+    view = SimpleNamespace(body=SimpleNamespace(**{"partnerships": None, **body, "score_sheet": sheet}))
     assert is_running(view, SheetBlock(**block)) is running
 
 
