@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -152,6 +153,8 @@ def _form(target: Path) -> Path:
 def viewer(browser, tmp_path_factory):
     """PDF.js (its viewer, tests/js) open on the form, its scripting sandbox ready."""
     if (reason := _missing()) is not None:
+        if os.environ.get("CI"):  # CI installs PDF.js (.ci/run): there the test must run, not skip
+            pytest.fail(reason)
         pytest.skip(reason)
     folder = tmp_path_factory.mktemp("entries")
     (folder / "pdfjs").symlink_to(PDFJS)
