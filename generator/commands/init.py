@@ -112,13 +112,14 @@ def _identity(title: str) -> str:
     return "".join(lines)
 
 
-def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> dict[str, str]:
+def skeleton(title: str, author: str, pipeline: str, today: datetime.date, language: str = "en") -> dict[str, str]:
     """The new book's files, by their path in it."""
     edition = f"{today.year}.1"
     tokens = {
         "@title@": title, "@title_yaml@": scalar(title), "@author_yaml@": scalar(author),
         "@identity@": _identity(title), "@edition@": edition, "@year@": str(today.year), "@date@": today.isoformat(),
         "@label_yaml@": scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
+        "@language@": language,
     }
     files = {}
     for path in sorted(SKELETON.rglob("*")):
@@ -157,9 +158,19 @@ def _text(what: str, value: str) -> str:
     return value
 
 
-def run(target: Path, title: str, author: str | None = None, pipeline: str | None = None) -> int:
+def _language(language: str) -> str:
+    from ..book.model import Book
+
+    if not re.fullmatch(Book.model_fields["language"].metadata[0].pattern, language):
+        raise RulebookError(f"--language '{language}' is no language tag: write one such as de, fr or en-GB")
+    return language
+
+
+def run(target: Path, title: str, author: str | None = None, pipeline: str | None = None,
+        language: str = "en") -> int:
     """``rulebook init DIR``: write a new book into DIR (new or empty), and say what comes next."""
     title, author = _text("title", title), _text("author", author if author is not None else "The editors")
+    language = _language(language)
     if target.exists() and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
         raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
                             "name another")
@@ -168,7 +179,7 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     # complete, commented out, and the book's Makefile says so in one line until they do; never a path of this machine.
     line = pin or "# " + UNKNOWN_SOURCE.format(version=tool_version()) + (
         "   <- write the rulebook tool's repository address for ADDRESS and remove the '# '")
-    files = skeleton(title, author, line, datetime.date.today())
+    files = skeleton(title, author, line, datetime.date.today(), language)
     # The book's own name and its editors' are right as written: the house dictionary knows them from the start.
     names = unknown_in(f"{title} {author}")
     if names:

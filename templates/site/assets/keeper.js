@@ -3,6 +3,28 @@
 (function () {
   "use strict";
 
+  // The words it writes, in the book's language: the page's (keeper.md.j2, data-words, JSON), each with its
+  // %(name)s filled in as text; a page that gives none (a book's own older keeper.md.j2) gets the English.
+  var ENGLISH = {
+    player: "Player %(n)s", team: "Team %(n)s", and: "%(first)s and %(last)s",
+    reached_back: "%(names)s reached %(target)s and then %(back)s.",
+    working_down: "Working down from %(target)s: %(scores)s.",
+    reached_with: "%(names)s reached %(target)s with %(score)s.", reached: "%(names)s reached %(target)s.",
+    lowest: "Lowest total: %(names)s with %(score)s.", highest: "Highest total: %(names)s with %(score)s.",
+    left: "%(coins)s left: %(scores)s.", only_one: "%(name)s is the only one with %(coins)s left.",
+    clear: "Clear every score on this sheet and start a new game?"
+  };
+  var WORDS = null;
+  function say(key, values) {
+    if (WORDS === null) {
+      var block = document.querySelector(".keeper-back[data-words]");
+      WORDS = block ? JSON.parse(block.dataset.words) : ENGLISH;
+    }
+    return String(WORDS[key] || ENGLISH[key]).replace(/%\((\w+)\)s/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
+
   function num(value) {
     var n = parseInt(String(value).replace(/\s/g, ""), 10);
     return isNaN(n) ? 0 : n;
@@ -85,7 +107,7 @@
 
     function nameOf(p) {
       var names = state.names || {};
-      return names[p] || (root.dataset.teams ? "Team " : "Player ") + p;
+      return names[p] || say(root.dataset.teams ? "team" : "player", {n: p});
     }
 
     function show() {
@@ -174,7 +196,9 @@
     function status(grand, entered, peak) {
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
-      var names = function (list) { return list.map(nameOf).join(" and "); };
+      var names = function (list) {
+        return list.map(nameOf).reduce(function (said, name) { return say("and", {first: said, last: name}); });
+      };
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
       if (ps.length && root.dataset.keeps === "lives" && root.dataset.lives) {
@@ -205,18 +229,18 @@
         ps.filter(function (p) { return peak[p] >= Number(target); }) : [];
       var down = up.filter(function (p) { return grand[p] <= Number(backTo); });
       if (down.length) {
-        text = names(down) + " reached " + target + " and then " + backTo + ".";
+        text = say("reached_back", {names: names(down), target: target, back: backTo});
       } else if (up.length) {
-        text = "Working down from " + target + ": " + up.map(function (p) { return nameOf(p) + " " + grand[p]; }).join(", ") + ".";
+        text = say("working_down", {target: target, scores: up.map(function (p) { return nameOf(p) + " " + grand[p]; }).join(", ")});
       } else if (target !== undefined && !low && reached(target).length) {
         var first = best(reached(target));
-        text = names(first) + " reached " + target + " with " + grand[first[0]] + ".";
+        text = say("reached_with", {names: names(first), target: target, score: grand[first[0]]});
       } else if (end !== undefined && reached(end).length) {
-        text = names(reached(end)) + " reached " + end + ". " + (low ? "Lowest" : "Highest") + " total: " +
-          names(leaders) + " with " + grand[leaders[0]] + ".";
+        text = say("reached", {names: names(reached(end)), target: end}) + " " +
+          say(low ? "lowest" : "highest", {names: names(leaders), score: grand[leaders[0]]});
       } else {
         // The goal itself is the page's "To win" line, in the book's words ("target typically 100"), not here.
-        text = (low ? "Lowest" : "Highest") + " total: " + names(leaders) + " with " + grand[leaders[0]] + ".";
+        text = say(low ? "lowest" : "highest", {names: names(leaders), score: grand[leaders[0]]});
       }
       el.textContent = text;
     }
@@ -226,10 +250,10 @@
     function lives(ps, lost, start, coins, winner) {
       var left = function (p) { return Math.max(start - lost[p], 0); };
       var having = ps.filter(function (p) { return left(p) > 0; });
-      var text = coins.charAt(0).toUpperCase() + coins.slice(1) + " left: " +
-        ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ") + ".";
+      var text = say("left", {coins: coins.charAt(0).toUpperCase() + coins.slice(1),
+        scores: ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ")});
       if (winner === "last_standing" && having.length === 1) {
-        text += " " + nameOf(having[0]) + " is the only one with " + coins + " left.";
+        text += " " + say("only_one", {name: nameOf(having[0]), coins: coins});
       }
       return text;
     }
@@ -262,7 +286,7 @@
       else if (act === "add" && open) { state.players = n + step; }
       if (act === "remove" && i > 0) { state.players = counts[i - 1]; }
       else if (act === "remove" && i < 0 && n - step >= counts[counts.length - 1]) { state.players = n - step; }
-      if (act === "new" && window.confirm("Clear every score on this sheet and start a new game?")) {
+      if (act === "new" && window.confirm(say("clear"))) {
         state = {players: state.players, names: state.names};
         fill();
       }
