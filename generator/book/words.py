@@ -165,3 +165,34 @@ def _(message: str, **values: object) -> str:
 def n_(singular: str, plural: str, n: int | float, **values: object) -> str:
     """The singular or plural message in the book's language, as it counts ``n`` (``%(count)s`` unless given)."""
     return _current.n(singular, plural, n, **values)
+
+
+# Letters a language writes in plain Latin letters its own way, before the rest are transliterated (Unidecode, which
+# writes 'ä' as 'a'): German writes 'Großer' as 'Grosser' and 'für' as 'fuer'.
+LETTERS = {
+    "de": {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ẞ": "SS"},
+    "da": {"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"},
+    "nb": {"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"},
+    "nn": {"æ": "ae", "ø": "oe", "å": "aa", "Æ": "Ae", "Ø": "Oe", "Å": "Aa"},
+}
+
+
+def plain_letters(text: str, language: str | None = None) -> str:
+    """``text`` in plain Latin letters (ASCII), as the book's language (the loaded book's, unless named) writes its
+    letters so: 'Großer Schafkopf für Anfänger' -> 'Grosser Schafkopf fuer Anfaenger' in German; every letter kept."""
+    import unicodedata
+
+    from unidecode import unidecode
+
+    own = LETTERS.get(base_language(language or _current.language), {})
+    text = unicodedata.normalize("NFC", text)
+    return unidecode("".join(own.get(c, c) for c in text))
+
+
+def slug(text: str, language: str | None = None) -> str:
+    """A title as an id or a file name: its words in plain letters (``plain_letters``), lower case, joined by one
+    hyphen; '' when it has no letter or digit."""
+    import re
+
+    plain = re.sub(r"['\u2019]", "", plain_letters(text, language))  # "Tom's" -> 'toms'
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")

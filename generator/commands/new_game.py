@@ -9,12 +9,12 @@ file's comments and layout stay as they are.
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from ..book import words
 from ..book.editor import BOOK_PATH, BookFile, emit
 from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
@@ -63,9 +63,10 @@ PROSE = {
 }
 
 
-def slugify(name: str) -> str:
-    """'Oh Hell!' -> 'oh-hell'."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+def slugify(name: str, language: str | None = None) -> str:
+    """'Oh Hell!' -> 'oh-hell'; 'Großer Schafkopf für Anfänger' -> 'grosser-schafkopf-fuer-anfaenger' in German (its
+    letters written as the book's language writes them in plain Latin letters, none dropped)."""
+    slug = words.slug(name, language)
     if not slug:
         raise RulebookError(f"'{name}' has no letters or digits to make a file name from")
     return slug

@@ -7,7 +7,6 @@ sheets read the same facts the same way.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -21,6 +20,7 @@ from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
 from ...book.textdiff import word_runs
 from ...book.words import _, n_
+from ...book.words import slug as words_slug
 
 COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
          "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
@@ -550,13 +550,13 @@ def pdf_name(lib: Library) -> str:
 
 
 def file_stem(title: str) -> str:
-    """A title as a file name: 'Rock & Roll <Club>' -> 'rock-roll-club', 'Règles du café' -> 'regles-du-cafe'.
+    """A title as a file name: 'Rock & Roll <Club>' -> 'rock-roll-club', 'Règles du café' -> 'regles-du-cafe',
+    'Das große Regelbuch' -> 'das-grosse-regelbuch' in German.
 
-    Letters lose their accents and everything else becomes one hyphen, so the name is the same on every system and
-    in an address; a title with no Latin letter or digit is named 'book'."""
-    # An apostrophe, straight or curly, keeps its word whole ("Tom's" -> 'toms').
-    plain = unicodedata.normalize("NFKD", re.sub(r"['\u2019]", "", title)).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "book"
+    Letters are written in plain Latin letters as the book's language writes them (``words.slug``) and everything
+    else becomes one hyphen, so the name is the same on every system and in an address; a title with no letter or
+    digit is named 'book'."""
+    return words_slug(title) or "book"
 
 
 def possessive(whose: str, start: bool = False) -> str:
