@@ -28,7 +28,8 @@ SKIP_KEYS = {"id", "seed", "says", "cards", "keep", "remove", "wild", "ranks", "
              "record", "accent", "accent_shades",  # colours, "#rrggbb": not words ("#ffd700" held "ffd")
              # the data's own names, whatever the book's language (an id, a section's kind, a winner rule)
              "category", "kind", "games", "after", "winner", "keeps", "per", "layout", "partnerships", "coin",
-             "numbering", "rows_from", "language", "game", "page", "place", "status", "from_game", "messages"}
+             "numbering", "rows_from", "language", "game", "page", "place", "status", "from_game", "messages",
+             "equipment_kind"}
 
 
 def _resources() -> Path:

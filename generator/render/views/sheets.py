@@ -190,7 +190,7 @@ def _generic_block(body: Any) -> SheetBlock:
     rows = [_("Round %(n)s", n=i) for i in range(1, counted + 1)] if counted else []
     rows_from = "rounds" if listed else None
     if keeps == "melds":  # each player marks the meld they have made; a race has no total
-        return SheetBlock(player_columns=True, rows_from=rows_from, rows=rows)
+        return SheetBlock(columns=[_("Score")], player_columns=True, rows_from=rows_from, rows=rows)
     title = None
     if keeps == "lives" and body.equipment and body.equipment.stakes:
         title = _("%(coins)s lost", coins=_coins(body).capitalize())  # 'loses a dime'
@@ -201,7 +201,8 @@ def _generic_block(body: Any) -> SheetBlock:
         return SheetBlock(title=title, columns=[_("Bid"), score], player_columns=True,
                           rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,
                           total=_("Total"), sums=[score])
-    return SheetBlock(title=title, player_columns=True, rows_from=rows_from, rows=rows, total=_("Total"))
+    return SheetBlock(title=title, columns=[_("Score")], player_columns=True, rows_from=rows_from, rows=rows,
+                      total=_("Total"))
 
 
 def generic_sheet(heading: str, body: Any) -> ScoreSheet:
@@ -221,6 +222,9 @@ def row_name(row_label: str, label: str, n: int, after: bool = False) -> str:
     ('Hand 3', '3rd time a team scores'); ``after``: as it follows 'Total after' ('hand 3')."""
     if label:
         return label
+    # The model's default is the tool's words ('Hand 3'), in the book's language; a row label the rules give is theirs.
+    if row_label == "Hand {n}":
+        return _("hand %(n)s", n=n) if after else _("Hand %(n)s", n=n)
     name = row_label.replace("{nth}", ordinal(n)).replace("{n}", str(n))
     return name[:1].lower() + name[1:] if after else name
 
