@@ -29,11 +29,22 @@ GERMAN_BOOK = FIXTURES / "books" / "german"
 
 
 def german_project(dest: Path) -> Path:
-    """A copy of the German fixture book with the tool's templates and schemas, and its own mkdocs.yml (init's)."""
+    """A copy of the German fixture book as init makes one: its own mkdocs.yml, the tool's schemas, no templates (the
+    tool's are used)."""
     shutil.copytree(GERMAN_BOOK, dest)
-    for name in ("templates", "schema"):
-        shutil.copytree(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "schema", dest / "schema")
     return dest
+
+
+# A book's own template replacing one block of the tool's, and its own stylesheet added to the tool's print.css.
+OWN_GAME_PAGE = """{% extends "tool:site/game.md.j2" %}
+{% block glance %}
+<p class="own-box">Unser Kasten</p>
+{{ super() }}
+{% endblock %}
+"""
+OWN_PRINT_CSS = '.cover-title::after, .title-page-title::after { content: " – Vereinsausgabe"; }\n'
+
 
 
 @pytest.fixture(autouse=True)
@@ -199,6 +210,10 @@ def test_a_typed_id_with_the_books_letters_says_what_to_write(tmp_path):
 @pytest.fixture(scope="module")
 def german_built(tmp_path_factory) -> tuple[Path, Path]:
     project = german_project(tmp_path_factory.mktemp("german") / "book")
+    (project / "templates" / "site").mkdir(parents=True)
+    (project / "templates" / "print").mkdir()
+    (project / "templates" / "site" / "game.md.j2").write_text(OWN_GAME_PAGE, encoding="utf-8")
+    (project / "templates" / "print" / "book.css").write_text(OWN_PRINT_CSS, encoding="utf-8")
     out = project / "out"
     for args in (["build", "--out", str(out)], ["print-shop", "--trim", "6x9", "--out", str(out / "print-shop")]):
         done = subprocess.run([sys.executable, "-m", "generator", "--root", str(project), *args], capture_output=True,
@@ -232,3 +247,15 @@ def test_the_german_books_site_searches_in_german_and_names_its_files_whole(germ
     assert (out / "pdf" / "das-grosse-regelbuch-2026.1.pdf").is_file()
     assert (project / "rules_data" / "grosser-schafkopf-fuer-anfaenger.yaml").is_file()
     assert re.search(r"gross", " ".join(p.name for p in (out / "pdf").iterdir()))
+
+
+def test_a_books_template_replaces_one_block_and_its_stylesheet_adds_to_the_tools(german_built):
+    _project, out = german_built
+    game = (out / "site" / "games" / "herzeln" / "index.html").read_text(encoding="utf-8")
+    # the book's block, then the tool's box it keeps (super()), then the rest of the tool's page
+    assert game.index('class="own-box"') < game.index('class="glance"') < game.index('id="spielablauf"')
+    assert "Quellen" not in page_text(game)  # the book's own game cites none: the tool's page as it writes it
+    # the book's stylesheet in the book and in the print shop's interior, the tool's print.css still there
+    for pdf in (out / "pdf" / "das-grosse-regelbuch-2026.1.pdf", out / "print-shop" / "interior.pdf"):
+        text = pdf_text(pdf)
+        assert "Vereinsausgabe" in text and "Ausgabe 2026.1" in text, pdf
