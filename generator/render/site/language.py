@@ -6,6 +6,7 @@ them (``follow``). A mkdocs.yml that says another gets one line at validate (``m
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ def theme_language(language: str) -> str:
 def book_language(root: Path) -> str:
     """book.yaml's ``language:`` read alone (the plugin has not loaded the book yet); 'en' when it says none."""
     try:
-        data = yaml.safe_load(read_source_text(root / BOOK, BOOK, root))
+        data = yaml.safe_load(io.StringIO(read_source_text(root / BOOK, BOOK, root)))
     except Exception:  # noqa: BLE001 - a book.yaml that cannot be read fails the build, with its line, later
         return "en"
     language = data.get("language") if isinstance(data, dict) else None
@@ -72,7 +73,7 @@ def mismatches(root: Path, language: str) -> list[Problem]:
         return []
     try:
         text = read_source_text(path, CONFIG, root)
-        config = yaml.load(text, Loader=_Tagged)  # noqa: S506 - every tag is read as nothing
+        config = yaml.load(io.StringIO(text), Loader=_Tagged)  # noqa: S506 - every tag is read as nothing
     except Exception:  # noqa: BLE001 - a mkdocs.yml that cannot be read is the build's to report
         return []
     if not isinstance(config, dict):
