@@ -172,7 +172,7 @@ def value_hint(err: dict, field: str) -> str:
         pattern = str(err.get("ctx", {}).get("pattern", ""))
         if isinstance(found, str) and not found.isascii() and pattern == SLUG and slug(found):
             # an id typed with the book's own letters ('großer-schafkopf'): as the language writes them plainly
-            return f"an id is written in plain Latin letters: write {slug(found)} instead"
+            return (f"{letters}: " if letters else "") + f"an id is written in plain Latin letters: write {slug(found)} instead"
         return ((f"{letters}: write it in plain Latin letters, " if letters else "write it ")
                 + "in the form the field's description gives (see docs/transcribing.md) instead")
     if kind == "value_error":

@@ -435,6 +435,9 @@ def glance(body: GameBody, stated_players: str | int | None = None) -> list[tupl
 
 
 
+NO_SCORE = "No score sheet: its rules keep no score."  # in English (``no_score``: in the book's language)
+
+
 def no_score() -> str:
     """What a game's page says where its sheet would be, for a game whose rules keep no score."""
     return _("No score sheet: its rules keep no score.")
