@@ -197,7 +197,8 @@
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
       var names = function (list) {
-        return list.map(nameOf).reduce(function (said, name) { return say("and", {first: said, last: name}); });
+        var all = list.map(nameOf);
+        return all.length ? all.reduce(function (said, name) { return say("and", {first: said, last: name}); }) : "";
       };
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
