@@ -259,3 +259,30 @@ def test_a_books_template_replaces_one_block_and_its_stylesheet_adds_to_the_tool
     for pdf in (out / "pdf" / "das-grosse-regelbuch-2026.1.pdf", out / "print-shop" / "interior.pdf"):
         text = pdf_text(pdf)
         assert "Vereinsausgabe" in text and "Ausgabe 2026.1" in text, pdf
+
+
+def test_a_book_started_in_german_is_written_in_german(tmp_path):
+    from generator.commands import init, new_game
+
+    book = tmp_path / "buch"
+    with contextlib.redirect_stdout(io.StringIO()):
+        init.run(book, "Das große Regelbuch", "Der Vorstand", "rulebook @ git+https://example.org/rulebook@v0.2.0",
+                 language="de")
+        new_game.run(book, "Großer Schafkopf für Anfänger", "cards")
+    import yaml
+
+    pages = {p.relative_to(book).as_posix(): p.read_text(encoding="utf-8") for p in sorted((book / "content").glob("*.md"))}
+    assert "content/grosser-schafkopf-fuer-anfaenger.md" in pages
+    data = yaml.safe_load((book / "rules_data" / "book.yaml").read_text(encoding="utf-8"))
+    # what the tool wrote for the book to print: its pages (their data references aside) and book.yaml's words
+    printed = {path: re.sub(r"\{[^}]*\}", " ", text) for path, text in pages.items()}
+    printed["rules_data/book.yaml"] = "\n".join(
+        [data["description"], data["decided_by"], data["index_title"], data["editions"][0]["label"],
+         *(p["title"] for p in data["pages"]), *(s["title"] for s in data["sections"])])
+    english = english_only("de")
+    assert {path: found(text, english) for path, text in printed.items() if found(text, english)} == {}
+    assert data["language"] == "de" and data["index_title"] == "Verzeichnis der Spiele"
+    assert "## Spieler und Karten" in pages["content/grosser-schafkopf-fuer-anfaenger.md"]
+    # the only word of it the German list lacks is the game's name, for the house dictionary
+    said = _validate(book).splitlines()
+    assert said[-1] == "0 errors, 1 warning in 1 game" and "unknown word 'schafkopf'" in said[0], said
