@@ -133,6 +133,8 @@ def skeleton(title: str, author: str, pipeline: str, today: datetime.date, langu
         "@about_text@": say("Write here who keeps this book, where its rules come from, and how readers send a "
                             "correction."),
         "@before_you_play@": say("Before You Play"),
+        # the site's buttons that switch its colours (mkdocs.yml's palette)
+        "@dark_mode@": say("Switch to dark mode"), "@light_mode@": say("Switch to light mode"),
         "@general_rules_text@": say("Write here the rules that hold for every game of the book: who deals first, "
                                     "how ties are settled, what players agree before a game starts."),
     }
