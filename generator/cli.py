@@ -95,7 +95,7 @@ def cmd_edition_new(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     from .commands import init
 
-    return init.run(Path(args.dir).resolve(), args.title, args.author, args.pipeline)
+    return init.run(Path(args.dir).resolve(), args.title, args.author, args.pipeline, args.language)
 
 
 def cmd_print_shop(args: argparse.Namespace) -> int:
@@ -257,6 +257,9 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--author", help="who keeps the book (default: The editors)")
     i.add_argument("--pipeline", help="the requirement line its Makefile and CI install the pipeline with (default: "
                                       "this pipeline's repository and commit, when installed from git)")
+    i.add_argument("--language", default="en", help="the book's language, a BCP 47 tag such as de, fr or en-GB: "
+                                                    "its site's, its PDFs', its spelling's and the tool's words "
+                                                    "(default: en)")
     i.set_defaults(func=cmd_init)
 
     n = sub.add_parser("new-game", help="scaffold rules_data/<game>.yaml and content/<game>.md", epilog=_documented("new-game"))

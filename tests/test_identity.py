@@ -72,7 +72,8 @@ TITLES = [
     ("accents", "Règles du Café – «Belote» & Coinche", "regles-du-cafe-belote-coinche"),
     ("entity-typed", "Tom's <b>Bold</b> &amp; Co", "toms-b-bold-b-amp-co"),
     ("apostrophes", "The O’Briens' Games", "the-obriens-games"),
-    ("no-latin-letter", "Правила игр", "book"),
+    ("no-latin-letter", "Правила игр", "pravila-igr"),  # transliterated, never dropped (issue 62)
+    ("no-letter", "★ ☆ 🂡", "book"),
 ]
 IDS = [case[0] for case in TITLES]
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from .lookalike import foreign_letters
 from .numwords import from_words
+from .words import slug
 
 
 def nearest(word: str, candidates: typing.Iterable[str]) -> str | None:
@@ -166,6 +167,12 @@ def value_hint(err: dict, field: str) -> str:
         return f"write {field} as a block of 'key: value' lines indented under it instead"
     if kind == "string_pattern_mismatch":
         letters = foreign_letters(found) if isinstance(found, str) else ""
+        from .model import SLUG  # (the model is loaded before any of its errors is read)
+
+        pattern = str(err.get("ctx", {}).get("pattern", ""))
+        if isinstance(found, str) and not found.isascii() and pattern == SLUG and slug(found):
+            # an id typed with the book's own letters ('großer-schafkopf'): as the language writes them plainly
+            return (f"{letters}: " if letters else "") + f"an id is written in plain Latin letters: write {slug(found)} instead"
         return ((f"{letters}: write it in plain Latin letters, " if letters else "write it ")
                 + "in the form the field's description gives (see docs/transcribing.md) instead")
     if kind == "value_error":

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .model import Game, PrintedIndex, edition_key
+from .words import _
 
 if TYPE_CHECKING:
     from .library import Library
@@ -113,22 +114,25 @@ def printed_index_note(lib: Library) -> str | None:
     as_printed = bool(printed_pages(lib))
     if not corrected and not added and not retired:
         if as_printed:
-            return ("The index is printed as published, with its titles, player counts, order and page numbers, "
-                    "mistakes included; each game starts on the page it names.")
-        return ("The index is printed as published, with its titles, player counts and order, mistakes included; "
-                "only its page numbers differ: they are this edition's own pages.")
-    parts = ["The index is printed as published, with its titles, order and page numbers" if as_printed else
-             "The index is printed as published, with its titles and order; its page numbers are this edition's own pages"]
+            return _("The index is printed as published, with its titles, player counts, order and page numbers, "
+                     "mistakes included; each game starts on the page it names.")
+        return _("The index is printed as published, with its titles, player counts and order, mistakes included; "
+                 "only its page numbers differ: they are this edition's own pages.")
+    parts = [_("The index is printed as published, with its titles, order and page numbers") if as_printed else
+             _("The index is printed as published, with its titles and order; its page numbers are this edition's "
+               "own pages")]
     if corrected:
-        parts.append(f"the lines the errata correct are printed corrected ({_listing(corrected)})")
+        parts.append(_("the lines the errata correct are printed corrected (%(games)s)", games=_listing(corrected)))
     if added:
-        since = "this edition adds" if all(lib.games[r.game].game.introduced == lib.edition.id for r in rows
-                                           if r.entry is None) else "added since the book was first printed"
-        parts.append(f"the games {since} have lines of their own, titled and counted as on their pages, "
-                     f"in the book's alphabetical order ({_listing(added)})")
+        new = all(lib.games[r.game].game.introduced == lib.edition.id for r in rows if r.entry is None)
+        parts.append(_("the games this edition adds have lines of their own, titled and counted as on their pages, "
+                       "in the book's alphabetical order (%(games)s)", games=_listing(added)) if new else
+                     _("the games added since the book was first printed have lines of their own, titled and counted "
+                       "as on their pages, in the book's alphabetical order (%(games)s)", games=_listing(added)))
     if retired:
-        parts.append(f"the games {lib.book.decided_by} retired have no line ({_listing(retired)})")
-    return "; ".join(parts) + "."
+        parts.append(_("the games %(whose)s retired have no line (%(games)s)", whose=lib.book.decided_by,
+                       games=_listing(retired)))
+    return _("%(parts)s.", parts="; ".join(parts))
 
 
 def index_page(lib: Library, pages: dict[str, int], game_id: str, unknown: str = "") -> str:

@@ -31,6 +31,7 @@ from .model import (
     Revisions,
     edition_key,
 )
+from .words import Words, use
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
@@ -425,6 +426,7 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
                                       f"erratum '{erratum.id}' cites page '{cited}', which the book does not have: "
                                       "name a game or page (its content/ file without .md)"))
     book = _validate(Book, book_doc, errors) or book
+    use(Words(book.language, book.messages))  # what the tool writes is in the book's language (words.py)
 
     games: dict[str, GameSource] = {}
     every_game: dict[str, GameSource] = {}

@@ -839,7 +839,13 @@ class Book(Strict):
     cover_line: str = Field("", description="a line printed on the cover above the title (empty: none)")
     keywords: list[Annotated[str, Field(min_length=1)]] = Field(
         [], description="what the book is about, a few words each: the PDF's keywords")
-    language: str = "en"
+    language: str = Field("en", pattern=r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?$", description="the book's language, "
+                          "as a BCP 47 tag ('de', 'fr', 'en-GB'): the site's and its search's, the PDF's and its "
+                          "hyphenation, the spelling check's, and every word the tool writes (its message catalogue)")
+    messages: dict[str, str | list[str]] = Field(
+        {}, description="the book's own words for any message the tool writes, each named by its English words as "
+        "the catalogue (templates/locale/en.po) writes them: 'At a glance: Kurz und knapp'; a message with a "
+        "plural takes a list of the language's forms")
     editions: list[Edition]
     current: EditionId
     index_title: str

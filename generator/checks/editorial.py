@@ -25,29 +25,50 @@ _REFERENCE = re.compile(r"\{[a-z_.0-9-]+\}")
 _ADDRESS = re.compile(r"\S+@\S+|https?://\S+")
 SKIP_KEYS = {"id", "seed", "says", "cards", "keep", "remove", "wild", "ranks", "expr", "players", "decks", "line",
              "date", "equalize_by_removing", "introduced", "edition", "check", "path", "file", "round",
-             "record", "accent", "accent_shades"}  # colours, "#rrggbb": not words ("#ffd700" held "ffd")
+             "record", "accent", "accent_shades",  # colours, "#rrggbb": not words ("#ffd700" held "ffd")
+             # the data's own names, whatever the book's language (an id, a section's kind, a winner rule)
+             "category", "kind", "games", "after", "winner", "keeps", "per", "layout", "partnerships", "coin",
+             "numbering", "rows_from", "language", "game", "page", "place", "status", "from_game", "messages",
+             "equipment_kind"}
 
 
-def _cache(name: str) -> Path:
-    """A file in the user's cache folder, named after pyspellchecker's word list (its size and time
-    stamp), so that a new pyspellchecker starts afresh."""
+def _resources() -> Path:
     import importlib.util
 
     spec = importlib.util.find_spec("spellchecker")
-    stat = (Path(spec.origin).parent / "resources" / "en.json.gz").stat()
-    return user_cache() / f"{name}-{stat.st_size}-{stat.st_mtime_ns}.txt"
+    return Path(spec.origin).parent / "resources"
+
+
+def spelling_language(language: str) -> str | None:
+    """The word list pyspellchecker has for a book's language ('de-AT' -> 'de'); None when it has none."""
+    base = language.replace("_", "-").split("-")[0].lower()
+    return base if (_resources() / f"{base}.json.gz").is_file() else None
+
+
+def spelling_languages() -> list[str]:
+    """The languages pyspellchecker has a word list for."""
+    return sorted(p.name.removesuffix(".json.gz") for p in _resources().glob("*.json.gz"))
+
+
+def _cache(name: str, language: str = "en") -> Path:
+    """A file in the user's cache folder, named after pyspellchecker's word list (its size and time
+    stamp), so that a new pyspellchecker starts afresh."""
+    stat = (_resources() / f"{language}.json.gz").stat()
+    suffix = "" if language == "en" else f"-{language}"
+    return user_cache() / f"{name}{suffix}-{stat.st_size}-{stat.st_mtime_ns}.txt"
 
 
 @cache
-def _english() -> tuple[frozenset[str], int]:
-    """pyspellchecker's English word list and its longest word, read from a plain-text copy.
+def _english(language: str = "en") -> tuple[frozenset[str], int]:
+    """pyspellchecker's word list of ``language`` (English unless named) and its longest word, read from a plain-text
+    copy; a word with a letter that case-folds to others is listed folded too (``fold``: 'weißen', 'weissen').
 
     Decoding the package's gzipped JSON takes about 0.3 s; the same words as one line each load in
     about 30 ms. The copy's first line is the longest word's length (finding it again takes half
     as long as reading the words). The copy is sealed (``files.store``): one damaged or edited (a misspelling
     added as a word) is made again, never trusted.
     """
-    copy = _cache("english-3")
+    copy = _cache("english-3", language)
     listed = stored_text(copy)
     try:
         longest, _, words = listed.partition("\n")  # type: ignore[union-attr]
@@ -55,13 +76,14 @@ def _english() -> tuple[frozenset[str], int]:
     except (AttributeError, ValueError):  # none, or not what this writes
         from spellchecker import SpellChecker  # pyspellchecker: a maintained English word list
 
-        known = frozenset(SpellChecker(distance=1).word_frequency.dictionary)
+        listed_words = SpellChecker(language=language, distance=1).word_frequency.dictionary
+        known = frozenset(listed_words) | frozenset(fold(w) for w in listed_words if not w.isascii())
         most = max(map(len, known))
         store(copy, f"{most}\n" + "\n".join(sorted(known)))
     return known, most
 
 
-def unknown_words(words: set[str]) -> set[str]:
+def unknown_words(words: set[str], language: str = "en") -> set[str]:
     """The words of ``words`` that the English list lacks (as pyspellchecker decides).
 
     Each word's verdict is remembered beside the list's copy: a save that adds no new word to the
@@ -69,12 +91,12 @@ def unknown_words(words: set[str]) -> set[str]:
     sealed (``files.store``): a file damaged, cut short or edited (a misspelling marked known) proves nothing, and
     every verdict is worked out again from the list.
     """
-    remembered = _cache("verdicts-2")
+    remembered = _cache("verdicts-2", language)
     body = stored_text(remembered)
     verdicts = {line[1:]: line[0] == "-" for line in (body or "").split("\n") if line[:1] in ("+", "-")}
     new = words - verdicts.keys()
     if new:
-        unknown = set(_unknown(_english(), list(new)))
+        unknown = set(_unknown(_english(language), list(new)))
         verdicts.update((w, w in unknown) for w in new)
         store(remembered, "".join(f"{'-' if bad else '+'}{w}\n" for w, bad in sorted(verdicts.items())))
     return {w for w in words if verdicts[w]}
@@ -157,21 +179,26 @@ def _lookup(written: str, house: set[str]) -> str | None:
     return word if len(word) > 1 and word not in house else None
 
 
-def unknown_in(text: str) -> list[str]:
-    """The words of ``text`` the English list lacks, as ``spelling.unknown_word`` looks them up (sorted)."""
+def unknown_in(text: str, language: str = "en") -> list[str]:
+    """The words of ``text`` the language's list lacks (English unless named), as ``spelling.unknown_word`` looks
+    them up (sorted); none for a language pyspellchecker has no list for."""
+    listed = spelling_language(language)
     looked_up = {_lookup(w, set()) for w in WORD.findall(text)} - {None}
-    return sorted(unknown_words(looked_up))
+    return sorted(unknown_words(looked_up, listed)) if listed else []
 
 
 @check("spelling.unknown_word", "warning")
 def unknown_word(lib: Library) -> Iterator[Found]:
-    """A word is in neither the English word list nor the house dictionary of game terms."""
+    """A word is in neither the book's language's word list nor the house dictionary of game terms."""
+    language = spelling_language(lib.book.language)
+    if language is None:  # said once by spelling.no_word_list
+        return
     house = house_words(lib.lists_root)
     lines = [(where, set(WORD.findall(nfc(SUIT_WORD_CARD.sub(" ", text) if _suit_word_cards(text) else text))))
              for where, text in texts(lib)]  # 'club4' is a card (notation.card), not a word
     # Each word as written -> the word looked up (or None: too short, a house word), decided once.
     looked_up = {w: _lookup(w, house) for w in set().union(*(written for _, written in lines))}
-    unknown = unknown_words({w for w in looked_up.values() if w})
+    unknown = unknown_words({w for w in looked_up.values() if w}, language)
     seen: dict[tuple[str, str], list[int]] = {}
     first: dict[tuple[str, str], Location] = {}
     for where, written in lines:
@@ -182,6 +209,14 @@ def unknown_word(lib: Library) -> Iterator[Found]:
     for (path, word), lines in sorted(seen.items()):
         more = f" (also lines {', '.join(map(str, sorted(set(lines))[1:6]))})" if len(set(lines)) > 1 else ""
         yield first[(path, word)], f"unknown word '{word}'{more}; if it is right, add it to {DICTIONARY}", None
+
+
+@check("spelling.no_word_list", "warning")
+def no_word_list(lib: Library) -> Iterator[Found]:
+    """pyspellchecker has no word list for the book's language: its words are not spell-checked."""
+    if spelling_language(lib.book.language) is None:
+        yield (lib.book_doc.where(("language",)), f"no spelling word list for '{lib.book.language}' (pyspellchecker "
+               f"has {', '.join(spelling_languages())}): the book's words are not spell-checked", None)
 
 
 @check("notation.card", "warning")

@@ -34,7 +34,7 @@ from ..book.model import Erratum, Game
 from ..book.numwords import WORD_PATTERN, from_words
 from ..book.prose import MISSING, expand, lookup
 from . import REGISTRY, Found, check
-from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, fold, house_words, unknown_words
+from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, fold, house_words, spelling_language, unknown_words
 
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|[0-9]+\.|#+)\s+")  # a list item's or heading's mark opens no words
 PUNCTUATION = "\"'“”‘’.,;:!?()[]*_"
@@ -67,7 +67,8 @@ def _known(tokens: set[str], lib: Library) -> dict[str, bool]:
             continue
         word = fold(POSSESSIVE.sub("", token))
         looked[raw] = word if WORD.fullmatch(word) else "\0"  # a comma or digit inside a word: no word at all
-    unknown = unknown_words({w for w in looked.values() if w and w != "\0" and w not in house and len(w) > 1})
+    unknown = unknown_words({w for w in looked.values() if w and w != "\0" and w not in house and len(w) > 1},
+                            spelling_language(lib.book.language) or "en")
     return {t: w is None or (w != "\0" and w not in unknown) for t, w in looked.items()}
 
 

@@ -22,6 +22,7 @@ from ..book.editor import scalar
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
 from ..book.git import GitError, GitMissing
 from ..book.schema import write_schemas
+from ..book.words import Words, base_language
 from ..checks.editorial import unknown_in
 from ..errors import RulebookError, SourceError
 
@@ -29,7 +30,6 @@ SKELETON = TOOL_TEMPLATES / "init"
 # Files the package could not ship under their own names (package data leaves out hidden files).
 RENAMED = {"dot-github": ".github", "dot-gitignore": ".gitignore"}
 ACCENT = "#1f5f8b"  # a blue dark enough for white text on the site's header
-DECIDED_BY = "the editors"
 
 
 # The tool as a book's requirements.txt pins it when `init` cannot tell where this copy came from (installed from a
@@ -101,24 +101,42 @@ def checked_pipeline(line: str) -> str:
     return line
 
 
-def _identity(title: str) -> str:
+def _identity(title: str, say: Words) -> str:
     """book.yaml's lines for the book's identity, each a field the book model has (docs/own-book.md)."""
     from ..book.model import Book
 
-    fields = {"description": f"The games of {title} and their rules.", "decided_by": DECIDED_BY, "accent": ACCENT}
+    fields = {"description": say("The games of %(title)s and their rules.", title=title),
+              "decided_by": say("the editors"), "accent": ACCENT}
     lines = [f"{name}: {scalar(value)}\n" for name, value in fields.items() if name in Book.model_fields]
     if "contact" in Book.model_fields:
         lines.append("# contact: how readers reach the editors (an address), printed on the About page and the site\n")
     return "".join(lines)
 
 
-def skeleton(title: str, author: str, pipeline: str, today: datetime.date) -> dict[str, str]:
+def skeleton(title: str, author: str, pipeline: str, today: datetime.date, language: str = "en") -> dict[str, str]:
     """The new book's files, by their path in it."""
+    from babel.dates import format_date
+
     edition = f"{today.year}.1"
+    say = Words(language)  # the words the new book starts with, in its language (book/words.py)
+    month = format_date(today, "MMM", locale=base_language(language)) if say.known else today.strftime("%b")
     tokens = {
         "@title@": title, "@title_yaml@": scalar(title), "@author_yaml@": scalar(author),
-        "@identity@": _identity(title), "@edition@": edition, "@year@": str(today.year), "@date@": today.isoformat(),
-        "@label_yaml@": scalar(f"Revision 1 ({today.strftime('%b')}/{today.year})"), "@pipeline@": pipeline,
+        "@identity@": _identity(title, say), "@edition@": edition, "@year@": str(today.year),
+        "@date@": today.isoformat(),
+        "@label_yaml@": scalar(say("Revision %(number)s (%(month)s/%(year)s)", number=1, month=month.rstrip("."),
+                                   year=today.year)),
+        "@pipeline@": pipeline, "@language@": language,
+        "@index_title_yaml@": scalar(say("Index of Games")), "@general_rules_yaml@": scalar(say("General Rules")),
+        "@about_yaml@": scalar(say("About the Book")), "@cards_yaml@": scalar(say("Card games")),
+        "@dice_yaml@": scalar(say("Dice games")), "@board_yaml@": scalar(say("Board games")),
+        "@about_text@": say("Write here who keeps this book, where its rules come from, and how readers send a "
+                            "correction."),
+        "@before_you_play@": say("Before You Play"),
+        # the site's buttons that switch its colours (mkdocs.yml's palette)
+        "@dark_mode@": say("Switch to dark mode"), "@light_mode@": say("Switch to light mode"),
+        "@general_rules_text@": say("Write here the rules that hold for every game of the book: who deals first, "
+                                    "how ties are settled, what players agree before a game starts."),
     }
     files = {}
     for path in sorted(SKELETON.rglob("*")):
@@ -157,9 +175,19 @@ def _text(what: str, value: str) -> str:
     return value
 
 
-def run(target: Path, title: str, author: str | None = None, pipeline: str | None = None) -> int:
+def _language(language: str) -> str:
+    from ..book.model import Book
+
+    if not re.fullmatch(Book.model_fields["language"].metadata[0].pattern, language):
+        raise RulebookError(f"--language '{language}' is no language tag: write one such as de, fr or en-GB")
+    return language
+
+
+def run(target: Path, title: str, author: str | None = None, pipeline: str | None = None,
+        language: str = "en") -> int:
     """``rulebook init DIR``: write a new book into DIR (new or empty), and say what comes next."""
     title, author = _text("title", title), _text("author", author if author is not None else "The editors")
+    language = _language(language)
     if target.exists() and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
         raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
                             "name another")
@@ -168,9 +196,9 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     # complete, commented out, and the book's Makefile says so in one line until they do; never a path of this machine.
     line = pin or "# " + UNKNOWN_SOURCE.format(version=tool_version()) + (
         "   <- write the rulebook tool's repository address for ADDRESS and remove the '# '")
-    files = skeleton(title, author, line, datetime.date.today())
+    files = skeleton(title, author, line, datetime.date.today(), language)
     # The book's own name and its editors' are right as written: the house dictionary knows them from the start.
-    names = unknown_in(f"{title} {author}")
+    names = unknown_in(f"{title} {author}", language)
     if names:
         files["rules_data/dictionary.txt"] += "# the book's title and author\n" + "".join(f"{w}\n" for w in names)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -9,17 +9,18 @@ file's comments and layout stay as they are.
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from ..book import words
 from ..book.editor import BOOK_PATH, BookFile, emit
 from ..book.files import read_source_text
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
 from ..book.loader import parse_yaml
 from ..book.model import EQUIPMENT_KINDS
+from ..book.words import Words
 from ..errors import RulebookError, SourceError
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
@@ -36,36 +37,39 @@ STARTS: dict[str, dict[str, Any]] = {
     "board": {"players": "2-4", "equipment": {"board": "the game's board"}, "goal": {"winner": "race"}},
 }
 
-# Not format strings: {name} is a reference to the game's data, filled in when the book is built.
-TAIL = """\
-
-## Object of the Game
-
-- {goal}
-
-## Game Play
-
-- Describe a turn here.
-"""
-PROSE = {
-    "cards": ("## Players and Cards\n\n- {equipment.cards.0.decks} deck of cards, no jokers\n- {players} people can "
-              "play\n- {deal.each} cards are dealt to each player and one card is turned up\n",
-              "First player to {goal.target} wins."),
-    "dice": ("## Players and Equipment\n\n- {equipment.dice} dice\n- {players} people can play\n",
-             "First player to {goal.target} points wins."),
-    "dominoes": ("## Players and Equipment\n\n- A double-{equipment.dominoes.set} set of dominoes\n- {players} people "
-                 "can play\n- {deal.tiles} tiles are dealt to each player\n",
-                 "The game ends when a player reaches {goal.target} points; the lowest score wins."),
-    "sticks": ("## Players and Equipment\n\n- A bundle of sticks\n- {players} people can play\n",
-               "First player to {goal.target} points wins."),
-    "board": ("## Players and Equipment\n\n- The game's board\n- {players} people can play\n",
-              "The first player to get every piece home wins."),
-}
+# Not format strings: {name} is a reference to the game's data, filled in when the book is built. The words are the
+# book's language's (book/words.py; a Words called as say): the scaffold is the book's first text, to be rewritten.
+def tail(say: Words, goal: str) -> str:
+    """The new game's page after its facts: its object and its play, to fill in."""
+    heads = say("Object of the Game"), say("Game Play"), say("Describe a turn here.")
+    return f"\n## {heads[0]}\n\n- {goal}\n\n## {heads[1]}\n\n- {heads[2]}\n"
 
 
-def slugify(name: str) -> str:
-    """'Oh Hell!' -> 'oh-hell'."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+def prose(kind: str, say: Words) -> tuple[str, str]:
+    """A new game's facts (a page's first lines) and its goal, by its kind, in the book's language."""
+    players = say("{players} people can play")
+    lines = {
+        "cards": lambda: (say("Players and Cards"), [say("{equipment.cards.0.decks} deck of cards, no jokers"), players,
+                          say("{deal.each} cards are dealt to each player and one card is turned up")],
+                          say("First player to {goal.target} wins.")),
+        "dice": lambda: (say("Players and Equipment"), [say("{equipment.dice} dice"), players],
+                         say("First player to {goal.target} points wins.")),
+        "dominoes": lambda: (say("Players and Equipment"), [say("A double-{equipment.dominoes.set} set of dominoes"),
+                             players, say("{deal.tiles} tiles are dealt to each player")],
+                             say("The game ends when a player reaches {goal.target} points; the lowest score wins.")),
+        "sticks": lambda: (say("Players and Equipment"), [say("A bundle of sticks"), players],
+                           say("First player to {goal.target} points wins.")),
+        "board": lambda: (say("Players and Equipment"), [say("The game's board"), players],
+                          say("The first player to get every piece home wins.")),
+    }
+    heading, facts, goal = lines[kind]()
+    return f"## {heading}\n\n" + "".join(f"- {fact}\n" for fact in facts), goal
+
+
+def slugify(name: str, language: str | None = None) -> str:
+    """'Oh Hell!' -> 'oh-hell'; 'Großer Schafkopf für Anfänger' -> 'grosser-schafkopf-fuer-anfaenger' in German (its
+    letters written as the book's language writes them in plain Latin letters, none dropped)."""
+    slug = words.slug(name, language)
     if not slug:
         raise RulebookError(f"'{name}' has no letters or digits to make a file name from")
     return slug
@@ -140,8 +144,8 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
         raise RulebookError(f"'{seed}' is not one of the documents {DATA_DIR}/{BOOK_FILE} lists under sources "
                             f"({listed}): add it there first (seed: and title:), then name it with --source")
     data = root / DATA_DIR / f"{slug}.yaml"
-    prose = root / CONTENT_DIR / f"{slug}.md"
-    for path in (data, prose):
+    page = root / CONTENT_DIR / f"{slug}.md"
+    for path in (data, page):
         if path.exists():
             raise RulebookError(f"{path.relative_to(root)} already exists")
     book = root / DATA_DIR / BOOK_FILE
@@ -162,11 +166,11 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     if seed is None:
         body = body.replace("sources: []\n", "sources: []  # none given: the book's own game (cite a document of "
                                              "book.yaml's sources if it has one)\n", 1)
-    facts, goal = PROSE[game_kind]
+    facts, goal = prose(game_kind, words.current())
     data.write_text(body, encoding="utf-8")
-    prose.write_text(facts + TAIL.replace("{goal}", goal), encoding="utf-8")
+    page.write_text(facts + tail(words.current(), goal), encoding="utf-8")
     book.write_text(listed, encoding="utf-8")
-    return [data, prose, book]
+    return [data, page, book]
 
 
 def _as_read(slug: str) -> str:

@@ -70,6 +70,7 @@ def run(root: Path, edition: str | None = None, allow_missing: bool = False, for
     """``rulebook validate``: print the findings (text, JSON or GitHub annotations); 1 if any is an error."""
     from ..book.library import load_library
     from ..checks import run_checks
+    from ..render.site.language import mismatches as site_language
 
     # On a terminal, what it is doing (a book of thousands of games takes a while); in a log or a pipe, nothing more.
     progress = Progress() if sys.stderr.isatty() else quiet
@@ -78,6 +79,7 @@ def run(root: Path, edition: str | None = None, allow_missing: bool = False, for
         lib = load_library(root, edition, allow_missing=allow_missing)
         progress("load", len(lib.games), len(lib.games), final=True)
         findings = run_checks(lib, progress=progress)
+        findings += site_language(root, lib.book.language)  # the site configured in another language
     finally:
         if isinstance(progress, Progress):
             progress.close(quietly=True)

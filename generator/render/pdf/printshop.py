@@ -24,11 +24,12 @@ from markupsafe import escape
 from ...book import index as book_index
 from ...book.files import MAX_OUTPUT_BYTES, read_file
 from ...book.library import Library
+from ...book.words import _
 from ...errors import BuildError
 from ...progress import Report, quiet
 from .book import Layout, render_book
 from .fetcher import ASSET_ROOT
-from .weasy import Engine, without_cycle_collector
+from .weasy import Engine, css_string, without_cycle_collector
 from .writer import PdfWriter
 
 BLEED = 0.125  # in, each side of the trim that bleeds
@@ -42,7 +43,14 @@ SPINE_TYPE_SHARE, SPINE_TYPE_MOST = 0.6, 11.0  # the spine's type: three fifths 
 NOTE_LINE = 0.3  # in between the note pages' rules
 RULE = 0.75  # pt on the page: the least rule KDP's guidance says prints (docs/printing.md); 0 (a hairline) too
 # Every word the print shop's files print that is not the book's: one place, for the message catalogue.
-WORDS = {"notes": "Notes", "edition": "Edition"}
+
+
+def words() -> dict[str, str]:
+    """The words the interior prints of its own (the notes pages' heading, the footer's 'Edition'), in the book's
+    language (book/words.py)."""
+    return {"notes": _("Notes"), "edition": _("Edition")}
+
+
 LIGHTEST = 0.9  # the lightest grey tint a black-and-white page fills with (10 % grey): lighter prints faint or not at all
 # The output intent: a printer's characterisation, as PDF/X asks (a display profile, sRGB's, is refused by a strict
 # PDF/X-4 validator). Ghostscript's is a CMYK press's (SWOP-like); DeviceGray pages print as black ink on it.
@@ -250,14 +258,14 @@ class TrimEngine(Engine):
         """One ruled page for the reader's notes (our own markup): what a bound book is brought to its least pages
         with, in place of blanks."""
         lines = int((self.trim.height - 2 * HEAD) / NOTE_LINE) - 3
-        return f'<section class="notes-page"><p>{escape(WORDS["notes"])}</p>{"<div></div>" * lines}</section>'
+        return f'<section class="notes-page"><p>{escape(words()["notes"])}</p>{"<div></div>" * lines}</section>'
 
     def side_css(self, first_page: int) -> str:
         """Mirrored margins: the gutter inside (left on a right-hand, odd page), the folio outside."""
         recto, verso = (":right", ":left") if first_page % 2 else (":left", ":right")
         inside = f"{self.inside + GUTTER_EXTRA}in"
         folio = 'content: counter(page); font: bold 9pt "Book Sans"; color: #111;'
-        edition = f'content: "{WORDS["edition"]} " string(edition); font: 7pt "Book Sans"; color: #666;'
+        edition = f'content: "{css_string(words()["edition"])} " string(edition); font: 7pt "Book Sans"; color: #666;'
         return (f"@page {recto} {{ margin-left: {inside}; margin-right: {self.outside}in; @bottom-right {{ {folio} }}"
                 f" @bottom-left {{ {edition} }} }}"
                 f" @page {verso} {{ margin-left: {self.outside}in; margin-right: {inside}; @bottom-left {{ {folio} }}"
@@ -284,7 +292,7 @@ def render_interior(lib: Library, target: Path, trim: Trim, service: Service, gr
                          "book's pages; a print shop's trim lays out an edition that is not")
     bleed = BLEED if service.interior_bleed == "all" else 0.0  # nothing in the interior bleeds
     inside = GUTTERS[0][1]
-    for _ in range(len(GUTTERS)):
+    for _attempt in range(len(GUTTERS)):
         engine = TrimEngine(trim, inside, lib.root, bleed, service.safe)
         layout = Layout(engine, duplex=True, keep=False, least_pages=service.least_pages, filler=engine.notes_page())
         render_book(lib, target, layout=layout, progress=progress)

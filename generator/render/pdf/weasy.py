@@ -15,12 +15,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...book.words import _
 from .. import patches
 from .fetcher import ASSET_ROOT, ProjectFetcher, RefusedResource
 
 PAPER = {"letter": "letter", "a4": "A4", "half-letter": "5.5in 8.5in", "a5": "A5"}  # name -> CSS page size
 PAGE_HEIGHT = {"letter": "279.4mm", "a4": "297mm", "half-letter": "215.9mm", "a5": "210mm"}  # the cover fills it
 # The booklet's page, half its sheet of paper: the book is laid out again at this size (booklet.css).
+BOOK_CSS = "book.css"  # a book's own print stylesheet, in its templates/print/: added to the tool's (``book_css``)
+
+
+def css_string(text: str) -> str:
+    """``text`` as the inside of a CSS string: its quotes and backslashes escaped, a line break a space."""
+    return re.sub(r"[\r\n]+", " ", text).replace("\\", "\\\\").replace('"', '\\"')
+
+
 BOOKLET_PAGE = {"letter": "half-letter", "a4": "a5"}
 
 
@@ -120,6 +129,18 @@ class Engine:
         if paper != "letter":
             self.stylesheets.append(self.css(f"@page {{ size: {PAPER[paper]}; }} @page sheet-wide {{ size: {PAPER[paper]} landscape; }}"
                                               f" .cover {{ height: {PAGE_HEIGHT[paper]}; }}"))
+        edition = _("Edition")
+        if edition != "Edition":  # print.css's footer says it in English; the book's language says it so
+            self.stylesheets.append(self.css(
+                f'@page {{ @bottom-left {{ content: "{css_string(edition)} " string(edition); }} }}'))
+        self.stylesheets += self.book_css()
+
+    def book_css(self) -> list[Any]:
+        """The book's own stylesheet (templates/print/book.css), added after the tool's: every output prints with
+        it, the print shop's interior too; none when the book has none."""
+        if self.book is None or not (self.book / "templates" / "print" / BOOK_CSS).is_file():
+            return []
+        return [self.asset_css(BOOK_CSS)]
 
     def asset_css(self, name: str) -> Any:
         """The print stylesheet ``name``, the book's own or the tool's, read (with what it loads) by the fetcher."""

@@ -76,7 +76,7 @@ PDF_VARIANT = "pdf/ua-1"
 FONT_TIME = "1767225600"
 
 KEEPER_SCRIPT = TOOL_TEMPLATES / "site" / "assets" / "keeper.js"
-UNREAD = "?"  # what a total shows, and what marks a box, when a box holds no number (keeper.js's WORDS.unread)
+UNREAD = "?"  # what a total shows, and what marks a box, when a box holds no number (keeper.js's words: unread)
 
 
 def score_reader(script: str) -> str:

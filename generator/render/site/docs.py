@@ -18,6 +18,7 @@ from ...book.files import MAX_ASSET_BYTES, copy_tree, read_file_text, template_b
 from ...book.library import Library
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
+from ...book.words import _
 from ..views import describe
 from ..views.markup import TEMPLATES, demote_headings, environment, prose_markdown, text_markdown
 from ..views.pages import GamePage, game_page
@@ -90,7 +91,7 @@ def site_environment(lib: Library, repo_url: str = "") -> Any:
 def game_markdown(env: Any, page: GamePage) -> str:
     """One game page's Markdown as the site builds it, without its download links."""
     return env.get_template("site/game.md.j2").render(page=page, has_sheet=False, has_book=False, book_pdf="", keeper=False,
-                                                      variant_sheets={v.id: False for v, _ in page.variants})
+                                                      variant_sheets={v.id: False for v, _view in page.variants})
 
 
 def write_docs(lib: Library, docs: Path, downloads: Path | None = None, book_pages: dict[str, int] | None = None,
@@ -127,7 +128,7 @@ def reading_order(docs: Path, pages: dict[str, Any]) -> list[str]:
     names = {p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()} | set(pages)
 
     def key(rel: str) -> tuple:
-        folder, _, name = rel.rpartition("/")
+        folder, _slash, name = rel.rpartition("/")
         return (rel == CHANGES.doc, folder.split("/") if folder else [], _file_sort_key(name))
 
     return sorted(names, key=key)
@@ -155,7 +156,7 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     def game(page: GamePage) -> str:
         has_sheet = downloads is not None and (downloads / "score-sheets" / f"{page.id}.pdf").exists()
         variant_sheets = {v.id: downloads is not None and (downloads / "score-sheets" / f"{page.id}.{v.id}.pdf").exists()
-                          for v, _ in page.variants}
+                          for v, _view in page.variants}
         return game_tpl.render(page=page, has_sheet=has_sheet, has_book=has_book, book_pdf=describe.pdf_name(lib),
                                variant_sheets=variant_sheets, pad=pad if has_pad else None,
                                keeper=page.main.body.keeps_score())
@@ -224,15 +225,15 @@ def _site_pages(lib: Library, docs: Path, downloads: Path | None, book_pages: di
     edit.update({addresses.page(p.id).doc: f"content/{p.id}.md" for p in lib.book.pages})
 
     # The theme prints navigation titles as raw HTML, so titles from the data are escaped here.
-    nav: list[Any] = [{"Home": HOME.doc}, {"Find a game": FINDER.doc}]
+    nav: list[Any] = [{html.escape(_("Home")): HOME.doc}, {html.escape(_("Find a game")): FINDER.doc}]
     front = [p for p in lib.book.pages if p.after is None]
     nav += [{html.escape(p.title): addresses.page(p.id).doc} for p in front]
     for section in lib.book.sections:
         nav.append({html.escape(section.title): section_nav(by_section[section.id])})
         nav += [{html.escape(p.title): addresses.page(p.id).doc} for p in lib.book.pages if p.after == section.id]
-    nav.append({"What changed": CHANGES.doc})
+    nav.append({html.escape(_("What changed")): CHANGES.doc})
     nav.append({html.escape(lib.book.index_title): INDEX.doc})
-    nav.append({"Errata": ERRATA.doc})
+    nav.append({html.escape(_("Errata")): ERRATA.doc})
     return {"nav": nav, "edit": edit}, pages
 
 

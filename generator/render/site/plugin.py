@@ -25,7 +25,7 @@ from markupsafe import escape
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 
 from ... import settings
 from ...book.files import read_file_text, template_folders
@@ -33,6 +33,7 @@ from ...errors import RulebookError, problem_line
 from ..process import PAGES, Request
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
+from .language import book_language, follow
 
 SITE_PAGES = "site pages written and checked"  # the stage a build's site reports (progress.py)
 # The script that joins the editions when mike deploys them (an earlier edition's banner links the same page in the
@@ -170,8 +171,10 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.held.close()  # what MkDocs logs is no longer kept here
         self.log = None
 
+    @event_priority(50)  # before the search's: it takes its language from the theme's, which is the book's
     def on_config(self, config: Any) -> Any:
         theme_overrides(config, own=self.broken is None)  # the page saying a build failed: not by what may fail it
+        follow(config, book_language(Path(config["config_file_path"]).resolve().parent))
         self.started = time.monotonic()
         # Prose reads the same on the site as in print: the print book's Markdown extensions, added here.
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]

@@ -16,15 +16,21 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ...book import words
 from ...book.compare import BOOK, Change, compare
 from ...book.library import Library, load_library
 from ...book.model import Revision
 from ...book.prose import expand
+from ...book.words import _
 from .describe import decision_anchor, edition_name, errata_anchor, errata_rows, revision_game
 
-WHAT = {"rule": "rule changed", "alternate_rule": "alternate rule", "target": "target changed",
-        "game_added": "game added", "game_retired": "game retired", "variant_added": "variant added",
-        "variant_retired": "variant retired"}
+
+def what_decided(kind: str) -> str:
+    """What a decision of ``kind`` did, in the book's language: 'rule changed', 'game added'."""
+    return {"rule": lambda: _("rule changed"), "alternate_rule": lambda: _("alternate rule"),
+            "target": lambda: _("target changed"), "game_added": lambda: _("game added"),
+            "game_retired": lambda: _("game retired"), "variant_added": lambda: _("variant added"),
+            "variant_retired": lambda: _("variant retired")}[kind]()
 
 
 @dataclass
@@ -52,9 +58,17 @@ class EditionChanges:
 
 
 def reader_date(iso: str) -> str:
-    """'2026-12-01' as readers write it: '1 December 2026'."""
+    """'2026-12-01' as readers of the book's language write it: '1 December 2026', '1. Dezember 2026' (Babel's long
+    date of the language; the English month and year for a language Babel does not know)."""
+    from babel import Locale, UnknownLocaleError
+    from babel.dates import format_date
+
     day = datetime.date.fromisoformat(iso)
-    return f"{day.day} {day.strftime('%B')} {day.year}"
+    language = words.current().language.replace("-", "_")
+    try:
+        return format_date(day, "d MMMM y" if language.startswith("en") else "long", locale=Locale.parse(language))
+    except (UnknownLocaleError, ValueError):
+        return f"{day.day} {day.strftime('%B')} {day.year}"
 
 
 def _explains(record: Any, change: Change, lib: Library, old: Library) -> bool:
@@ -83,12 +97,12 @@ def _names(r: Revision, lib: Library) -> tuple[str, str]:
     gid = revision_game(r)
     gs = lib.every_game.get(gid)
     heading = gs.game.heading() if gs is not None else next((p.title for p in lib.book.pages if p.id == gid), BOOK)
-    what = WHAT[r.kind]
+    what = what_decided(r.kind)
     if r.variant and gs is not None:
         variant = next((v for v in gs.game.variants if v.id == r.variant), None)
         what += f": {variant.title}" if variant else ""
     if r.kind == "alternate_rule" and r.rule is not None:
-        what = f"Alternate Rule {r.rule} added"
+        what = _("Alternate Rule %(number)s added", number=r.rule)
     return heading, what
 
 

@@ -7,7 +7,6 @@ sheets read the same facts the same way.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -20,9 +19,34 @@ from ...book.model import CardEquipment, Deal, Edition, GameBody, Goal, Removal,
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
 from ...book.textdiff import word_runs
+from ...book.words import _, n_
+from ...book.words import slug as words_slug
 
 COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
          "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
+
+
+def coins(coin: str, n: int | float | str) -> str:
+    """'5 cents', '1 chip': a count of the book's stakes, in the book's language."""
+    return {
+        "cent": lambda: counted(n, "%(count)s cent", "%(count)s cents"),
+        "nickel": lambda: counted(n, "%(count)s nickel", "%(count)s nickels"),
+        "dime": lambda: counted(n, "%(count)s dime", "%(count)s dimes"),
+        "quarter": lambda: counted(n, "%(count)s quarter", "%(count)s quarters"),
+        "chip": lambda: counted(n, "%(count)s chip", "%(count)s chips")}[coin]()
+
+
+def coin_name(coin: str) -> str:
+    """'Cents': the book's stakes named, with no count."""
+    return {"cent": _("Cents"), "nickel": _("Nickels"), "dime": _("Dimes"), "quarter": _("Quarters"),
+            "chip": _("Chips")}[coin]
+
+
+def counted(n: int | float | str, one: str, many: str) -> str:
+    """A count in the book's language: ``one`` and ``many`` are the messages ('%(count)s card', '%(count)s cards'),
+    the plural chosen as the language counts ``n`` (a range, '3-14', is plural)."""
+    count = n if isinstance(n, int) and not isinstance(n, bool) else (1 if n == 1 else 2)
+    return n_(one, many, count, count=format_value(n))
 
 
 def plural(n: int | float | str, one: str, many: str | None = None) -> str:
@@ -30,19 +54,34 @@ def plural(n: int | float | str, one: str, many: str | None = None) -> str:
     return f"{format_value(n)} {one if n == 1 else (many or one + 's')}"
 
 
-def stated(model: Any, name: str, one: str | None = None, many: str | None = None) -> str:
+def qualified(n: int | float | str, qualifier: str | None) -> str:
+    """A number with the source's own qualifier: '18 or more', 'at least 10', 'about 5'."""
+    value = format_value(n)
+    return {None: lambda: value,
+            "or more": lambda: _("%(count)s or more", count=value), "or less": lambda: _("%(count)s or less", count=value),
+            "at least": lambda: _("at least %(count)s", count=value), "about": lambda: _("about %(count)s", count=value),
+            "up to": lambda: _("up to %(count)s", count=value),
+            "typically": lambda: _("typically %(count)s", count=value)}[qualifier]()
+
+
+def stated(model: Any, name: str, unit: str | None = None, counting: tuple[str, str] | None = None,
+           typical: bool = True) -> str:
     """A number as the source states it, with its own qualifier and typical value: '18 or more cards,
-    typically 22', 'at least 10,000', '10 or more' (no noun)."""
+    typically 22', 'at least 10,000', '10 or more' (no noun). ``counting``: the messages that count it ('%(count)s
+    card', '%(count)s cards'); ``unit``: a word of the book's own after it ('500 points'); ``typical`` false: the
+    typical value left for the caller to say."""
     n = getattr(model, name)
     qualifier = model.qualifiers.get(name)
-    if qualifier in ("or more", "or less"):
-        nouns = f" {plural(2, one, many).split(' ', 1)[1]}" if one else ""
-        words = f"{format_value(n)} {qualifier}{nouns}"
-    else:
-        words = plural(n, one, many) if one else format_value(n)
-        words = f"{qualifier} {words}" if qualifier else words
-    typical = getattr(model, "typically", {}).get(name)
-    return words + (f", typically {format_value(typical)}" if typical is not None else "")
+    words = qualified(n, qualifier)
+    if counting:
+        many = qualifier in ("or more", "or less") or not isinstance(n, int) or isinstance(n, bool)
+        words = n_(counting[0], counting[1], 2 if many and n == 1 else (n if isinstance(n, int) else 2), count=words)
+    elif unit:
+        words = f"{words} {unit}"
+    typical_value = getattr(model, "typically", {}).get(name)
+    if typical and typical_value is not None:
+        return _("%(words)s, typically %(typical)s", words=words, typical=format_value(typical_value))
+    return words
 
 
 # Card phrases that are adjectives: '3 number' reads '3 number cards'.
@@ -62,7 +101,8 @@ def _matches(phrase: str) -> tuple[int, bool]:
 def cards_phrase(n: int | str, phrase: str) -> str:
     """'3 number cards', '1 face card', '2 jokers': a count of cards named by a phrase."""
     if phrase.strip().lower() in CARD_ADJECTIVES:
-        return plural(n, f"{phrase} card")
+        return n_("%(count)s %(kind)s card", "%(count)s %(kind)s cards", n if isinstance(n, int) else 2,
+                  count=format_value(n), kind=phrase)
     return f"{format_value(n)} {phrase}"
 
 
@@ -71,9 +111,12 @@ def removal(r: str | Removal, decks: int | str) -> str:
     phrase, copies = (r, None) if isinstance(r, str) else (r.cards, r.copies)
     single = _matches(phrase)[0] == 1
     if copies:
-        return f"{plural(copies, 'copy', 'copies')} of {'the' if single else 'each of the'} {phrase}"
+        count = counted(copies, "%(count)s copy", "%(count)s copies")
+        if single:
+            return _("%(copies)s of the %(cards)s", copies=count, cards=phrase)
+        return _("%(copies)s of each of the %(cards)s", copies=count, cards=phrase)
     # From several decks, 'remove 2 of clubs' would read as one card; every copy goes.
-    return f"every {phrase}" if single and decks != 1 else phrase
+    return _("every %(cards)s", cards=phrase) if single and decks != 1 else phrase
 
 
 def players(body: GameBody) -> str:
@@ -81,28 +124,46 @@ def players(body: GameBody) -> str:
     return player_count(body.players)
 
 
+def players_phrase(stated: str | int) -> str:
+    """A player-count phrase in the book's language: '2-4', '2, 4 or 6', 'any', '2 or more', 'multiples of 4'."""
+    spec = parse_players(stated)
+    if spec.allowed is not None:
+        nums = [str(n) for n in sorted(spec.allowed)]
+        return nums[0] if len(nums) == 1 else _("%(first)s or %(last)s", first=", ".join(nums[:-1]), last=nums[-1])
+    if spec.step > 1:
+        return _("any even number") if spec.step == 2 else _("multiples of %(count)s", count=spec.step)
+    if spec.high is None:
+        return _("any") if spec.low <= 2 else _("%(count)s or more", count=spec.low)
+    return str(spec.low) if spec.low == spec.high else f"{spec.low}-{spec.high}"
+
+
 def player_count(stated: str | int) -> str:
     """A player-count phrase as a sentence fragment: 'any even number' -> 'Any even number of players'."""
     spec = parse_players(stated)
-    text = spec.describe()
     if re.search(r"(\+|or more)\s*$", str(stated)):
-        text = f"{spec.low} or more"  # '2 or more' ('two or more') means 'any', but it is what the source says
-    elif text == "any":
-        text = "any number"
-    # 'any even number players' is not English; 'any even number of players' is.
-    noun = "of players" if text.endswith("number") else ("player" if text == "1" else "players")
-    return f"{text[0].upper()}{text[1:]} {noun}"
+        # '2 or more' ('two or more') means 'any', but it is what the source says
+        text = n_("%(count)s or more player", "%(count)s or more players", 2, count=spec.low)
+    elif spec.high is None and spec.step == 1 and spec.allowed is None and spec.low <= 2:
+        text = _("any number of players")
+    elif spec.step == 2 and spec.allowed is None:
+        text = _("any even number of players")
+    else:
+        # 'any even number players' is not English; 'any even number of players' is.
+        phrase = players_phrase(stated)
+        text = n_("%(count)s player", "%(count)s players", 1 if phrase == "1" else 2, count=phrase)
+    return f"{text[0].upper()}{text[1:]}"
 
 
 def partnerships(body: GameBody) -> str | None:
     """How players team up, if they do: 'In partnerships when 4 play', '..., except Game 3 – ...'."""
-    text = {"partners": "In partnerships", "teams": "Two teams", "optional": "With or without partners"}.get(
-        body.partnerships or "none")
+    kind = body.partnerships or "none"
+    text = {"partners": lambda: _("In partnerships"), "teams": lambda: _("Two teams"),
+            "optional": lambda: _("With or without partners")}.get(kind, lambda: None)()
     if text and body.partners_when is not None:
-        text += f" when {parse_players(body.partners_when).describe()} play"
+        text = _("%(partners)s when %(count)s play", partners=text, count=players_phrase(body.partners_when))
     alone = [r.name for r in (body.rounds.items if body.rounds else []) if r.partners is False]
     if text and alone:  # rounds that say they have no partners (Court Whist's Conspiracy)
-        text += ", except " + ", ".join(alone)
+        text = _("%(partners)s, except %(rounds)s", partners=text, rounds=", ".join(alone))
     return text
 
 
@@ -110,32 +171,36 @@ def deck(cards: CardEquipment) -> str:
     """'3-4 decks with jokers, per table; 2s and jokers removed'."""
     decks = cards.decks
     if decks == "players + 1":
-        text = "One more deck than players"
+        text = _("One more deck than players")
     elif decks == "players":
-        text = "One deck per player"
+        text = _("One deck per player")
     elif decks == "enough":
-        text = f"Enough decks for at least {plural(cards.min_cards_each, 'card')} each" if cards.min_cards_each else "Enough decks"
+        text = _("Enough decks for at least %(cards)s each", cards=cards_count(cards.min_cards_each)) \
+            if cards.min_cards_each else _("Enough decks")
     else:
-        text = f"{decks} {'deck' if decks == 1 else 'decks'}"
+        text = counted(decks, "%(count)s deck", "%(count)s decks")
     # Jokers taken out again are no jokers: say so once, not 'with jokers; remove jokers'. Where the source does
     # not say (jokers unset), nothing is said: 'no jokers' is a statement, not a default.
     jokers_only = [r for r in cards.remove if _matches(r if isinstance(r, str) else r.cards) == (0, True)
                    and (isinstance(r, str) or not r.copies)]
     if cards.jokers and not jokers_only:
-        text += ", with jokers"
+        text = _("%(decks)s, with jokers", decks=text)
     elif cards.jokers is False or jokers_only:
-        text += ", no jokers"
+        text = _("%(decks)s, no jokers", decks=text)
     if cards.per != "game":
-        text += f", per {cards.per}"
+        text = {"table": lambda: _("%(decks)s, per table", decks=text),
+                "couple": lambda: _("%(decks)s, per couple", decks=text),
+                "player": lambda: _("%(decks)s, per player", decks=text)}.get(
+            cards.per, lambda: f"{text}, per {cards.per}")()
     if cards.keep:
-        text += f"; only {cards.keep} used"
+        text = _("%(decks)s; only %(cards)s used", decks=text, cards=cards.keep)
     removed = [removal(r, decks) for r in cards.remove if r not in jokers_only]
     if removed:
-        text += f"; remove {', '.join(removed)}"
+        text = _("%(decks)s; remove %(cards)s", decks=text, cards=", ".join(removed))
     if cards.stated_cards:
-        text += f" ({cards.stated_cards} cards)"
+        text = _("%(decks)s (%(count)s cards)", decks=text, count=cards.stated_cards)
     if cards.players is not None:
-        text = f"{cards.players} players: {text[0].lower()}{text[1:]}"
+        text = _("%(count)s players: %(text)s", count=cards.players, text=f"{text[0].lower()}{text[1:]}")
     return text
 
 
@@ -147,18 +212,18 @@ def equipment(body: GameBody) -> list[str]:
     lines = [deck(c) for c in eq.cards]
     if eq.dominoes is not None:
         # A set the rules do not name is not named, nor said to be missing: 'Dominoes', as the title says.
-        lines.append(f"Double-{eq.dominoes.set} dominoes" if eq.dominoes.set else "Dominoes")
+        lines.append(_("Double-%(set)s dominoes", set=eq.dominoes.set) if eq.dominoes.set else _("Dominoes"))
     if eq.dice:
-        lines.append(plural(eq.dice, "die", "dice"))
+        lines.append(counted(eq.dice, "%(count)s die", "%(count)s dice"))
     if eq.board:
         lines.append(eq.board)
     if eq.sticks:
-        lines.append("Sticks")
+        lines.append(_("Sticks"))
     if eq.stakes:
-        one, many = COINS[eq.stakes.coin]
-        line = f"{plural(eq.stakes.start, one, many)} each" if eq.stakes.start else f"{many.capitalize()}"
+        coin = eq.stakes.coin
+        line = _("%(coins)s each", coins=coins(coin, eq.stakes.start)) if eq.stakes.start else coin_name(coin)
         if eq.stakes.ante:
-            line += f", ante {plural(eq.stakes.ante, one, many)}"
+            line = _("%(stakes)s, ante %(coins)s", stakes=line, coins=coins(coin, eq.stakes.ante))
         if eq.stakes.note:
             line += f" ({eq.stakes.note})"
         lines.append(line)
@@ -166,57 +231,81 @@ def equipment(body: GameBody) -> list[str]:
     return lines
 
 
-SPLIT = (("hand", "in the hand"), ("foot", "in the foot"), ("blind", "blind"), ("face_up", "face up"))  # of 'each'
+def cards_count(n: int | float | str) -> str:
+    """'1 card', '3 cards': a count of cards in the book's language."""
+    return counted(n, "%(count)s card", "%(count)s cards")
+
+
+def _split(field: str, words: str) -> str:
+    """A part of a hand with where it goes: '11 in the hand', '13 in the foot', '3 blind', '1 face up'."""
+    return {"hand": lambda: _("%(cards)s in the hand", cards=words),
+            "foot": lambda: _("%(cards)s in the foot", cards=words),
+            "blind": lambda: _("%(cards)s blind", cards=words),
+            "face_up": lambda: _("%(cards)s face up", cards=words)}[field]()
+
+
+SPLIT = ("hand", "foot", "blind", "face_up")  # the parts of 'each'
+CARDS = ("%(count)s card", "%(count)s cards")
 
 
 def _deal_one(d: Deal) -> str:
     parts = []
-    split = [f"{stated(d, field)} {name}" for field, name in SPLIT if getattr(d, field)]
+    split = [_split(field, stated(d, field)) for field in SPLIT if getattr(d, field)]
     if d.set_by_first_card:
         # The rules deal each player a card face up and let it set the hand: the box says so, not the face-up card
         # alone (which reads as a one-card deal) nor the range the transcriber worked out from the ranks.
-        parts.append("each player's first card is turned up and sets how many cards they get")
+        parts.append(_("each player's first card is turned up and sets how many cards they get"))
     elif d.each == "all":
         # Cards kept back for the middle are not 'all cards dealt out'. 'Evenly' only where the data states what
         # makes the hands even (the rest to the middle, cards removed first): else the source did not say so.
         even = bool(d.min_remainder or d.equalize_by_removing)
-        dealt = "cards dealt out evenly" if d.min_remainder else "all cards dealt out"
-        parts.append(dealt + (" (hands may differ)" if d.uneven else (" evenly" if even and not d.min_remainder else "")))
+        if d.min_remainder:
+            dealt = _("cards dealt out evenly (hands may differ)") if d.uneven else _("cards dealt out evenly")
+        elif d.uneven:
+            dealt = _("all cards dealt out (hands may differ)")
+        else:
+            dealt = _("all cards dealt out evenly") if even else _("all cards dealt out")
+        parts.append(dealt)
     elif d.each is not None and "each" in d.worked_out:
         # A total the source does not state (the hand and the foot added up) is not printed: its parts are, the
         # first with its noun ('15 cards in the hand, 13 in the foot').
-        named = [(f, name) for f, name in SPLIT if getattr(d, f)]
-        parts += [", ".join(f"{stated(d, f, 'card') if i == 0 else stated(d, f)} {name}" for i, (f, name) in enumerate(named))]
+        named = [f for f in SPLIT if getattr(d, f)]
+        parts += [", ".join(_split(f, stated(d, f, counting=CARDS) if i == 0 else stated(d, f))
+                            for i, f in enumerate(named))]
     elif d.each is not None and d.dealer_gets is not None:
-        parts.append(f"{stated(d, 'each', 'card')} to each player but the dealer")
+        parts.append(_("%(cards)s to each player but the dealer", cards=stated(d, "each", counting=CARDS)))
     elif d.each is not None:
-        each = stated(d, "each", "card")
-        each = each.replace(",", " each,", 1) if "typically" in each else f"{each} each"
+        each = _("%(cards)s each", cards=stated(d, "each", counting=CARDS, typical=False))
+        typical = d.typically.get("each")
+        if typical is not None:
+            each = _("%(words)s, typically %(typical)s", words=each, typical=format_value(typical))
         parts.append(each + (f" ({', '.join(split)})" if split else ""))
     elif d.hand is not None:
-        parts.append(f"{plural(d.hand, 'card')} in the hand" + (f" and {d.foot} in the foot" if d.foot else ""))
+        hand = _("%(cards)s in the hand", cards=cards_count(d.hand))
+        parts.append(_("%(hand)s and %(count)s in the foot", hand=hand, count=d.foot) if d.foot else hand)
     if d.composition:
-        parts.append(" + ".join(cards_phrase(r.copies or 1, r.cards) for r in d.composition) + " each")
+        parts.append(_("%(cards)s each", cards=" + ".join(cards_phrase(r.copies or 1, r.cards) for r in d.composition)))
     if d.by_round:
-        parts.append("the number of cards dealt changes each round")
+        parts.append(_("the number of cards dealt changes each round"))
     if d.dealer_gets is not None:
-        parts.append(f"the dealer takes {plural(d.dealer_gets, 'card')}")
+        parts.append(_("the dealer takes %(cards)s", cards=cards_count(d.dealer_gets)))
     if d.tiles:
-        parts.append(f"{plural(d.tiles, 'tile')} each")
+        parts.append(_("%(cards)s each", cards=counted(d.tiles, "%(count)s tile", "%(count)s tiles")))
     if d.kitty:
-        parts.append(f"{plural(d.kitty, 'card')} to the kitty")
+        parts.append(_("%(cards)s to the kitty", cards=cards_count(d.kitty)))
     if d.widow == "hand":
-        parts.append("an extra widow hand")
+        parts.append(_("an extra widow hand"))
     elif d.widow:
-        parts.append(f"{plural(d.widow, 'card')} to the widow")
+        parts.append(_("%(cards)s to the widow", cards=cards_count(d.widow)))
     if d.min_remainder:
-        parts.append(f"the rest, at least {plural(d.min_remainder, 'card')}, to the middle")
+        parts.append(_("the rest, at least %(cards)s, to the middle", cards=cards_count(d.min_remainder)))
     if d.equalize_by_removing:
-        parts.append(f"remove {rank_groups(d.equalize_by_removing)} first if needed")
+        parts.append(_("remove %(cards)s first if needed", cards=rank_groups(d.equalize_by_removing)))
     if d.upcard:
-        parts.append(f"{plural(d.upcard, 'card')} turned up")
-    text = "; ".join(parts) or "see the rules"
-    return f"{d.players} players: {text}" if d.players is not None else text[0].upper() + text[1:]
+        parts.append(_("%(cards)s turned up", cards=cards_count(d.upcard)))
+    text = "; ".join(parts) or _("see the rules")
+    return _("%(count)s players: %(text)s", count=d.players, text=text) if d.players is not None \
+        else text[0].upper() + text[1:]
 
 
 # What the decks a game needs are, as its rules state them, for the game finder: one deck for the game, one deck for
@@ -270,14 +359,17 @@ def one_deck_counts(body: GameBody) -> list[int]:
     return out
 
 
-RANK_PLURALS = {"A": "Aces", "K": "Kings", "Q": "Queens", "J": "Jacks"}
-
-
 def rank_groups(phrase: str) -> str:
     """'2, 3' -> '2s or 3s': a list of ranks as the cards they name."""
     parts = [p.strip() for p in phrase.split(",") if p.strip()]
-    named = [f"{p}s" if p.isdigit() else RANK_PLURALS.get(p.upper(), p) for p in parts]
-    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+    named = [_("%(rank)ss", rank=p) if p.isdigit() else rank_plural(p) for p in parts]
+    return named[0] if len(named) == 1 else _("%(first)s or %(last)s", first=", ".join(named[:-1]), last=named[-1])
+
+
+def rank_plural(rank: str) -> str:
+    """'A' -> 'Aces': a court or ace rank as the cards it names; another as written."""
+    return {"A": lambda: _("Aces"), "K": lambda: _("Kings"), "Q": lambda: _("Queens"),
+            "J": lambda: _("Jacks")}.get(rank.upper(), lambda: rank)()
 
 
 def deal(body: GameBody) -> list[str]:
@@ -296,26 +388,32 @@ def goal(g: Goal | None) -> str | None:
     """'Low score wins; first to 500; out at -150; 9 rounds'."""
     if g is None or g.implied:  # worked out by the transcriber, not stated: the box says nothing
         return None
-    head = {"high": "High score wins", "low": "Low score wins", "first_out": "First player out wins",
-            "last_standing": "Last player remaining wins", "first_to_target": "First to the target wins",
-            "race": "First to finish wins"}[g.winner]
+    head = {"high": lambda: _("High score wins"), "low": lambda: _("Low score wins"),
+            "first_out": lambda: _("First player out wins"), "last_standing": lambda: _("Last player remaining wins"),
+            "first_to_target": lambda: _("First to the target wins"),
+            "race": lambda: _("First to finish wins")}[g.winner]()
     parts = [head]
     if g.target is not None:  # a target the players choose ("agree beforehand …, typically 100") is not played to
-        verb = "target" if g.qualifiers.get("target") == "typically" else "play to"
-        parts.append(f"{verb} {stated(g, 'target', g.target_unit, g.target_unit)}")
+        target = stated(g, "target", g.target_unit)
+        parts.append(_("target %(target)s", target=target) if g.qualifiers.get("target") == "typically"
+                     else _("play to %(target)s", target=target))
     if g.then_back_to is not None:
-        parts.append(f"then back down to {stated(g, 'then_back_to')}")
+        parts.append(_("then back down to %(score)s", score=stated(g, "then_back_to")))
     if g.lose_at is not None:
-        parts.append(f"out at {format_value(g.lose_at)}")
+        parts.append(_("out at %(score)s", score=format_value(g.lose_at)))
     if g.rounds is not None:
-        parts.append(plural(g.rounds, "round"))
+        parts.append(counted(g.rounds, "%(count)s round", "%(count)s rounds"))
     return "; ".join(parts)
 
 
-def glance(body: GameBody, stated_players: str | int | None = None) -> list[tuple[str, str]]:
-    """The quick-reference rows for a game or variant: (label, text). A count the page does not state
-    (``players_implied``, worked out from a deal table) is not printed: ``stated_players``, the count a source
-    states (the edition's index line), is, or none."""
+def glance_label(key: str) -> str:
+    """A row's label in the glance box, in the book's language ('Players': the row's key, the English label)."""
+    return {"Players": lambda: _("Players"), "Equipment": lambda: _("Equipment"), "Deal": lambda: _("Deal"),
+            "Wild cards": lambda: _("Wild cards"), "Card values": lambda: _("Card values"),
+            "Counters": lambda: _("Counters"), "To win": lambda: _("To win")}[key]()
+
+
+def _glance(body: GameBody, stated_players: str | int | None = None) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     count = stated_players if body.players_implied else body.players
     if count is not None:
@@ -333,43 +431,63 @@ def glance(body: GameBody, stated_players: str | int | None = None) -> list[tupl
             rows.append(("Card values" if table.kind == "card_values" else "Counters", values))
     if goal(body.goal):
         rows.append(("To win", goal(body.goal) or ""))
-    return [(label, text[:1].upper() + text[1:]) for label, text in rows]
+    return [(key, text[:1].upper() + text[1:]) for key, text in rows]
 
 
-# What a game's page says where its sheet would be, for a game whose rules keep no score (GameBody.keeps_score): a
-# race or board game whose rules name no points, or chips and coins that change hands at the table.
-NO_SCORE = "No score sheet: its rules keep no score."
+def glance(body: GameBody, stated_players: str | int | None = None) -> list[tuple[str, str]]:
+    """The quick-reference rows for a game or variant: (label, text). A count the page does not state
+    (``players_implied``, worked out from a deal table) is not printed: ``stated_players``, the count a source
+    states (the edition's index line), is, or none."""
+    return [(glance_label(key), text) for key, text in _glance(body, stated_players)]
+
+
+
+NO_SCORE = "No score sheet: its rules keep no score."  # in English (``no_score``: in the book's language)
+
+
+def no_score() -> str:
+    """What a game's page says where its sheet would be, for a game whose rules keep no score."""
+    return _("No score sheet: its rules keep no score.")
 
 
 # A variant's box row for a field of its game's box that it does not state (Variant.from_game): what its source says
 # of it. A field its source states the same way prints no row: the game's stands, true of the variant.
-FROM_GAME = {"unstated": "Its source does not say", "in_rules": "See its rules"}
+FROM_GAME = ("unstated", "in_rules")
 LABEL_FIELDS = {"Players": "players", "Equipment": "equipment", "Deal": "deal", "Wild cards": "wild",
                 "Card values": "scoring", "Counters": "scoring", "To win": "goal"}
+
+
+def from_game(said: str) -> str:
+    """A variant's row for a field of its game's box its source does not state (``FROM_GAME``)."""
+    return {"unstated": lambda: _("Its source does not say"), "in_rules": lambda: _("See its rules")}[said]()
 
 
 def variant_glance(variant: Variant, game_rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A variant's "How it differs" rows: its own, and for each row of its game's box it does not state, what its
     source says of it (``FROM_GAME``), in the box's order; a row its source states the same stays the game's."""
-    rows = glance(variant)
-    own = {label for label, _ in rows}
-    for label in dict.fromkeys(label for label, _ in game_rows):
-        said = FROM_GAME.get(variant.from_game.get(LABEL_FIELDS[label], ""))  # type: ignore[arg-type]
-        if label not in own and said:
-            rows.append((label, said))
+    keys = {glance_label(key): key for key in LABEL_FIELDS}  # the game's rows are labelled in the book's language
+    rows = _glance(variant)
+    own = {key for key, _text in rows}
+    for key in dict.fromkeys(keys[label] for label, _text in game_rows):
+        said = variant.from_game.get(LABEL_FIELDS[key], "")  # type: ignore[arg-type]
+        if key not in own and said in FROM_GAME:
+            rows.append((key, from_game(said)))
     order = list(LABEL_FIELDS)
-    return sorted(rows, key=lambda row: order.index(row[0]))
+    return [(glance_label(key), text) for key, text in sorted(rows, key=lambda row: order.index(row[0]))]
 
 
 def points(item: ScoreItem) -> str:
     """What one item is worth, from its data alone: 'face value', '1 point', '-5 points', '5 cents'."""
     if item.points == "face":
-        return "face value"
+        return _("face value")
     if item.points is not None:
         # The source's 'against you' is part of the value: 5 points against you are not 5 points.
-        against = " against you" if item.against else ""
-        return f"{format_value(item.points)} {'point' if item.points in (1, -1) else 'points'}{against}"
-    return plural(item.cents, "cent") if item.cents is not None else ""
+        if item.against:
+            return n_("%(count)s point against you", "%(count)s points against you",
+                      1 if item.points in (1, -1) else 2, count=format_value(item.points))
+        return n_("%(count)s point", "%(count)s points", 1 if item.points in (1, -1) else 2,
+                  count=format_value(item.points))
+    return coins("cent", item.cents) if item.cents is not None else ""
 
 
 def card_values(table: ScoreTable) -> str:
@@ -390,21 +508,19 @@ def card_values(table: ScoreTable) -> str:
 # ('The last trick') happens once a round: 'each' would say it is counted again and again, unless the source says
 # so itself (says_each: Canadian Salad's 'Last trick 75 points each').
 COUNTED = ("card", "trick", "pip")
-# How an item earned at a threshold prints it (a bonus: '35 points (at 63 or more)'), unless its ``value`` words it.
-THRESHOLD_WORDS = " (at {} or more)"
 
 
 def item_value(item: ScoreItem, game_data: dict[str, Any], in_round: bool = False) -> str:
     """A score item's value as printed: its own ``value`` text, or 'N points (total T)'."""
     if item.value is not None:
         return expand(item.value, item.model_dump(exclude_none=True), game_data)
-    text = "Face value" if item.points == "face" else points(item)
+    text = _("Face value") if item.points == "face" else points(item)
     if in_round and text and (item.unit in COUNTED or item.says_each):
-        text += " each"
+        text = _("%(points)s each", points=text)
     if item.stated_total is not None:
-        text += f" (total {format_value(item.stated_total)})"
-    if item.threshold is not None:
-        text += THRESHOLD_WORDS.format(format_value(item.threshold))
+        text = _("%(points)s (total %(total)s)", points=text, total=format_value(item.stated_total))
+    if item.threshold is not None:  # a bonus earned at a threshold: '35 points (at 63 or more)'
+        text = _("%(points)s (at %(threshold)s or more)", points=text, threshold=format_value(item.threshold))
     return text
 
 
@@ -446,22 +562,29 @@ def pdf_name(lib: Library) -> str:
 
 
 def file_stem(title: str) -> str:
-    """A title as a file name: 'Rock & Roll <Club>' -> 'rock-roll-club', 'Règles du café' -> 'regles-du-cafe'.
+    """A title as a file name: 'Rock & Roll <Club>' -> 'rock-roll-club', 'Règles du café' -> 'regles-du-cafe',
+    'Das große Regelbuch' -> 'das-grosse-regelbuch' in German.
 
-    Letters lose their accents and everything else becomes one hyphen, so the name is the same on every system and
-    in an address; a title with no Latin letter or digit is named 'book'."""
-    # An apostrophe, straight or curly, keeps its word whole ("Tom's" -> 'toms').
-    plain = unicodedata.normalize("NFKD", re.sub(r"['\u2019]", "", title)).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or "book"
+    Letters are written in plain Latin letters as the book's language writes them (``words.slug``) and everything
+    else becomes one hyphen, so the name is the same on every system and in an address; a title with no letter or
+    digit is named 'book'."""
+    return words_slug(title) or "book"
 
 
 def possessive(whose: str, start: bool = False) -> str:
-    """Whose decisions: 'the family' -> "the family's", 'the editors' -> "the editors'"; ``start``: as a sentence
-    starts ("The family's"), the rest as written."""
+    """Whose decisions, in English: 'the family' -> "the family's", 'the editors' -> "the editors'"; ``start``: as a
+    sentence starts ("The family's"). The check's summary's (in English); what the book prints is ``decisions``."""
     owner = whose.strip()
     if start:
         owner = owner[:1].upper() + owner[1:]
     return owner + ("'" if owner.endswith("s") else "'s")
+
+
+def whose(name: str, start: bool = False) -> dict[str, Any]:
+    """The name whose decisions a message names, as it is written in it (``start``: as a sentence starts), and
+    whether it ends in s (English writes "the editors' decisions"): the values of a ``decisions`` message."""
+    owner = name.strip()
+    return {"whose": owner[:1].upper() + owner[1:] if start else owner, "s": owner.endswith("s")}
 
 
 def errata_rows(lib: Library) -> list[ErratumRow]:
@@ -473,7 +596,7 @@ def errata_rows(lib: Library) -> list[ErratumRow]:
     printed = lib.book.printed_index
     for e in (e for e in lib.errata if lib.in_edition(e.edition)):
         stem = e.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        game_id, _, variant_id = stem.partition(".")
+        game_id, _dot, variant_id = stem.partition(".")
         if e.file == lib.book_doc.path:
             # The book's own data is the printed index (its heading and its lines).
             title, anchor, link = lib.book.index_title, "book-index", addresses.INDEX.doc

@@ -20,6 +20,7 @@ import markdown
 import nh3
 from markupsafe import Markup, escape
 
+from ...book import words
 from ...book.files import TOOL_TEMPLATES
 from ...book.rendered import PROSE_EXTENSIONS
 from ...book.textdiff import escape as markdown_literal
@@ -43,7 +44,9 @@ ALLOWED_ATTRIBUTES = {
           # the score keeper's (keep/<game>/): its sheet's shape and winner rule, read by assets/keeper.js
           "data-key", "data-counts", "data-start", "data-keeps", "data-lives", "data-coins", "data-winner", "data-target",
           "data-lose-at", "data-back-to", "data-teams", "data-open", "data-step", "data-per",
-          "data-player", "data-sum", "data-cell", "data-col", "data-table", "data-act", "data-carries"},
+          "data-player", "data-sum", "data-cell", "data-col", "data-table", "data-act", "data-carries",
+          # the words the keeper's and finder's scripts write, in the book's language (JSON: book/words.py)
+          "data-words"},
     "a": {"href", "name"},
     "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan", "scope"},
@@ -193,6 +196,9 @@ class _CompiledTemplates(jinja2.BytecodeCache):
             store(self._entry(folder, bucket.key), self.compiled[bucket.key])  # a full disk costs only speed
 
 
+TOOL_PREFIX = "tool:"  # a template named so is the tool's own (``_Templates``)
+
+
 class _Templates(jinja2.BaseLoader):
     """The templates, read through the door every file passes (``files.read_source``): a plain UTF-8 file inside its
     templates folder, never through a link out of it. The first folder holding a template gives it (a book's own
@@ -205,8 +211,12 @@ class _Templates(jinja2.BaseLoader):
         from ...book.files import read_source_text, template_bounds
         from ...errors import SourceError
 
+        # 'tool:game.md.j2' is the tool's own template, never the book's: a book's template of the same name extends
+        # it ({% extends "tool:site/game.md.j2" %}) and replaces a block, without copying the rest.
+        folders = self.folders[-1:] if template.startswith(TOOL_PREFIX) else self.folders
+        template = template.removeprefix(TOOL_PREFIX)
         parts = jinja2.loaders.split_template_path(template)  # no '..': TemplateNotFound
-        found = [(f, f.joinpath(*parts)) for f in self.folders]
+        found = [(f, f.joinpath(*parts)) for f in folders]
         folder, path = next(((f, p) for f, p in found if p.is_file() or p.is_symlink()), (None, None))
         if path is None:
             raise jinja2.TemplateNotFound(template)
@@ -224,6 +234,31 @@ _OPTIONS = dict(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing
 _COMPILED = _CompiledTemplates(f"jinja2 {jinja2.__version__} {sorted((k, repr(v)) for k, v in _OPTIONS.items())}")
 
 
+def _filled(text: str, own: bool, values: dict[str, Any]) -> Markup:
+    # The tool's catalogue may write markup (a link in a sentence); a book's own words (book.yaml) are text, escaped
+    # as every value filled in is (Markup's %).
+    template = escape(text) if own else Markup(text)  # noqa: S704 - the tool's own catalogue
+    try:
+        return template % {k: v for k, v in values.items()} if values else template
+    except (KeyError, ValueError, TypeError):
+        return template
+
+
+def _message(message: str, **values: Any) -> Markup:
+    """A template's message in the book's language (book/words.py), its values escaped."""
+    return _filled(*words.current().text(message), values)
+
+
+def _plural_message(singular: str, plural: str, n: int | float, **values: Any) -> Markup:
+    """A template's counted message in the book's language, ``%(count)s`` the count ``n``, its values escaped."""
+    return _filled(*words.current().plural_text(singular, plural, n), {"count": n, **values})
+
+
+def _link(href: str, text: str) -> Markup:
+    """A link for a message to name as one of its values: ``<a href="…">text</a>``, both escaped."""
+    return Markup('<a href="{}">{}</a>').format(href, text)
+
+
 def environment(book_root: Path | None = None, **globals_: Any) -> jinja2.Environment:
     """The Jinja environment: autoescape on for every template, undefined names are errors; a template in
     ``book_root``'s own templates/ folder overrides the tool's of the same name."""
@@ -236,6 +271,9 @@ def environment(book_root: Path | None = None, **globals_: Any) -> jinja2.Enviro
     )
     env.filters["e"] = escape
     env.filters["inline"] = inline_markdown  # YAML text printed as it is written: **bold**, never asterisks
+    # The tool's words, in the book's language (book/words.py): a template writes {{ _("At a glance") }}, and
+    # {{ ngettext("%(count)s player", "%(count)s players", n) }}. Autoescaped as any value: a book's own words too.
+    env.globals.update(_=_message, ngettext=_plural_message, link=_link)
     env.globals.update(globals_)
     return env
 

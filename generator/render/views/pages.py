@@ -10,13 +10,15 @@ from ...book import index as book_index
 from ...book.arith import ArithmeticError_, example_values, worked
 from ...book.library import GameSource, Library
 from ...book.model import Game, GameBody, Round, Source, Variant
-from ...book.phrases import parse_players
 from ...book.prose import expand, format_value, lookup, split_blocks
+from ...book.words import _, n_
 from . import describe
 from .markup import Markup, escape, inline_markdown
 
-# The rounds table's first column where its rows are not rounds, by what the sheet keeps (GameBody.keeps).
-ROUND_HEADINGS = {"melds": "Each player's meld"}
+# The rounds table's first column where its rows are not rounds, by what the sheet keeps (GameBody.keeps): a
+# function, as the words are the book's language's, read when a page is written.
+def _round_headings() -> dict[str, str]:
+    return {"melds": _("Each player's meld")}
 
 
 @dataclass
@@ -70,7 +72,7 @@ class BodyView:
         Only labelled figures get a line; an unlabelled one shows as a number in the lines that use it.
         """
         figures = {name: format_value(stated if stated is not None else computed)
-                   for name, (computed, stated, _) in self.examples()[key].items()}
+                   for name, (computed, stated, _where) in self.examples()[key].items()}
         rows = []
         for name, v in self.body.examples[key].values.items():
             label = getattr(v, "label", None)
@@ -92,14 +94,15 @@ class BodyView:
         rounds = self.body.rounds
         if rounds is not None and rounds.heading:
             return str(self.text(rounds.heading))
-        return ROUND_HEADINGS["melds"] if self.body.keeps == "melds" else None
+        return _round_headings()["melds"] if self.body.keeps == "melds" else None
 
     def round_columns(self) -> list[tuple[str, str]]:
         """Which columns the rounds table needs: (field, heading)."""
         rounds = self.body.rounds.items if self.body.rounds else []
         cols = []
-        for name, attr in (("Cards", "each"), ("Wild", "wild"), ("Meld", "meld"), ("Minimum meld", "min_meld"),
-                           ("Trump", "trump"), ("Hands", "hands"), ("Scoring", "scoring"), ("Possible", "possible")):
+        for name, attr in ((_("Cards"), "each"), (_("Wild"), "wild"), (_("Meld"), "meld"),
+                           (_("Minimum meld"), "min_meld"), (_("Trump"), "trump"), (_("Hands"), "hands"),
+                           (_("Scoring"), "scoring"), (_("Possible"), "possible")):
             if any(getattr(r, attr) not in (None, [], "") for r in rounds):
                 cols.append((attr, name))
         return cols
@@ -107,11 +110,11 @@ class BodyView:
     def round_cells(self, r: Round) -> dict[str, str]:
         """The cells of one round's row (free text through ``text``: its **bold** is bold, not asterisks)."""
         cells = {
-            "each": f"{describe.plural(r.each, 'card')} dealt" if r.each is not None else "",
-            "wild": f"{r.wild} wild" if r.wild else "",
+            "each": _("%(cards)s dealt", cards=describe.cards_count(r.each)) if r.each is not None else "",
+            "wild": _("%(cards)s wild", cards=r.wild) if r.wild else "",
             "meld": r.meld or "",
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
-            "trump": (r.trump if "trump" in r.trump.lower() else f"{r.trump} trump") if r.trump else "",
+            "trump": (r.trump if "trump" in r.trump.lower() else _("%(suit)s trump", suit=r.trump)) if r.trump else "",
             "hands": self.hands_cell(r.hands),
             # The label is the rules' words, the value the amount: a colon keeps them apart ('The last trick: 20
             # points'), where a space ran them into one false sentence ('Each trick counts as double 2 points each').
@@ -125,7 +128,8 @@ class BodyView:
     def hands_cell(self, hands: list[str]) -> Markup:
         """A round's hands in one cell, their emphasis kept; 'No trump (all 4 hands)' when all are alike."""
         if len(hands) > 1 and len(set(hands)) == 1:
-            return Markup("{} (all {})").format(self.text(hands[0]), describe.plural(len(hands), "hand"))
+            return escape(_("%(hand)s (all %(hands)s)")) % {
+                "hand": self.text(hands[0]), "hands": describe.counted(len(hands), "%(count)s hand", "%(count)s hands")}
         return Markup("; ").join(self.text(h) for h in hands)
 
     def sequences(self) -> list[str]:
@@ -140,12 +144,17 @@ class BodyView:
                 sizes += list(range(s.low + 1, s.start + 1))
             # The hands as the source lists them ('Play 10 to 1 and then back up to 10'), not a count of them ('19
             # hands') the program works out: that is the checks' (rounds.count_mismatch), not the reader's.
-            who = f"With {parse_players(s.players).describe()} players" if s.players is not None else "Hands"
-            out.append(f"{who}: {', '.join(map(str, sizes))} {'card' if sizes == [1] else 'cards'}")
+            who = _("With %(count)s players", count=describe.players_phrase(s.players)) if s.players is not None \
+                else _("Hands")
+            out.append(_("%(who)s: %(cards)s", who=who, cards=n_("%(count)s card", "%(count)s cards",
+                                                                  1 if sizes == [1] else 2,
+                                                                  count=", ".join(map(str, sizes)))))
         if rounds.ranks:
-            out.append(f"One round for each rank {rounds.ranks}; the rank sets the cards dealt and is wild")
+            out.append(_("One round for each rank %(ranks)s; the rank sets the cards dealt and is wild",
+                         ranks=rounds.ranks))
         if rounds.then_reversed:
-            out.append(f"The {describe.plural(len(rounds.items), 'hand')} above, then the same hands in reverse order")
+            out.append(_("The %(hands)s above, then the same hands in reverse order",
+                         hands=describe.counted(len(rounds.items), "%(count)s hand", "%(count)s hands")))
         return out
 
     def placed(self, path: str) -> bool:
@@ -184,7 +193,8 @@ def decision_notes(lib: Library, game_id: str) -> list[DecisionNote]:
     added. Corrections are not among them: the errata list those."""
     here = lib.edition.id
     # One sentence, on one line: a line break in the YAML would end the site's note box (an indented block).
-    return [DecisionNote(f"{'Added' if r.kind == 'game_added' else 'Changed'} in {here}", " ".join(r.why.split()),
+    return [DecisionNote(_("Added in %(edition)s", edition=here) if r.kind == "game_added"
+                         else _("Changed in %(edition)s", edition=here), " ".join(r.why.split()),
                          describe.decision_anchor(r.id))
             for r in lib.revisions
             if r.edition == here and r.kind != "game_retired" and describe.revision_game(r) == game_id]
@@ -234,7 +244,7 @@ class GamePage:
         return self.game.heading()
 
     def _cited(self) -> list[Source]:
-        return self.game.sources + [s for v, _ in self.variants for s in v.sources]
+        return self.game.sources + [s for v, _view in self.variants for s in v.sources]
 
     def _citation(self, src: Source) -> str:
         part = self.part(src)

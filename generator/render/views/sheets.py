@@ -15,7 +15,8 @@ from typing import Any
 from ...book.equipment import doubles_played, top_double
 from ...book.model import ScoreSheet, SheetBlock
 from ...book.phrases import parse_players
-from .describe import COINS, partnerships
+from ...book.words import _
+from .describe import COINS, partnerships, players_phrase
 from .describe import goal as goal_words
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
@@ -55,7 +56,7 @@ def sheet_parts(view: Any) -> list[SheetPart]:
     by_sequence = sheet is not None and any(b.rows_from == "sequence" for b in sheet.blocks)
     if by_sequence and rounds is not None and len(rounds.sequences) > 1:
         return [SheetPart(_top_players(s.players), i,
-                          f"For {parse_players(s.players).describe()} players" if s.players is not None else None)
+                          _("For %(count)s players", count=players_phrase(s.players)) if s.players is not None else None)
                 for i, s in enumerate(rounds.sequences)]
     return [SheetPart(player_count(view.body))]
 
@@ -70,10 +71,11 @@ def sheet_columns(view: Any, block: SheetBlock, part: SheetPart | None = None) -
     if not block.player_columns:
         return list(block.columns)
     if is_team_sheet(view):  # a side's boxes as a player's: 500 Rummy's bidding team writes its Bid beside its Score
-        return ["Team 1", "Team 2"] if len(block.columns) <= 1 else [f"Team {i}: {c}" for i in (1, 2) for c in block.columns]
+        return [_("Team %(n)s", n=i) for i in (1, 2)] if len(block.columns) <= 1 else [
+            _("Team %(n)s: %(column)s", n=i, column=c) for i in (1, 2) for c in block.columns]
     n = part.players if part else player_count(view.body)
     if len(block.columns) <= 1:
-        return [f"Player {i}" for i in range(1, n + 1)]
+        return [_("Player %(n)s", n=i) for i in range(1, n + 1)]
     return [f"{i}: {c}" for i in range(1, n + 1) for c in block.columns]
 
 
@@ -172,7 +174,7 @@ def sample_cells(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
             if cell is None:
                 cells.append("")
             elif cell in figures:
-                computed, stated, _ = figures[cell]
+                computed, stated, _where = figures[cell]
                 cells.append(format_value(stated if stated is not None else computed))
             else:
                 cells.append(view.text(cell))
@@ -207,26 +209,28 @@ def _generic_block(body: Any) -> SheetBlock:
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
     listed = bool(rounds and (rounds.items or rounds.ranks or rounds.doubles))
     counted = goal.rounds if goal and goal.rounds and not listed else None
-    rows = [f"Round {i}" for i in range(1, counted + 1)] if counted else []
+    rows = [_("Round %(n)s", n=i) for i in range(1, counted + 1)] if counted else []
     rows_from = "rounds" if listed else None
     if keeps == "melds":  # each player marks the meld they have made; a race has no total
-        return SheetBlock(player_columns=True, rows_from=rows_from, rows=rows)
+        return SheetBlock(columns=[_("Score")], player_columns=True, rows_from=rows_from, rows=rows)
     title = None
     if keeps == "lives" and body.equipment and body.equipment.stakes:
-        title = f"{_coins(body).capitalize()} lost"  # 'loses a dime'
+        title = _("%(coins)s lost", coins=_coins(body).capitalize())  # 'loses a dime'
     elif keeps == "tally" and goal and goal.target_unit:
         title = goal.target_unit.capitalize()  # 'collect 7 sticks'
     if keeps == "bid_made":
-        return SheetBlock(title=title, columns=["Bid", "Score"], player_columns=True,
+        score = _("Score")
+        return SheetBlock(title=title, columns=[_("Bid"), score], player_columns=True,
                           rows_from="sequence" if rounds and rounds.sequences else rows_from, rows=rows,
-                          total="Total", sums=["Score"])
-    return SheetBlock(title=title, player_columns=True, rows_from=rows_from, rows=rows, total="Total")
+                          total=_("Total"), sums=[score])
+    return SheetBlock(title=title, columns=[_("Score")], player_columns=True, rows_from=rows_from, rows=rows,
+                      total=_("Total"))
 
 
 def generic_sheet(heading: str, body: Any) -> ScoreSheet:
     """A score sheet for a game that has none of its own: one column per player, a row per round, kept
     as its rules keep score (``keeps``)."""
-    return ScoreSheet(title=f"{heading} score sheet", fields=["Date"], blocks=[_generic_block(body)])
+    return ScoreSheet(title=_("%(game)s score sheet", game=heading), fields=[_("Date")], blocks=[_generic_block(body)])
 
 
 def ordinal(n: int) -> str:
@@ -240,6 +244,9 @@ def row_name(row_label: str, label: str, n: int, after: bool = False) -> str:
     ('Hand 3', '3rd time a team scores'); ``after``: as it follows 'Total after' ('hand 3')."""
     if label:
         return label
+    # The model's default is the tool's words ('Hand 3'), in the book's language; a row label the rules give is theirs.
+    if row_label == "Hand {n}":
+        return _("hand %(n)s", n=n) if after else _("Hand %(n)s", n=n)
     name = row_label.replace("{nth}", ordinal(n)).replace("{n}", str(n))
     return name[:1].lower() + name[1:] if after else name
 
@@ -254,7 +261,7 @@ def column_groups(block: SheetBlock) -> list[str | None]:
 
 def player_heading(view: Any, n: int) -> str:
     """The heading over player (or team) ``n``'s columns, from 1: 'Player 2', 'Team 1'."""
-    return f"{'Team' if is_team_sheet(view) else 'Player'} {n}"
+    return _("Team %(n)s", n=n) if is_team_sheet(view) else _("Player %(n)s", n=n)
 
 
 def player_groups(view: Any, block: SheetBlock, part: SheetPart | None = None) -> list[tuple[str, int]]:
@@ -450,7 +457,7 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
                            carries=tuple(kept.index(c) if c in kept else None for c in carried_blocks(sheet.blocks, b)))
                    for b in (sheet.blocks[i] for i in kept))
     return Sheet(view.text(sheet.title), part.caption if part else None,
-                 tuple(sheet.fields or (["Date"] if part else [])), tables, body.keeps or "points",
+                 tuple(sheet.fields or ([_("Date")] if part else [])), tables, body.keeps or "points",
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
                  _coins(body),
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
@@ -488,7 +495,7 @@ def sheet_files(pages: list[Any]) -> list[SheetFile]:
     for page in pages:
         if page.main.body.keeps_score():
             out.append(SheetFile(len(out) + 1, page.id, None, page.heading()))
-        for variant, _ in page.variants:
+        for variant, _view in page.variants:
             if has_own_sheet(variant):
                 out.append(SheetFile(len(out) + 1, page.id, variant.id, f"{page.heading()} – {variant.title}"))
     return out
@@ -533,9 +540,9 @@ class Keeper:
             return self.sides
         low, high = self.counts[0], self.counts[-1]
         if self.open:
-            return f"{low} or more players" if self.floor_stated else (
-                "Any number of players" if self.step == 1 else f"Multiples of {self.step} players")
-        return f"{low} players" if low == high else f"{low}-{high} players"
+            return _("%(count)s or more players", count=low) if self.floor_stated else (
+                _("Any number of players") if self.step == 1 else _("Multiples of %(count)s players", count=self.step))
+        return _("%(count)s players", count=low if low == high else f"{low}-{high}")
 
 
 def keepers(view: Any, heading: str, key: str, stated_players: str | int | None = None) -> list[Keeper]:

@@ -46,7 +46,11 @@
         li.hidden = !ok;
         if (ok) shown++;
       });
-      count.textContent = shown + (shown === 1 ? " game fits" : " games fit");
+      // The words are the page's, in the book's language (finder.md.j2's data-words, JSON).
+      var finder = document.getElementById("finder");
+      var words = finder && finder.dataset.words ? JSON.parse(finder.dataset.words)
+        : {one: "%(count)s game fits", many: "%(count)s games fit"};
+      count.textContent = (shown === 1 ? words.one : words.many).replace("%(count)s", String(shown));
     }
     form.addEventListener("input", update);
     form.addEventListener("change", update);

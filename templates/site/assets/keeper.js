@@ -3,6 +3,31 @@
 (function () {
   "use strict";
 
+  // The words it writes, in the book's language: the page's (keeper.md.j2, data-words, JSON), each with its
+  // %(name)s filled in as text; a page that gives none (a book's own older keeper.md.j2) gets the English.
+  var ENGLISH = {
+    player: "Player %(n)s", team: "Team %(n)s", and: "%(first)s and %(last)s",
+    reached_back: "%(names)s reached %(target)s and then %(back)s.",
+    working_down: "Working down from %(target)s: %(scores)s.",
+    reached_with: "%(names)s reached %(target)s with %(score)s.", reached: "%(names)s reached %(target)s.",
+    lowest: "Lowest total: %(names)s with %(score)s.", highest: "Highest total: %(names)s with %(score)s.",
+    left: "%(coins)s left: %(scores)s.", only_one: "%(name)s is the only one with %(coins)s left.",
+    clear: "Clear every score on this sheet and start a new game?",
+    unread: "?",  // a total that adds a box holding no number
+    not_number: "Not a number: write digits, as 1000, 1,000 or -5",  // a box holding no number, as its tooltip
+    no_leader: "A box holds no number (marked): correct it to see who leads."
+  };
+  var WORDS = null;
+  function say(key, values) {
+    if (WORDS === null) {
+      var block = document.querySelector(".keeper-back[data-words]");
+      WORDS = block ? JSON.parse(block.dataset.words) : ENGLISH;
+    }
+    return String(WORDS[key] || ENGLISH[key]).replace(/%\((\w+)\)s/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
+
   // score-box reader: begin. The PDF form's scripts carry this function's text as it stands here
   // (generator/render/pdf/writer.py reads it), so a box on the site and in the PDF reads an entry the same way.
   // What a person types in a score box: "" for an empty box, a number, or NaN for what is no number this reads
@@ -22,24 +47,18 @@
   }
   // score-box reader: end
 
-  // The words the keeper writes of an entry it cannot read, in one place (for the book's language).
-  var WORDS = {
-    unread: "?",  // a total that adds a box holding no number
-    notNumber: "Not a number: write digits, as 1000, 1,000 or -5",  // a box holding no number, as its tooltip
-    noLeader: "A box holds no number (marked): correct it to see who leads."
-  };
   // Limits on what a saved game (this browser's localStorage, which anything on the device may have written) may
   // hold: the keeper reads a saved game only within them, and starts afresh on what is outside.
   var MOST_PLAYERS = 100, LONGEST_ENTRY = 200, MOST_CELLS = 20000;
 
   function sum(value) { return value === undefined ? 0 : value; }  // a sum not begun is 0 (NaN stays NaN)
-  function shown(value) { return isNaN(value) ? WORDS.unread : String(value); }
+  function shown(value) { return isNaN(value) ? say("unread") : String(value); }
 
   // A box is marked (and told why) while it holds what readScore reads as no number.
   function mark(input, value) {
     if (typeof value === "number" && isNaN(value)) {
       input.setAttribute("aria-invalid", "true");
-      input.title = WORDS.notNumber;
+      input.title = say("not_number");
     } else if (input.hasAttribute("aria-invalid")) {
       input.removeAttribute("aria-invalid");
       input.removeAttribute("title");
@@ -145,7 +164,7 @@
 
     function nameOf(p) {
       var names = state.names || {};
-      return names[p] || (root.dataset.teams ? "Team " : "Player ") + p;
+      return names[p] || say(root.dataset.teams ? "team" : "player", {n: p});
     }
 
     function show() {
@@ -200,7 +219,7 @@
           tr.querySelectorAll("input[data-col]").forEach(function (input) {
             var c = input.dataset.col, value = readScore(input.value);
             if (!(c in summed) || value === "") { return; }
-            sums[c] = sum(sums[c]) + value;  // a box holding no number makes the sum NaN, shown as WORDS.unread
+            sums[c] = sum(sums[c]) + value;  // a box holding no number makes the sum NaN, shown as say("unread")
             if (summed[c]) { entered[summed[c]] = true; }
           });
           // A row that carries an earlier table's total (a grand total's 'Game 1 total') shows it and adds it.
@@ -238,10 +257,13 @@
     function status(grand, entered, peak) {
       var el = root.querySelector(".keeper-status");
       var ps = Object.keys(grand).map(Number);
-      var names = function (list) { return list.map(nameOf).join(" and "); };
+      var names = function (list) {
+        var all = list.map(nameOf);
+        return all.length ? all.reduce(function (said, name) { return say("and", {first: said, last: name}); }) : "";
+      };
       if (ps.some(function (p) { return !entered[p]; })) { ps = []; }
       if (ps.some(function (p) { return isNaN(grand[p]); })) {
-        el.textContent = WORDS.noLeader;
+        el.textContent = say("no_leader");
         return;
       }
       var winner = root.dataset.winner, target = root.dataset.target, loseAt = root.dataset.loseAt;
@@ -273,18 +295,18 @@
         ps.filter(function (p) { return peak[p] >= Number(target); }) : [];
       var down = up.filter(function (p) { return grand[p] <= Number(backTo); });
       if (down.length) {
-        text = names(down) + " reached " + target + " and then " + backTo + ".";
+        text = say("reached_back", {names: names(down), target: target, back: backTo});
       } else if (up.length) {
-        text = "Working down from " + target + ": " + up.map(function (p) { return nameOf(p) + " " + grand[p]; }).join(", ") + ".";
+        text = say("working_down", {target: target, scores: up.map(function (p) { return nameOf(p) + " " + grand[p]; }).join(", ")});
       } else if (target !== undefined && !low && reached(target).length) {
         var first = best(reached(target));
-        text = names(first) + " reached " + target + " with " + grand[first[0]] + ".";
+        text = say("reached_with", {names: names(first), target: target, score: grand[first[0]]});
       } else if (end !== undefined && reached(end).length) {
-        text = names(reached(end)) + " reached " + end + ". " + (low ? "Lowest" : "Highest") + " total: " +
-          names(leaders) + " with " + grand[leaders[0]] + ".";
+        text = say("reached", {names: names(reached(end)), target: end}) + " " +
+          say(low ? "lowest" : "highest", {names: names(leaders), score: grand[leaders[0]]});
       } else {
         // The goal itself is the page's "To win" line, in the book's words ("target typically 100"), not here.
-        text = (low ? "Lowest" : "Highest") + " total: " + names(leaders) + " with " + grand[leaders[0]] + ".";
+        text = say(low ? "lowest" : "highest", {names: names(leaders), score: grand[leaders[0]]});
       }
       el.textContent = text;
     }
@@ -294,10 +316,10 @@
     function lives(ps, lost, start, coins, winner) {
       var left = function (p) { return Math.max(start - lost[p], 0); };
       var having = ps.filter(function (p) { return left(p) > 0; });
-      var text = coins.charAt(0).toUpperCase() + coins.slice(1) + " left: " +
-        ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ") + ".";
+      var text = say("left", {coins: coins.charAt(0).toUpperCase() + coins.slice(1),
+        scores: ps.map(function (p) { return nameOf(p) + " " + left(p); }).join(", ")});
       if (winner === "last_standing" && having.length === 1) {
-        text += " " + nameOf(having[0]) + " is the only one with " + coins + " left.";
+        text += " " + say("only_one", {name: nameOf(having[0]), coins: coins});
       }
       return text;
     }
@@ -330,7 +352,7 @@
       else if (act === "add" && open && allowed(n + step)) { state.players = n + step; }
       if (act === "remove" && i > 0) { state.players = counts[i - 1]; }
       else if (act === "remove" && i < 0 && n - step >= counts[counts.length - 1]) { state.players = n - step; }
-      if (act === "new" && window.confirm("Clear every score on this sheet and start a new game?")) {
+      if (act === "new" && window.confirm(say("clear"))) {
         state = {players: state.players, names: state.names};
         fill();
       }
