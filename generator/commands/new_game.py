@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from ..book.editor import BOOK_PATH, BookFile, emit
-from ..book.files import read_source_text
-from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
+from ..book.files import read_source_text, write_source
+from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, reserved
 from ..book.loader import parse_yaml
 from ..book.model import EQUIPMENT_KINDS
 from ..errors import RulebookError, SourceError
@@ -134,6 +134,10 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
         raise RulebookError(f"'{name}' makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
                             "give the game a longer name (for example 'No Thanks' rather than 'No', "
                             "'Game 1000' rather than '1000')")
+    why = reserved(slug)
+    if why:
+        raise RulebookError(f"'{name}' makes the id {why}: give the game a longer name (for example "
+                            f"'{title} Rummy' or 'House {title}')")
     sources = sources or []
     if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
@@ -163,9 +167,18 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
         body = body.replace("sources: []\n", "sources: []  # none given: the book's own game (cite a document of "
                                              "book.yaml's sources if it has one)\n", 1)
     facts, goal = PROSE[game_kind]
-    data.write_text(body, encoding="utf-8")
-    prose.write_text(facts + TAIL.replace("{goal}", goal), encoding="utf-8")
-    book.write_text(listed, encoding="utf-8")
+    # Each file whole or not at all, book.yaml last: stopped anywhere (a full disk), the new files are removed and
+    # book.yaml is as it was, so the command can simply be run again
+    written: list[Path] = []
+    try:
+        for path, text in ((data, body), (prose, facts + TAIL.replace("{goal}", goal))):
+            write_source(path, text)
+            written.append(path)
+        write_source(book, listed)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
     return [data, prose, book]
 
 

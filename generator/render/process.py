@@ -261,6 +261,9 @@ def _limited(megabytes: int) -> Callable[[], None]:
 
         die_with_parent(parent)
         limit = megabytes * 1024 * 1024
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if hard != resource.RLIM_INFINITY:  # a user's `ulimit -v` below ours: no process may raise it, so keep it
+            limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return apply
 

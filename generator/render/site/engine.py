@@ -8,6 +8,7 @@ The rest of the project asks for a site by these functions and never names the e
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -16,6 +17,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ... import settings
@@ -121,7 +123,7 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
     # build refuses what it did not make (and a preview and a build may run at once).
     # What MkDocs logs is kept from the start (a configuration it refuses); the plugin tells it at each build.
     with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told), \
-            kept(lambda: None) as log:
+            kept(lambda: None) as log, _ends_when_stopped(generated):
         asked = Path(generated) / "request.json"
         asked.write_text(Request(PAGES, str(root), edition, generated).to_json(), encoding="utf-8")
         try:
@@ -135,6 +137,43 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
                 raise
             raise BuildError(f"{addr} is in use (another preview, or another server): stop it, or give another "
                              "address with --addr, such as 127.0.0.1:8001") from None
+
+
+STOP_GRACE = 10  # seconds the preview has to shut its server down once stopped, before it ends regardless
+
+
+@contextlib.contextmanager
+def _ends_when_stopped(generated: str) -> Iterator[None]:
+    """SIGTERM (or SIGHUP) stops the preview for certain: the signal interrupts it as Ctrl-C does, which MkDocs's
+    server takes as its cue to shut down; and should that shutdown wait forever (its server thread, a rebuild, the
+    file watcher), the process ends ``STOP_GRACE`` seconds later all the same, its generated pages removed. A
+    preview stopped so ends as stopped, not as if it had finished."""
+    import shutil
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stopped: list[str] = []
+
+    def stop(signum: int, frame: object) -> None:
+        if not stopped:
+            stopped.append(signal.Signals(signum).name)
+
+            def end() -> None:
+                shutil.rmtree(generated, ignore_errors=True)
+                os._exit(130)
+            threading.Thread(target=lambda: (threading.Event().wait(STOP_GRACE), end()), daemon=True).start()
+        raise KeyboardInterrupt(stopped[0])
+    before = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    if stopped:  # MkDocs's server takes the interrupt as the end of serving, and returns
+        raise KeyboardInterrupt(stopped[0])
 
 
 def _plugins_asked(root: Path, request: Path) -> Any:
