@@ -105,7 +105,7 @@ def test_a_local_branch_behind_the_remote_is_read_as_the_remote(published, tmp_p
     """A local gh-pages left behind (an older publish; the remote has the newer deploys): mike deploys on the remote's,
     and so publish reads it: nothing to build. A local branch ahead (deploys not pushed) is read as it is."""
     clone = _clone_of(published, tmp_path)
-    _git(clone, "branch", "gh-pages", "origin/gh-pages~2")  # before 2026.2 was deployed and the default set
+    _git(clone, "branch", "gh-pages", "origin/gh-pages~3")  # before 2026.2 was deployed and the default set
     assert "2026.2" not in _versions(clone)
     assert main(["--root", str(clone), "publish"]) == 0
     assert "deployed nothing; kept 2026.1, 2026.2" in capsys.readouterr().out
@@ -132,6 +132,54 @@ def _rewrite(repo: Path, branch: str, path: str, text: str) -> None:
     tree = _git(repo, "write-tree", env=env).strip()
     commit = _git(repo, "commit-tree", tree, "-p", branch, "-m", f"{path} by hand").strip()
     _git(repo, "update-ref", f"refs/heads/{branch}", commit)
+
+
+def _remove(repo: Path, branch: str, path: str) -> None:
+    """A commit on ``branch`` without ``path``: a foreign commit (by hand, by another tool), no work tree touched."""
+    _git(repo, "read-tree", f"--index-output={repo / '.git' / 'alt-index'}", branch)
+    env = {"GIT_INDEX_FILE": str(repo / ".git" / "alt-index")}
+    _git(repo, "update-index", "--force-remove", path, env=env)
+    tree = _git(repo, "write-tree", env=env).strip()
+    commit = _git(repo, "commit-tree", tree, "-p", branch, "-m", f"{path} removed by hand").strip()
+    _git(repo, "update-ref", f"refs/heads/{branch}", commit)
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(root).parts}
+
+
+def test_publish_builds_in_its_own_folder_and_rebuilds_what_a_foreign_commit_removed(published, tmp_path, counted,
+                                                                                    capsys):
+    """issue 60: a user's own site/ folder (publish once built there, and emptied it first) is left as it was; a
+    commit on gh-pages that removed a file of 2026.1 (its digest unchanged) has 2026.1 built again, and only it."""
+    root = _copy(published, tmp_path / "book")
+    (root / "site").mkdir()
+    (root / "site" / "notes.txt").write_text("the user's own notes\n", encoding="utf-8")
+    before = _files(root)
+    _remove(root, "gh-pages", "2026.1/index.html")
+    assert main(["--root", str(root), "publish"]) == 0
+    assert "deployed 2026.1; kept 2026.2" in capsys.readouterr().out
+    assert counted["deployed"] == ["2026.1"]
+    assert _git(root, "cat-file", "-t", "gh-pages:2026.1/index.html").strip() == "blob"
+    assert _files(root) == before, "publish wrote or removed a file of the book's folder"
+    # Built again, its tree recorded: the next publish keeps it.
+    counted["deployed"].clear()
+    assert main(["--root", str(root), "publish"]) == 0
+    assert counted["deployed"] == []
+
+
+def test_publish_in_a_fresh_clone_leaves_nothing_behind(published, tmp_path, counted, capsys):
+    """A fresh clone (gh-pages only the remote's) with an edition to build: publish writes nothing into the book's
+    folder (once it left build/generated/, which `rulebook build` then refused as not its own)."""
+    clone = _clone_of(published, tmp_path)
+    _git(clone, "branch", "gh-pages", "origin/gh-pages")
+    _remove(clone, "gh-pages", "2026.2/index.html")
+    before = _files(clone)
+    assert main(["--root", str(clone), "publish"]) == 0
+    assert counted["deployed"] == ["2026.2"]
+    assert _files(clone) == before
+    assert not (clone / "build").exists() and not (clone / "site").exists()
 
 
 def test_a_local_branch_diverged_from_the_remote_is_refused_before_anything_is_built(published, tmp_path, counted,

@@ -39,6 +39,9 @@ ALIAS = "latest"
 # published under a commit that does not hold it.
 SOURCES = ("rules_data", "content", "templates", engine.CONFIG, "generator", "pyproject.toml", "requirements.lock")
 DIGEST = "rulebook-build"  # the property of a deployed version (mike's versions.json) holding its build's digest
+# ... and the id of the folder its deploy committed (git's tree): a later commit on the branch that removed or changed
+# one of its files (by hand, another tool) shows, and the edition is built again
+TREE = "rulebook-tree"
 
 
 TEMP_PREFIX = "rulebook-publish-"  # the temporary folder, in the system's: the next publish removes one a stop left
@@ -115,7 +118,8 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             digest = build_digest(ed_lib, code)
             aliases = (ALIAS,) if edition.id == lib.book.current else ()
             entry = there.get(edition.id)
-            if entry is not None and entry.properties.get(DIGEST) == digest:
+            if entry is not None and entry.properties.get(DIGEST) == digest and entry.properties.get(TREE) == \
+                    git.tree(root, engine.deployed_ref(root, branch) or branch, edition.id):
                 done.kept.append(edition.id)  # built from what it would read now: as deployed, byte for byte
                 if not set(aliases) <= set(entry.aliases):  # opened before: the alias moves to it, as it is
                     engine.alias(root, env, branch, edition.id, aliases,
@@ -128,7 +132,8 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             engine.deploy(root, env, branch, edition.id, f"{edition.id} – {edition.label}", aliases,
                           downloads=pdf_dir, pages=anchors, generated=Path(tmp) / edition.id / "generated",
                           message=f"Deployed {edition.id} ({edition.label}) built from commit {commit}",
-                          properties={DIGEST: digest})
+                          properties={DIGEST: digest}, site=Path(tmp) / edition.id / "site")
+            engine.set_properties(root, env, branch, edition.id, {TREE: git.tree(root, branch, edition.id) or ""})
             progress(f"{edition.id}: site built, checked and committed", final=True)
             done.deployed.append(edition.id)
             shutil.rmtree(Path(tmp) / edition.id, ignore_errors=True)

@@ -63,6 +63,7 @@ class Request:
     pages: dict[str, int] | None = None  # the site: the book's page of each anchor, which it prints
     repo: str = ""  # the site: the repository setting (the plugin's ``repo:``)
     versioned: bool = False  # the site: one version among several (mike deploys it)
+    site: str | None = None  # the site mike deploys: the folder it is built into (publish's own), not mkdocs.yml's
 
     def to_json(self) -> str:
         """The request as JSON."""

@@ -202,17 +202,19 @@ def versioned(env: dict[str, str]) -> dict[str, str]:
 
 
 def deploy(root: Path, env: dict[str, str], branch: str, edition: str, title: str, aliases: tuple[str, ...],
-           downloads: Path, pages: dict[str, int], generated: Path, message: str, properties: dict[str, str]) -> None:
+           downloads: Path, pages: dict[str, int], generated: Path, message: str, properties: dict[str, str],
+           site: Path) -> None:
     """Build the site of ``edition`` (its PDFs in ``downloads``, the book's page of each anchor ``pages``, its
     generated pages in ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with
     ``aliases``, the commit message ``message`` and ``properties`` kept with the version (in versions.json, read by
     ``versions``). Nothing is committed unless the build succeeds and its check passes (the plugin checks every
     build). mike's build of the site is given its request in a file beside ``generated``, named in mike's
-    environment (settings.REQUEST)."""
+    environment (settings.REQUEST). The site is built into ``site``, a folder of the caller's: never the book's own
+    ``site/``, which MkDocs would empty first."""
     asked = generated.parent / "request.json"
     asked.parent.mkdir(parents=True, exist_ok=True)
     asked.write_text(Request(PAGES, str(root), edition, str(generated), downloads=str(downloads), pages=pages,
-                             versioned=True).to_json(), encoding="utf-8")
+                             versioned=True, site=str(site)).to_json(), encoding="utf-8")
     args = ["deploy", "--branch", branch, "--title", title, "--message", message, "--prop-delete-all",
             *(arg for key, value in sorted(properties.items()) for arg in ("--prop-set-string", f"{key}={value}")),
             edition]
@@ -279,6 +281,13 @@ def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> N
     if shown is not None and f'href="{version}/"' in shown and f'url={version}/' in shown:
         return
     _mike(["set-default", "--branch", branch, version], root, env)
+
+
+def set_properties(root: Path, env: dict[str, str], branch: str, version: str, properties: dict[str, str]) -> None:
+    """Add ``properties`` to those kept with ``version`` (mike's versions.json): its files are not touched."""
+    _mike(["props", "--branch", branch, "--message", f"{version}: {', '.join(sorted(properties))} recorded",
+           *(arg for key, value in sorted(properties.items()) for arg in ("--set-string", f"{key}={value}")), version],
+          root, env)
 
 
 def alias(root: Path, env: dict[str, str], branch: str, version: str, aliases: tuple[str, ...], message: str) -> None:
