@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -166,9 +165,11 @@ def test_serve_ends_on_sigterm_even_when_shutting_down_hangs(tmp_path):
     generated.mkdir()
     code = ("import sys, time\nfrom generator.render.site import engine\nengine.STOP_GRACE = 1\n"
             f"with engine._ends_when_stopped({str(generated)!r}):\n"
-            "    print('ready', flush=True)\n"
+            "    ready = False\n"
             "    while True:\n"
-            "        try:\n"
+            "        try:\n"  # ready said inside the try: the signal, sent once it is, is always swallowed
+            "            if not ready:\n"
+            "                ready = print('ready', flush=True) or True\n"
             "            time.sleep(0.05)\n"
             "        except KeyboardInterrupt:\n"
             "            pass\n")

@@ -72,7 +72,7 @@ def project(tmp_path_factory) -> Path:
 
 def test_make_builds_on_content_not_on_mtimes(project):
     built = []
-    for step, due in STEPS:
+    for step, _due in STEPS:
         _edit(project, step)
         log = project / "builds.txt"
         before = log.read_text().count("\n") if log.exists() else 0

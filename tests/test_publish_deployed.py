@@ -149,37 +149,32 @@ def _files(root: Path) -> dict[str, bytes]:
             if p.is_file() and ".git" not in p.relative_to(root).parts}
 
 
+def _folders(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                  if p.is_dir() and ".git" not in p.relative_to(root).parts)
+
+
 def test_publish_builds_in_its_own_folder_and_rebuilds_what_a_foreign_commit_removed(published, tmp_path, counted,
                                                                                     capsys):
-    """issue 60: a user's own site/ folder (publish once built there, and emptied it first) is left as it was; a
-    commit on gh-pages that removed a file of 2026.1 (its digest unchanged) has 2026.1 built again, and only it."""
-    root = _copy(published, tmp_path / "book")
-    (root / "site").mkdir()
-    (root / "site" / "notes.txt").write_text("the user's own notes\n", encoding="utf-8")
-    before = _files(root)
-    _remove(root, "gh-pages", "2026.1/index.html")
-    assert main(["--root", str(root), "publish"]) == 0
+    """issue 60, in one publish (one build): a fresh clone (gh-pages the remote's), with a site/ folder of the user's
+    (publish once built there, emptying it first), and a commit on gh-pages that removed a file of 2026.1 (its digest
+    unchanged). 2026.1 is built again, and only it; the book's folder is as it was, site/ and all, and nothing is left
+    in it (once build/generated/, which `rulebook build` then refused as not its own). Published again: kept."""
+    clone = _clone_of(published, tmp_path)
+    (clone / "site").mkdir()
+    (clone / "site" / "notes.txt").write_text("the user's own notes\n", encoding="utf-8")
+    _git(clone, "branch", "gh-pages", "origin/gh-pages")
+    _remove(clone, "gh-pages", "2026.1/index.html")
+    before, folders = _files(clone), _folders(clone)
+    assert main(["--root", str(clone), "publish"]) == 0
     assert "deployed 2026.1; kept 2026.2" in capsys.readouterr().out
     assert counted["deployed"] == ["2026.1"]
-    assert _git(root, "cat-file", "-t", "gh-pages:2026.1/index.html").strip() == "blob"
-    assert _files(root) == before, "publish wrote or removed a file of the book's folder"
-    # Built again, its tree recorded: the next publish keeps it.
+    assert _git(clone, "cat-file", "-t", "gh-pages:2026.1/index.html").strip() == "blob"
+    assert _files(clone) == before, "publish wrote or removed a file of the book's folder"
+    assert _folders(clone) == folders, "publish left a folder behind"
     counted["deployed"].clear()
-    assert main(["--root", str(root), "publish"]) == 0
+    assert main(["--root", str(clone), "publish"]) == 0  # its tree recorded: kept
     assert counted["deployed"] == []
-
-
-def test_publish_in_a_fresh_clone_leaves_nothing_behind(published, tmp_path, counted, capsys):
-    """A fresh clone (gh-pages only the remote's) with an edition to build: publish writes nothing into the book's
-    folder (once it left build/generated/, which `rulebook build` then refused as not its own)."""
-    clone = _clone_of(published, tmp_path)
-    _git(clone, "branch", "gh-pages", "origin/gh-pages")
-    _remove(clone, "gh-pages", "2026.2/index.html")
-    before = _files(clone)
-    assert main(["--root", str(clone), "publish"]) == 0
-    assert counted["deployed"] == ["2026.2"]
-    assert _files(clone) == before
-    assert not (clone / "build").exists() and not (clone / "site").exists()
 
 
 def test_a_local_branch_diverged_from_the_remote_is_refused_before_anything_is_built(published, tmp_path, counted,

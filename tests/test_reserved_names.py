@@ -55,3 +55,19 @@ def test_a_name_that_only_starts_like_one_is_fine(tmp_path, name):
     root = make_project(tmp_path / "book", {"games": [DEMO_GAME]})
     code, err = _new_game(root, name)
     assert code == 0, err
+
+
+ODD = ["A\xad", "\n", "-:", "Zero\u200bWidth"]  # found by tests/test_fuzz.py's names
+
+
+@pytest.mark.parametrize("name", ODD, ids=[repr(n) for n in ODD])
+def test_new_game_refuses_a_name_the_loader_would_refuse_in_one_line(book, name):
+    """A name with a character no title may hold (the loader refuses the file new-game would write), or none to
+    make a file name of: one line, quoting the name escaped, and nothing written."""
+    hostile.tried("names.odd")
+    before = {p: p.read_bytes() for p in book.rglob("*") if p.is_file()}
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["--root", str(book), "new-game", "--", name])
+    assert code == 1 and err.getvalue().count("\n") == 1 and err.getvalue().startswith("error: "), err.getvalue()
+    assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before

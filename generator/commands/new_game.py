@@ -16,11 +16,11 @@ from typing import Any
 import yaml
 
 from ..book.editor import BOOK_PATH, BookFile, emit
-from ..book.files import read_source_text, write_source
+from ..book.files import control_characters, read_source_text, write_source
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, reserved
 from ..book.loader import parse_yaml
 from ..book.model import EQUIPMENT_KINDS
-from ..errors import RulebookError, SourceError
+from ..errors import RulebookError, SourceError, echo
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
 
@@ -67,7 +67,8 @@ def slugify(name: str) -> str:
     """'Oh Hell!' -> 'oh-hell'."""
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     if not slug:
-        raise RulebookError(f"'{name}' has no letters or digits to make a file name from")
+        raise RulebookError(f"{echo(name)} has no letters or digits to make a file name from: give the game a name "
+                            "with some, such as 'Crazy Eights'")
     return slug
 
 
@@ -131,13 +132,17 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     slug = slugify(name)
     title = name.strip()
     if not _plain_text(slug):
-        raise RulebookError(f"'{name}' makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
+        raise RulebookError(f"{echo(name)} makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
                             "give the game a longer name (for example 'No Thanks' rather than 'No', "
                             "'Game 1000' rather than '1000')")
+    try:  # the name is the game's title: what the loader refuses in a file is refused here, before one is written
+        control_characters(title, "the name")
+    except SourceError as exc:
+        raise RulebookError(f"{echo(name)}: {exc.problem}") from None
     why = reserved(slug)
     if why:
-        raise RulebookError(f"'{name}' makes the id {why}: give the game a longer name (for example "
-                            f"'{title} Rummy' or 'House {title}')")
+        raise RulebookError(f"{echo(name)} makes the id {why}: give the game a longer name (for example "
+                            f"{echo(title + ' Rummy')} or {echo('House ' + title)})")
     sources = sources or []
     if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
