@@ -146,10 +146,13 @@ def test_a_memory_limit_is_one_line_naming_it(tmp_path, megabytes):
 
 def test_a_render_under_a_lower_limit_keeps_the_users(tmp_path):
     """A render's process asks for its own limit; under a user's lower hard limit (which no process may raise) it
-    keeps the user's, where it once ended the build in a `preexec_fn` traceback."""
+    keeps the user's, where it once ended the build in a `preexec_fn` traceback; a render stopped for memory then names
+    the user's limit (`granted`), not the one it asked for."""
     hostile.tried("environment.memory")
-    code = ("import resource, subprocess, sys; from generator.render.process import _limited\n"
+    code = ("import resource, subprocess, sys; from generator.render.process import _limited, granted\n"
             "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+            "assert granted(8192) == 3072 and granted(1024) == 1024, granted(8192)\n"  # what a message names
+
             "subprocess.run([sys.executable, '-c', 'import resource; print(resource.getrlimit(resource.RLIMIT_AS)[0] >> 20)'],"
             " preexec_fn=_limited(8192), check=True)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -252,6 +252,15 @@ def run(module: str, request: Request, *, timeout: float, memory_mb: int, progre
     return Result(failure=Failure(ERROR, last.removeprefix("error: ") or f"it ended (exit {ended}) without an answer"))
 
 
+def granted(megabytes: int) -> int:
+    """The address space, in MB, a process asked ``megabytes`` gets: less where this shell's hard limit (`ulimit -v`),
+    which no process may raise, is lower."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    return megabytes if hard == resource.RLIM_INFINITY else min(megabytes, hard // (1024 * 1024))
+
+
 def _limited(megabytes: int) -> Callable[[], None]:
     """What a render's process does before it starts: it ends with this one, and may use ``megabytes`` of address
     space."""
