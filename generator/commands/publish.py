@@ -10,8 +10,11 @@ unless it is told otherwise (``allow_dirty``), and each deploy's commit message 
 whose build would read exactly what its deployed version's build read (``build_digest``: the code, the templates,
 the versions, and the edition's sources as assembled, later changes and later editions left out) is kept as
 deployed, not built again: a correction to the current edition rebuilds the current edition alone, and opening an
-edition builds the new one alone (the alias ``latest`` moves to it). What is deployed is read where mike will
-commit: the local branch, or ``origin``'s when the local one is missing or behind (a CI checkout has only that).
+edition builds the new one alone (the alias ``latest`` moves to it), so long as the branch still holds the folder
+its deploy committed (``TREE``: a later commit that removed or changed a file of it has the edition built again).
+What is deployed is read where mike will commit: the local branch, or ``origin``'s when the local one is missing or
+behind (a CI checkout has only that). Each edition is built in publish's own temporary folder, never in the book's
+folder (its ``site/`` may be the user's own).
 """
 
 from __future__ import annotations
