@@ -10,11 +10,14 @@ EDITION ?=
 # longest first, in the order tests/conftest.py gives them (SLOW_FIRST), not by their number of tests.
 # PYTEST_ARGS= runs it serially.
 PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
-# What a build reads: when none of it is newer than the last build's stamp, `make` has nothing to do.
-SOURCES := $(shell find rules_data content templates generator -type f -not -path '*/__pycache__/*') \
-           mkdocs.yml pyproject.toml requirements.lock
+# What a build reads, by content: the digest of every file's name and bytes, written to $(DIGEST) only when it
+# differs from the one there. A build is due when that file is newer than the last build's stamp: a source changed,
+# added, removed, or put back as it was before (an older mtime, which make alone would take for "nothing changed");
+# a file touched but not changed is no change.
+SOURCES := rules_data content templates generator mkdocs.yml pyproject.toml requirements.lock
 OUTDIR := build$(if $(EDITION),/editions/$(EDITION))
 BUILT := build/.built-$(if $(EDITION),$(EDITION),current)
+DIGEST := build/.sources-$(if $(EDITION),$(EDITION),current)
 
 .DEFAULT_GOAL := all
 .PHONY: all build validate test fuzz FORCE serve preview publish bench lint schema freeze help clean booklet edition print-shop book-lock release
@@ -37,12 +40,17 @@ validate: $(STAMP) ## check the rules data (EDITION=2026.1 for the as-published 
 
 build: $(BUILT) ## validate, then build site and PDF (EDITION=... for another edition)
 
-# Rebuilt when a source is newer than the stamp, or the output is missing (someone removed it).
+$(DIGEST): FORCE
+	@mkdir -p $(dir $@)
+	@find $(SOURCES) -type f -not -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum \
+	  | sha256sum > $@.new && { cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@; }
+
+# Rebuilt when the sources' content changed since the stamp, or the output is missing (someone removed it).
 # `rulebook build` validates the current edition and prints the findings as `rulebook validate` does; an
 # earlier edition (the book as published, mistakes included) is reported but built whatever it says.
 # The stamp is dated when the build starts: a source saved while it runs is newer, so the next `make` builds again
 # (the build itself refuses to switch in a book whose sources changed after they were validated).
-$(BUILT): $(STAMP) $(SOURCES) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
+$(BUILT): $(STAMP) $(DIGEST) $(if $(wildcard $(OUTDIR)/site/index.html),,FORCE)
 	$(if $(EDITION),$(BIN)/rulebook validate --edition $(EDITION) || true)
 	@mkdir -p $(dir $@) && touch $@.started
 	$(BIN)/rulebook build $(if $(EDITION),--edition $(EDITION))

@@ -57,6 +57,8 @@ class Scale:
     loop_repeat: int = 5  # best of, for the everyday loop's commands
     loop_builds: int = 2  # one-game builds, each with a full build beside it
     validation_games: tuple[int, ...] = (200, 1000, 5000)  # generated books' sizes
+    # Issue 60: books of copies of one game (the largest the real book has), near-identical but for id and title
+    same_game: tuple[str, tuple[int, int]] = ("gin-rummy", (250, 2000))
     pdf_games: tuple[int, ...] = (100, 300, 1000)
     site_games: tuple[int, ...] = (200, 1000)
     site_pairs: tuple[int, int] = (9, 3)  # builds of ours and of a bare MkDocs, interleaved: the book's, a generated one's
@@ -100,6 +102,11 @@ def validation(results: dict, tmp: Path, scale: Scale = FULL) -> None:
         results["validate_below_ms_per_game"] = results[f"validate_{sizes[-2]}_ms_per_game"]
         results["validate_growth_ratio"] = (results["validate_largest_ms_per_game"]
                                             / results["validate_below_ms_per_game"])
+    game, (few, many) = scale.same_game
+    for n in (few, many):
+        book = make_book(tmp / f"same{n}", n, only=game)
+        results[f"validate_same_{n}_s"] = timed(lambda b=book: run_checks(load_library(b)), repeat=1)
+    results["validate_same_ratio"] = results[f"validate_same_{many}_s"] / results[f"validate_same_{few}_s"]
 
 
 def _child(code: str) -> dict:
@@ -315,6 +322,9 @@ TARGETS = [
     # more than one of the size below it (1,000).
     ("validate, {v} games: <= 1.3 x a game's time at {w}", "validate_largest_ms_per_game",
      "validate_below_ms_per_game", "validate_growth_ratio", 1.3),
+    # Issue 60: near-identical games, 8 times as many: at most 10 times the time.
+    ("validate, copies of one game: <= 10 x at 1/8 the games", "validate_same_many_s", "validate_same_few_s",
+     "validate_same_ratio", 10.0),
     # Issue 36: the book after eight more releases against today's two editions.
     ("validate, ten editions: <= 2 x two", "editions_validate_ten_s", "editions_validate_two_s",
      "editions_validate_ratio", 2.0),
@@ -341,6 +351,9 @@ def targets(results: dict, scale: Scale = FULL) -> list[str]:
         sizes = sorted(scale.validation_games) or [0]
         v, w = sizes[-1], sizes[-2] if len(sizes) > 1 else 0
         label, measured, reference, ratio = (None if s is None else s.format(n=n, v=v, w=w) for s in target[:4])
+        if ratio == "validate_same_ratio":  # named by its sizes
+            few, many = scale.same_game[1]
+            measured, reference = f"validate_same_{many}_s", f"validate_same_{few}_s"
         limit = target[4]
         if ratio not in results:
             continue

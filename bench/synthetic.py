@@ -18,9 +18,9 @@ def sections_of_games(book_text: str) -> dict[str, str]:
     return {game: section["id"] for section in book["sections"] for game in section["games"]}
 
 
-def make_book(dest: Path, games: int) -> Path:
-    """A project folder with ``games`` games (copies of the real ones, renamed), all in the book, each in the
-    section its original is in."""
+def make_book(dest: Path, games: int, only: str | None = None) -> Path:
+    """A project folder with ``games`` games (copies of the real ones, renamed, or of the one game ``only`` names),
+    all in the book, each in the section its original is in."""
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "rules_data").mkdir(parents=True)
@@ -29,7 +29,7 @@ def make_book(dest: Path, games: int) -> Path:
     shutil.copytree(ROOT / "templates", dest / "templates")  # mkdocs.yml watches it
     book = (ROOT / "rules_data" / "book.yaml").read_text(encoding="utf-8")
     section_of = sections_of_games(book)
-    originals = sorted(p for p in (ROOT / "rules_data").glob("*.yaml") if p.stem in section_of)
+    originals = sorted(p for p in (ROOT / "rules_data").glob("*.yaml") if p.stem in section_of and only in (None, p.stem))
     sections: dict[str, list[str]] = {sid: [] for sid in dict.fromkeys(section_of.values())}
     for i in range(games):
         source = originals[i % len(originals)]

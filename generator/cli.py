@@ -285,6 +285,11 @@ def main(argv: list[str] | None = None, quick_exit: bool = False) -> int:
     ``quick_exit`` (the ``rulebook`` command itself, not a caller in Python): ``validate``, run on
     every save, ends the process as soon as its report is printed.
     """
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or a pipe that cannot write every character (Windows' cp1252, a C locale): a character it cannot
+        # is written as an escape, never a traceback at the first Greek word a finding quotes
+        if hasattr(stream, "reconfigure") and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
     quick = quick_exit and args.func is cmd_validate
     if quick:
@@ -333,8 +338,24 @@ def _command(args: argparse.Namespace) -> int:
         print(f"error: {clean(os_problem(exc, root=_root(args)))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
-        print(f"error: stopped ({exc})" if isinstance(exc, Stopped) else "error: interrupted", file=sys.stderr)
+        # Stopped by a signal (here, or by a command's own handler, which names it): which one
+        print(f"error: stopped ({exc})" if isinstance(exc, Stopped) or exc.args else "error: interrupted",
+              file=sys.stderr)
         return 130
+    except MemoryError:
+        print(f"error: {out_of_memory()}", file=sys.stderr)
+        return 1
+
+
+def out_of_memory() -> str:
+    """What ran out of memory, and the limit that made it, in one line."""
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return "out of memory: the machine has no more to give; close other programs, or build on a larger machine"
+    return (f"out of memory: this shell limits a process to {limit // 1024 // 1024} MB of address space (`ulimit -v`): "
+            "raise the limit (`ulimit -v unlimited`), or run on a machine without one")
 
 
 def command() -> None:
@@ -342,4 +363,9 @@ def command() -> None:
     # pydantic looks for plugins among every installed package's entry points when it makes the first model
     # (4-8 ms of the 0.3 s validate may take); the project uses none. Its own switch, for this process and its children.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    sys.exit(main(quick_exit=True))
+    try:
+        code = main(quick_exit=True)
+    except MemoryError:  # before a command runs (its imports), or while one prints
+        print(f"error: {out_of_memory()}", file=sys.stderr)
+        code = 1
+    sys.exit(code)

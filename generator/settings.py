@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import RulebookError
+from .errors import RulebookError, echo
 
 
 def _positive(kind: type) -> Callable[[str], Any]:
@@ -31,16 +31,20 @@ def _positive(kind: type) -> Callable[[str], Any]:
     return parse
 
 
+LAST_SECOND = 253402300799  # 9999-12-31 23:59:59 UTC: the last second a date of MkDocs (Python's datetime) can hold
+
+
 def _seconds_since_1970(text: str) -> int:
-    value = int(text)
-    if value < 0:
+    # ASCII digits, as reproducible-builds.org says, and read as text first: Python refuses to read an int of over
+    # 4,300 digits, and MkDocs ends in a traceback at a page for a time past the year 9999
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) > LAST_SECOND:
         raise ValueError(text)
-    return value
+    return int(text)
 
 
 def _lenient_count(text: str) -> int | None:
     """A terminal's size as a shell sets it: a positive whole number, anything else as if unset."""
-    return int(text) if text.isdigit() and int(text) > 0 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 and int(text) > 0 else None
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ SETTINGS = (
             "`~/.cache`", "you, or your desktop"),
     Setting("HOME", "home", Path, "a folder", "the home folder `~/.cache` is in", "the user's", "the system"),
     Setting("SOURCE_DATE_EPOCH", "source_date_epoch", _seconds_since_1970, "a whole number of seconds since "
-            "1970-01-01 UTC, such as 1765000000", "the time MkDocs writes into the site (`sitemap.xml.gz`, each "
+            "1970-01-01 UTC up to the year 9999, such as 1765000000", "the time MkDocs writes into the site (`sitemap.xml.gz`, each "
             "page's date): set, a site built twice is the same byte for byte (the PDFs are, whatever it says)",
             "the time of the build", "you, or CI (reproducible-builds.org)"),
     Setting("COLUMNS", "columns", _lenient_count, "a whole number", "a terminal's width, for the progress bars",
@@ -130,6 +134,6 @@ def _read(values: tuple[str, ...]) -> Settings:
         try:
             given[setting.field] = setting.parse(text.strip())
         except ValueError:
-            raise RulebookError(f"{setting.name}={text!r} is not {setting.accepts}: set it to one, or unset it for "
-                                f"the default ({setting.default})") from None
+            raise RulebookError(f"{setting.name}={echo(text)} is not {setting.accepts}: set it to one, or unset it "
+                                f"for the default ({setting.default})") from None
     return Settings(**given)

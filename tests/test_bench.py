@@ -29,7 +29,7 @@ def test_every_benchmark_part_runs_on_a_tiny_book(tmp_path, monkeypatch):
     dry_run = subprocess.run(["make", "-n"], cwd=root, capture_output=True, text=True).stdout
     assert "pip install" not in dry_run, "the virtual environment is out of date: run `make` first"
     scale = Scale(root=root, project=lambda dest: small_project(dest, (EDITED_GAME,)), repeat=1, loop_repeat=1,
-                  loop_builds=1, validation_games=(10, 40), pdf_games=(2,), site_games=(2,), site_pairs=(1, 1),
+                  loop_builds=1, validation_games=(10, 40), same_game=(EDITED_GAME, (2, 16)), pdf_games=(2,), site_games=(2,), site_pairs=(1, 1),
                   copyfit=(("2026.1", "letter", 1),),
                   # 2026.1 laid out as printed, a game too long for its printed pages (its extra page numbered 32a):
                   # fitting turned off once ended this part in a traceback (no tightest step to set it at).

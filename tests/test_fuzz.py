@@ -30,6 +30,7 @@ from generator.cli import main
 from generator.errors import UNPRINTABLE
 from tests import hostile
 from tests.conftest import CURRENT, PUBLISHED, ROOT, copy_project
+from tests.test_environment import small_disk  # noqa: F401  (a fixture: a small tmpfs)
 
 LONG_SEARCH = "RULEBOOK_FUZZ_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "25"))
@@ -493,3 +494,131 @@ def test_a_book_of_any_size_validates_in_time_linear_in_it(tmp_path_factory, mon
     hostile.tried("fuzzed book sizes")
     assert_one_line_each(code, out.getvalue(), err.getvalue())
     assert f"in {games} game" in out.getvalue()
+
+
+# --- Issue 60: hostile sizes for every pattern, the environment, names, a full disk ---------------------------------
+
+def _pattern_and_input():
+    """A pattern of generator/ and an input built from it at random: a prefix it names, a pump of one to three of
+    the characters it matches, a character after: what tests/worstcase.py searches for, drawn at random here."""
+    from tests import worstcase
+
+    found = worstcase.patterns()
+
+    @st.composite
+    def draw(draw_):
+        where = draw_(st.sampled_from(sorted(found)))
+        pattern, at_start = found[where]
+        prefix, pump, killer = draw_(st.sampled_from(worstcase.candidates(pattern)))
+        alphabet = sorted({*pump, *prefix, " ", "a"})
+        pump = draw_(st.one_of(st.just(pump), st.text(st.sampled_from(alphabet), min_size=1, max_size=3)))
+        return where, pattern, at_start, prefix, pump, killer
+    return draw()
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(case=_pattern_and_input())
+def test_no_pattern_grows_faster_than_its_input(case):
+    """A random input of the shape a ReDoS search tries, at n and 4n characters: the cost grows at most 8 times."""
+    from tests import worstcase
+
+    where, pattern, at_start, prefix, pump, killer = case
+    hostile.tried("fuzzed regex inputs")
+    texts = [worstcase._text(pattern, prefix, pump, killer, n) for n in (worstcase.N // 4, worstcase.N)]
+    small, big = (worstcase._cost(pattern, text, at_start, 3) for text in texts)
+    assert big < 2e-3 or big / max(small, 1e-6) <= 8, f"{where}: {prefix!r} + {pump!r} * n + {killer!r}"
+
+
+SETTING_NAMES = ["SOURCE_DATE_EPOCH", "RULEBOOK_PDF_TIMEOUT", "RULEBOOK_PDF_MEMORY_MB", "RULEBOOK_PDF_JOBS",
+                 "COLUMNS", "LINES", "RULEBOOK_PDF_CACHE"]
+NUMBERISH = st.one_of(st.text(min_size=1, max_size=30),
+                      st.text(st.sampled_from("0123456789-+.e_ \u0660\uff11"), min_size=1, max_size=30),
+                      st.integers(0, 5000).map(lambda n: "9" * n or "0"))
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None)
+@given(name=st.sampled_from(SETTING_NAMES), value=NUMBERISH)
+def test_a_setting_of_any_value_is_read_or_one_line(name, value):
+    from generator import settings as read_settings
+    from generator.errors import RulebookError
+
+    hostile.tried("fuzzed settings")
+    try:
+        read_settings.read({name: value})
+    except RulebookError as refused:
+        said = str(refused)
+        assert said.startswith(f"{name}=") and "\n" not in said and len(said) <= LINE_LIMIT, said
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None)
+@given(host=st.sampled_from(["127.0.0.1", "localhost", "", "[::1]", "no-such-host.invalid", "\u0430.example"]),
+       sep=st.sampled_from([":", "", "::"]), port=NUMBERISH)
+def test_an_address_of_any_shape_is_checked_in_one_line(host, sep, port):
+    from generator.commands.serve import address
+    from generator.errors import RulebookError
+
+    hostile.tried("fuzzed --addr")
+    addr = f"{host}{sep}{port}"
+    try:
+        assert address(addr) == addr
+    except RulebookError as refused:
+        said = str(refused)
+        assert said.startswith("--addr ") and "\n" not in said and len(said) <= LINE_LIMIT, said
+    else:
+        number = addr.rpartition(":")[2]
+        assert number.isascii() and number.isdigit() and 0 < int(number) <= 65535, addr
+
+
+@settings(max_examples=SMALL_EXAMPLES * 3, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(name=st.one_of(st.sampled_from(["Index", "Search", "KEEP", "assets", "404", "Con", "nul", "Aux", "Com7",
+                                       "lpt1", "Con Game", "Nul Points", "Aux.", "Index!", "\u0406ndex"]),
+                      st.text(min_size=1, max_size=12)))
+def test_new_game_of_any_name_makes_a_game_validate_accepts_or_says_why_not(tmp_path_factory, name):
+    """new-game with any name: one line and nothing written, or a game whose id is no reserved name (validate's
+    game.reserved_id finds nothing)."""
+    from generator.book.library import load_library
+    from generator.checks import run_checks
+    from tests.checkfix import DEMO_GAME, make_project
+
+    hostile.tried("fuzzed game names")
+    root = make_project(tmp_path_factory.mktemp("named") / "book", {"games": [DEMO_GAME]})
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["--root", str(root), "new-game", "--", name])  # a name may start with '-'
+    text = out.getvalue() + err.getvalue()
+    assert code in (0, 1) and "Traceback" not in text, text
+    if code:
+        assert err.getvalue().count("\n") == 1 and len(err.getvalue()) <= LINE_LIMIT, text
+        assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+        return
+    assert not run_checks(load_library(root), only={"game.reserved_id", "page.reserved_id"}), text
+
+
+@settings(max_examples=SMALL_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(command=st.sampled_from(["new-game", "edition new"]), free=st.integers(0, 48 * 1024))
+def test_a_write_on_a_disk_with_any_room_left_loses_nothing(small_disk, command, free):  # noqa: F811
+    """new-game or edition new with any number of bytes left on the disk: all written, or one line and every file
+    as it was; run again with room, it does what it was asked."""
+    from tests.test_environment import WRITES, _fill, _project, _run, _tree
+
+    hostile.tried("fuzzed full disks")
+    argv, written = WRITES[command]
+    root = _project(small_disk / f"book-{command.replace(' ', '-')}-{free}")
+    before = _tree(root)
+    filler = _fill(small_disk, 0)
+    os.truncate(filler, max(0, filler.stat().st_size - free))
+    try:
+        code, out, err = _run(["--root", str(root), *argv])
+        assert "Traceback" not in err and code in (0, 1), err
+        if code:
+            assert err.splitlines()[-1].startswith("error: ") and _tree(root) == before, err
+    finally:
+        filler.unlink()
+    again = _run(["--root", str(root), *argv])
+    assert (again[0] == 0) == bool(code), again[2]
+    assert written in (root / "rules_data" / "book.yaml").read_text(encoding="utf-8")
+    shutil.rmtree(root)

@@ -105,7 +105,7 @@ def test_a_local_branch_behind_the_remote_is_read_as_the_remote(published, tmp_p
     """A local gh-pages left behind (an older publish; the remote has the newer deploys): mike deploys on the remote's,
     and so publish reads it: nothing to build. A local branch ahead (deploys not pushed) is read as it is."""
     clone = _clone_of(published, tmp_path)
-    _git(clone, "branch", "gh-pages", "origin/gh-pages~2")  # before 2026.2 was deployed and the default set
+    _git(clone, "branch", "gh-pages", "origin/gh-pages~3")  # before 2026.2 was deployed and the default set
     assert "2026.2" not in _versions(clone)
     assert main(["--root", str(clone), "publish"]) == 0
     assert "deployed nothing; kept 2026.1, 2026.2" in capsys.readouterr().out
@@ -132,6 +132,49 @@ def _rewrite(repo: Path, branch: str, path: str, text: str) -> None:
     tree = _git(repo, "write-tree", env=env).strip()
     commit = _git(repo, "commit-tree", tree, "-p", branch, "-m", f"{path} by hand").strip()
     _git(repo, "update-ref", f"refs/heads/{branch}", commit)
+
+
+def _remove(repo: Path, branch: str, path: str) -> None:
+    """A commit on ``branch`` without ``path``: a foreign commit (by hand, by another tool), no work tree touched."""
+    _git(repo, "read-tree", f"--index-output={repo / '.git' / 'alt-index'}", branch)
+    env = {"GIT_INDEX_FILE": str(repo / ".git" / "alt-index")}
+    _git(repo, "update-index", "--force-remove", path, env=env)
+    tree = _git(repo, "write-tree", env=env).strip()
+    commit = _git(repo, "commit-tree", tree, "-p", branch, "-m", f"{path} removed by hand").strip()
+    _git(repo, "update-ref", f"refs/heads/{branch}", commit)
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(root).parts}
+
+
+def _folders(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                  if p.is_dir() and ".git" not in p.relative_to(root).parts)
+
+
+def test_publish_builds_in_its_own_folder_and_rebuilds_what_a_foreign_commit_removed(published, tmp_path, counted,
+                                                                                    capsys):
+    """issue 60, in one publish (one build): a fresh clone (gh-pages the remote's), with a site/ folder of the user's
+    (publish once built there, emptying it first), and a commit on gh-pages that removed a file of 2026.1 (its digest
+    unchanged). 2026.1 is built again, and only it; the book's folder is as it was, site/ and all, and nothing is left
+    in it (once build/generated/, which `rulebook build` then refused as not its own). Published again: kept."""
+    clone = _clone_of(published, tmp_path)
+    (clone / "site").mkdir()
+    (clone / "site" / "notes.txt").write_text("the user's own notes\n", encoding="utf-8")
+    _git(clone, "branch", "gh-pages", "origin/gh-pages")
+    _remove(clone, "gh-pages", "2026.1/index.html")
+    before, folders = _files(clone), _folders(clone)
+    assert main(["--root", str(clone), "publish"]) == 0
+    assert "deployed 2026.1; kept 2026.2" in capsys.readouterr().out
+    assert counted["deployed"] == ["2026.1"]
+    assert _git(clone, "cat-file", "-t", "gh-pages:2026.1/index.html").strip() == "blob"
+    assert _files(clone) == before, "publish wrote or removed a file of the book's folder"
+    assert _folders(clone) == folders, "publish left a folder behind"
+    counted["deployed"].clear()
+    assert main(["--root", str(clone), "publish"]) == 0  # its tree recorded: kept
+    assert counted["deployed"] == []
 
 
 def test_a_local_branch_diverged_from_the_remote_is_refused_before_anything_is_built(published, tmp_path, counted,

@@ -347,6 +347,25 @@ def write_whole(path: Path, data: str | bytes) -> None:
         pass  # no cache folder: the next run works it out again
 
 
+def write_source(path: Path, text: str) -> None:
+    """Write a source of the book (``book.yaml``, a new game's files) whole or not at all: into a new file beside it,
+    flushed to the disk, then renamed over it. On any failure (a full disk, a signal) the file is as it was, and the
+    part written is removed: a command that stops leaves nothing half-written, and run again it finds what it did."""
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        with open(part, "xb") as out:  # a new file: never through a link someone put in its place
+            out.write(text.encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+        if path.exists():
+            os.chmod(part, stat.S_IMODE(path.stat().st_mode))
+        os.replace(part, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
+
+
 MAX_CACHED_BYTES = 64 * MAX_FILE_BYTES  # an entry of the cache: a parsed file and its marks, a word list, a template
 
 

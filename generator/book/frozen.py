@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import Location, SourceError
 from . import editor
-from .files import MAX_ASSET_BYTES, MAX_FILE_BYTES, list_folder, read_file, read_source, read_source_text
+from .files import MAX_ASSET_BYTES, MAX_FILE_BYTES, list_folder, read_file, read_source, read_source_text, write_source
 from .library import BOOK_FILE, DATA_DIR, GameSource, Library
 from .loader import YamlDoc, leaves, read_yaml
 from .model import program_words
@@ -115,20 +115,22 @@ def write(lib: Library) -> list[Path]:
     partial = out.with_name(f".{out.name}.partial")  # written whole, then put in place: never half a record
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    for name, content in fingerprint(lib).items():
-        what = name.replace("page-", "the page ") if name != "book" else "the book's title and printed index"
-        text = HEADER.format(edition=lib.edition.id, what=what) + editor.record(content)
-        (partial / f"{name}.yaml").write_text(text, encoding="utf-8")
-    (partial / MANIFEST).write_text(_manifest(partial), encoding="utf-8")
+    try:
+        for name, content in fingerprint(lib).items():
+            what = name.replace("page-", "the page ") if name != "book" else "the book's title and printed index"
+            text = HEADER.format(edition=lib.edition.id, what=what) + editor.record(content)
+            (partial / f"{name}.yaml").write_text(text, encoding="utf-8")
+        (partial / MANIFEST).write_text(_manifest(partial), encoding="utf-8")
+    except BaseException:  # a full disk: no half a record left to block the next run
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
     book = lib.root / DATA_DIR / BOOK_FILE
     edited = editor.BookFile(read_source_text(book, f"{DATA_DIR}/{BOOK_FILE}"))
     edited.seal(lib.edition.id, record_digest(partial))
     sealed = edited.text()
     shutil.rmtree(out, ignore_errors=True)
     partial.rename(out)
-    part = book.with_name(f".{book.name}.seal")
-    part.write_text(sealed, encoding="utf-8")
-    part.replace(book)
+    write_source(book, sealed)
     return sorted(out.glob("*.yaml"))
 
 

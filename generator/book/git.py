@@ -76,6 +76,11 @@ def commit(root: Path, rev: str) -> str | None:
     return _optional(root, ["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], f"read the commit {rev!r}")
 
 
+def tree(root: Path, ref: str, path: str) -> str | None:
+    """The id of the folder ``path`` as ``ref`` holds it (equal ids: the same files, byte for byte), or None."""
+    return _optional(root, ["rev-parse", "--verify", "--quiet", f"{ref}:{path}"], f"read {path} at {ref}")
+
+
 def merge_base(root: Path, one: str, other: str) -> str | None:
     """The best common ancestor of two commits, or None when they have none."""
     return _optional(root, ["merge-base", one, other], f"compare {one} with {other}")

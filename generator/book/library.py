@@ -43,6 +43,20 @@ ERRATA_FILE = "errata.yaml"
 # the two lists together): a page of the book's own cannot take one of these ids.
 SITE_NAMES = frozenset({"index", "finder", "book-index", "errata", "changes", "games", "keep", "assets", "downloads",
                         "_offline", "search", "404", "sitemap", "manifest", "sw"})
+# Names Windows gives its devices: no file or folder of a checkout there may have one, whatever follows its dot
+# (content/con.md, content/con.variant.md), so no game or page of a book may take one as its id.
+WINDOWS_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))})
+
+
+def reserved(given_id: str) -> str | None:
+    """Why a game or page may not have ``given_id`` (the files it names could not be written), or None."""
+    if given_id.lower() in SITE_NAMES:
+        return (f"'{given_id}' is the name of one of the site's own pages or folders "
+                f"({', '.join(sorted(SITE_NAMES))})")
+    if given_id.split(".")[0].lower() in WINDOWS_NAMES:
+        return f"'{given_id}' is a name Windows keeps for a device: a checkout there cannot hold its files"
+    return None
+
 REVISIONS_FILE = "revisions.yaml"
 ACCEPTED_FILE = "accepted.yaml"  # the warnings the editors accepted, with their reasons (checks.accept)
 DICTIONARY_FILE = "dictionary.txt"  # the house words the spelling check knows (checks/editorial.py)

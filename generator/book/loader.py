@@ -72,8 +72,8 @@ _AMBIGUOUS = [
     (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9]*)?"), "looks like a sexagesimal number; quote it"),
     (re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"), "looks like a date; quote it"),
     (re.compile(r"(?i)[-+]?\.(inf|nan)"), "is a special float; quote it"),
-    (re.compile(r"[-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)"), "is an exponent number; quote it"),
-    (re.compile(r"[-+]?([0-9][0-9_]*)?\.[0-9_]+|[-+]?[0-9][0-9_]*\.|[-+]?[0-9]+(_[0-9]+)+"),
+    (re.compile(r"[-+]?[0-9][0-9_]*+(\.[0-9_]*+)?([eE][-+]?[0-9]++)"), "is an exponent number; quote it"),
+    (re.compile(r"[-+]?+(?:[0-9][0-9_]*+)?\.[0-9_]++|[-+]?+[0-9][0-9_]*+\.|[-+]?+[0-9]++(?:_[0-9]++)++"),
      "is an ambiguous number; write digits only, or quote it"),
 ]
 

@@ -86,9 +86,10 @@ def _check_qualified(model: BaseModel, names: list[str]) -> None:
             raise ValueError(f"'{name}' is not a number stated here: a qualifier names one of this part's numbers")
 
 
-def edition_key(edition_id: str) -> tuple[int, ...]:
-    """Sort key of an edition id: '2026.10' comes after '2026.9'."""
-    return tuple(int(part) for part in edition_id.split("."))
+def edition_key(edition_id: str) -> tuple[tuple[int, str], ...]:
+    """Sort key of an edition id: '2026.10' comes after '2026.9'. Each part compared as a number by its length and
+    then its digits, never made an int: an id of any length (Python reads no int of over 4,300 digits) sorts."""
+    return tuple((len(part.lstrip("0")), part.lstrip("0")) for part in edition_id.split("."))
 
 
 def _check_lifetime(introduced: str, retired: str | None) -> None:

@@ -78,7 +78,7 @@ def changed_sentences(old: str | None, new: str | None) -> list[tuple[str | None
 
 # A word with what joins its letters or digits inside it ("opponent's", "two-player", "1,000", "2.5", a slip's
 # "4,s"), or one other character; each with the space before it. A slip inside a word marks the word.
-_TOKEN = re.compile(r"(\s*)([^\W_]+(?:[.,'’-][^\W_]+)*|\S)")
+_TOKEN = re.compile(r"(?<!\s)(\s*+)([^\W_]++(?:[.,'’-][^\W_]++)*+|\S)")  # blanks tried once, from their start
 
 
 def word_runs(old: str, new: str) -> tuple[list[tuple[str, str, bool]], list[tuple[str, str, bool]]]:

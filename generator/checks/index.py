@@ -43,8 +43,8 @@ def players_mismatch(lib: Library) -> Iterator[Found]:
 
 # A count as a page's prose prints it: '2 to 8 players', '2, 4 or 6 people', 'Two people'.
 _COUNT = re.compile(r"\b((?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-                    r"(?:\s*(?:-|–|to|,|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))*)"
-                    r"\s+(?:players|people|persons)\b", re.I)
+                    r"(?:\s*+(?:-|–|to|,|or)\s*+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)){0,12}+)"
+                    r"\s++(?:players|people|persons)\b", re.I)  # bounded: a long list of numbers is no count
 
 
 def page_states(gs: GameSource, players: str | int) -> bool:

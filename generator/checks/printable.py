@@ -138,7 +138,7 @@ def wide_table(lib: Library) -> Iterator[Found]:
         lines = prose.text.splitlines()
         n = 0
         while n < len(lines):
-            if "|" not in lines[n] or n + 1 >= len(lines) or not re.fullmatch(r"\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*",
+            if "|" not in lines[n] or n + 1 >= len(lines) or not re.fullmatch(r"\s*+\|?\s*+:?-++:?\s*+(?:\|\s*+:?-++:?\s*+)*+\|?\s*+",
                                                                              lines[n + 1]):
                 n += 1
                 continue

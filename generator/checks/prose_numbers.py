@@ -43,7 +43,7 @@ PHRASES: list[tuple[str, tuple[tuple[str, ...], ...], re.Pattern[str]]] = [
     ("cards each", (("hand",), ("card",)), re.compile(rf"\b{N}[- ]card\s+hands?\b", re.I)),
     # What the game is played with, not decks merely mentioned ('two decks at hand', 'may be shuffled').
     ("decks", (("deck", "pack"),),
-     re.compile(rf"(?:^\s*(?:[-*]|\d+\.)?\s*|[.:;(]\s*|\b(?:use|uses|using|with|needs?|requires?)\s+)"
+     re.compile(rf"(?:^\s*+(?:[-*]|\d+\.)?\s*+|[.:;(]\s*+|\b(?:use|uses|using|with|needs?|requires?)\s++)"
                 rf"{N}\s+(?:decks?|packs?)\b", re.I)),
     ("players", (("for", "with"), ("players", "people")),
      re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),

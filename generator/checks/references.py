@@ -48,7 +48,7 @@ def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = Non
     return f"'{{{path}}}' does not name anything in the data{instead}"
 
 
-DOUBLED = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}|\{\{|\}\}")
+DOUBLED = re.compile(r"\{\{([^{}]*+)\}\}|\{\{|\}\}")  # what is inside is stripped where it is read
 
 
 # Anything in single braces: what is not a reference (REF) is printed with its braces, '{deal.each!r}' or
@@ -76,7 +76,7 @@ def _doubled(text: TextDoc) -> Iterator[tuple[Location, str]]:
     for n, line in enumerate(text.text.splitlines(), 1):
         m = DOUBLED.search(line)
         if m:
-            fix = f"{{{m.group(1)}}}" if m.group(1) else "one brace on each side"
+            fix = f"{{{m.group(1).strip()}}}" if m.group(1) and m.group(1).strip() else "one brace on each side"
             yield Location(text.path, n, m.start() + 1), f"doubled braces print a brace around the value: write {fix} instead"
 
 

@@ -17,7 +17,7 @@ from ..book.prose import BLOCK_LINE, REF
 from ..errors import Location
 from . import Found, bodies, check
 
-_NOT_RULES = re.compile(r"^\s*(#.*|[-*_=\s]*|<!--.*-->)\s*$")  # a heading, a rule, a comment, nothing
+_NOT_RULES = re.compile(r"\s*+(?:#.*|[-*_=\s]*+|<!--.*-->\s*+)$")  # a heading, a rule, a comment, nothing
 _WORD = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..book.library import SITE_NAMES, Library
+from ..book.library import Library, reserved
 from ..book.model import EQUIPMENT_KINDS
 from . import Found, check
 
@@ -69,12 +69,24 @@ def duplicate_page(lib: Library) -> Iterator[Found]:
 
 @check("page.reserved_id")
 def reserved_page(lib: Library) -> Iterator[Found]:
-    """A page of the book's own takes the name of one of the site's own pages (the finder, the index, the errata)."""
+    """A page of the book's own takes the name of one of the site's own pages (the finder, the index, the errata),
+    or one Windows keeps for a device (con, nul, aux)."""
     for i, page in enumerate(lib.book.pages):
-        if page.id in SITE_NAMES:
-            yield (lib.book_doc.where(("pages", i, "id")), f"page id '{page.id}' is the name of one of the site's own "
-                   f"pages ({', '.join(sorted(SITE_NAMES))}): give the page another id, and rename content/"
-                   f"{page.id}.md to match", None)
+        why = reserved(page.id)
+        if why:
+            yield (lib.book_doc.where(("pages", i, "id")), f"page id {why}: give the page another id, and rename "
+                   f"content/{page.id}.md to match", None)
+
+
+@check("game.reserved_id")
+def reserved_game(lib: Library) -> Iterator[Found]:
+    """A game's id is a name the site keeps for its own pages (its page would be one of them, and the build fails
+    on broken links), or one Windows keeps for a device (no checkout there could hold its files)."""
+    for gs in lib.ordered_games():
+        why = reserved(gs.id)
+        if why:
+            yield (gs.where(("id",)), f"game id {why}: give the game another id (a longer name: 'Index Poker' "
+                   f"rather than 'Index'), and rename rules_data/{gs.id}.yaml and content/{gs.id}.md to match", gs.id)
 
 
 @check("section.duplicate_id")

@@ -10,15 +10,16 @@ nothing is left half released.
 from __future__ import annotations
 
 import datetime
+import os
 import re
 import shutil
 from pathlib import Path
 
 from ..book.editor import BOOK_PATH, BookFile
-from ..book.files import read_source_text
+from ..book.files import read_source_text, write_source
 from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from ..book.model import EDITION_ID, calendar_day
-from ..errors import Problems, RulebookError
+from ..errors import Problems, RulebookError, echo
 from ..progress import Report, quiet
 
 REVISION = re.compile(r"\brevision\s+(\d+)\b", re.I)
@@ -29,12 +30,30 @@ def _refuse(argument: str, problem: str) -> RulebookError:
     return RulebookError(f"{argument}: {problem}")
 
 
+def _put_back(before: Path, book: Path) -> None:
+    """``book`` as it was, from its second name ``before``: by a rename over it, or, where a full disk refuses even
+    that (tmpfs does), by removing the new one and renaming the old into its place."""
+    try:
+        os.replace(before, book)
+    except OSError:
+        book.unlink(missing_ok=True)
+        os.rename(before, book)
+
+
+MAX_REVISION_DIGITS = 9  # a revision a person could number; an id past it is a slip of the keyboard
+
+
 def check_new(lib: Library, edition_id: str, label: str, date: str) -> None:
     """Refuse, in one line naming the argument, an edition that cannot follow the current one: raise RulebookError."""
     current = lib.book.current
+    year_now, revision_now = current.split(".")
+    following = f"{year_now}.{int(revision_now) + 1}" if len(revision_now) <= MAX_REVISION_DIGITS else f"{year_now}.1"
     if not re.fullmatch(EDITION_ID.strip("^$"), edition_id):
-        raise _refuse("ID", f"'{edition_id}' is not an edition id: write the year and the revision, e.g. "
-                            f"{int(current.split('.')[0])}.{int(current.split('.')[1]) + 1}")
+        raise _refuse("ID", f"{echo(edition_id)} is not an edition id: write the year and the revision, e.g. "
+                            f"{following}")
+    if len(edition_id.split(".")[1].lstrip("0")) > MAX_REVISION_DIGITS:
+        raise _refuse("ID", f"{echo(edition_id)} has a revision of {len(edition_id.split('.')[1])} digits: no book "
+                            f"is revised so often; write the next revision, e.g. {following}")
     ids = [e.id for e in lib.book.editions]
     if edition_id in ids:
         raise _refuse("ID", f"edition {edition_id} already exists: give the next edition a new id")
@@ -92,10 +111,15 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
     if frozen.exists():  # an older record of the same edition: kept until the release is whole
         shutil.rmtree(kept, ignore_errors=True)
         frozen.rename(kept)
+    # book.yaml as it was, kept by a second name (a link: no space needed) and put back by a rename, which a full
+    # disk cannot stop as it could a write
+    before = book.with_name(f".{book.name}.before-{edition_id}")
+    before.unlink(missing_ok=True)
+    os.link(book, before)
+    replaced = False
     try:
-        part = book.with_name(f".{book.name}.{edition_id}")
-        part.write_text(new_text, encoding="utf-8")
-        part.replace(book)
+        write_source(book, new_text)
+        replaced = True
         progress(f"freeze {lib.edition.id} as published")
         written = write(load_library(root, lib.edition.id))  # no longer current: what it prints is now published
         progress(f"freeze {lib.edition.id} as published", len(written), len(written), final=True)
@@ -106,11 +130,14 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         if errors:
             raise Problems(errors, summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
     except BaseException:
-        book.write_text(old_text, encoding="utf-8")
+        if replaced:
+            _put_back(before, book)
+        before.unlink(missing_ok=True)
         shutil.rmtree(frozen, ignore_errors=True)
         if kept.exists():
             kept.rename(frozen)
         raise
+    before.unlink(missing_ok=True)
     shutil.rmtree(kept, ignore_errors=True)
     return new
 

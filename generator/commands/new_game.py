@@ -16,12 +16,12 @@ import yaml
 
 from ..book import words
 from ..book.editor import BOOK_PATH, BookFile, emit
-from ..book.files import read_source_text
-from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR
+from ..book.files import control_characters, read_source_text, write_source
+from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, reserved
 from ..book.loader import parse_yaml
 from ..book.model import EQUIPMENT_KINDS
 from ..book.words import Words
-from ..errors import RulebookError, SourceError
+from ..errors import RulebookError, SourceError, echo
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
 
@@ -71,7 +71,8 @@ def slugify(name: str, language: str | None = None) -> str:
     letters written as the book's language writes them in plain Latin letters, none dropped)."""
     slug = words.slug(name, language)
     if not slug:
-        raise RulebookError(f"'{name}' has no letters or digits to make a file name from")
+        raise RulebookError(f"{echo(name)} has no letters or digits to make a file name from: give the game a name "
+                            "with some, such as 'Crazy Eights'")
     return slug
 
 
@@ -135,9 +136,17 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     slug = slugify(name)
     title = name.strip()
     if not _plain_text(slug):
-        raise RulebookError(f"'{name}' makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
+        raise RulebookError(f"{echo(name)} makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
                             "give the game a longer name (for example 'No Thanks' rather than 'No', "
                             "'Game 1000' rather than '1000')")
+    try:  # the name is the game's title: what the loader refuses in a file is refused here, before one is written
+        control_characters(title, "the name")
+    except SourceError as exc:
+        raise RulebookError(f"{echo(name)}: {exc.problem}") from None
+    why = reserved(slug)
+    if why:
+        raise RulebookError(f"{echo(name)} makes the id {why}: give the game a longer name (for example "
+                            f"{echo(title + ' Rummy')} or {echo('House ' + title)})")
     sources = sources or []
     if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
@@ -167,9 +176,18 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
         body = body.replace("sources: []\n", "sources: []  # none given: the book's own game (cite a document of "
                                              "book.yaml's sources if it has one)\n", 1)
     facts, goal = prose(game_kind, words.current())
-    data.write_text(body, encoding="utf-8")
-    page.write_text(facts + tail(words.current(), goal), encoding="utf-8")
-    book.write_text(listed, encoding="utf-8")
+    # Each file whole or not at all, book.yaml last: stopped anywhere (a full disk), the new files are removed and
+    # book.yaml is as it was, so the command can simply be run again
+    written: list[Path] = []
+    try:
+        for path, text in ((data, body), (page, facts + tail(words.current(), goal))):
+            write_source(path, text)
+            written.append(path)
+        write_source(book, listed)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
     return [data, page, book]
 
 

@@ -10,8 +10,11 @@ unless it is told otherwise (``allow_dirty``), and each deploy's commit message 
 whose build would read exactly what its deployed version's build read (``build_digest``: the code, the templates,
 the versions, and the edition's sources as assembled, later changes and later editions left out) is kept as
 deployed, not built again: a correction to the current edition rebuilds the current edition alone, and opening an
-edition builds the new one alone (the alias ``latest`` moves to it). What is deployed is read where mike will
-commit: the local branch, or ``origin``'s when the local one is missing or behind (a CI checkout has only that).
+edition builds the new one alone (the alias ``latest`` moves to it), so long as the branch still holds the folder
+its deploy committed (``TREE``: a later commit that removed or changed a file of it has the edition built again).
+What is deployed is read where mike will commit: the local branch, or ``origin``'s when the local one is missing or
+behind (a CI checkout has only that). Each edition is built in publish's own temporary folder, never in the book's
+folder (its ``site/`` may be the user's own).
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ ALIAS = "latest"
 # published under a commit that does not hold it.
 SOURCES = ("rules_data", "content", "templates", engine.CONFIG, "generator", "pyproject.toml", "requirements.lock")
 DIGEST = "rulebook-build"  # the property of a deployed version (mike's versions.json) holding its build's digest
+# ... and the id of the folder its deploy committed (git's tree): a later commit on the branch that removed or changed
+# one of its files (by hand, another tool) shows, and the edition is built again
+TREE = "rulebook-tree"
 
 
 TEMP_PREFIX = "rulebook-publish-"  # the temporary folder, in the system's: the next publish removes one a stop left
@@ -115,7 +121,8 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             digest = build_digest(ed_lib, code)
             aliases = (ALIAS,) if edition.id == lib.book.current else ()
             entry = there.get(edition.id)
-            if entry is not None and entry.properties.get(DIGEST) == digest:
+            if entry is not None and entry.properties.get(DIGEST) == digest and entry.properties.get(TREE) == \
+                    git.tree(root, engine.deployed_ref(root, branch) or branch, edition.id):
                 done.kept.append(edition.id)  # built from what it would read now: as deployed, byte for byte
                 if not set(aliases) <= set(entry.aliases):  # opened before: the alias moves to it, as it is
                     engine.alias(root, env, branch, edition.id, aliases,
@@ -128,7 +135,8 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
             engine.deploy(root, env, branch, edition.id, f"{edition.id} – {edition.label}", aliases,
                           downloads=pdf_dir, pages=anchors, generated=Path(tmp) / edition.id / "generated",
                           message=f"Deployed {edition.id} ({edition.label}) built from commit {commit}",
-                          properties={DIGEST: digest})
+                          properties={DIGEST: digest}, site=Path(tmp) / edition.id / "site")
+            engine.set_properties(root, env, branch, edition.id, {TREE: git.tree(root, branch, edition.id) or ""})
             progress(f"{edition.id}: site built, checked and committed", final=True)
             done.deployed.append(edition.id)
             shutil.rmtree(Path(tmp) / edition.id, ignore_errors=True)

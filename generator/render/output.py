@@ -162,9 +162,9 @@ def claim_out(root: Path, out: Path) -> None:
         if marked:
             theirs = [e for e in entries if e.name in (*HALVES, CURRENT) and not _ours(e)]
         else:
-            made_by_make = out == root / "build"  # make's stamps (.built-*) and earlier editions' builds
-            theirs = [e for e in entries if not _ours(e)
-                      and not (made_by_make and (e.name.startswith(".built-") or e.name == "editions"))]
+            made_by_make = out == root / "build"  # make's stamps (.built-*), its sources' digests (.sources-*)
+            theirs = [e for e in entries if not _ours(e)  # and earlier editions' builds
+                      and not (made_by_make and (e.name.startswith((".built-", ".sources-")) or e.name == "editions"))]
     except OSError as exc:
         raise OutputError(f"cannot write the build: {os_problem(exc, out, root)}") from None
     if theirs:

@@ -63,6 +63,7 @@ class Request:
     pages: dict[str, int] | None = None  # the site: the book's page of each anchor, which it prints
     repo: str = ""  # the site: the repository setting (the plugin's ``repo:``)
     versioned: bool = False  # the site: one version among several (mike deploys it)
+    site: str | None = None  # the site mike deploys: the folder it is built into (publish's own), not mkdocs.yml's
 
     def to_json(self) -> str:
         """The request as JSON."""
@@ -251,6 +252,15 @@ def run(module: str, request: Request, *, timeout: float, memory_mb: int, progre
     return Result(failure=Failure(ERROR, last.removeprefix("error: ") or f"it ended (exit {ended}) without an answer"))
 
 
+def granted(megabytes: int) -> int:
+    """The address space, in MB, a process asked ``megabytes`` gets: less where this shell's hard limit (`ulimit -v`),
+    which no process may raise, is lower."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    return megabytes if hard == resource.RLIM_INFINITY else min(megabytes, hard // (1024 * 1024))
+
+
 def _limited(megabytes: int) -> Callable[[], None]:
     """What a render's process does before it starts: it ends with this one, and may use ``megabytes`` of address
     space."""
@@ -261,6 +271,9 @@ def _limited(megabytes: int) -> Callable[[], None]:
 
         die_with_parent(parent)
         limit = megabytes * 1024 * 1024
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if hard != resource.RLIM_INFINITY:  # a user's `ulimit -v` below ours: no process may raise it, so keep it
+            limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     return apply
 

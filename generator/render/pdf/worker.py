@@ -99,6 +99,10 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
     if failed is not None and failed.kind == DISK:
         raise OutputError(failed.message or f"{pdf_dir}: {DISK_FULL}")
     if failed is not None and failed.kind == MEMORY:
+        if process.granted(memory) < memory:  # the shell's limit, not ours: the user's to raise
+            raise BuildError(f"the PDF render was stopped: it needed more than {process.granted(memory)} MB of memory, "
+                             "the most this shell lets a process have (`ulimit -v`): raise the limit (`ulimit -v "
+                             f"unlimited`), or build where there is none ({failed.message})")
         raise BuildError(f"the PDF render was stopped: it needed more than {memory} MB of memory ({failed.message})")
     if failed is not None:
         raise BuildError(f"the PDF render failed: {failed.message}")

@@ -8,12 +8,14 @@ The rest of the project asks for a site by these functions and never names the e
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,7 +123,7 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
     # build refuses what it did not make (and a preview and a build may run at once).
     # What MkDocs logs is kept from the start (a configuration it refuses); the plugin tells it at each build.
     with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as generated, address_told(told), \
-            kept(lambda: None) as log:
+            kept(lambda: None) as log, _ends_when_stopped(generated):
         asked = Path(generated) / "request.json"
         asked.write_text(Request(PAGES, str(root), edition, generated).to_json(), encoding="utf-8")
         try:
@@ -135,6 +137,43 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
                 raise
             raise BuildError(f"{addr} is in use (another preview, or another server): stop it, or give another "
                              "address with --addr, such as 127.0.0.1:8001") from None
+
+
+STOP_GRACE = 10  # seconds the preview has to shut its server down once stopped, before it ends regardless
+
+
+@contextlib.contextmanager
+def _ends_when_stopped(generated: str) -> Iterator[None]:
+    """SIGTERM (or SIGHUP) stops the preview for certain: the signal interrupts it as Ctrl-C does, which MkDocs's
+    server takes as its cue to shut down; and should that shutdown wait forever (its server thread, a rebuild, the
+    file watcher), the process ends ``STOP_GRACE`` seconds later all the same, its generated pages removed. A
+    preview stopped so ends as stopped, not as if it had finished."""
+    import shutil
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stopped: list[str] = []
+
+    def stop(signum: int, frame: object) -> None:
+        if not stopped:
+            stopped.append(signal.Signals(signum).name)
+
+            def end() -> None:
+                shutil.rmtree(generated, ignore_errors=True)
+                os._exit(130)
+            threading.Thread(target=lambda: (threading.Event().wait(STOP_GRACE), end()), daemon=True).start()
+        raise KeyboardInterrupt(stopped[0])
+    before = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    if stopped:  # MkDocs's server takes the interrupt as the end of serving, and returns
+        raise KeyboardInterrupt(stopped[0])
 
 
 def _plugins_asked(root: Path, request: Path) -> Any:
@@ -163,17 +202,19 @@ def versioned(env: dict[str, str]) -> dict[str, str]:
 
 
 def deploy(root: Path, env: dict[str, str], branch: str, edition: str, title: str, aliases: tuple[str, ...],
-           downloads: Path, pages: dict[str, int], generated: Path, message: str, properties: dict[str, str]) -> None:
+           downloads: Path, pages: dict[str, int], generated: Path, message: str, properties: dict[str, str],
+           site: Path) -> None:
     """Build the site of ``edition`` (its PDFs in ``downloads``, the book's page of each anchor ``pages``, its
     generated pages in ``generated``) and commit it to ``branch`` as the version ``edition``, titled ``title``, with
     ``aliases``, the commit message ``message`` and ``properties`` kept with the version (in versions.json, read by
     ``versions``). Nothing is committed unless the build succeeds and its check passes (the plugin checks every
     build). mike's build of the site is given its request in a file beside ``generated``, named in mike's
-    environment (settings.REQUEST)."""
+    environment (settings.REQUEST). The site is built into ``site``, a folder of the caller's: never the book's own
+    ``site/``, which MkDocs would empty first."""
     asked = generated.parent / "request.json"
     asked.parent.mkdir(parents=True, exist_ok=True)
     asked.write_text(Request(PAGES, str(root), edition, str(generated), downloads=str(downloads), pages=pages,
-                             versioned=True).to_json(), encoding="utf-8")
+                             versioned=True, site=str(site)).to_json(), encoding="utf-8")
     args = ["deploy", "--branch", branch, "--title", title, "--message", message, "--prop-delete-all",
             *(arg for key, value in sorted(properties.items()) for arg in ("--prop-set-string", f"{key}={value}")),
             edition]
@@ -240,6 +281,13 @@ def set_default(root: Path, env: dict[str, str], branch: str, version: str) -> N
     if shown is not None and f'href="{version}/"' in shown and f'url={version}/' in shown:
         return
     _mike(["set-default", "--branch", branch, version], root, env)
+
+
+def set_properties(root: Path, env: dict[str, str], branch: str, version: str, properties: dict[str, str]) -> None:
+    """Add ``properties`` to those kept with ``version`` (mike's versions.json): its files are not touched."""
+    _mike(["props", "--branch", branch, "--message", f"{version}: {', '.join(sorted(properties))} recorded",
+           *(arg for key, value in sorted(properties.items()) for arg in ("--set-string", f"{key}={value}")), version],
+          root, env)
 
 
 def alias(root: Path, env: dict[str, str], branch: str, version: str, aliases: tuple[str, ...], message: str) -> None:

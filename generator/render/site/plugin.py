@@ -180,6 +180,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         config["markdown_extensions"] += [e for e in PROSE_EXTENSIONS if e not in config["markdown_extensions"]]
         request = self._request(config)
         self.versioned = request.versioned
+        if request.site:  # mike's build and mike's own reading of the configuration: publish's folder, never the
+            config["site_dir"] = request.site  # book's site/, which may be the user's own (MkDocs empties it)
         if self.versioned:
             config["extra"]["version"] = {"provider": "mike"}
             config["extra_javascript"].append(EDITIONS_SCRIPT)

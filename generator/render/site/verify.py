@@ -37,14 +37,16 @@ THEME_SCRIPTS_DIR = "assets/javascripts"  # where a MkDocs theme keeps its scrip
 WORKER = "sw.js"
 SCRIPT_FILES = (".js", ".mjs")  # a script a page or a worker loads: only those the site ships, and its service worker
 
-_ATTRS = r"""(?P<attrs>(?:"[^"]*"|'[^']*'|[^'">])*)"""  # up to the tag's '>', quoted values whole
+# Up to the tag's '>', quoted values whole; as in a browser, a tag or a value never closed runs to the end of the page
+# (tried from the next '<' instead, a page of '<a' would cost the square of its length)
+_ATTRS = r"""(?P<attrs>(?:"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z)|[^'">])*+)"""
 TOKEN = re.compile(
     r"<!--.*?(?:-->|\Z)"  # a comment
     r"|<![^>]*>?"  # <!DOCTYPE ...>
-    r"|<(?P<raw>script|style)(?=[\s/>])" + _ATTRS.replace("attrs", "rawattrs") + r">(?P<body>.*?)(?:</(?P=raw)\s*>|\Z)"
-    r"|<(?P<words>title|textarea)(?=[\s/>])" + _ATTRS.replace("attrs", "wordattrs") + r">.*?(?:</(?P=words)\s*>|\Z)"
+    r"|<(?P<raw>script|style)(?=[\s/>])" + _ATTRS.replace("attrs", "rawattrs") + r"(?:>|\Z)(?P<body>.*?)(?:</(?P=raw)\s*>|\Z)"
+    r"|<(?P<words>title|textarea)(?=[\s/>])" + _ATTRS.replace("attrs", "wordattrs") + r"(?:>|\Z).*?(?:</(?P=words)\s*>|\Z)"
     r"|</(?P<close>article)\s*>"  # the one end tag that matters: where the page's own content ends
-    r"|<(?P<tag>[a-zA-Z][^\t\n\f\r />]*)" + _ATTRS + ">",  # other end tags are passed over like text
+    r"|<(?P<tag>[a-zA-Z][^\t\n\f\r />]*+)" + _ATTRS + "(?:>|\\Z)",  # other end tags are passed over like text
     re.S | re.I)
 ATTRIBUTE = re.compile(r"""([^\s"'>/=][^\s"'>/=]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
 CONTENT = "md-content__inner"  # the class of the <article> that holds the page's own content

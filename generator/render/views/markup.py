@@ -104,7 +104,8 @@ def _prose_converter() -> markdown.Markdown:
 
 # An e-mail address as prose prints it (editor@example.org), in text outside a link, code or preformatted text.
 EMAIL = re.compile(r"(?<![\w.+@-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?<!\.)(?![\w@-])")
-_TAG = re.compile(r"""(<(?:[^>"']|"[^"]*"|'[^']*')*>)""")  # a tag, a '>' inside its quoted attributes included
+# A tag, a '>' inside its quoted attributes included; as in a browser, one never closed runs to the end of the text
+_TAG = re.compile(r"""(<(?:[^>"']|"[^"]*+(?:"|\Z)|'[^']*+(?:'|\Z))*+(?:>|\Z))""")
 _NO_LINK = {"a", "code", "pre"}  # inside these an address stays text (a link in a link is invalid HTML)
 
 

@@ -15,6 +15,7 @@ from ...book.words import _, n_
 from . import describe
 from .markup import Markup, escape, inline_markdown
 
+
 # The rounds table's first column where its rows are not rounds, by what the sheet keeps (GameBody.keeps): a
 # function, as the words are the book's language's, read when a page is written.
 def _round_headings() -> dict[str, str]:
