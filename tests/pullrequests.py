@@ -61,7 +61,9 @@ def pr_book(dest: Path, games: tuple[str, ...] | None = None, first: Callable[[P
     shutil.copytree(BOOK, dest)
     config = (TOOL_TEMPLATES / "init" / "mkdocs.yml").read_text(encoding="utf-8")
     (dest / "mkdocs.yml").write_text(config.replace("@title_yaml@", "The Parlour Book of Games")
-                                     .replace("@author_yaml@", "The Parlour Club"), encoding="utf-8")
+                                     .replace("@author_yaml@", "The Parlour Club")
+                                     .replace("@dark_mode@", "Switch to dark mode")
+                                     .replace("@light_mode@", "Switch to light mode"), encoding="utf-8")
     if games is not None:
         book = editor.YamlFile((dest / "rules_data" / "book.yaml").read_text(encoding="utf-8"))
         for section in book.data["sections"]:

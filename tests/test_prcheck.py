@@ -323,7 +323,7 @@ def test_a_change_of_how_the_book_is_made_is_drawn_by_each_sides_own_making(tmp_
     repo = pr_book(tmp_path / "repo", games=("knock-golf", "lady"), first=own_making)
     append(repo, "templates/print/print.css", "\nh1 { color: #c00; font-size: 30pt; }\n")
     append(repo, "templates/site/assets/rulebook.css", "\n.md-typeset h1 { color: #c00; }\n")
-    edit(repo, "templates/blocks.html.j2", 'title="At a glance"', 'title="The game in brief"')
+    edit(repo, "templates/blocks.html.j2", '_("At a glance")', '"The game in brief"')
     commit(repo, "red titles, the box renamed")
     code, _, summary = check_pr(repo, "HEAD~1", pictures=tmp_path / "pictures")
     assert code == 1 and summary.startswith("## Needs a maintainer\n"), summary  # drawn for the maintainer it needs

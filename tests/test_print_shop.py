@@ -530,7 +530,7 @@ def test_a_one_game_book_reaches_the_least_pages_with_note_pages(tmp_path):
     assert [r.message for r in results.values() if r.severity != "passed"] == []
     text = subprocess.run(["pdftotext", str(out / "interior.pdf"), "-"], capture_output=True, text=True,
                           check=True).stdout.split("\f")
-    notes = [n for n, page in enumerate(text, 1) if page.strip() == printshop.WORDS["notes"]]
+    notes = [n for n, page in enumerate(text, 1) if page.strip() == printshop.words()["notes"]]
     assert len(notes) >= 4 and notes == list(range(notes[0], notes[0] + len(notes)))  # at the end, in a row
     assert "at most 1 blank pages in a row, 0 at the end" in results["blanks"].message
 
@@ -556,7 +556,7 @@ def test_the_interior_has_the_words_of_the_book(printed, small_built, service, t
     head = bleed * 72 + printshop.HEAD * 72 - 4  # the running head's baseline sits just above the text
     interior = _body_words(folder / "interior.pdf", head,
                            (bleed + printshop.TRIMS[trim].height - printshop.HEAD) * 72 + 4)
-    interior.pop(printshop.WORDS["notes"], None)
+    interior.pop(printshop.words()["notes"], None)
     assert book - interior == Counter()
     assert set(interior) <= set(book)
     text = subprocess.run(["pdftotext", str(folder / "interior.pdf"), "-"], capture_output=True, text=True,

@@ -53,7 +53,7 @@ KINDS = ({f"box:{b}" for b in BOX} | {f"differs:{b}" for b in BOX} | {f"inherits
 # A variant's row saying its source says nothing of a row of its game's box (describe.FROM_GAME) has no sentence to
 # name: its row names what was looked for instead, as 'NONE: …'. No other row may.
 NONE = "NONE: "
-UNSTATED, IN_RULES = describe.FROM_GAME["unstated"], describe.FROM_GAME["in_rules"]
+UNSTATED, IN_RULES = describe.from_game("unstated"), describe.from_game("in_rules")  # in English, the book's language
 NO_SCORE = describe.NO_SCORE
 
 
