@@ -1,11 +1,16 @@
 """A released edition's readers see the same book: each edition published at the base, its site's pages written as
 the site writes them (``render/site/docs.write_docs``: the words every page states, with the book's templates, before
-MkDocs makes them HTML) from the base and from the change, compared page by page. A page that differs fails the
-check, naming the edition, the page and the words."""
+MkDocs makes them HTML) from the base and from the change, compared page by page; and its printed book, laid out from
+each side's sources, templates, styles and fonts (as data: both by the running code, ``render/pdf/pair.py``), compared
+page by page by what each page reads and by what it inks (``render/pdf/prints.py``: a font with two digits swapped
+reads the same and inks other marks). A page that differs fails the check, naming the edition, the page and the
+words."""
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import shutil
 from pathlib import Path
 
 from ...book import git
@@ -13,11 +18,16 @@ from ...book.files import read_file_text
 from ...book.library import Library, load_library
 from ...book.textdiff import mark_words
 from ...errors import Problem, RulebookError, clean
+from ...render.pdf.prints import Printed, page_prints
+from ...render.process import PAIR, Request
 from ...render.site.docs import write_docs
 from .judge import Judgement
 from .text import code_span, literal, plain
 
 SAID = 300  # characters of a page's changed words the error quotes
+PAGES_SAID = 12  # pages of one edition's printed book named one by one, each in a line; the rest counted in one
+PAIR_RENDERER = "generator.render.pdf.pair"  # both books of an edition, laid out in one process of the running code
+MADE_FROM = ("rules_data", "content", "templates")  # what a book's PDF is made from, beside the code that makes it
 
 
 def _pages(lib: Library, out: Path) -> dict[str, str]:
@@ -67,6 +77,88 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
                     f"“{_first_change(before.get(page, ''), after.get(page, ''))}”: a published edition never "
                     f"changes; put it back, or make the change in {new.book.current} (an erratum or a decision)"),
                     "error"))
+        try:
+            found += _printed_changed(base_root, new, edition, len(old.games) + len(new.games),
+                                      scratch / f"released-{edition}" / "book")
+        except Exception as exc:  # noqa: BLE001 - the layout or a PDF that cannot be read: not compared, so it fails
+            what = str(exc) if isinstance(exc, RulebookError) else f"{type(exc).__name__}: {exc}"
+            found.append(Problem("", 0, "check.not_judged", f"the printed book of {edition}, as published, could not "
+                                 f"be laid out to compare it: {clean(' '.join(what.split()))[:SAID]}", "error"))
+    return found
+
+
+def _made_from(root: Path) -> str:
+    """A digest of what a book's PDF is made from (``MADE_FROM``, by path and bytes; a link by its target's name):
+    two sides with the same lay out the same book, the code being the same."""
+    from ...render.pdf.cache import add_files
+
+    digest = hashlib.sha256()
+    add_files(digest, root, MADE_FROM)
+    return digest.hexdigest()
+
+
+def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) -> tuple[Path, Path]:
+    """The edition's book as the base's sources make it and as the change's do (``out/before.pdf``,
+    ``out/after.pdf``), each with its own templates, styles and fonts, both laid out by the running code: never by
+    the change's. Kept in the PDF cache (``RULEBOOK_PDF_CACHE``) by what each was made from, when one is set."""
+    from ... import settings
+    from ...render.pdf import cache
+    from ...render.pdf.worker import limits
+    from ...render.process import run
+
+    keep = settings.read().pdf_cache
+    names = {}
+    for side, top in (("before", base_root), ("after", root)) if keep else ():
+        digest = cache.new_digest("released", edition, book=top)  # (the code, the versions, the book's templates)
+        cache.add_files(digest, top, ("rules_data", "content"))
+        names[side] = digest.hexdigest()[:32]
+    folder = keep / "released" / edition if keep else None
+    if folder is not None and all((folder / name / "book.pdf").is_file() for name in names.values()):
+        return folder / names["before"] / "book.pdf", folder / names["after"] / "book.pdf"
+    out.mkdir(parents=True, exist_ok=True)
+    timeout, memory = limits(games)
+    failed = run(PAIR_RENDERER, Request(PAIR, str(root), edition, str(out), before=str(base_root),
+                                        before_edition=edition, exact=True), timeout=timeout, memory_mb=memory).failure
+    if failed is not None:
+        raise RulebookError(f"the layout failed: {failed.message}")
+    if folder is None:
+        return out / "before.pdf", out / "after.pdf"
+    kept = {}
+    for side, name in names.items():
+        def made(staged: Path, side: str = side) -> None:
+            shutil.copyfile(out / f"{side}.pdf", staged / "book.pdf")
+        kept[side] = cache.kept(folder, name, made) / "book.pdf"
+    return kept["before"], kept["after"]
+
+
+def _printed_changed(base_root: Path, new: Library, edition: str, games: int, out: Path) -> list[Problem]:
+    """An error for each page of ``edition``'s printed book that reads or inks otherwise from the change's sources,
+    templates, styles and fonts than from the base's (at most ``PAGES_SAID`` named, the rest counted in one more)."""
+    if _made_from(base_root) == _made_from(new.root):
+        return []  # the same sources, templates and fonts, laid out by the same code: the same book
+    before_pdf, after_pdf = _laid_out(base_root, new.root, edition, games, out)
+    before, after = page_prints(before_pdf), page_prints(after_pdf)
+    blank = Printed("", b"", (0, 0))
+    differ = [n for n in range(max(len(before), len(after)))
+              if (before[n] if n < len(before) else blank) != (after[n] if n < len(after) else blank)]
+    found = []
+    for n in differ[:PAGES_SAID]:
+        was, now = (before[n] if n < len(before) else None), (after[n] if n < len(after) else None)
+        what = "new" if was is None else "gone" if now is None else "changed"
+        if was is not None and now is not None and was.text == now.text:
+            said = ("its words read the same, and the page's ink differs: a font, a style or a picture draws "
+                    "other marks than the published book's")
+        else:
+            said = f"“{_first_change(was.text if was else '', now.text if now else '')}”"
+        found.append(Problem("", 0, "released.pdf_changed", (
+            f"this change changes what the readers of {edition}, published, read in its printed book: page {n + 1} "
+            f"({what}): {said}: a published edition never changes; put it back, or make the change in "
+            f"{new.book.current} (an erratum or a decision)"), "error"))
+    if len(differ) > PAGES_SAID:
+        rest = differ[PAGES_SAID:]
+        found.append(Problem("", 0, "released.pdf_changed", (
+            f"this change changes {len(rest)} more pages of the printed book of {edition}, published: pages "
+            f"{', '.join(str(n + 1) for n in rest[:30])}{', …' if len(rest) > 30 else ''}"), "error"))
     return found
 
 

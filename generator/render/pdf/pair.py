@@ -6,7 +6,8 @@ before the change, ``root`` and ``edition`` the book after, ``out`` a folder) wr
 (``before.json``, ``after.json``), and answers with a ``process.Result``.
 The two share one ``Layout`` that keeps its parts, as ``rulebook preview`` does, and more (``MovedLayout``): the second
 book lays out again only the parts the change touched, not those it only moved to another first page, so the pair costs
-about one book and the parts the change touched.
+about one book and the parts the change touched. With ``exact`` (the released editions' comparison, which reads every
+page), each book is laid out as the build lays it out: a part is shared only where it starts on the same page.
 """
 
 from __future__ import annotations
@@ -86,11 +87,12 @@ def _render_pair(request: Request) -> None:
     if request.task != PAIR or request.before is None:
         raise RulebookError(f"the pair renders two books, not the {request.task!r} asked")
     out = Path(request.out)
-    layout = MovedLayout(Engine("letter", Path(request.before)), keep=True)
+    kind = Layout if request.exact else MovedLayout  # exact: a part is shared only where it starts on the same page
+    layout = kind(Engine("letter", Path(request.before)), keep=True)
     for name, root, edition in (("before", request.before, request.before_edition),
                                 ("after", request.root, request.edition)):
         if name == "after" and print_assets(Path(root)) != print_assets(Path(request.before)):
-            layout = MovedLayout(Engine("letter", Path(root)), keep=True)  # its own styles: nothing shared
+            layout = kind(Engine("letter", Path(root)), keep=True)  # its own styles: nothing shared
         anchors = render_book(load_library(Path(root), edition, validated=request.validated), out / f"{name}.pdf",
                               layout=layout)
         (out / f"{name}.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
