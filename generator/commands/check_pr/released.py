@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 import shutil
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ...errors import Problem, RulebookError, clean
 from ...render.pdf.prints import Printed, page_prints
 from ...render.process import PAIR, Request
 from ...render.site.docs import write_docs
+from ...render.site.engine import CONFIG
 from .judge import Judgement
 from .text import code_span, literal, plain
 
@@ -28,6 +30,8 @@ SAID = 300  # characters of a page's changed words the error quotes
 PAGES_SAID = 12  # pages of one edition's printed book named one by one, each in a line; the rest counted in one
 PAIR_RENDERER = "generator.render.pdf.pair"  # both books of an edition, laid out in one process of the running code
 MADE_FROM = ("rules_data", "content", "templates")  # what a book's PDF is made from, beside the code that makes it
+SITE_MADE_FROM = ("templates", CONFIG)  # what makes a site's pages of their Markdown, beside the code: styles, scripts
+HOOKS = re.compile(r"^[ \t]*hooks[ \t]*:", re.M)  # mkdocs.yml's Python hooks: code of the book's, run by MkDocs
 
 
 def _pages(lib: Library, out: Path) -> dict[str, str]:
@@ -55,8 +59,9 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
     published = [e.id for e in old.book.editions if e.id != old.book.current]
     if not published:
         return []
-    if not (base_root / "templates").exists() and git.present(repo, base, ["templates"]):
-        git.unpack(repo, base, ["templates"], base_root)  # the base's pages by the base's templates
+    for made in SITE_MADE_FROM:  # the base's pages by the base's templates and settings
+        if not (base_root / made).exists() and git.present(repo, base, [made]):
+            git.unpack(repo, base, [made], base_root)
     found = []
     for edition in published:
         if edition not in {e.id for e in new.book.editions}:
@@ -84,17 +89,66 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
             what = str(exc) if isinstance(exc, RulebookError) else f"{type(exc).__name__}: {exc}"
             found.append(Problem("", 0, "check.not_judged", f"the printed book of {edition}, as published, could not "
                                  f"be laid out to compare it: {clean(' '.join(what.split()))[:SAID]}", "error"))
+        try:
+            found += _read_changed(base_root, new, edition, scratch / f"released-{edition}" / "read")
+        except Exception as exc:  # noqa: BLE001 - a site that cannot be built or read: not compared, so it fails
+            what = str(exc) if isinstance(exc, RulebookError) else f"{type(exc).__name__}: {exc}"
+            found.append(Problem("", 0, "check.not_judged", f"the site of {edition}, as published, could not be read "
+                                 f"as a browser shows it, to compare it: {clean(' '.join(what.split()))[:SAID]}",
+                                 "error"))
     return found
 
 
-def _made_from(root: Path) -> str:
-    """A digest of what a book's PDF is made from (``MADE_FROM``, by path and bytes; a link by its target's name):
-    two sides with the same lay out the same book, the code being the same."""
+def _digest(root: Path, names: tuple[str, ...]) -> str:
+    """A digest of the files ``names`` under ``root`` (by path and bytes; a link by its target's name)."""
     from ...render.pdf.cache import add_files
 
     digest = hashlib.sha256()
-    add_files(digest, root, MADE_FROM)
+    add_files(digest, root, names)
     return digest.hexdigest()
+
+
+def hooks_named(root: Path) -> bool:
+    """Whether the book's mkdocs.yml names hooks: Python of the book's own, which MkDocs runs as it builds."""
+    config = root / CONFIG
+    return config.is_file() and not config.is_symlink() and bool(HOOKS.search(read_file_text(config)))
+
+
+def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> list[Problem]:
+    """An error for each page of the site of ``edition`` that a reader's browser shows otherwise, built from the
+    change's sources, templates, styles, scripts and settings than from the base's (``render/site/reading.py``: over
+    http, the styles' words included); at most ``PAGES_SAID`` named. Not read when both sides make the site alike
+    (their Markdown pages are compared already: the same templates and settings make the same pages of them); a change
+    whose mkdocs.yml names hooks is never built (its hooks are its code) and fails, saying so."""
+    from ...render.site.engine import render_site
+    from ...render.site.reading import pages_read
+
+    if hooks_named(new.root):
+        return [Problem("", 0, "check.not_judged", (
+            f"the site of {edition}, published, could not be built as this change would publish it: its {CONFIG} "
+            "names hooks, Python of the change's that MkDocs runs as it builds, which the check never runs: a "
+            "maintainer reads the hooks and builds each published edition with them"), "error")]
+    if _digest(base_root, SITE_MADE_FROM) == _digest(new.root, SITE_MADE_FROM):
+        return []
+    sites = []
+    for side, top in (("base", base_root), ("change", new.root)):
+        (out / f"{side}-staging").mkdir(parents=True)
+        render_site(load_library(top, edition), out / side, out / f"{side}-staging", None)
+        sites.append(out / side)
+    before, after = pages_read(sites)
+    differ = [page for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
+    found = [Problem("", 0, "released.read_changed", (
+        f"this change changes what the readers of {edition}, published, read on its site as a browser shows it: the "
+        f"page {page} ({'new' if page not in before else 'gone' if page not in after else 'changed'}): "
+        f"“{_first_change(before.get(page, ''), after.get(page, ''))}”: a published edition never changes; put "
+        f"its templates, styles and scripts back, or make them act on {new.book.current} alone"), "error")
+        for page in differ[:PAGES_SAID]]
+    if len(differ) > PAGES_SAID:
+        found.append(Problem("", 0, "released.read_changed", (
+            f"this change changes {len(differ) - PAGES_SAID} more pages of the site of {edition}, published, as a "
+            f"browser shows them: {', '.join(differ[PAGES_SAID:PAGES_SAID + 30])}"
+            f"{', …' if len(differ) > PAGES_SAID + 30 else ''}"), "error"))
+    return found
 
 
 def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) -> tuple[Path, Path]:
@@ -134,7 +188,7 @@ def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) 
 def _printed_changed(base_root: Path, new: Library, edition: str, games: int, out: Path) -> list[Problem]:
     """An error for each page of ``edition``'s printed book that reads or inks otherwise from the change's sources,
     templates, styles and fonts than from the base's (at most ``PAGES_SAID`` named, the rest counted in one more)."""
-    if _made_from(base_root) == _made_from(new.root):
+    if _digest(base_root, MADE_FROM) == _digest(new.root, MADE_FROM):
         return []  # the same sources, templates and fonts, laid out by the same code: the same book
     before_pdf, after_pdf = _laid_out(base_root, new.root, edition, games, out)
     before, after = page_prints(before_pdf), page_prints(after_pdf)
