@@ -78,6 +78,10 @@ def test_a_published_editions_site_reads_as_it_did(base, tmp_path, case):
     [said] = [a for a in read if f"the page {page} (changed)" in a]
     assert "the readers of 2026.1, published, read on its site as a browser shows it" in said and words in said, said
     assert "released.read_changed" in summary.split("## What this change")[0]  # among the errors the summary leads with
+    # The open edition's pages, read the same way, every one of them: the page named in the summary with its words
+    section = summary[summary.index("### Every page of the open edition this change alters"):].split("\n## ")[0]
+    [row] = [row for row in section.splitlines() if row.startswith(f"- `{page}` (changed, as read): ")]
+    assert words.replace("[", "\\[").replace("]", "\\]") in row, row
 
 
 def test_without_playwright_the_site_is_not_read_and_the_check_fails(base, tmp_path, monkeypatch):

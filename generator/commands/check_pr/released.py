@@ -114,28 +114,41 @@ def hooks_named(root: Path) -> bool:
     return config.is_file() and not config.is_symlink() and bool(HOOKS.search(read_file_text(config)))
 
 
+def _sites_read(old: Library, new: Library, out: Path) -> tuple[dict[str, str], dict[str, str]] | None:
+    """Every page of the site of ``old`` and of ``new`` (their editions, from their roots) as a browser shows it
+    (``render/site/reading.py``), both built by the running code into ``out``; None when both sides make the site
+    alike (the same templates, styles, scripts and settings: their Markdown pages, compared already, say it all)."""
+    from ...render.site.engine import render_site
+    from ...render.site.pictures import need_playwright
+    from ...render.site.reading import pages_read
+
+    if _digest(old.root, SITE_MADE_FROM) == _digest(new.root, SITE_MADE_FROM):
+        return None
+    need_playwright()  # (before two sites are built for nothing)
+    sites = []
+    for side, lib in (("base", old), ("change", new)):
+        (out / f"{side}-staging").mkdir(parents=True)
+        render_site(lib, out / side, out / f"{side}-staging", None)
+        sites.append(out / side)
+    before, after = pages_read(sites)
+    return before, after
+
+
 def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> list[Problem]:
     """An error for each page of the site of ``edition`` that a reader's browser shows otherwise, built from the
     change's sources, templates, styles, scripts and settings than from the base's (``render/site/reading.py``: over
     http, the styles' words included); at most ``PAGES_SAID`` named. Not read when both sides make the site alike
     (their Markdown pages are compared already: the same templates and settings make the same pages of them); a change
     whose mkdocs.yml names hooks is never built (its hooks are its code) and fails, saying so."""
-    from ...render.site.engine import render_site
-    from ...render.site.reading import pages_read
-
     if hooks_named(new.root):
         return [Problem("", 0, "check.not_judged", (
             f"the site of {edition}, published, could not be built as this change would publish it: its {CONFIG} "
             "names hooks, Python of the change's that MkDocs runs as it builds, which the check never runs: a "
             "maintainer reads the hooks and builds each published edition with them"), "error")]
-    if _digest(base_root, SITE_MADE_FROM) == _digest(new.root, SITE_MADE_FROM):
+    read = _sites_read(load_library(base_root, edition), load_library(new.root, edition), out)
+    if read is None:
         return []
-    sites = []
-    for side, top in (("base", base_root), ("change", new.root)):
-        (out / f"{side}-staging").mkdir(parents=True)
-        render_site(load_library(top, edition), out / side, out / f"{side}-staging", None)
-        sites.append(out / side)
-    before, after = pages_read(sites)
+    before, after = read
     differ = [page for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
     found = [Problem("", 0, "released.read_changed", (
         f"this change changes what the readers of {edition}, published, read on its site as a browser shows it: the "
@@ -221,21 +234,50 @@ FEW = 50  # pages of the open edition the summary names, each with its first cha
 
 def pages_lines(judgement: Judgement, scratch: Path) -> list[str]:
     """The summary's section on every page of the open edition's site the change alters, compared whole from the base
-    and from the change (the pictures draw a few): each page, with its first changed words. None where the change is
+    and from the change (the pictures draw a few): each page, with its first changed words; and, when the change
+    alters how the site is made, each page that a browser shows otherwise (``_read_lines``). None where the change is
     judged as data and needs a maintainer (its templates are never rendered there)."""
     old, new = judgement.old.lib, judgement.head.lib
     if old is None or new is None or (judgement.untrusted and judgement.maintained):
         return []
     before, after = _pages(old, scratch / "open" / "base"), _pages(new, scratch / "open" / "change")
     changed = [page for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
-    if not changed:
+    read = _read_lines(old, new, scratch / "open" / "read")
+    if not changed and not read:
         return []
-    out = ["### Every page of the open edition this change alters", "",
-           f"Each page of the site of {literal(new.book.current)}, as the site writes it, compared whole: "
-           f"{len(changed)} page{'s' if len(changed) != 1 else ''}, each with the first words it changes.", ""]
+    out = ["### Every page of the open edition this change alters", ""]
+    if changed:
+        out += [f"Each page of the site of {literal(new.book.current)}, as the site writes it, compared whole: "
+                f"{len(changed)} page{'s' if len(changed) != 1 else ''}, each with the first words it changes.", ""]
     for page in changed[:FEW]:
         what = "new" if page not in before else "gone" if page not in after else "changed"
         out.append(f"- {code_span(page)} ({what}): “{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
     if len(changed) > FEW:
         out.append(f"- and {len(changed) - FEW} more")
-    return [*out, ""]
+    return [*out, *([""] if changed else []), *read]
+
+
+def _read_lines(old: Library, new: Library, out: Path) -> list[str]:
+    """The section's lines on the open edition's pages as a browser shows them, when the change alters how the site
+    is made (its styles may write words, its scripts rewrite them): each page that reads otherwise, with the first
+    words it changes; or that the site was not built, the change's mkdocs.yml naming hooks (its code)."""
+    if hooks_named(new.root):
+        return [f"Not read as a browser shows them: this change's {CONFIG} names hooks, Python of its own that the "
+                "check never runs; a maintainer builds the site with them and reads it.", ""]
+    read = _sites_read(old, new, out)
+    if read is None:
+        return []
+    before, after = read
+    differ = [page for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
+    said = (f"This change alters how the site is made: every page of {literal(new.book.current)} built from both "
+            "sides and read as a browser shows it (over http, styles and scripts applied)")
+    if not differ:
+        return [f"{said}: no page reads otherwise.", ""]
+    lines = [f"{said}: {len(differ)} page{'s' if len(differ) != 1 else ''} read otherwise.", ""]
+    for page in differ[:FEW]:
+        what = "new" if page not in before else "gone" if page not in after else "changed"
+        lines.append(f"- {code_span(page)} ({what}, as read): "
+                     f"“{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
+    if len(differ) > FEW:
+        lines.append(f"- and {len(differ) - FEW} more")
+    return [*lines, ""]
