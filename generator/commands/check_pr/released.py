@@ -31,6 +31,7 @@ PAGES_SAID = 12  # pages of one edition's printed book named one by one, each in
 PAIR_RENDERER = "generator.render.pdf.pair"  # both books of an edition, laid out in one process of the running code
 MADE_FROM = ("rules_data", "content", "templates")  # what a book's PDF is made from, beside the code that makes it
 SITE_MADE_FROM = ("templates", CONFIG)  # what makes a site's pages of their Markdown, beside the code: styles, scripts
+PRINT_ONLY = "print"  # the folder of templates/ that only the printed book reads (its styles, fonts, templates)
 HOOKS = re.compile(r"^[ \t]*hooks[ \t]*:", re.M)  # mkdocs.yml's Python hooks: code of the book's, run by MkDocs
 
 
@@ -108,6 +109,15 @@ def _digest(root: Path, names: tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
+def _site_made_from(root: Path) -> str:
+    """A digest of what a book's site is made with beside its Markdown and the code (``SITE_MADE_FROM``), the
+    templates that only the printed book reads aside (a print font or style changes no page of the site)."""
+    top = root / SITE_MADE_FROM[0]
+    names = [f"{SITE_MADE_FROM[0]}/{p.name}" for p in sorted(top.iterdir()) if p.name != PRINT_ONLY] \
+        if top.is_dir() and not top.is_symlink() else [SITE_MADE_FROM[0]]
+    return _digest(root, (*names, *SITE_MADE_FROM[1:]))
+
+
 def hooks_named(root: Path) -> bool:
     """Whether the book's mkdocs.yml names hooks: Python of the book's own, which MkDocs runs as it builds."""
     config = root / CONFIG
@@ -122,7 +132,7 @@ def _sites_read(old: Library, new: Library, out: Path) -> tuple[dict[str, str], 
     from ...render.site.pictures import need_playwright
     from ...render.site.reading import pages_read
 
-    if _digest(old.root, SITE_MADE_FROM) == _digest(new.root, SITE_MADE_FROM):
+    if _site_made_from(old.root) == _site_made_from(new.root):
         return None
     need_playwright()  # (before two sites are built for nothing)
     sites = []
