@@ -117,3 +117,22 @@ def test_a_published_editions_printed_pages_are_as_they_were(base, tmp_path, cas
     assert all("the readers of 2026.1, published, read in its printed book: page " in a for a in printed), printed
     assert any(words in a for a in printed), printed
     assert "released.pdf_changed" in summary.split("## What this change")[0]  # among the errors the summary leads with
+
+
+def test_each_sides_book_is_kept_by_what_it_was_made_from(base, tmp_path, monkeypatch):
+    """With RULEBOOK_PDF_CACHE set, both sides' books are kept there by what each was made from: the same change
+    checked again is compared from them, nothing laid out, with the same findings."""
+    import generator.render.process as process
+
+    monkeypatch.setenv("RULEBOOK_PDF_CACHE", str(tmp_path / "cache"))
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    CASES["a data change that alters only the printed book (the accent)"][0](repo)
+    first = [a for a in check_pr(repo, "HEAD")[1] if "released.pdf_changed" in a]
+    assert first and len(list((tmp_path / "cache" / "released" / "2026.1").iterdir())) == 2
+
+    def no_layout(module, *args, **kwargs):
+        raise AssertionError(f"{module} run: the books are kept")
+
+    monkeypatch.setattr(process, "run", no_layout)
+    assert [a for a in check_pr(repo, "HEAD")[1] if "released.pdf_changed" in a] == first

@@ -29,6 +29,7 @@ from .text import code_span, literal, plain
 SAID = 300  # characters of a page's changed words the error quotes
 PAGES_SAID = 12  # pages of one edition's printed book named one by one, each in a line; the rest counted in one
 PAIR_RENDERER = "generator.render.pdf.pair"  # both books of an edition, laid out in one process of the running code
+KEPT_BOOKS = 6  # books of one published edition the PDF cache keeps: both sides of the last few checks
 MADE_FROM = ("rules_data", "content", "templates")  # what a book's PDF is made from, beside the code that makes it
 SITE_MADE_FROM = ("templates", CONFIG)  # what makes a site's pages of their Markdown, beside the code: styles, scripts
 PRINT_ONLY = "print"  # the folder of templates/ that only the printed book reads (its styles, fonts, templates)
@@ -190,7 +191,7 @@ def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) 
         cache.add_files(digest, top, ("rules_data", "content"))
         names[side] = digest.hexdigest()[:32]
     folder = keep / "released" / edition if keep else None
-    if folder is not None and all((folder / name / "book.pdf").is_file() for name in names.values()):
+    if folder is not None and all(cache.proven(folder / name) for name in names.values()):
         return folder / names["before"] / "book.pdf", folder / names["after"] / "book.pdf"
     out.mkdir(parents=True, exist_ok=True)
     timeout, memory = limits(games)
@@ -204,7 +205,7 @@ def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) 
     for side, name in names.items():
         def made(staged: Path, side: str = side) -> None:
             shutil.copyfile(out / f"{side}.pdf", staged / "book.pdf")
-        kept[side] = cache.kept(folder, name, made) / "book.pdf"
+        kept[side] = cache.kept(folder, name, made, newest=KEPT_BOOKS) / "book.pdf"
     return kept["before"], kept["after"]
 
 
