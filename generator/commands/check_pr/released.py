@@ -3,8 +3,10 @@ the site writes them (``render/site/docs.write_docs``: the words every page stat
 MkDocs makes them HTML) from the base and from the change, compared page by page; and its printed book, laid out from
 each side's sources, templates, styles and fonts (as data: both by the running code, ``render/pdf/pair.py``), compared
 page by page by what each page reads and by what it inks (``render/pdf/prints.py``: a font with two digits swapped
-reads the same and inks other marks). A page that differs fails the check, naming the edition, the page and the
-words."""
+reads the same and inks other marks); and, when the change alters how the site is made, its site built from both
+sides and read as a browser shows it (``render/site/reading.py``). A page that differs fails the check, naming the
+edition, the page and the words. An edition whose site's words differ has failed already, each page named: its book
+is not laid out nor its site read then (the costliest steps), only for an edition whose site's words are the same."""
 
 from __future__ import annotations
 
@@ -76,14 +78,17 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
             found.append(Problem("", 0, "check.not_judged", f"the pages of {edition}, as published, could not be "
                                  f"written to compare them: {clean(' '.join(what.split()))[:SAID]}", "error"))
             continue
-        for page in sorted(set(before) | set(after)):
-            if before.get(page) != after.get(page):
-                found.append(Problem("", 0, "released.changed", (
-                    f"this change changes what the readers of {edition}, published, read: its site page {page} "
-                    f"({'new' if page not in before else 'gone' if page not in after else 'changed'}): "
-                    f"“{_first_change(before.get(page, ''), after.get(page, ''))}”: a published edition never "
-                    f"changes; put it back, or make the change in {new.book.current} (an erratum or a decision)"),
-                    "error"))
+        written = [Problem("", 0, "released.changed", (
+            f"this change changes what the readers of {edition}, published, read: its site page {page} "
+            f"({'new' if page not in before else 'gone' if page not in after else 'changed'}): "
+            f"“{_first_change(before.get(page, ''), after.get(page, ''))}”: a published edition never "
+            f"changes; put it back, or make the change in {new.book.current} (an erratum or a decision)"), "error")
+            for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
+        found += written
+        if written:
+            # Failed already, each page named with its words: its book is laid out and its site read (the check's
+            # costliest steps) only for an edition whose site's words are the same, where nothing else would tell.
+            continue
         try:
             found += _printed_changed(base_root, new, edition, len(old.games) + len(new.games),
                                       scratch / f"released-{edition}" / "book")
