@@ -180,6 +180,19 @@ def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> lis
     return found
 
 
+def _book_said(root: Path, edition: str) -> tuple[str, str, dict[str, bytes]]:
+    """What the layout of ``edition``'s book at ``root`` is a function of, the code aside: its HTML (every part, page
+    numbers aside: ``book_html``), the pages it keeps as printed, and its own print styles and fonts. Two sides alike
+    lay out the same pages: most changes of the open edition leave a published one's alike, and its layout, the
+    check's costliest step, is then not needed."""
+    from ...book.index import printed_pages
+    from ...render.pdf.book import book_html
+    from ...render.pdf.pair import print_assets
+
+    lib = load_library(root, edition)
+    return book_html(lib), repr(sorted(printed_pages(lib).items())), print_assets(root)
+
+
 def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) -> tuple[Path, Path]:
     """The edition's book as the base's sources make it and as the change's do (``out/before.pdf``,
     ``out/after.pdf``), each with its own templates, styles and fonts, both laid out by the running code: never by
@@ -219,6 +232,8 @@ def _printed_changed(base_root: Path, new: Library, edition: str, games: int, ou
     templates, styles and fonts than from the base's (at most ``PAGES_SAID`` named, the rest counted in one more)."""
     if _digest(base_root, MADE_FROM) == _digest(new.root, MADE_FROM):
         return []  # the same sources, templates and fonts, laid out by the same code: the same book
+    if _book_said(base_root, edition) == _book_said(new.root, edition):
+        return []  # the same HTML, as printed, with the same print styles and fonts: the same book, laid out alike
     before_pdf, after_pdf = _laid_out(base_root, new.root, edition, games, out)
     before, after = page_prints(before_pdf), page_prints(after_pdf)
     blank = Printed("", b"", (0, 0))
