@@ -13,7 +13,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import shutil
 from pathlib import Path
 
 from ...book import git
@@ -21,8 +20,8 @@ from ...book.files import read_file_text
 from ...book.library import Library, load_library
 from ...book.textdiff import mark_words
 from ...errors import Problem, RulebookError, clean
+from ...render.pdf.pair import laid_out_exactly, layout_inputs
 from ...render.pdf.prints import Printed, page_prints
-from ...render.process import PAIR, Request
 from ...render.site.docs import write_docs
 from ...render.site.engine import CONFIG
 from .judge import Judgement
@@ -30,8 +29,6 @@ from .text import code_span, literal, plain
 
 SAID = 300  # characters of a page's changed words the error quotes
 PAGES_SAID = 12  # pages of one edition's printed book named one by one, each in a line; the rest counted in one
-PAIR_RENDERER = "generator.render.pdf.pair"  # both books of an edition, laid out in one process of the running code
-KEPT_BOOKS = 6  # books of one published edition the PDF cache keeps: both sides of the last few checks
 MADE_FROM = ("rules_data", "content", "templates")  # what a book's PDF is made from, beside the code that makes it
 SITE_MADE_FROM = ("templates", CONFIG)  # what makes a site's pages of their Markdown, beside the code: styles, scripts
 PRINT_ONLY = "print"  # the folder of templates/ that only the printed book reads (its styles, fonts, templates)
@@ -180,61 +177,14 @@ def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> lis
     return found
 
 
-def _book_said(root: Path, edition: str) -> tuple[str, str, dict[str, bytes]]:
-    """What the layout of ``edition``'s book at ``root`` is a function of, the code aside: its HTML (every part, page
-    numbers aside: ``book_html``), the pages it keeps as printed, and its own print styles and fonts. Two sides alike
-    lay out the same pages: most changes of the open edition leave a published one's alike, and its layout, the
-    check's costliest step, is then not needed."""
-    from ...book.index import printed_pages
-    from ...render.pdf.book import book_html
-    from ...render.pdf.pair import print_assets
-
-    lib = load_library(root, edition)
-    return book_html(lib), repr(sorted(printed_pages(lib).items())), print_assets(root)
-
-
-def _laid_out(base_root: Path, root: Path, edition: str, games: int, out: Path) -> tuple[Path, Path]:
-    """The edition's book as the base's sources make it and as the change's do (``out/before.pdf``,
-    ``out/after.pdf``), each with its own templates, styles and fonts, both laid out by the running code: never by
-    the change's. Kept in the PDF cache (``RULEBOOK_PDF_CACHE``) by what each was made from, when one is set."""
-    from ... import settings
-    from ...render.pdf import cache
-    from ...render.pdf.worker import limits
-    from ...render.process import run
-
-    keep = settings.read().pdf_cache
-    names = {}
-    for side, top in (("before", base_root), ("after", root)) if keep else ():
-        digest = cache.new_digest("released", edition, book=top)  # (the code, the versions, the book's templates)
-        cache.add_files(digest, top, ("rules_data", "content"))
-        names[side] = digest.hexdigest()[:32]
-    folder = keep / "released" / edition if keep else None
-    if folder is not None and all(cache.proven(folder / name) for name in names.values()):
-        return folder / names["before"] / "book.pdf", folder / names["after"] / "book.pdf"
-    out.mkdir(parents=True, exist_ok=True)
-    timeout, memory = limits(games)
-    failed = run(PAIR_RENDERER, Request(PAIR, str(root), edition, str(out), before=str(base_root),
-                                        before_edition=edition, exact=True), timeout=timeout, memory_mb=memory).failure
-    if failed is not None:
-        raise RulebookError(f"the layout failed: {failed.message}")
-    if folder is None:
-        return out / "before.pdf", out / "after.pdf"
-    kept = {}
-    for side, name in names.items():
-        def made(staged: Path, side: str = side) -> None:
-            shutil.copyfile(out / f"{side}.pdf", staged / "book.pdf")
-        kept[side] = cache.kept(folder, name, made, newest=KEPT_BOOKS) / "book.pdf"
-    return kept["before"], kept["after"]
-
-
 def _printed_changed(base_root: Path, new: Library, edition: str, games: int, out: Path) -> list[Problem]:
     """An error for each page of ``edition``'s printed book that reads or inks otherwise from the change's sources,
     templates, styles and fonts than from the base's (at most ``PAGES_SAID`` named, the rest counted in one more)."""
     if _digest(base_root, MADE_FROM) == _digest(new.root, MADE_FROM):
         return []  # the same sources, templates and fonts, laid out by the same code: the same book
-    if _book_said(base_root, edition) == _book_said(new.root, edition):
+    if layout_inputs(base_root, edition) == layout_inputs(new.root, edition):
         return []  # the same HTML, as printed, with the same print styles and fonts: the same book, laid out alike
-    before_pdf, after_pdf = _laid_out(base_root, new.root, edition, games, out)
+    before_pdf, after_pdf = laid_out_exactly(base_root, new.root, edition, games, out)
     before, after = page_prints(before_pdf), page_prints(after_pdf)
     blank = Printed("", b"", (0, 0))
     differ = [n for n in range(max(len(before), len(after)))
