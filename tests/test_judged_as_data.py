@@ -105,6 +105,8 @@ def test_a_head_that_rewrites_check_pr_still_fails(handed, tmp_path, capsys, mon
     assert "**needs a maintainer**, not a pass" in said
     assert "title=edition.frozen::" in out.out and "file=content/knock-golf.md" in out.out
     assert "title=change.needs_maintainer::" in out.out
+    # Its published edition is not built as it would publish it (its code is never run here): said, and a failure
+    assert "title=check.not_judged::" in out.out and "could not be built as this change would publish them" in said
     assert "No errors." not in said and "Traceback" not in out.err
     # The change's checkout is gone, and the base's checkout is as it was (nothing of the change is left in it)
     assert subprocess.run(["git", "-C", str(repo), "worktree", "list"], capture_output=True, text=True,

@@ -58,6 +58,7 @@ class Request:
     jobs: int = 1  # PDF: processes that lay out the book and the score sheets side by side
     before: str | None = None  # PAIR: the book before the change (``root`` is the one after)
     before_edition: str | None = None
+    exact: bool = False  # PAIR: both laid out as the build lays them out (every page its own number: no part moved)
     staging: str | None = None  # SITE: a folder for what the build needs on the way
     downloads: str | None = None  # the site: the folder of the PDFs it links, if any
     pages: dict[str, int] | None = None  # the site: the book's page of each anchor, which it prints

@@ -99,6 +99,11 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
             judgement.failed += released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
                                                  judgement.head.lib, Path(tmp))
             progress("compare the editions published", final=True)
+        elif judgement.compared and [e for e in judgement.old.lib.book.editions if e.id != judgement.old.lib.book.current]:
+            judgement.failed.append(not_judged(
+                "the editions published could not be built as this change would publish them: it edits what they are "
+                "made with, which is never run where a change is judged as data: a maintainer builds them from a "
+                "checkout of it (`rulebook check-pr`) and compares"))
         body = _sections(judgement, root, pictures, progress, Path(tmp))
     top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement)
     checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)

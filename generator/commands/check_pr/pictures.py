@@ -199,7 +199,8 @@ def pictures_lines(judgement: Judgement, root: Path, folder: Path, progress: Rep
                 "checkout of it.", ""]
     # (A change for a maintainer is drawn where its code may run: a maintainer's checkout is what it is drawn for; and
     # one that changes what a published edition's readers read, to show them it.)
-    if [f for f in judgement.errors if f.check not in ("change.needs_maintainer", "released.changed")] or new is None:
+    if [f for f in judgement.errors if f.check != "change.needs_maintainer" and not f.check.startswith("released.")] \
+            or new is None:
         return [*head, *out, "Not drawn: this change has errors, and a picture shows only what validate accepts.", ""]
     if old is None:
         return [*head, *out, f"Not drawn: {literal(judgement.base_problem or 'the base does not load')}.", ""]
