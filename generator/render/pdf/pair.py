@@ -84,9 +84,8 @@ def laid_out_exactly(base_root: Path, root: Path, edition: str, games: int, out:
     """The edition's book as the base's sources make it and as the change's do (``out/before.pdf``,
     ``out/after.pdf``), each with its own templates, styles and fonts, both laid out by the running code: never by
     the change's. Kept in the PDF cache (``RULEBOOK_PDF_CACHE``) by what each was made from, when one is set."""
-    import shutil
-
     from ... import settings
+    from ...book.files import copy_file
     from ...errors import RulebookError
     from ..process import PAIR, Request, run
     from . import cache
@@ -112,7 +111,7 @@ def laid_out_exactly(base_root: Path, root: Path, edition: str, games: int, out:
     kept = {}
     for side, name in names.items():
         def made(staged: Path, side: str = side) -> None:
-            shutil.copyfile(out / f"{side}.pdf", staged / "book.pdf")
+            copy_file(out / f"{side}.pdf", staged / "book.pdf")
         kept[side] = cache.kept(folder, name, made, newest=KEPT_BOOKS) / "book.pdf"
     return kept["before"], kept["after"]
 
