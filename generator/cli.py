@@ -345,6 +345,18 @@ def _command(args: argparse.Namespace) -> int:
     except MemoryError:
         print(f"error: {out_of_memory()}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] == __package__:
+            raise  # a module of the tool itself: a fault of the tool, not of the environment
+        print(f"error: {missing_package(exc)}", file=sys.stderr)
+        return 1
+
+
+def missing_package(exc: ModuleNotFoundError) -> str:
+    """A module the tool needs that this environment lacks (an environment made before the tool asked for it)."""
+    return (f"the Python module '{exc.name}' (a dependency) is not installed in this environment ({sys.prefix}): the tool needs it "
+            "since it was installed; run `make` again (it installs requirements.lock anew), or `pip install -r "
+            "requirements.lock` in this environment")
 
 
 def out_of_memory() -> str:
@@ -367,5 +379,10 @@ def command() -> None:
         code = main(quick_exit=True)
     except MemoryError:  # before a command runs (its imports), or while one prints
         print(f"error: {out_of_memory()}", file=sys.stderr)
+        code = 1
+    except ModuleNotFoundError as exc:  # the command line's own imports, in an environment made before they were needed
+        if (exc.name or "").split(".")[0] == __package__:
+            raise
+        print(f"error: {missing_package(exc)}", file=sys.stderr)
         code = 1
     sys.exit(code)

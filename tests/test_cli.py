@@ -168,3 +168,21 @@ def test_the_version_is_the_packages(capsys):
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out.strip() == f"rulebook {version('rulebook')}"
+
+
+def test_an_environment_without_a_dependency_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    """An environment made before the tool needed a package (a pull of the tool, no `make` since): one line naming
+    the module and what to run, never a traceback."""
+    import sys
+
+    from generator.cli import main
+
+    book = tmp_path / "book"
+    assert main(["init", str(book), "--title", "The Harbour Lane Club", "--pipeline",
+                 "rulebook @ git+https://example.org/rulebook@v0.2.0"]) == 0
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "unidecode", None)  # an import of it fails as where it is not installed
+    assert main(["--root", str(book), "new-game", "Käsekästchen"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: the Python module 'unidecode'") and "`make`" in err, err
+    assert not (book / "rules_data" / "kaesekaestchen.yaml").exists()
