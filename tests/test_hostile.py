@@ -308,9 +308,10 @@ def _digest(folder: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def good_build(tmp_path_factory):
-    """A project copy built once: the 'previous good output' the failures below must not touch."""
-    project = copy_project(tmp_path_factory.mktemp("atomic"))
-    with sharing_pdfs(tmp_path_factory):  # the book as it is: its PDFs are the shared build's
+    """A small project built once (one game, site, PDF and score sheet: what a failure could leave half-written, at a
+    fraction of the Metzker book's build): the 'previous good output' the failures below must not touch."""
+    project = small_project(tmp_path_factory.mktemp("atomic") / "project", ("canadian-salad",))
+    with sharing_pdfs(tmp_path_factory, book_as_it_is=False):
         out = build(project, out=project / "build")
     return project, out, _digest(out)
 
@@ -336,7 +337,7 @@ def test_validation_error_leaves_the_last_build(good_build):
 
 def test_broken_link_leaves_the_last_build(good_build):
     project, out, before = good_build
-    path = project / "content" / "sweep.md"
+    path = project / "content" / "canadian-salad.md"
     original = path.read_text(encoding="utf-8")
     path.write_text(original + "\n[a page that is not there](no-such-page.md#nowhere)\n", encoding="utf-8")
     try:
