@@ -65,9 +65,11 @@ print-shop: $(STAMP) ## an interior and a cover for a print-on-demand service, c
 # The suite starts some 150 Python processes (builds, PDF renders, the command line); each compiled the generator
 # again (0.06-0.08 s) where PYTHONDONTWRITEBYTECODE keeps Python from keeping what it compiles (the development
 # machine sets it). compileall writes the compiled modules once (to __pycache__, which git ignores).
+# pytest keeps each test module as it rewrote its asserts (tests/__pycache__) only where Python may write compiled
+# modules: with PYTHONDONTWRITEBYTECODE set, each worker rewrote every test module at every run.
 test: $(STAMP) ## run the test suite
 	@$(BIN)/python -m compileall -q generator tests bench > /dev/null
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 fuzz: $(STAMP) ## a long random search for a bad edit, a damaged cache or an --out folder that gets more than one clear line, a score box misread or a saved game that stops the keeper (FUZZ_EXAMPLES=3000 each)
 	RULEBOOK_FUZZ_EXAMPLES=$(or $(FUZZ_EXAMPLES),3000) $(BIN)/python -m pytest tests/test_fuzz.py tests/test_fuzz_readers.py -n 0 -q
