@@ -283,7 +283,12 @@ def test_a_user_with_the_address_installs_the_tool_and_makes_a_book_that_builds_
     preview; the book pins the tool by its release from that address (no path of this machine), is a repository on
     the branch its workflows watch, and a fresh clone of it runs its README's two commands."""
     address, version, constraints = tool_address
-    env = {**_fresh_env(), "PIP_CONSTRAINT": str(constraints), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    # PIP_COMPILE=0 (pip install --no-compile; PIP_NO_COMPILE=1 would read as --compile): pip leaves compiling the
+    # installed modules to Python, which compiles those a command imports as it first imports them (no
+    # PYTHONDONTWRITEBYTECODE here). What is installed, and what runs, is the same; pip compiled every module of every
+    # package twice over (the tool's install, then the fresh clone's), most of them never imported by any command.
+    env = {**_fresh_env(), "PIP_CONSTRAINT": str(constraints), "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+           "PIP_COMPILE": "0"}
     home = tmp_path / "home"
     home.mkdir()
     lines = _readme_install_lines()
