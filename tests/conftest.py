@@ -47,6 +47,20 @@ def built(tmp_path_factory) -> dict[str, Path]:
     return {edition: out[edition] for edition in (CURRENT, PUBLISHED)}
 
 
+def built_pdfs(built: dict[str, Path]) -> list[tuple[str, Path]]:
+    """The PDFs of the shared builds that a check of every PDF reads, as (edition, file): each of the current edition;
+    of the published edition its book, its score pad and one sheet on its own. The pad holds every sheet's pages,
+    written by the same writer from the same laid-out pages as each sheet's own file (render/pdf/scorepad.py); what a
+    sheet's file has of its own (its catalogue: title, language, structure root, form) is made by the same code for
+    every sheet, and is read in each sheet of the current edition and in one of the published edition."""
+    current = sorted((built[CURRENT] / "pdf").rglob("*.pdf"))
+    folder = built[PUBLISHED] / "pdf"
+    sheets = sorted((folder / "score-sheets").glob("*.pdf"))
+    assert sheets and len(list(folder.glob("*.pdf"))) == 2, "the published edition's book, pad and sheets"
+    published = [*sorted(folder.glob("*.pdf")), sheets[0]]
+    return [(CURRENT, pdf) for pdf in current] + [(PUBLISHED, pdf) for pdf in published]
+
+
 def _session_folder(tmp_path_factory) -> Path:
     """The test session's temporary folder, the same for every pytest-xdist worker."""
     import os

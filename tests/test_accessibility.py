@@ -1,7 +1,8 @@
 """Two independent PDF/UA-1 checkers on every PDF the shared builds make (issue 41; docs/accessibility.md).
 
 ``outloud`` and ``pdfua`` (pinned test dependencies, requirements.lock) check the book, the score pad and each score
-sheet of both editions. pdfua reports nothing. outloud reports no error but for one of its heuristics that misreads
+sheet of both editions (of the published edition one sheet on its own, its others in its pad: tests/conftest.py
+``built_pdfs``). pdfua reports nothing. outloud reports no error but for one of its heuristics that misreads
 a table of one header row over few data cells (TBL-010, "shredded" headers: a table of one data column, a score
 sheet's single row of a game won): each such finding is shown to be the checker's mistake from the file's own
 structure (``one_header_row``), or the test fails. Every outloud warning left is one
@@ -21,7 +22,7 @@ import pytest
 from generator.book.library import load_library
 from generator.commands.build import booklet_name
 from generator.render.pdf.booklet import impose
-from tests.conftest import CURRENT, PUBLISHED, ROOT
+from tests.conftest import ROOT, built_pdfs
 from tests.tagtree import Tree, _rows
 
 outloud = pytest.importorskip("outloud")
@@ -32,10 +33,6 @@ DOCS = ROOT / "docs" / "accessibility.md"
 # getattr(array, "is_integer"), which pikepdf answers with ValueError, not AttributeError); tests/tagtree.py's
 # heading_problems checks for empty headings instead.
 PDFUA_BROKEN = {"UA-14-001"}
-
-
-def _pdfs(built) -> list[tuple[str, Path]]:
-    return [(edition, pdf) for edition in (CURRENT, PUBLISHED) for pdf in sorted((built[edition] / "pdf").rglob("*.pdf"))]
 
 
 def one_header_row(tree: Tree, finding) -> bool:
@@ -280,7 +277,7 @@ def test_the_proofs_for_the_booklet_can_fail(tmp_path, weasyprints_tagging):
 def test_pdfua_finds_nothing(built):
     """No finding, and no rule left unrun but the one that cannot run (PDFUA_BROKEN, which tests/test_tags.py covers)."""
     found, skipped = [], set()
-    for edition, pdf in _pdfs(built):
+    for edition, pdf in built_pdfs(built):
         report = pdfua.validate(str(pdf))
         found += [f"{edition} {pdf.name}: {f.rule_id} {f.severity.name} {f.message[:120]}" for f in report.findings]
         skipped |= {outcome.rule_id for outcome in report.skipped}
@@ -294,7 +291,7 @@ def test_outloud_finds_no_error_and_only_explained_warnings(built):
     from outloud.model import Document
 
     errors, warnings, excused = [], {}, 0
-    for edition, pdf in _pdfs(built):
+    for edition, pdf in built_pdfs(built):
         result = outloud.check(str(pdf))
         assert result.error is None, (pdf, result.error)
         tree = document = None

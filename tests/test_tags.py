@@ -1,7 +1,8 @@
 """The PDFs' structure trees, read back (tests/tagtree.py: pikepdf, pypdf's text): what a screen reader is given
 (issue 41).
 
-Every PDF the shared builds make (the book, the score pad, each score sheet, both editions): headings in order with
+Every PDF the shared builds make (the book, the score pad and each score sheet of both editions; of the published
+edition one sheet on its own, its others in its pad: tests/conftest.py ``built_pdfs``): headings in order with
 no level skipped, every table's headers scoped and associated with their cells, every form field's tooltip (/TU)
 holding what a person sees beside its box; and the small project's booklet, whose tree is its book's carried onto
 the imposed sheets. Each reading is proven on a small broken fixture first: a hand-made page
@@ -21,7 +22,7 @@ from generator.commands.build import booklet_name
 from generator.render.pdf.booklet import impose
 from generator.render.pdf.weasy import Engine
 from generator.render.pdf.writer import PdfWriter
-from tests.conftest import CURRENT, PUBLISHED
+from tests.conftest import built_pdfs
 from tests.tagtree import Tree, field_problems, heading_problems, table_problems
 
 PAGE = '<!DOCTYPE html><html lang="en"><head><title>Fixture</title></head><body>{}</body></html>'
@@ -219,14 +220,10 @@ def test_the_booklet_carries_its_books_tree_onto_the_sheets(tmp_path):
 
 # --- every PDF the shared builds make ------------------------------------------------------------------------------
 
-def _pdfs(built) -> list[tuple[str, Path]]:
-    return [(edition, pdf) for edition in (CURRENT, PUBLISHED) for pdf in sorted((built[edition] / "pdf").rglob("*.pdf"))]
-
-
 @pytest.mark.slow
 def test_every_pdf_reads_in_order_with_its_tables_and_fields_named(built):
     problems, seen = [], {"H1": 0, "TH": 0, "Form": 0}
-    for edition, pdf in _pdfs(built):
+    for edition, pdf in built_pdfs(built):
         tree = Tree(pdf)
         for role in seen:
             seen[role] += len(tree.of(role))
