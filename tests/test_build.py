@@ -213,6 +213,24 @@ def test_the_cache_key_is_the_same_whatever_the_process_did_before():
     assert run.stdout.split() == ["True"]
 
 
+def test_the_cache_key_finds_the_text_libraries_weasyprint_loads_without_importing_it():
+    """The build's own process needs only the key (a worker renders): it opens the text libraries by WeasyPrint's
+    names, and finds the very files, with the same Pango version, that WeasyPrint's text layer loads. Two Pythons of
+    their own: one that never imports WeasyPrint, one that has imported its text layer first."""
+    script = ("import sys\n"
+              "if sys.argv[1] == 'weasyprint':\n"
+              "    import weasyprint.text.ffi\n"
+              "from generator.render.pdf.cache import text_libraries\n"
+              "found = text_libraries()\n"
+              "print(repr(('weasyprint' in sys.modules, found)))")
+    runs = {way: subprocess.run([sys.executable, "-c", script, way], capture_output=True, text=True, cwd=ROOT,
+                                check=True).stdout for way in ("own", "weasyprint")}
+    own, through = eval(runs["own"]), eval(runs["weasyprint"])  # noqa: S307 (our own repr of a bool and strs)
+    assert own[0] is False and through[0] is True
+    assert own[1] == through[1] and any(line.startswith("pango ") for line in own[1])
+    assert any("libpango" in line for line in own[1]) or sys.platform != "linux", own
+
+
 def test_a_build_keeps_its_score_sheets_one_by_one(tmp_path, monkeypatch):
     """The sheets are kept beside the build one by one, each under a digest of what it prints, the score pad under
     a digest of all of them: a prose edit lays no sheet out; an edit to one sheet lays that one out, and the others

@@ -186,3 +186,18 @@ def test_an_environment_without_a_dependency_says_so_in_one_line(tmp_path, monke
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: the Python module 'unidecode'") and "`make`" in err, err
     assert not (book / "rules_data" / "kaesekaestchen.yaml").exists()
+
+
+def test_init_without_the_spelling_package_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    """init reads the spelling word lists' folder (pyspellchecker's): where it is not installed, the one line a
+    missing dependency gets, never a traceback, and no book half made."""
+    import sys
+
+    from generator.cli import main
+
+    monkeypatch.setitem(sys.modules, "spellchecker", None)  # find_spec then finds nothing, as where not installed
+    assert main(["init", str(tmp_path / "book"), "--title", "The Harbour Lane Club", "--pipeline",
+                 "rulebook @ git+https://example.org/rulebook@v0.2.0"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: the Python module 'spellchecker'"), err
+    assert not (tmp_path / "book").exists()

@@ -36,6 +36,8 @@ def _resources() -> Path:
     import importlib.util
 
     spec = importlib.util.find_spec("spellchecker")
+    if spec is None or spec.origin is None:  # not installed: the one line a missing dependency gets (cli.py)
+        raise ModuleNotFoundError("No module named 'spellchecker'", name="spellchecker")
     return Path(spec.origin).parent / "resources"
 
 

@@ -352,7 +352,9 @@ REGISTER: tuple[Entry, ...] = (
     ),
     Entry(
         name="pango-version", kind="private", reaches=("weasyprint.text.ffi.pango",), where=("render/pdf/cache.py",),
-        does="The render cache's digest includes Pango's version, read through WeasyPrint's binding.",
+        does="The render cache's digest includes Pango's version and the text libraries' files, opened by the names "
+             "WeasyPrint's binding opens them by (cache.TEXT_LIBRARY_NAMES), and through that binding where they "
+             "cannot be opened so (tests/test_build.py holds the two to the same files).",
         upstream="none. An issue would ask WeasyPrint to expose the versions of the text libraries it loaded "
                  "(its --info option prints them, its Python API does not).",
         unavoidable="A Pango upgrade may set text differently, so it must invalidate kept renders; WeasyPrint "

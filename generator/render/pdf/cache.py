@@ -54,12 +54,55 @@ def add_files(digest: hashlib._Hash, base: Path, names: Iterable[str]) -> None:
             digest.update(f"\0{path.relative_to(base).as_posix()}\0".encode() + body)
 
 
+# The names WeasyPrint's text layer opens each library by (weasyprint/text/ffi.py, ``_dlopen``), in its order, and
+# whether it may lack one. Opened here with ctypes, the same dynamic linker finds the same files, without importing
+# WeasyPrint (most of a second) in a process that needs only the key: the build's own, which renders in a worker.
+# tests/test_pdf_cache.py holds this to what WeasyPrint itself loads.
+TEXT_LIBRARY_NAMES: tuple[tuple[bool, tuple[str, ...]], ...] = (
+    (False, ("libgobject-2.0-0", "gobject-2.0-0", "gobject-2.0", "libgobject-2.0.so.0", "libgobject-2.0.0.dylib",
+             "libgobject-2.0-0.dll")),
+    (False, ("libpango-1.0-0", "pango-1.0-0", "pango-1.0", "libpango-1.0.so.0", "libpango-1.0.dylib",
+             "libpango-1.0-0.dll")),
+    (False, ("libharfbuzz-0", "harfbuzz", "harfbuzz-0.0", "libharfbuzz.so.0", "libharfbuzz.0.dylib",
+             "libharfbuzz-0.dll")),
+    (True, ("libharfbuzz-subset-0", "harfbuzz-subset", "harfbuzz-subset-0.0", "libharfbuzz-subset.so.0",
+            "libharfbuzz-subset.0.dylib", "libharfbuzz-subset-0.dll")),
+    (True, ("libharfbuzz-vector-0", "harfbuzz-vector", "harfbuzz-vector-0.0", "libharfbuzz-vector.so.0",
+            "libharfbuzz-vector.0.dylib", "libharfbuzz-vector-0.dll")),
+    (False, ("libfontconfig-1", "fontconfig-1", "fontconfig", "libfontconfig.so.1", "libfontconfig.1.dylib",
+             "libfontconfig-1.dll")),
+    (False, ("libpangoft2-1.0-0", "pangoft2-1.0-0", "pangoft2-1.0", "libpangoft2-1.0.so.0", "libpangoft2-1.0.dylib",
+             "libpangoft2-1.0-0.dll")),
+)
+
+
+def _pango_version() -> int:
+    """Pango's version as WeasyPrint's text layer would load it: by its names, else through WeasyPrint itself
+    (which then says in its own words what it could not load)."""
+    import ctypes
+
+    libraries = {}
+    for may_lack, names in TEXT_LIBRARY_NAMES:
+        for name in names:
+            try:
+                libraries[names[0]] = ctypes.CDLL(name, mode=getattr(os, "RTLD_NOW", 0) | ctypes.RTLD_GLOBAL)
+                break
+            except OSError:
+                continue
+        else:
+            if not may_lack:  # as WeasyPrint would not start: let it fail as it does
+                from weasyprint.text.ffi import pango
+
+                return int(pango.pango_version())
+    version = libraries["libpango-1.0-0"].pango_version
+    version.restype = ctypes.c_int
+    return int(version())
+
+
 def text_libraries() -> list[str]:
     """The system libraries that shape and draw text (Pango, HarfBuzz, fontconfig, FreeType, as loaded
     for WeasyPrint), by file, size and time stamp: an upgraded library may set text differently."""
-    from weasyprint.text.ffi import pango
-
-    found = {f"pango {pango.pango_version()}"}
+    found = {f"pango {_pango_version()}"}
     try:
         maps = read_file_text(Path("/proc/self/maps"))
     except (OSError, SourceError):  # not Linux: Pango's version alone
