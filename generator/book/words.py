@@ -167,7 +167,7 @@ def n_(singular: str, plural: str, n: int | float, **values: object) -> str:
     return _current.n(singular, plural, n, **values)
 
 
-# Letters a language writes in plain Latin letters its own way, before the rest are transliterated (Unidecode, which
+# Letters a language writes in plain Latin letters its own way, before the rest are transliterated (anyascii, which
 # writes 'ä' as 'a'): German writes 'Großer' as 'Grosser' and 'für' as 'fuer'.
 LETTERS = {
     "de": {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ẞ": "SS"},
@@ -182,11 +182,11 @@ def plain_letters(text: str, language: str | None = None) -> str:
     letters so: 'Großer Schafkopf für Anfänger' -> 'Grosser Schafkopf fuer Anfaenger' in German; every letter kept."""
     import unicodedata
 
-    from unidecode import unidecode
+    from anyascii import anyascii
 
     own = LETTERS.get(base_language(language or _current.language), {})
     text = unicodedata.normalize("NFC", text)
-    return unidecode("".join(own.get(c, c) for c in text))
+    return anyascii("".join(own.get(c, c) for c in text))
 
 
 def slug(text: str, language: str | None = None) -> str:
