@@ -21,7 +21,7 @@ import nh3
 from markupsafe import Markup, escape
 
 from ...book import words
-from ...book.files import TOOL_TEMPLATES
+from ...book.files import TOOL_PREFIX, TOOL_TEMPLATES
 from ...book.rendered import PROSE_EXTENSIONS
 from ...book.textdiff import escape as markdown_literal
 
@@ -197,7 +197,6 @@ class _CompiledTemplates(jinja2.BytecodeCache):
             store(self._entry(folder, bucket.key), self.compiled[bucket.key])  # a full disk costs only speed
 
 
-TOOL_PREFIX = "tool:"  # a template named so is the tool's own (``_Templates``)
 
 
 class _Templates(jinja2.BaseLoader):
