@@ -167,6 +167,25 @@ def n_(singular: str, plural: str, n: int | float, **values: object) -> str:
     return _current.n(singular, plural, n, **values)
 
 
+def number_group(language: str | None = None) -> str:
+    """The sign the book's language (the loaded book's, unless named) groups a number's thousands with, as Babel has
+    it: ',' in English, '.' in German, a narrow no-break space in French; English's for a language Babel does not know.
+    (Its decimal sign is never that sign: a score box reads no decimals, so an entry holding it is no number.)"""
+    from babel import Locale, UnknownLocaleError
+    from babel.numbers import get_group_symbol
+
+    try:
+        locale = Locale.parse((language or _current.language).replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse("en")
+    return get_group_symbol(locale=locale)
+
+
+def thousand(language: str | None = None) -> str:
+    """A thousand as the book's language writes it, its digits grouped: '1,000', '1.000', '1\u202f000'."""
+    return f"1{number_group(language)}000"
+
+
 # Letters a language writes in plain Latin letters its own way, before the rest are transliterated (anyascii, which
 # writes 'ä' as 'a'): German writes 'Großer' as 'Grosser' and 'für' as 'fuer'.
 LETTERS = {
