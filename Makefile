@@ -27,9 +27,11 @@ all: build ## validate and build the current edition: site in build/site, PDF in
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
-	@# Every dependency of every pin is in the lock (pip installed it without resolving): pip check says so.
-	@$(BIN)/python -m pip check --disable-pip-version-check > $(VENV)/pip-check.txt || { cat $(VENV)/pip-check.txt; exit 1; }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@# Every dependency of every pin and of the tool is in the lock (pip installed it without resolving): pip check
+	@# says so. After the tool's install, so that it checks what pyproject.toml asks now, not what an older venv's
+	@# install of it asked (a dependency the tool no longer has would fail it).
+	@$(BIN)/python -m pip check --disable-pip-version-check > $(VENV)/pip-check.txt || { cat $(VENV)/pip-check.txt; exit 1; }
 	@$(BIN)/python -m compileall -q generator > /dev/null  # see test: each command starts compiled
 	@rm -f $(VENV)/.installed-* && touch $@
 

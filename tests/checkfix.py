@@ -68,6 +68,9 @@ def make_project(root: Path, fixture: dict) -> Path:
                                                 more_sections=fixture.get("sections", ""),
                                                 **{k: ", ".join(v) for k, v in sections.items()}), encoding="utf-8")
     (content / "about.md").write_text(fixture.get("about", "A family book.\n"), encoding="utf-8")
+    for name, text in fixture.get("templates", {}).items():  # the book's own templates: {path in templates/: text}
+        (root / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "templates" / name).write_text(text, encoding="utf-8")
     if "accepted" in fixture:
         (data / "accepted.yaml").write_text(fixture["accepted"], encoding="utf-8")
     if "confusables" in fixture:

@@ -181,10 +181,10 @@ def test_an_environment_without_a_dependency_says_so_in_one_line(tmp_path, monke
     assert main(["init", str(book), "--title", "The Harbour Lane Club", "--pipeline",
                  "rulebook @ git+https://example.org/rulebook@v0.2.0"]) == 0
     capsys.readouterr()
-    monkeypatch.setitem(sys.modules, "unidecode", None)  # an import of it fails as where it is not installed
+    monkeypatch.setitem(sys.modules, "anyascii", None)  # an import of it fails as where it is not installed
     assert main(["--root", str(book), "new-game", "Käsekästchen"]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("error: the Python module 'unidecode'") and "`make`" in err, err
+    assert err.count("\n") == 1 and err.startswith("error: the Python module 'anyascii'") and "`make`" in err, err
     assert not (book / "rules_data" / "kaesekaestchen.yaml").exists()
 
 

@@ -3,7 +3,8 @@ keeper's saved game as anything on the device may have left it.
 
 - A score box: the keeper's readScore (templates/site/assets/keeper.js, the function the PDF form's scripts carry)
   reads each random entry as an independent reading of its documented rule does (``expected``): a number (digits,
-  thousands grouped by comma or space, a sign), else no number; never a misread, NaN where a number is, or Infinity.
+  thousands grouped by a space or by the book's language's sign, a sign), else no number; never a misread, NaN where a
+  number is, or Infinity. Each entry is read with each language's group sign (``GROUPS``).
 - A saved game: any JSON in localStorage leaves the keeper working (no script error, the players shown within what
   the keeper allows, totals that are numbers or '?').
 
@@ -29,15 +30,23 @@ pytestmark = [pytest.mark.browser,
 LONG_SEARCH = "RULEBOOK_FUZZ_EXAMPLES" in os.environ
 EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "10"))
 SPACES = " \u00a0\u2009\u202f"
-GROUPED = re.compile(r"([+\-\u2212]?)(\d{1,3}(?:[, \u00a0\u2009\u202f]\d{3})+|\d+)", re.ASCII)  # digits 0-9 only
+# The signs languages group thousands with (Babel's: English, German, French, Swiss German), and "]" and "-", which
+# a character class would misread unescaped; None: the page gives none (English's).
+GROUPS = [None, ",", ".", "\u202f", "\u2019", "]", "-"]
 
 
-def expected(text: str) -> float | str | None:
+def grouped(group: str | None) -> re.Pattern[str]:
+    """An entry's form with thousands grouped by a space or by ``group``: digits 0-9 only."""
+    return re.compile(r"([+\-\u2212]?)(\d{1,3}(?:[" + re.escape(group or ",") + r" \u00a0\u2009\u202f]\d{3})+|\d+)",
+                      re.ASCII)
+
+
+def expected(text: str, group: str | None = None) -> float | str | None:
     """What a score box reads ``text`` as, by the rule keeper.js documents: '' for nothing, None for no number."""
     s = text.strip()
     if s == "":
         return ""
-    match = GROUPED.fullmatch(s) if len(s) <= 40 else None
+    match = grouped(group).fullmatch(s) if len(s) <= 40 else None
     if match is None:
         return None
     digits = re.sub(r"\D", "", match[2], flags=re.ASCII).lstrip("0") or "0"
@@ -47,9 +56,13 @@ def expected(text: str) -> float | str | None:
 
 
 # What a person might type: digits, the separators and signs the rule knows, and what it must refuse.
-ENTRY = st.lists(st.sampled_from(list("0123456789") * 4 + list(",. +-\u2212eExX_'") + list(SPACES)
-                                 + ["\u00bd", "\u0663", "\uff11", "Infinity", "NaN", "\n", "000", ",000"]),
+ENTRY = st.lists(st.sampled_from(list("0123456789") * 4 + list(",. +-\u2212eExX_'\u2019]") + list(SPACES)
+                                 + ["\u00bd", "\u0663", "\uff11", "Infinity", "NaN", "\n", "000", ",000", ".000", "\u2019000"]),
                  max_size=20).map("".join)
+# A number with its thousands grouped, by any sign a language groups them with or none does: "1.000", "12,345,678".
+GROUPED_ENTRY = st.tuples(st.integers(1, 999), st.lists(st.integers(0, 999), min_size=1, max_size=4),
+                          st.sampled_from(list(",.'\u2019]-") + list(SPACES))).map(
+    lambda t: str(t[0]) + "".join(f"{t[2]}{n:03d}" for n in t[1]))
 
 
 @pytest.fixture(scope="module")
@@ -71,12 +84,15 @@ def page(browser):
 
 @settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(entries=st.lists(ENTRY, min_size=1, max_size=200))
+@given(entries=st.lists(ENTRY | GROUPED_ENTRY, min_size=1, max_size=200))
 def test_a_score_box_reads_what_is_typed_by_its_rule(page, entries):
-    read = page.evaluate("""entries => entries.map(e => { const v = window.readScoreForTest(e);
-        return typeof v === "number" ? (Number.isNaN(v) ? null : (Number.isFinite(v) ? v : "infinite")) : v; })""",
-                         entries)
-    assert {e: r for e, r in zip(entries, read, strict=True) if r != expected(e)} == {}
+    read = page.evaluate("""([entries, groups]) => groups.map(g => entries.map(e => {
+        const v = g === null ? window.readScoreForTest(e) : window.readScoreForTest(e, g);
+        return typeof v === "number" ? (Number.isNaN(v) ? null : (Number.isFinite(v) ? v : "infinite")) : v; }))""",
+                         [entries, GROUPS])
+    misread = {(g, e): r for g, reads in zip(GROUPS, read, strict=True)
+               for e, r in zip(entries, reads, strict=True) if r != expected(e, g)}
+    assert misread == {}
 
 
 SAVED = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)

@@ -39,11 +39,21 @@ ENTRIES = {
     "999999999999": 999999999999, "1000000000000": None,  # more than twelve digits: a total would not be exact
     "9" * 400: None,  # the PDF's total was Infinity
 }
+# The same boxes in a German book (issue 62): its thousands grouped by "." (Babel's sign for German, given to the
+# keeper as data-group and to the form's scripts), and English's "1,000" no number there: it could be a decimal.
+GERMAN = {
+    "5": 5, "-5": -5, "": "", "1000": 1000,
+    "1.000": 1000, "-1.000": -1000, "12.345.678": 12345678, "1 000": 1000, "1\u202f000": 1000,
+    "1,000": None,  # one, to a German reader; never read as a thousand
+    "12,5": None,  # twelve and a half: no game of the book scores halves, and never read as 125
+    "1.00": None, "1.000,5": None, "1.000.00": None, "1,000.5": None, "1e3": None,
+}
+TABLES = {"en": ENTRIES, "de": GERMAN}
 
 
-def _total(entry: str) -> str:
+def _total(entry: str, table: dict | None = None) -> str:
     """What the column's total shows with ``entry`` and OTHER in its boxes."""
-    reads = ENTRIES[entry]
+    reads = (table or ENTRIES)[entry]
     return "?" if reads is None else str(int(OTHER) + (reads or 0))
 
 
@@ -70,35 +80,49 @@ KEEPER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 ADDRESS = "http://keeper.test/keep/"
 
 
+def _group(language: str) -> str:
+    """The keeper's line that gives the language's group sign (keeper.md.j2's data-group), as the site writes it."""
+    from generator.book.words import number_group
+
+    return f'<p class="keeper-back" data-words="{{}}" data-group="{number_group(language)}"></p>\n'
+
+
 @pytest.fixture(scope="module")
 def keeper(browser):
-    """A phone's page (360 px) that opens the keeper page made here at ADDRESS, with its script errors."""
+    """A phone's page (360 px) that opens the keeper page made here at ADDRESS (an English page that gives no group
+    sign, as a book's own older keeper.md.j2 writes it) and at ADDRESS + "de/" (a German book's), with its script
+    errors."""
     page = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block").new_page()
-    html = KEEPER_PAGE % read_file_text(KEEPER).replace("</script", "<\\/script")
+    script = read_file_text(KEEPER).replace("</script", "<\\/script")
+    html = KEEPER_PAGE % script
+    german = html.replace('<div class="keeper"', _group("de") + '<div class="keeper"', 1)
     page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.route(ADDRESS + "de/", lambda route: route.fulfill(body=german, content_type="text/html"))
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     yield page
     page.context.close()
 
 
-def test_the_keeper_reads_each_entry(keeper):
+@pytest.mark.parametrize("language", TABLES)
+def test_the_keeper_reads_each_entry(keeper, language):
     """Typed into the first player's box (OTHER in the box below it): the total, the box's mark, and who leads."""
-    keeper.goto(ADDRESS)
+    entries = TABLES[language]
+    keeper.goto(ADDRESS if language == "en" else ADDRESS + language + "/")
     keeper.evaluate("localStorage.clear()")
     keeper.reload()
     keeper.locator('[data-cell="t1_r2_c1"]').fill(OTHER)
     keeper.locator('[data-cell="t1_r1_c2"]').fill("1")
     box, total = keeper.locator('[data-cell="t1_r1_c1"]'), keeper.locator('output[data-col="1"]')
     seen = {}
-    for entry in ENTRIES:
+    for entry in entries:
         box.fill(entry)
         seen[entry] = (total.text_content(), box.get_attribute("aria-invalid"),
                        keeper.locator(".keeper-status").text_content())
     expected = {}
-    for entry, reads in ENTRIES.items():
+    for entry, reads in entries.items():
         leads = "" if reads is None else ("Player 1" if int(OTHER) + (reads or 0) >= 1 else "Player 2")
-        expected[entry] = (_total(entry), "true" if reads is None else None, leads)
+        expected[entry] = (_total(entry, entries), "true" if reads is None else None, leads)
     got = {entry: (t, mark, ("Player 1" if "Player 1" in s else "Player 2" if "Player 2" in s else ""))
            for entry, (t, mark, s) in seen.items()}
     assert got == expected
@@ -137,15 +161,21 @@ def test_a_saved_game_is_checked_before_use(keeper, saved, players):
     assert not keeper.errors
 
 
-def _form(target: Path) -> Path:
-    """A one-page form as a sheet's column: two score boxes (a, b) and their Total (t), written by the writer."""
+def _form(target: Path, language: str = "en") -> Path:
+    """A one-page form as a sheet's column: two score boxes (a, b) and their Total (t), written by the writer for a
+    book in ``language`` (its scripts read a box by the language's group sign)."""
+    from generator.book import words
     from generator.render.pdf.weasy import Engine
 
     box = '<input type="text" inputmode="numeric" name="{0}" title="{0}" style="appearance: auto; width: 4cm; height: 8mm">'
     total = ('<input type="text" name="t" title="t" data-sum="a b" '
              'style="appearance: auto; width: 4cm; height: 8mm">')
-    Engine.write([Engine().document(f"<html lang='en'><body><form>{box.format('a')}{box.format('b')}{total}"
-                                    "</form></body></html>")], target)
+    words.use(words.Words(language))
+    try:
+        Engine.write([Engine().document(f"<html lang='{language}'><body><form>{box.format('a')}{box.format('b')}"
+                                        f"{total}</form></body></html>")], target)
+    finally:
+        words.use(words.Words())
     return target
 
 
@@ -159,12 +189,12 @@ def viewer(browser, tmp_path_factory):
     folder = tmp_path_factory.mktemp("entries")
     (folder / "pdfjs").symlink_to(PDFJS)
     (folder / "viewer.html").symlink_to(JS / "viewer.html")
-    _form(folder / "form.pdf")
+    for language in TABLES:
+        _form(folder / f"form-{language}.pdf", language)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Served, directory=str(folder)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     page = browser.new_context(viewport={"width": 700, "height": 900}).new_page()
-    page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file=form.pdf")
-    page.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
+    page.address = f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file=form-%s.pdf"
     yield page
     page.context.close()
     httpd.shutdown()
@@ -186,14 +216,18 @@ def _commit(page, name: str, text: str) -> str:
     return box.input_value()
 
 
-def test_the_pdf_form_reads_each_entry_as_the_keeper_does(viewer):
+@pytest.mark.parametrize("language", TABLES)
+def test_the_pdf_form_reads_each_entry_as_the_keeper_does(viewer, language):
     """The same table in PDF.js: the total, and the box as the form leaves it (a number written back as its digits,
     what is no number marked with "? " before it)."""
+    entries = TABLES[language]
+    viewer.goto(viewer.address % language)
+    viewer.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
     _commit(viewer, "b", OTHER)
     seen, expected = {}, {}
-    for entry, reads in ENTRIES.items():
+    for entry, reads in entries.items():
         box = _commit(viewer, "a", entry)
         seen[entry] = (viewer.locator('input[name="t"]').input_value(), box)
         shown_box = "" if reads == "" else ("? " + entry.strip() if reads is None else str(reads))
-        expected[entry] = (_total(entry), shown_box)
+        expected[entry] = (_total(entry, entries), shown_box)
     assert seen == expected

@@ -126,18 +126,20 @@ NAMES = r'"[\w-]+"(?:, "[\w-]+")*'  # quoted field names, as the writer checks t
 # Group 1: the fields a sum adds; 2: the fields it waits for. A plain loop over getField(name).value: no getArray, no
 # AFSimple_Calculate (tests/test_pdfjs_calc.py)
 READER = re.escape(score_reader(read_file_text(KEEPER_SCRIPT)))
+# The sign the book's language groups thousands with, one character as JSON quotes it (writer._scripts, from Babel).
+GROUP = r'"(?:[^"\\\x00-\x1f]|\\u[0-9a-f]{4})"'
 SUM_ACTION = re.compile(re.escape('(function (doc, terms, awaited) { ') + READER + re.escape(
     ' var sum = 0, shown = false, unread = false, value, i; '
     'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
     'if (value !== "" && value !== null && value !== undefined) shown = true; } '
-    'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value); '
-    'if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
+    'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value, ') + GROUP + re.escape(
+    '); if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
     'event.value = shown ? (unread ? "?" : sum) : ""; })(this, [') + f"({NAMES})" + re.escape("], [") + f"({NAMES})"
     + re.escape("]);"))
 READ_ACTION = re.compile(re.escape('(function () { ') + READER + re.escape(
     ' var text = String(event.value === null || event.value === undefined ? "" : event.value), '
-    'value = readScore(text), mark = "? "; if (value === "") return; if (!isNaN(value)) event.value = String(value); '
-    'else if (text.indexOf(mark) !== 0) event.value = mark + text; })();'))
+    'value = readScore(text, ') + GROUP + re.escape('), mark = "? "; if (value === "") return; '
+    'if (!isNaN(value)) event.value = String(value); else if (text.indexOf(mark) !== 0) event.value = mark + text; })();'))
 
 
 def _adds_up(obj: dict, key: str) -> bool:

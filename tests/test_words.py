@@ -237,6 +237,9 @@ def test_the_german_book_shows_no_english_word_of_the_tools(german_built):
     assert 'lang="de"' in home and "Ein Spiel für die Runde heute Abend finden" in home
     game = page_text((out / "site" / "games" / "herzeln" / "index.html").read_text(encoding="utf-8"))
     assert "Auf einen Blick" in game and "3-6 Spieler" in game
+    # the keeper reads a score box as German writes a number, and its tooltip's examples are written so (Babel's signs)
+    keeper = (out / "site" / "keep" / "herzeln" / "index.html").read_text(encoding="utf-8")
+    assert 'data-group="."' in keeper and "etwa 1000, 1.000 oder -5" in keeper
     assert "Ausgabe" in pdf_text(out / "print-shop" / "interior.pdf")
 
 

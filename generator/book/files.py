@@ -28,6 +28,7 @@ from ..errors import Location, SourceError, echo
 # install). A book's own templates/ folder holds only what it overrides, file by file (``template_folders``).
 _PACKAGE = Path(__file__).resolve().parents[1]
 TOOL_TEMPLATES = _PACKAGE / "templates" if (_PACKAGE / "templates").is_dir() else _PACKAGE.parent / "templates"
+TOOL_PREFIX = "tool:"  # a template named so is the tool's own, never the book's (render/views/markup.py's loader)
 
 
 def template_folders(root: Path | None) -> list[Path]:

@@ -167,7 +167,26 @@ def n_(singular: str, plural: str, n: int | float, **values: object) -> str:
     return _current.n(singular, plural, n, **values)
 
 
-# Letters a language writes in plain Latin letters its own way, before the rest are transliterated (Unidecode, which
+def number_group(language: str | None = None) -> str:
+    """The sign the book's language (the loaded book's, unless named) groups a number's thousands with, as Babel has
+    it: ',' in English, '.' in German, a narrow no-break space in French; English's for a language Babel does not know.
+    (Its decimal sign is never that sign: a score box reads no decimals, so an entry holding it is no number.)"""
+    from babel import Locale, UnknownLocaleError
+    from babel.numbers import get_group_symbol
+
+    try:
+        locale = Locale.parse((language or _current.language).replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse("en")
+    return get_group_symbol(locale=locale)
+
+
+def thousand(language: str | None = None) -> str:
+    """A thousand as the book's language writes it, its digits grouped: '1,000', '1.000', '1\u202f000'."""
+    return f"1{number_group(language)}000"
+
+
+# Letters a language writes in plain Latin letters its own way, before the rest are transliterated (anyascii, which
 # writes 'ä' as 'a'): German writes 'Großer' as 'Grosser' and 'für' as 'fuer'.
 LETTERS = {
     "de": {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ẞ": "SS"},
@@ -182,11 +201,11 @@ def plain_letters(text: str, language: str | None = None) -> str:
     letters so: 'Großer Schafkopf für Anfänger' -> 'Grosser Schafkopf fuer Anfaenger' in German; every letter kept."""
     import unicodedata
 
-    from unidecode import unidecode
+    from anyascii import anyascii
 
     own = LETTERS.get(base_language(language or _current.language), {})
     text = unicodedata.normalize("NFC", text)
-    return unidecode("".join(own.get(c, c) for c in text))
+    return anyascii("".join(own.get(c, c) for c in text))
 
 
 def slug(text: str, language: str | None = None) -> str:

@@ -91,26 +91,35 @@ def score_reader(script: str) -> str:
 
 
 @functools.cache
-def _scripts() -> dict[str, str]:
-    """The form's scripts, made once when a form is first written: read at import, keeper.js would be a file every
+def _scripts(group: str = ",") -> dict[str, str]:
+    """The form's scripts, reading a score box as a book whose language groups thousands with ``group`` writes it
+    (words.number_group), made once when a form is first written: read at import, keeper.js would be a file every
     command needs (a checkout without the tool's templates, as a pull request's code is run, could not even start)."""
     reader = score_reader(read_file_text(KEEPER_SCRIPT))
+    sign = json.dumps(group[:1] or ",")  # one character, quoted: what readScore is given on the site (data-group)
     # A total's calculate action (tests/test_sheets.py's SUM_ACTION allows this text and READ_SCRIPT, nothing else),
     # filled in (%s) with the quoted names of the fields it adds and of those it waits for.
     total = ('(function (doc, terms, awaited) { ' + reader.replace("%", "%%") + ' var sum = 0, shown = false, '
              'unread = false, value, i; '
              'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
              'if (value !== "" && value !== null && value !== undefined) shown = true; } '
-             'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value); '
+             'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value, ' + sign.replace("%", "%%") + '); '
              'if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
              'event.value = shown ? (unread ? ' + json.dumps(UNREAD) + ' : sum) : ""; })(this, [%s], [%s]);')
     # A score box's validate action: the entry committed is read by readScore; a number is written back as its
     # digits, what is no number is kept, marked by UNREAD before it.
     read = ('(function () { ' + reader + ' var text = String(event.value === null || event.value === undefined '
-            '? "" : event.value), value = readScore(text), mark = ' + json.dumps(UNREAD + " ") + '; '
+            '? "" : event.value), value = readScore(text, ' + sign + '), mark = ' + json.dumps(UNREAD + " ") + '; '
             'if (value === "") return; if (!isNaN(value)) event.value = String(value); '
             'else if (text.indexOf(mark) !== 0) event.value = mark + text; })();')
     return {"SCORE_READER": reader, "SUM_SCRIPT": total, "READ_SCRIPT": read}
+
+
+def _book_scripts() -> dict[str, str]:
+    """The form's scripts for the loaded book's language (words.current)."""
+    from ...book.words import number_group
+
+    return _scripts(number_group())
 
 
 def __getattr__(name: str) -> str:
@@ -381,7 +390,7 @@ class PdfWriter:
                 self._calculate(obj, name, *sums[name])
             elif name in scores:
                 obj["AA"] = pydyf.Dictionary({"V": pydyf.Dictionary({"S": "/JavaScript",
-                                                                     "JS": pydyf.String(_scripts()["READ_SCRIPT"])})})
+                                                                     "JS": pydyf.String(_book_scripts()["READ_SCRIPT"])})})
             if "AP" in obj:
                 continue
             value = obj.get("V")
@@ -406,7 +415,7 @@ class PdfWriter:
         for term in terms + awaited:  # names go into a script: only the names the sheet macro makes (letters, digits, _ -)
             if not term.replace("_", "").replace("-", "").isalnum():
                 raise BuildError(f"the total {name!r} reads a field named {term!r}, which is not a field name")
-        script = _scripts()["SUM_SCRIPT"] % (", ".join(f'"{t}"' for t in terms), ", ".join(f'"{t}"' for t in awaited))
+        script = _book_scripts()["SUM_SCRIPT"] % (", ".join(f'"{t}"' for t in terms), ", ".join(f'"{t}"' for t in awaited))
         field["AA"] = pydyf.Dictionary({"C": pydyf.Dictionary({"S": "/JavaScript", "JS": pydyf.String(script)})})
         self.calculated.append((field.reference, name, terms + [t for t in awaited if t not in terms]))
 

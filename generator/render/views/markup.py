@@ -21,7 +21,7 @@ import nh3
 from markupsafe import Markup, escape
 
 from ...book import words
-from ...book.files import TOOL_TEMPLATES
+from ...book.files import TOOL_PREFIX, TOOL_TEMPLATES
 from ...book.rendered import PROSE_EXTENSIONS
 from ...book.textdiff import escape as markdown_literal
 
@@ -45,8 +45,9 @@ ALLOWED_ATTRIBUTES = {
           "data-key", "data-counts", "data-start", "data-keeps", "data-lives", "data-coins", "data-winner", "data-target",
           "data-lose-at", "data-back-to", "data-teams", "data-open", "data-step", "data-per",
           "data-player", "data-sum", "data-cell", "data-col", "data-table", "data-act", "data-carries",
-          # the words the keeper's and finder's scripts write, in the book's language (JSON: book/words.py)
-          "data-words"},
+          # the words the keeper's and finder's scripts write, in the book's language (JSON: book/words.py), and the
+          # sign the language groups a number's thousands with, which the keeper reads a score box by
+          "data-words", "data-group"},
     "a": {"href", "name"},
     "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan", "scope"},
@@ -197,7 +198,6 @@ class _CompiledTemplates(jinja2.BytecodeCache):
             store(self._entry(folder, bucket.key), self.compiled[bucket.key])  # a full disk costs only speed
 
 
-TOOL_PREFIX = "tool:"  # a template named so is the tool's own (``_Templates``)
 
 
 class _Templates(jinja2.BaseLoader):
@@ -275,6 +275,8 @@ def environment(book_root: Path | None = None, **globals_: Any) -> jinja2.Enviro
     # The tool's words, in the book's language (book/words.py): a template writes {{ _("At a glance") }}, and
     # {{ ngettext("%(count)s player", "%(count)s players", n) }}. Autoescaped as any value: a book's own words too.
     env.globals.update(_=_message, ngettext=_plural_message, link=_link)
+    # How the language writes a number (a score box is read by its group sign: keeper.js).
+    env.globals.update(number_group=words.number_group, thousand=words.thousand)
     env.globals.update(globals_)
     return env
 

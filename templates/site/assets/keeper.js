@@ -28,17 +28,32 @@
     });
   }
 
+  // The sign the book's language groups a number's thousands with (keeper.md.j2's data-group, from Babel: "," in
+  // English, "." in German), by which a score box is read; a page that gives none gets English's.
+  var GROUP = null;
+  function group() {
+    if (GROUP === null) {
+      var block = document.querySelector(".keeper-back[data-group]");
+      GROUP = block ? block.dataset.group : ",";
+    }
+    return GROUP;
+  }
+
   // score-box reader: begin. The PDF form's scripts carry this function's text as it stands here
   // (generator/render/pdf/writer.py reads it), so a box on the site and in the PDF reads an entry the same way.
   // What a person types in a score box: "" for an empty box, a number, or NaN for what is no number this reads
-  // without guessing. Thousands may be grouped by a comma or a space ("1,000", "1 000"), a minus may be typed as
-  // the sign "\u2212"; a decimal point, an exponent, a group not of three ("1,00") or more than twelve digits (a
-  // total could no longer be exact) is no number, and the box is marked, never read as some other number.
-  function readScore(text) {
+  // without guessing. Thousands may be grouped by a space ("1 000") or by `group`, the sign the book's language
+  // groups them with ("1,000" in English, "1.000" in German; English's if none is given), a minus may be typed as
+  // the sign "\u2212"; a decimal sign, the other languages' group ("1,000" in German, which could be a decimal),
+  // an exponent, a group not of three ("1,00") or more than twelve digits (a total could no longer be exact) is no
+  // number, and the box is marked, never read as some other number.
+  function readScore(text, group) {
     var s = String(text === null || text === undefined ? "" : text).trim();
     if (s === "") { return ""; }
     if (s.length > 40) { return NaN; }
-    var m = /^([+\-\u2212]?)(\d{1,3}(?:[, \u00a0\u2009\u202f]\d{3})+|\d+)$/.exec(s);
+    // The group sign, one character, escaped as a character class holds it (its ']', '^', '-' or backslash).
+    var sign = String(group || ",").charAt(0).replace(/[\\\]\^\-]/, "\\$&");
+    var m = new RegExp("^([+\\-\\u2212]?)(\\d{1,3}(?:[ \\u00a0\\u2009\\u202f" + sign + "]\\d{3})+|\\d+)$").exec(s);
     if (!m) { return NaN; }
     var digits = m[2].replace(/\D/g, "").replace(/^0+(?=\d)/, "");
     if (digits.length > 12) { return NaN; }
@@ -207,7 +222,7 @@
         table.querySelectorAll("output[data-col]").forEach(function (out) { summed[out.dataset.col] = out.dataset.player || ""; });
         // A box whose entry is added up is marked while it holds no number; one nothing adds (a meld made, a bid) is not.
         table.querySelectorAll("input[data-col]").forEach(function (input) {
-          mark(input, input.dataset.col in summed && input.closest("tr[data-sum]") ? readScore(input.value) : "");
+          mark(input, input.dataset.col in summed && input.closest("tr[data-sum]") ? readScore(input.value, group()) : "");
         });
         var rows = Array.prototype.slice.call(table.querySelectorAll("tr[data-sum]"));
         rows.forEach(function (tr, i) {
@@ -217,7 +232,7 @@
         });
         rows.forEach(function (tr, i) {
           tr.querySelectorAll("input[data-col]").forEach(function (input) {
-            var c = input.dataset.col, value = readScore(input.value);
+            var c = input.dataset.col, value = readScore(input.value, group());
             if (!(c in summed) || value === "") { return; }
             sums[c] = sum(sums[c]) + value;  // a box holding no number makes the sum NaN, shown as say("unread")
             if (summed[c]) { entered[summed[c]] = true; }
