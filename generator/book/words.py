@@ -167,6 +167,12 @@ def n_(singular: str, plural: str, n: int | float, **values: object) -> str:
     return _current.n(singular, plural, n, **values)
 
 
+def N_(message: str) -> str:
+    """A message marked for the catalogue where it is kept in a table, unchanged: ``_()`` turns it into words where it
+    is written (a table made at import would hold the words of no book yet loaded)."""
+    return message
+
+
 # Letters a language writes in plain Latin letters its own way, before the rest are transliterated (Unidecode, which
 # writes 'ä' as 'a'): German writes 'Großer' as 'Grosser' and 'für' as 'fuer'.
 LETTERS = {

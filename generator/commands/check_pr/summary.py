@@ -13,7 +13,7 @@ import dataclasses
 import re
 from typing import Any
 
-from ...book.compare import BOOK, Change, compare, markdown, show
+from ...book.compare import Change, book_heading, compare, markdown, show
 from ...book.library import DICTIONARY, Library
 from ...book.textdiff import mark_words
 from ...errors import Problem
@@ -98,11 +98,12 @@ def _listing_lines(record: Any, other: dict[str, list[Change]]) -> list[Change]:
     decision's, taken from the other edits."""
     if record.kind not in ("game_added", "game_retired") or not record.game:
         return []
-    mine = [c for c in other.get(BOOK, []) if re.fullmatch(r"sections\.\d+\.games\.\d+", c.path)
+    book = book_heading()
+    mine = [c for c in other.get(book, []) if re.fullmatch(r"sections\.\d+\.games\.\d+", c.path)
             and record.game in (c.old, c.new)]
-    other[BOOK] = [c for c in other.get(BOOK, []) if c not in mine]
-    if not other[BOOK]:
-        del other[BOOK]
+    other[book] = [c for c in other.get(book, []) if c not in mine]
+    if not other[book]:
+        del other[book]
     return mine
 
 

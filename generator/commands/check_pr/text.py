@@ -7,7 +7,7 @@ import dataclasses
 import html
 import re
 
-from ...book.compare import BOOK, Change
+from ...book.compare import Change, book_heading
 from ...book.textdiff import escape
 from ...errors import clean
 
@@ -68,7 +68,7 @@ def change_lines(changes: list[Change]) -> list[str]:
             continue
         if isinstance(c.old, str) and isinstance(c.new, str) and (plain(c.old), plain(c.new)) != (c.old, c.new):
             c = dataclasses.replace(c, old=plain(c.old), new=plain(c.new))
-        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}")
+        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == book_heading()))}")
     if typographic:
         said.append(f"- {len(typographic)} line{'s' if len(typographic) != 1 else ''} whose only edits are typographic "
                     "(quotes, apostrophes, dashes, spaces): no word, number or negation of them changes")

@@ -1,0 +1,129 @@
+"""What changed, ``rulebook diff`` and check-pr's summary in the book's language (issue 62): the lines the tool composes
+from the data it compares (a field's name, 'added', 'rule 1', 'for 3 players', yes/no) come from the catalogue.
+
+One German book in two editions, made once for the file from the German fixture book (tests/fixtures/books/german):
+its second edition changes a value (Herzeln's target), a player count (Herzeln's), adds a game (Elfer raus) and
+adds a numbered rule (Herzeln's alternate rule 1). The English words looked for are the English catalogue's own
+messages (tests/english_words.py), never a list kept here. The page is rendered by its view alone: no site build.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.book import words
+from generator.book.words import Words
+from tests.conftest import FIXTURES, ROOT
+from tests.english_words import english_only, found, page_text
+
+GERMAN_BOOK = FIXTURES / "books" / "german"
+
+EDITION_2 = """  - id: "2026.2"
+    year: 2026
+    revision: 2
+    label: Fassung 2 (Dez/2026)
+    date: "2026-12-20"
+current: "2026.2"
+"""
+REVISIONS = """revisions:
+  - {id: herzeln-ziel, edition: "2026.2", date: "2026-12-15", kind: target, why: Die Runden dauerten zu lange.,
+     file: rules_data/herzeln.yaml, path: goal.target, before: 100, after: 50}
+  - {id: herzeln-spieler, edition: "2026.2", date: "2026-12-15", kind: rule, why: Zu sechst passt es nicht.,
+     file: rules_data/herzeln.yaml, path: players, before: 3-6, after: 3-5}
+  - {id: herzeln-regel, edition: "2026.2", date: "2026-12-15", kind: alternate_rule, why: So spielt der Verein.,
+     game: herzeln, rule: 1}
+  - {id: elfer-raus, edition: "2026.2", date: "2026-12-15", kind: game_added, why: Neu im Verein., game: elfer-raus}
+"""
+NEW_GAME = """# yaml-language-server: $schema=../schema/game.schema.json
+id: elfer-raus
+title: Elfer raus
+category: cards
+introduced: "2026.2"
+sources: []
+players: 2-6
+equipment:
+  cards:
+    - decks: 1
+      jokers: false
+deal:
+  each: all
+  uneven: true
+keeps: points
+goal:
+  winner: first_out
+"""
+NEW_PAGE = "## Spielablauf\n\n- Wer eine Elf hat, legt sie aus; die Reihen wachsen nach oben und unten.\n"
+ALTERNATE = """alternate_rules:
+  rules:
+    - number: 1
+      text: – Wer die Pik-Dame nimmt, gibt die nächste Runde.
+      introduced: "2026.2"
+"""
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def german_copy(dest: Path) -> Path:
+    """The German fixture book as init makes one (its own mkdocs.yml and the tool's schemas)."""
+    shutil.copytree(GERMAN_BOOK, dest)
+    shutil.copytree(ROOT / "schema", dest / "schema")
+    return dest
+
+
+def second_edition(project: Path) -> Path:
+    """The German book's second edition, each change recorded as the family's decision."""
+    data = project / "rules_data"
+    _edit(data / "book.yaml", 'current: "2026.1"\n', EDITION_2)
+    _edit(data / "book.yaml", "      - herzeln\n", "      - herzeln\n      - elfer-raus\n")
+    _edit(data / "revisions.yaml", "revisions: []\n", REVISIONS)
+    _edit(data / "herzeln.yaml", "players: 3-6", "players: 3-5")
+    _edit(data / "herzeln.yaml", "target: 100", "target: 50")
+    (data / "herzeln.yaml").write_text((data / "herzeln.yaml").read_text(encoding="utf-8") + ALTERNATE,
+                                       encoding="utf-8")
+    (data / "elfer-raus.yaml").write_text(NEW_GAME, encoding="utf-8")
+    (project / "content" / "elfer-raus.md").write_text(NEW_PAGE, encoding="utf-8")
+    return project
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory) -> tuple[Path, Path]:
+    """(the German book's first edition, its second), each a folder of its own."""
+    where = tmp_path_factory.mktemp("changes")
+    return german_copy(where / "erste"), second_edition(german_copy(where / "zweite"))
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    """The words in use are the last loaded book's: each test leaves English, as a fresh process has."""
+    yield
+    words.use(Words())
+
+
+def english_in(text: str) -> list[str]:
+    """The English catalogue's messages (those German writes otherwise) that ``text`` shows."""
+    return found(text, english_only("de"))
+
+
+def test_what_changed_is_written_in_the_books_language(books):
+    from generator.book.library import load_library
+    from generator.render.site.docs import changes_page
+
+    _first, second = books
+    page = changes_page(load_library(second))
+    assert english_in(page_text(page)) == [], page
+    # each change of the edition, in German, under the decision that made it: a value and a player count changed,
+    # a numbered rule and a game added
+    decisions = page[page.index("## Was"):page.index("## Berichtigte Fehler")]
+    for line in ("Herzeln: Ziel geändert", "- Ziel: 100 → 50", "- Spieler: 3-6 → 3-5",
+                 "- Andere Regeln, Regel 1: hinzugefügt (Text – Wer die Pik-Dame nimmt, gibt die nächste Runde., "
+                 "eingeführt 2026.2)", "Elfer raus: Spiel aufgenommen"):
+        assert line in decisions, (line, page)
+    assert "## Aus den Quellen" not in page  # every change is a decision's
+
