@@ -127,3 +127,46 @@ def test_what_changed_is_written_in_the_books_language(books):
         assert line in decisions, (line, page)
     assert "## Aus den Quellen" not in page  # every change is a decision's
 
+
+# --- the words a page composes from the data: the keeper's coins, a sheet's one column -----------------------------
+
+def _keeper_page(lib, game_id: str) -> str:
+    """A game's keeper page as the site writes it (render/site/docs.py), without building the site."""
+    from generator.book import index as book_index
+    from generator.render.site.docs import site_environment
+    from generator.render.views.pages import game_page
+    from generator.render.views.sheets import keepers
+
+    words.use(Words(lib.book.language, lib.book.messages))  # (the book's words, as loading it set them)
+    page = game_page(lib, lib.games[game_id])
+    text = site_environment(lib).get_template("site/keeper.md.j2").render(
+        page_id=page.id, heading=page.heading(), edition=lib.edition.id,
+        keepers=keepers(page.main, page.heading(), page.id, book_index.stated_players(lib, page.game)))
+    return text.split("---\n", 2)[2]  # the page, not its front matter (the site's settings for it, unprinted)
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory):
+    """The German book with Mäxchen kept in lives (three 'dimes' each) and Herzeln's own sheet, whose one block names
+    no column, loaded."""
+    from generator.book.library import load_library
+
+    project = german_copy(tmp_path_factory.mktemp("kept") / "buch")
+    data = project / "rules_data"
+    _edit(data / "maexchen.yaml", "  dice: 2\nkeeps: points", "  dice: 2\n  stakes: {coin: dime, start: 3}\nkeeps: lives")
+    _edit(data / "maexchen.yaml", "  winner: high\n  target: 10\n", "  winner: last_standing\n")
+    (data / "herzeln.yaml").write_text((data / "herzeln.yaml").read_text(encoding="utf-8") + (
+        "score_sheet:\n  title: Herzeln\n  blocks:\n    - {player_columns: true, total: Summe}\n"), encoding="utf-8")
+    return load_library(project)
+
+
+def test_the_keepers_coins_are_the_books_words(kept):
+    page = _keeper_page(kept, "maexchen")
+    assert english_in(page_text(page)) == [], page
+    assert 'data-coins="Zehner"' in page and "Zehner verloren" in page
+
+
+def test_a_sheets_one_column_is_headed_in_the_books_language(kept):
+    assert kept.games["herzeln"].game.score_sheet.blocks[0].columns == ["Punkte"]
+    page = _keeper_page(kept, "herzeln")
+    assert english_in(page_text(page)) == [], page

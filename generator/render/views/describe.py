@@ -22,8 +22,11 @@ from ...book.textdiff import word_runs
 from ...book.words import _, n_
 from ...book.words import slug as words_slug
 
-COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
-         "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
+
+def coins_plural(coin: str) -> str:
+    """'quarters': the book's stakes in the plural, as a sentence says them ('%(coins)s left'), in its language."""
+    return {"cent": lambda: _("cents"), "nickel": lambda: _("nickels"), "dime": lambda: _("dimes"),
+            "quarter": lambda: _("quarters"), "chip": lambda: _("chips")}[coin]()
 
 
 def coins(coin: str, n: int | float | str) -> str:
