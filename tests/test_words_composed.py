@@ -170,3 +170,35 @@ def test_a_sheets_one_column_is_headed_in_the_books_language(kept):
     assert kept.games["herzeln"].game.score_sheet.blocks[0].columns == ["Punkte"]
     page = _keeper_page(kept, "herzeln")
     assert english_in(page_text(page)) == [], page
+
+
+# --- the cards a game's data names, in the book's language ----------------------------------------------------------
+
+CARD_WORDS = {
+    # phrase as the data writes it: (German, English)
+    "2s, 3s, 4s": ("2er, 3er, 4er", "2s, 3s, 4s"),
+    "2-6": ("2er bis 6er", "2-6"),
+    "K-10 except hearts": ("Könige bis 10er außer Herz", "K-10 except hearts"),
+    "queen of spades": ("Pik-Dame", "queen of spades"),
+    "jacks or jokers": ("Buben oder Joker", "jacks or jokers"),
+    "red 3s": ("red 3s", "red 3s"),  # a group the tool has no words for: as the data writes it
+}
+
+
+@pytest.mark.parametrize("phrase", CARD_WORDS)
+def test_a_card_phrase_is_written_in_the_books_language(phrase):
+    from generator.render.views.describe import card_words
+
+    german, english = CARD_WORDS[phrase]
+    words.use(Words("de"))
+    assert card_words(phrase) == german
+    words.use(Words("en"))
+    assert card_words(phrase) == english
+
+
+def test_the_cards_a_deck_leaves_out_are_named_in_german(kept):
+    from generator.render.views.describe import glance
+
+    words.use(Words(kept.book.language, kept.book.messages))
+    rows = dict(glance(kept.games["grosser-schafkopf-fuer-anfaenger"].game))
+    assert rows["Material"] == "1 Kartenspiel, ohne Joker; 2er, 3er, 4er, 5er, 6er herausnehmen (32 Karten)", rows
