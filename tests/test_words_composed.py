@@ -9,6 +9,7 @@ messages (tests/english_words.py), never a list kept here. The page is rendered 
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -77,16 +78,26 @@ def german_copy(dest: Path) -> Path:
     return dest
 
 
-def second_edition(project: Path) -> Path:
-    """The German book's second edition, each change recorded as the family's decision."""
+def open_second_edition(project: Path) -> Path:
+    """The German book with its second edition open, changing nothing yet."""
+    _edit(project / "rules_data" / "book.yaml", 'current: "2026.1"\n', EDITION_2)
+    return project
+
+
+def second_edition(project: Path, opened: bool = False, rule: bool = True) -> Path:
+    """The German book's second edition (``opened``: already open), each change recorded as the family's decision
+    (``rule``: with the alternate rule added)."""
     data = project / "rules_data"
-    _edit(data / "book.yaml", 'current: "2026.1"\n', EDITION_2)
+    if not opened:
+        open_second_edition(project)
     _edit(data / "book.yaml", "      - herzeln\n", "      - herzeln\n      - elfer-raus\n")
-    _edit(data / "revisions.yaml", "revisions: []\n", REVISIONS)
+    _edit(data / "revisions.yaml", "revisions: []\n", REVISIONS if rule else re.sub(r"  - \{id: herzeln-regel.*\n.*\n", "",
+                                                                                      REVISIONS))
     _edit(data / "herzeln.yaml", "players: 3-6", "players: 3-5")
     _edit(data / "herzeln.yaml", "target: 100", "target: 50")
-    (data / "herzeln.yaml").write_text((data / "herzeln.yaml").read_text(encoding="utf-8") + ALTERNATE,
-                                       encoding="utf-8")
+    if rule:
+        (data / "herzeln.yaml").write_text((data / "herzeln.yaml").read_text(encoding="utf-8") + ALTERNATE,
+                                           encoding="utf-8")
     (data / "elfer-raus.yaml").write_text(NEW_GAME, encoding="utf-8")
     (project / "content" / "elfer-raus.md").write_text(NEW_PAGE, encoding="utf-8")
     return project
@@ -202,3 +213,55 @@ def test_the_cards_a_deck_leaves_out_are_named_in_german(kept):
     words.use(Words(kept.book.language, kept.book.messages))
     rows = dict(glance(kept.games["grosser-schafkopf-fuer-anfaenger"].game))
     assert rows["Material"] == "1 Kartenspiel, ohne Joker; 2er, 3er, 4er, 5er, 6er herausnehmen (32 Karten)", rows
+
+
+# --- rulebook diff and check-pr's summary: in the base book's language ---------------------------------------------
+
+@pytest.mark.parametrize("change_sets", ["de", "en"])
+def test_diff_is_written_in_the_base_books_language(books, tmp_path, change_sets):
+    from generator.commands import diff
+
+    first, second = books
+    if change_sets == "en":  # a change that sets the book's language to English is still said in the base's German
+        second = shutil.copytree(second, tmp_path / "zweite")
+        _edit(second / "rules_data" / "book.yaml", "language: de", "language: en")
+    text = diff.render(str(first), str(second), first, form="text")
+    assert text.splitlines() == [
+        "Herzeln, Spieler: 3-6 → 3-5",
+        "Herzeln, Ziel: 100 → 50",
+        "Herzeln, andere Regeln: hinzugefügt (Nummer 1, Text – Wer die Pik-Dame nimmt, gibt die nächste Runde., "
+        "eingeführt 2026.2)",
+        "Elfer raus, Spiel aufgenommen",
+    ] + (["Sprache: de → en"] if change_sets == "en" else []) + [
+        "Fassung 2 (Dez/2026): hinzugefügt (Jahr 2026, Fassung 2, Datum 2026-12-20)",
+        "Aktuelle Ausgabe: 2026.1 → 2026.2",
+        "Kartenspiele, Spiele: hinzugefügt (elfer-raus)",
+    ], text
+    page = diff.render(str(first), str(second), first)
+    assert page.startswith("## Was diese Änderung an den Regeln ändert (") and english_in(page) == [], page
+
+
+def test_check_prs_summary_is_written_in_the_base_books_language(tmp_path):
+    from generator.book.frozen import write
+    from generator.book.library import load_library
+    from generator.commands.check_pr import check_pr
+    from tests.pullrequests import commit, git
+
+    repo = open_second_edition(german_copy(tmp_path / "repo"))  # the base: 2026.2 open, 2026.1 published
+    write(load_library(repo, "2026.1"))
+    _edit(repo / "rules_data" / "dictionary.txt", "\n", "\nelfer\n")  # (a word the change needs is landed first)
+    git(repo, "init", "-q")
+    commit(repo, "base")
+    second_edition(repo, opened=True, rule=False)
+    code, _annotations, summary = check_pr(repo, "HEAD")
+    # What the summary says in its own words: not a finding's message (its check's: the checks' words are another part
+    # of the work on this issue), nor the words of a page it quotes (“…”: the site's source, its markup too), nor a
+    # file's name (`finder.md`).
+    said = "\n".join(line for line in summary.splitlines() if not re.match(r"- (`[^`]*` )?[a-z_]+\.[a-z_]+: ", line))
+    said = re.sub(r"`[^`]*`", "`…`", re.sub(r"“[^”]*”", "“…”", said))
+    assert english_in(said) == [], summary
+    assert code == 0, summary
+    for line in ("## Prüfung des Buchs\n\nKeine Fehler.", "### Was Die Herausgeber entschieden hat",
+                 "- Ziel: 100 → 50", "### Spiele, die diese Änderung hinzufügt", "- Spieler: 2-6 Spieler",
+                 "## Jede Datei, die diese Änderung berührt", "- `…` (hinzugefügt)"):
+        assert line in said, (line, summary)

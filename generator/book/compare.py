@@ -144,7 +144,8 @@ def show(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "; ".join(show(v) for v in value) or _("none")
     if isinstance(value, dict):
-        return ", ".join(f"{label(k)} {show(v)}" for k, v in value.items()) or _("none")
+        # (a container's label is empty: its entries' own names say it, with no space before them)
+        return ", ".join(" ".join(filter(None, (label(k), show(v)))) for k, v in value.items()) or _("none")
     return str(value)
 
 

@@ -9,6 +9,7 @@ import re
 
 from ...book.compare import Change, book_heading
 from ...book.textdiff import escape
+from ...book.words import n_
 from ...errors import clean
 
 
@@ -70,8 +71,10 @@ def change_lines(changes: list[Change]) -> list[str]:
             c = dataclasses.replace(c, old=plain(c.old), new=plain(c.new))
         said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == book_heading()))}")
     if typographic:
-        said.append(f"- {len(typographic)} line{'s' if len(typographic) != 1 else ''} whose only edits are typographic "
-                    "(quotes, apostrophes, dashes, spaces): no word, number or negation of them changes")
+        said.append("- " + n_("%(count)s line whose only edits are typographic (quotes, apostrophes, dashes, spaces): "
+                              "no word, number or negation of them changes",
+                              "%(count)s lines whose only edits are typographic (quotes, apostrophes, dashes, spaces): "
+                              "no word, number or negation of them changes", len(typographic)))
     return said
 
 
