@@ -283,7 +283,7 @@ def test_a_book_started_in_german_is_written_in_german(tmp_path):
         [data["description"], data["decided_by"], data["index_title"], data["editions"][0]["label"],
          *(p["title"] for p in data["pages"]), *(s["title"] for s in data["sections"])])
     site = (book / "mkdocs.yml").read_text(encoding="utf-8")
-    printed["mkdocs.yml"] = "\n".join(re.findall(r"name: ([^}]*)}", site))  # the colour switches' labels
+    printed["mkdocs.yml"] = "\n".join(re.findall(r"name: ([^}\n]*)}", site))  # the colour switches' labels
     english = english_only("de")
     assert {path: found(text, english) for path, text in printed.items() if found(text, english)} == {}
     assert "Zum dunklen Modus wechseln" in site

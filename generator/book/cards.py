@@ -67,6 +67,12 @@ def _singular(word: str) -> str:
     return word
 
 
+def parse_suit(word: str) -> str | None:
+    """The suit a word names (``hearts``, ``Spade``, ``♣``), or None; a one-letter word is no suit alone."""
+    word = word.lower()
+    return _SUIT_WORDS.get(word) if len(word) > 1 or not word.isascii() else None
+
+
 def parse_rank(word: str) -> int | None:
     """The rank a word names (``K``, ``kings``, ``10's``, ``seven``), or None."""
     word = _singular(word.lower())

@@ -20,24 +20,67 @@ from pydantic import BaseModel
 from .library import GameSource, Library
 from .prose import expand
 from .textdiff import changed_sentences, escape, mark_words
+from .words import N_, _, n_
 
-BOOK = "The book"
 
-# Human names for fields; any other field reads as its name with spaces ("min_cards_each").
+def book_heading() -> str:
+    """The heading of the changes to the book's own data and pages ('The book'), in the book's language."""
+    return _("The book")
+
+# Human names for fields, every field of a game and of the book (tests/test_changed_words.py): a field of the
+# model without one reads as its name with spaces, in English whatever the book's language. Marked here and put
+# into the book's words where a line is written (``label``).
 LABELS = {
-    "players": "players", "partnerships": "partnerships", "equipment": "equipment", "wild": "wild cards",
-    "deal": "deal", "each": "cards each", "rounds": "rounds", "scoring": "scoring", "goal": "goal",
-    "alternate_rules": "alternate rules", "examples": "worked example", "score_sheet": "score sheet",
-    "stated_total": "stated total", "stated_count": "stated count", "stated_cards": "stated deck size",
-    "min_meld": "minimum meld", "min_remainder": "cards left undealt", "by_round": "hand size by round",
-    "face_up": "face up", "upcard": "upcards", "lose_at": "loses at", "then_back_to": "then back to",
-    "other_names": "other names", "equipment_kind": "equipment kind", "stated": "stated",
-    "expr": "arithmetic", "by_players": "by players", "index_title": "index title",
-    "printed_index": "printed index", "blank_rows": "blank rows", "player_columns": "player columns",
-    "values": "", "items": "", "rules": "",  # containers: their entries' own names say it
+    "accent": N_("accent"), "accent_shades": N_("accent shades"), "after": N_("after"), "against": N_("against"),
+    "alternate_rules": N_("alternate rules"), "ante": N_("ante"), "author": N_("author"), "back_up": N_("back up"),
+    "because": N_("because"), "blank": N_("blank"), "blank_rows": N_("blank rows"), "blind": N_("blind"),
+    "blocks": N_("blocks"), "board": N_("board"), "by_players": N_("by players"),
+    "by_round": N_("hand size by round"), "cards": N_("cards"), "carries": N_("carries"), "category": N_("category"),
+    "cents": N_("cents"), "coin": N_("coin"), "columns": N_("columns"), "composition": N_("composition"),
+    "conditional": N_("conditional"), "contact": N_("contact"), "copies": N_("copies"), "corrected": N_("corrected"),
+    "corrections": N_("corrections"), "count": N_("count"), "cover_line": N_("cover line"), "current": N_("current"),
+    "dark": N_("dark"), "date": N_("date"), "deal": N_("deal"), "dealer_gets": N_("dealer gets"),
+    "decided_by": N_("decided by"), "decks": N_("decks"), "description": N_("description"), "dice": N_("dice"),
+    "dominoes": N_("dominoes"), "doubles": N_("doubles"), "each": N_("cards each"),
+    "edition_number": N_("edition number"), "editions": N_("editions"), "editor_note": N_("editor note"),
+    "equalize_by_removing": N_("equalize by removing"), "equipment": N_("equipment"),
+    "equipment_kind": N_("equipment kind"), "example": N_("example"), "example_rows": N_("example rows"),
+    "examples": N_("worked example"), "expr": N_("arithmetic"), "face_up": N_("face up"), "faces": N_("faces"),
+    "fields": N_("fields"), "file": N_("file"), "finder": N_("finder"), "foot": N_("foot"),
+    "from_game": N_("from game"), "game": N_("game"), "games": N_("games"), "goal": N_("goal"),
+    "groups": N_("groups"), "hand": N_("hand"), "hands": N_("hands"), "heading": N_("heading"),
+    "held_against": N_("held against"), "id": N_("id"), "implied": N_("implied"), "index_title": N_("index title"),
+    "introduced": N_("introduced"), "jokers": N_("jokers"), "keep": N_("keep"), "keeps": N_("keeps"),
+    "keywords": N_("keywords"), "kind": N_("kind"), "kitty": N_("kitty"), "label": N_("label"),
+    "landscape": N_("landscape"), "language": N_("language"), "layout": N_("layout"), "light": N_("light"),
+    "line": N_("line"), "link": N_("link colour"), "link_on_dark": N_("link colour on dark"), "lose_at": N_("loses at"),
+    "low": N_("low"), "meld": N_("meld"), "messages": N_("messages"), "min_cards_each": N_("min cards each"),
+    "min_meld": N_("minimum meld"), "min_remainder": N_("cards left undealt"), "name": N_("name"), "note": N_("note"),
+    "number": N_("number"), "numbering": N_("numbering"), "opens": N_("opens"), "order": N_("order"),
+    "other": N_("other"), "other_names": N_("other names"), "page": N_("page"), "pages": N_("pages"),
+    "pages_as_printed": N_("pages as printed"), "partners": N_("partners"), "partners_when": N_("partners when"),
+    "partnerships": N_("partnerships"), "path": N_("path"), "per": N_("per"), "player_columns": N_("player columns"),
+    "players": N_("players"), "players_implied": N_("players implied"), "points": N_("points"),
+    "possible": N_("possible"), "printed_index": N_("printed index"), "qualifiers": N_("qualifiers"),
+    "ranks": N_("ranks"), "record": N_("record"), "remove": N_("remove"), "retired": N_("retired"),
+    "revision": N_("revision"), "round": N_("round"), "rounds": N_("rounds"), "row_label": N_("row label"),
+    "rows": N_("rows"), "rows_from": N_("rows from"), "sample": N_("sample"), "sample_only": N_("sample only"),
+    "says": N_("says"), "says_each": N_("says each"), "score_sheet": N_("score sheet"), "scoring": N_("scoring"),
+    "section": N_("section"), "sections": N_("sections"), "seed": N_("seed"), "sequences": N_("sequences"),
+    "set": N_("set"), "set_by_first_card": N_("set by first card"), "sources": N_("sources"), "span": N_("span"),
+    "stakes": N_("stakes"), "start": N_("start"), "stated": N_("stated"), "stated_cards": N_("stated deck size"),
+    "stated_count": N_("stated count"), "stated_total": N_("stated total"), "status": N_("status"),
+    "sticks": N_("sticks"), "subtitle": N_("subtitle"), "sums": N_("sums"), "target": N_("target"),
+    "target_unit": N_("target unit"), "text": N_("text"), "then_back_to": N_("then back to"),
+    "then_reversed": N_("then reversed"), "threshold": N_("threshold"), "tiles": N_("tiles"), "times": N_("times"),
+    "title": N_("title"), "total": N_("total"), "transcribed_in": N_("transcribed in"), "trump": N_("trump"),
+    "typically": N_("typically"), "uneven": N_("uneven"), "upcard": N_("upcards"), "value": N_("value"),
+    "variants": N_("variants"), "widow": N_("widow"), "wild": N_("wild cards"), "winner": N_("winner"),
+    "worked_out": N_("worked out"), "year": N_("year"),
 }
-# List fields whose items read better with a word before their name.
-ITEM = {"variants": "variant", "sequences": "sequence", "blocks": "block"}
+CONTAINERS = {"values", "items", "rules"}  # their entries' own names say it
+# List fields whose items read better with a word before their name: 'variant Oh Heck!'.
+ITEM = {"variants": N_("variant %(name)s"), "sequences": N_("sequence %(name)s"), "blocks": N_("block %(name)s")}
 # Fields of a list item that name it, in order of preference (a round's name, a score line's label).
 IDENTITY = ("id", "name", "label", "title", "number", "players")
 NAMES = ("title", "name", "label", "number", "id", "players")  # and, to show, the best first
@@ -70,9 +113,12 @@ class Change:
         if isinstance(self.old, str) and isinstance(self.new, str) and _is_prose(self):
             return f"{head}: “{mark_words(self.old, self.new, markdown)}”"
         if self.old is None or self.new is None:
-            what, value = ("removed", self.old) if self.new is None else ("added", self.new)
-            shown = show(_unnamed(value))
-            return f"{head}: {what}" + (f" ({lit(shown)})" if len(shown) <= SHORT and shown != "none" else "")
+            removed = self.new is None
+            shown = show(_unnamed(self.old if removed else self.new))
+            if len(shown) <= SHORT and shown != show(None):
+                return (_("%(what)s: removed (%(value)s)", what=head, value=lit(shown)) if removed
+                        else _("%(what)s: added (%(value)s)", what=head, value=lit(shown)))
+            return _("%(what)s: removed", what=head) if removed else _("%(what)s: added", what=head)
         return f"{head}: {lit(show(self.old))} → {lit(show(self.new))}"
 
 
@@ -90,21 +136,25 @@ def _unnamed(value: Any) -> Any:
 def show(value: Any) -> str:
     """A value as a reader writes it: −10, yes/no, a list joined with semicolons."""
     if value is None or value == "":
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, (int, float)):
         return f"−{-value:g}" if value < 0 else f"{value:g}"
     if isinstance(value, (list, tuple)):
-        return "; ".join(show(v) for v in value) or "none"
+        return "; ".join(show(v) for v in value) or _("none")
     if isinstance(value, dict):
-        return ", ".join(f"{label(k)} {show(v)}" for k, v in value.items()) or "none"
+        # (a container's label is empty: its entries' own names say it, with no space before them)
+        return ", ".join(" ".join(filter(None, (label(k), show(v)))) for k, v in value.items()) or _("none")
     return str(value)
 
 
 def label(name: str | int) -> str:
-    """A field's human name."""
-    return LABELS.get(str(name), str(name).replace("_", " "))
+    """A field's human name, in the book's language ('' for a container, whose entries name themselves)."""
+    if str(name) in CONTAINERS:
+        return ""
+    message = LABELS.get(str(name))
+    return _(message) if message else str(name).replace("_", " ")
 
 
 def _plain(value: Any) -> Any:
@@ -124,9 +174,20 @@ def _name(item: Any, key: str | int) -> str:
         value = getattr(item, attr, None)
         if value not in (None, "") and not callable(value):  # (a text's own methods: "up to".title is no name)
             if attr == "number":
-                return f"rule {value}"
-            return f"for {value} players" if attr == "players" else str(value)
-    return f"line {key + 1}" if isinstance(key, int) else label(key)
+                return _("rule %(number)s", number=value)
+            if attr == "players":
+                return n_("for %(count)s player", "for %(count)s players", value if type(value) is int else 2,
+                          count=value)
+            return str(value)
+    return _("line %(number)s", number=key + 1) if isinstance(key, int) else label(key)
+
+
+def _one_of(name: str, field_label: str) -> bool:
+    """Whether a list item's name begins with its field's label in the singular: 'Round 1' of 'rounds', 'Runde 1' of
+    'Runden' (a plural ending of up to two letters, as English and German write them)."""
+    first, _space, rest = name.lower().partition(" ")
+    whole = field_label.lower()
+    return bool(rest) and whole.startswith(first) and len(whole) - len(first) <= 2
 
 
 def _value_key(value: Any) -> str:
@@ -166,7 +227,7 @@ class _Walk:
             new = as_printed(new, [*local[1], *self.scopes[1]])
         parts: list[str] = []
         for n in filter(None, names):  # 'Scoring, Scoring' and 'rounds, Round 1' say one thing twice
-            if parts and (n.lower() == parts[-1].lower() or n.lower().startswith(parts[-1].lower().rstrip("s") + " ")):
+            if parts and (n.lower() == parts[-1].lower() or _one_of(n, parts[-1])):
                 parts.pop()
             parts.append(n)
         self.out.append(Change(self.game, ".".join(map(str, path)), ", ".join(parts),
@@ -215,7 +276,8 @@ class _Walk:
             if j is not None:
                 gone.remove(i)
                 came.remove(j)
-                self.emit(path + (j,), [*names, show(old[i])], f"place {i + 1}", f"place {j + 1}", local)
+                self.emit(path + (j,), [*names, show(old[i])], _("place %(number)s", number=i + 1),
+                          _("place %(number)s", number=j + 1), local)
         for i, j in zip(gone, came, strict=False):  # one value in place of another
             self.walk(old[i], new[j], path + (j,), names, local)
         for i in gone[len(came):]:
@@ -234,9 +296,10 @@ class _Walk:
         new_index = [(i, v) for i, v in enumerate(new) if self.new_lib.includes(v)]
         keys_old, keys_new = [_identity(v) for v in old], [_identity(v) for _, v in new_index]
         by_name = None not in keys_old + keys_new and len(set(keys_old)) == len(old) and len(set(keys_new)) == len(new_index)
-        pre = ""
+        item_of = "%(name)s"
         if by_name:  # 'Round 1' says more than 'rounds, items'; 'variant Oh Heck!' than 'variants'
-            names, pre = names[:-1], (f"{ITEM[path[-1]]} " if path and path[-1] in ITEM else "")
+            names = names[:-1]
+            item_of = ITEM.get(path[-1], item_of) if path else item_of
         else:
             keys_old, keys_new = list(range(len(old))), [i for i, _ in new_index]
         old_by = dict(zip(keys_old, old, strict=True))
@@ -247,11 +310,16 @@ class _Walk:
         for key, (i, item) in zip(keys_new, new_index, strict=True):
             before = old_by.pop(key, _MISSING)
             inner = ([*own(before), *local[0]] if before is not _MISSING else local[0], [*own(item), *local[1]])
-            self.walk(before, item, path + (i,), names + [pre + self.named(item, i, 1, inner[1])], inner)
+            self.walk(before, item, path + (i,), names + [_item(item_of, self.named(item, i, 1, inner[1]))], inner)
         for key, item in old_by.items():
             inner = ([*own(item), *local[0]], local[1])
             at = keys_old.index(key)
-            self.walk(item, _MISSING, path + (at,), names + [pre + self.named(item, at, 0, inner[0])], inner)
+            self.walk(item, _MISSING, path + (at,), names + [_item(item_of, self.named(item, at, 0, inner[0]))], inner)
+
+
+def _item(message: str, name: str) -> str:
+    """A list item's name with the word its list puts before it ('variant Oh Heck!'), in the book's language."""
+    return name if message == "%(name)s" else _(message, name=name)
 
 
 EMPHASIS = re.compile(r"(\*\*|__|\*(?=\S)|(?<=\S)\*)")
@@ -270,6 +338,11 @@ def _prose(walk: _Walk, where: str, name: str, old: str | None, new: str | None,
         walk.out.append(Change(walk.game, where, name, as_printed(a, old_scopes), as_printed(b, new_scopes), walk.game_id))
 
 
+def variant_text(title: str) -> str:
+    """The label of a change to a variant's own prose: 'variant Ramsch, text'."""
+    return f"{_(ITEM['variants'], name=title)}, {label('text')}"
+
+
 def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Library) -> list[Change]:
     """Every change between two versions of one game: each data field, then the prose."""
     old_data, new_data = old.doc.data, new.doc.data
@@ -285,7 +358,7 @@ def compare_game(old: GameSource, new: GameSource, old_lib: Library, new_lib: Li
         a, b = old.variant_prose.get(v.id), new.variant_prose.get(v.id)
         if new_lib.includes(v) and v.id in before and (a or b):
             old_v = old_data["variants"][old_index[v.id]]
-            _prose(walk, (b or a).path, f"variant {v.title}, text", a.text if a else None, b.text if b else None,
+            _prose(walk, (b or a).path, variant_text(v.title), a.text if a else None, b.text if b else None,
                    [old_v, old_data, old_lib.scope()], [new_data["variants"][i], new_data, new_lib.scope()])
     return walk.out
 
@@ -301,10 +374,10 @@ class Summary:
         return not self.changes
 
     def games(self) -> dict[str, list[Change]]:
-        """The changes grouped by game heading (unique in a book; the book's own under 'The book'), in order."""
+        """The changes grouped by game heading (unique in a book; the book's own under ``book_heading``), in order."""
         out: dict[str, list[Change]] = {}
         for c in self.changes:
-            out.setdefault(c.game or BOOK, []).append(c)
+            out.setdefault(c.game or book_heading(), []).append(c)
         return out
 
 
@@ -315,17 +388,17 @@ def compare(old: Library, new: Library) -> Summary:
         if gs.id in old.games:
             changes += compare_game(old.games[gs.id], gs, old, new)
         else:
-            changes.append(Change(gs.game.heading(), "", "game added", None, gs.game.heading(), gs.id))
+            changes.append(Change(gs.game.heading(), "", _("game added"), None, gs.game.heading(), gs.id))
     for gs in old.ordered_games():
         if gs.id not in new.games:  # retired by the family's decision (retired:), or its file deleted
             retired = gs.id in new.every_game and new.every_game[gs.id].game.retired is not None
-            what = "game retired" if retired else "game removed"
+            what = _("game retired") if retired else _("game removed")
             changes.append(Change(gs.game.heading(), "", what, gs.game.heading(), None, gs.id))
     walk = _Walk("", old, new)
     walk.walk(old.book, new.book)
     for page in new.book.pages:
         a, b = old.pages.get(page.id), new.pages.get(page.id)
-        _prose(walk, (b or a).path if (a or b) else "", f"page “{page.title}”", a.text if a else None,
+        _prose(walk, (b or a).path if (a or b) else "", _("page “%(title)s”", title=page.title), a.text if a else None,
                b.text if b else None, [old.scope()], [new.scope()])
     return Summary(changes + walk.out)
 
@@ -339,7 +412,7 @@ def markdown(summary: Summary, heading: str) -> str:
     """The summary as Markdown, fit for a pull-request summary or a site page."""
     out = [f"## {heading}", ""]
     if summary.empty:
-        return "\n".join(out + ["No change to the rules.", ""])
+        return "\n".join(out + [_("No change to the rules."), ""])
     for game, changes in summary.games().items():
         out += [f"### {escape(game)}", ""] + [f"- {c.text(markdown=True, with_game=False)}" for c in changes] + [""]
     return "\n".join(out)

@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from .arith import names_in
 from .cards import PredicateError, parse_cards, parse_rank
 from .phrases import MAX_PLAYERS, parse_meld, parse_players, parse_range
+from .words import _
 
 # What a count can be in any game this book could hold. A number outside is a slip (or an attack: the checks
 # worked through every one of '4-99999999' players, and 'decks: -1' broke them); it gets one line saying what
@@ -459,7 +460,10 @@ class AlternateRule(Strict):
 class AlternateRules(Strict):
     """A game's alternate rules, under the heading the book gives them."""
 
-    title: str = "Alternate Rules"
+    # The heading a book gives none of its own is the tool's, in the book's language (its words are in use as its games
+    # are read: library.load_library).
+    title: str = Field(default_factory=lambda: _("Alternate Rules"),
+                       description="the heading; the tool's word for it in the book's language if not given")
     numbering: Literal["alternate_rule", "list"] = Field(
         "alternate_rule", description="how numbered rules are headed: 'alternate_rule' prints the book's bold "
                                       "'Alternate Rule 1', 'list' a numbered list's '1.' (a source's 'Different versions: 1. …')")
@@ -515,7 +519,9 @@ class SheetBlock(Strict):
 
     title: str | None = None
     note: str | None = None
-    columns: list[str] = ["Score"]
+    columns: list[str] = Field(default_factory=lambda: [_("Score")],
+                               description="the columns' headings; one, the tool's word for 'Score' in the book's "
+                                           "language, if not given")
     player_columns: bool = False
     rows: list[str] = []
     rows_from: Literal["rounds", "sequence"] | None = None

@@ -186,6 +186,12 @@ def thousand(language: str | None = None) -> str:
     return f"1{number_group(language)}000"
 
 
+def N_(message: str) -> str:
+    """A message marked for the catalogue where it is kept in a table, unchanged: ``_()`` turns it into words where it
+    is written (a table made at import would hold the words of no book yet loaded)."""
+    return message
+
+
 # Letters a language writes in plain Latin letters its own way, before the rest are transliterated (anyascii, which
 # writes 'ä' as 'a'): German writes 'Großer' as 'Grosser' and 'für' as 'fuer'.
 LETTERS = {

@@ -13,6 +13,7 @@ written, named, with what stopped it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...book import git
+from ...book.words import Words, use
 from ...errors import Problem, RulebookError, clean, no_commands, problem_annotation
 from ...progress import Report, quiet
 from . import pictures as drawing
@@ -49,10 +51,23 @@ def _annotated(f: Problem) -> str:
     return problem_annotation(dataclasses.replace(f, path="-", line=1)).replace("file=-,line=1,", "", 1)
 
 
-def _written(section: str, failed: list[Problem], write: Callable[..., list[str]], *args: object) -> list[str]:
-    """A section of the summary, as ``write`` writes it. One that cannot be written is an error of the check: a source
-    refused where it is, pictures asked for and not drawn, and anything else (a bug) naming the section and what
-    stopped it; the other sections are written all the same."""
+def base_words(judgement: Judgement) -> Words:
+    """The words the summary is written in: the base book's (its ``language:`` and its own messages), as the book's
+    reviewers read it, whatever the change sets."""
+    from ...render.site.language import book_language
+
+    lib = judgement.old.lib
+    return Words(lib.book.language, lib.book.messages) if lib is not None else Words(book_language(judgement.base_root))
+
+
+def _written(section: str, failed: list[Problem], write: Callable[..., list[str]], *args: object,
+             say: Words | None = None) -> list[str]:
+    """A section of the summary, as ``write`` writes it, in the words ``say`` (the base book's: a section that loads a
+    book in between must not change them). One that cannot be written is an error of the check: a source refused
+    where it is, pictures asked for and not drawn, and anything else (a bug) naming the section and what stopped it;
+    the other sections are written all the same."""
+    if say is not None:
+        use(say)
     try:
         return write(*args)
     except drawing.NotDrawn as exc:  # asked for, and not drawn: the check did not do what it was asked
@@ -65,25 +80,27 @@ def _written(section: str, failed: list[Problem], write: Callable[..., list[str]
     return []
 
 
-def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path) -> list[str]:
+def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path,
+              say: Words) -> list[str]:
     """Every section of the summary but the first (the check of the book, which counts their failures too)."""
     failed = judgement.failed
+    write = functools.partial(_written, say=say)
     if judgement.compared:
-        body = _written("What this change does to the rules", failed, summary.rules_lines, judgement)
-        body += _written("Games this change adds", failed, summary.new_games_lines, judgement)
-        body += _written("Games this change renames or moves", failed, renamed.renamed_lines, judgement)
-        body += _written("The house dictionary", failed, summary.dictionary_lines, judgement)
-        body += _written("Every page of the open edition this change alters", failed, released.pages_lines, judgement,
-                         scratch)
+        body = write("What this change does to the rules", failed, summary.rules_lines, judgement)
+        body += write("Games this change adds", failed, summary.new_games_lines, judgement)
+        body += write("Games this change renames or moves", failed, renamed.renamed_lines, judgement)
+        body += write("The house dictionary", failed, summary.dictionary_lines, judgement)
+        body += write("Every page of the open edition this change alters", failed, released.pages_lines, judgement,
+                      scratch)
     else:
-        body = _written("What this change does to the rules", failed, summary.not_compared_lines, judgement)
-    body += _written("How the book is checked", failed, summary.how_checked_lines, judgement)
+        body = write("What this change does to the rules", failed, summary.not_compared_lines, judgement)
+    body += write("How the book is checked", failed, summary.how_checked_lines, judgement)
     if pictures is None:
-        body += _written("How the book is made", failed, summary.made_lines, judgement)
+        body += write("How the book is made", failed, summary.made_lines, judgement)
     else:
-        body += _written("Pictures of the pages this change alters", failed, drawing.pictures_lines, judgement, root,
-                         pictures, progress)
-    return body + _written("Every file this change touches", failed, summary.files_lines, judgement)
+        body += write("Pictures of the pages this change alters", failed, drawing.pictures_lines, judgement, root,
+                      pictures, progress)
+    return body + write("Every file this change touches", failed, summary.files_lines, judgement)
 
 
 def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path | None = None,
@@ -104,9 +121,10 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
                 "the editions published could not be built as this change would publish them: it edits what they are "
                 "made with, which is never run where a change is judged as data: a maintainer builds them from a "
                 "checkout of it (`rulebook check-pr`) and compares"))
-        body = _sections(judgement, root, pictures, progress, Path(tmp))
-    top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement)
-    checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
+        say = base_words(judgement)
+        body = _sections(judgement, root, pictures, progress, Path(tmp), say)
+    top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement, say=say)
+    checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement, say=say)
     errors = judgement.errors
     top += checked or ["## Check of the book", "", *summary.errors_lines(errors)]  # (its failure is among the errors)
     text = "\n".join(top + body)

@@ -19,6 +19,7 @@ from ...book import git
 from ...book.files import read_file_text
 from ...book.library import Library, load_library
 from ...book.textdiff import mark_words
+from ...book.words import _, n_
 from ...errors import Problem, RulebookError, clean
 from ...render.pdf.pair import laid_out_exactly, layout_inputs
 from ...render.pdf.prints import Printed, page_prints
@@ -226,16 +227,23 @@ def pages_lines(judgement: Judgement, scratch: Path) -> list[str]:
     read = _read_lines(old, new, scratch / "open" / "read")
     if not changed and not read:
         return []
-    out = ["### Every page of the open edition this change alters", ""]
+    out = ["### " + _("Every page of the open edition this change alters"), ""]
     if changed:
-        out += [f"Each page of the site of {literal(new.book.current)}, as the site writes it, compared whole: "
-                f"{len(changed)} page{'s' if len(changed) != 1 else ''}, each with the first words it changes.", ""]
+        out += [n_("Each page of the site of %(edition)s, as the site writes it, compared whole: %(count)s page, each "
+                   "with the first words it changes.", "Each page of the site of %(edition)s, as the site writes it, "
+                   "compared whole: %(count)s pages, each with the first words it changes.", len(changed),
+                   edition=literal(new.book.current)), ""]
     for page in changed[:FEW]:
-        what = "new" if page not in before else "gone" if page not in after else "changed"
-        out.append(f"- {code_span(page)} ({what}): “{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
+        out.append(f"- {code_span(page)} ({_page_is(page, before, after)}): "
+                   f"“{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
     if len(changed) > FEW:
-        out.append(f"- and {len(changed) - FEW} more")
+        out.append("- " + _("and %(count)s more", count=len(changed) - FEW))
     return [*out, *([""] if changed else []), *read]
+
+
+def _page_is(page: str, before: dict[str, str], after: dict[str, str]) -> str:
+    """What the change does to a page: 'new', 'gone' or 'changed', in the base book's language."""
+    return _("new") if page not in before else _("gone") if page not in after else _("changed")
 
 
 def _read_lines(old: Library, new: Library, out: Path) -> list[str]:
@@ -243,22 +251,22 @@ def _read_lines(old: Library, new: Library, out: Path) -> list[str]:
     is made (its styles may write words, its scripts rewrite them): each page that reads otherwise, with the first
     words it changes; or that the site was not built, the change's mkdocs.yml naming hooks (its code)."""
     if hooks_named(new.root):
-        return [f"Not read as a browser shows them: this change's {CONFIG} names hooks, Python of its own that the "
-                "check never runs; a maintainer builds the site with them and reads it.", ""]
+        return [_("Not read as a browser shows them: this change's %(config)s names hooks, Python of its own that the "
+                  "check never runs; a maintainer builds the site with them and reads it.", config=CONFIG), ""]
     read = _sites_read(old, new, out)
     if read is None:
         return []
     before, after = read
     differ = [page for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
-    said = (f"This change alters how the site is made: every page of {literal(new.book.current)} built from both "
-            "sides and read as a browser shows it (over http, styles and scripts applied)")
+    said = _("This change alters how the site is made: every page of %(edition)s built from both sides and read as a "
+             "browser shows it (over http, styles and scripts applied)", edition=literal(new.book.current))
     if not differ:
-        return [f"{said}: no page reads otherwise.", ""]
-    lines = [f"{said}: {len(differ)} page{'s' if len(differ) != 1 else ''} read otherwise.", ""]
+        return [_("%(said)s: no page reads otherwise.", said=said), ""]
+    lines = [n_("%(said)s: %(count)s page read otherwise.", "%(said)s: %(count)s pages read otherwise.", len(differ),
+                said=said), ""]
     for page in differ[:FEW]:
-        what = "new" if page not in before else "gone" if page not in after else "changed"
-        lines.append(f"- {code_span(page)} ({what}, as read): "
-                     f"“{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
+        what = _("%(what)s, as read", what=_page_is(page, before, after))
+        lines.append(f"- {code_span(page)} ({what}): “{literal(_first_change(before.get(page, ''), after.get(page, '')))}”")
     if len(differ) > FEW:
-        lines.append(f"- and {len(differ) - FEW} more")
+        lines.append("- " + _("and %(count)s more", count=len(differ) - FEW))
     return [*lines, ""]

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...book.compare import compare_game
 from ...book.library import GameSource, Library
+from ...book.words import _
 from .judge import Judgement
 from .text import change_lines, code_span, literal
 
@@ -54,8 +55,9 @@ def renamed_lines(judgement: Judgement) -> list[str]:
     pairs = matched(old, new)
     if not pairs:
         return []
-    out = ["### Games this change renames or moves", "", "Each is the game of the base it is most like (a game removed "
-           "and one added): what it changes on the way, old → new.", ""]
+    out = ["### " + _("Games this change renames or moves"), "", _("Each is the game of the base it is most like (a "
+                                                                      "game removed and one added): what it changes on "
+                                                                      "the way, old → new."), ""]
     for a, b in pairs:
         was, now = old.games[a], new.games[b]
         out += [f"#### {literal(was.game.heading())} → {literal(now.game.heading())} ({code_span(was.doc.path)} → "

@@ -13,12 +13,14 @@ import dataclasses
 import re
 from typing import Any
 
-from ...book.compare import BOOK, Change, compare, markdown, show
+from ...book.compare import Change, book_heading, compare, markdown, show
 from ...book.library import DICTIONARY, Library
 from ...book.textdiff import mark_words
+from ...book.words import _, n_
 from ...errors import Problem
 from .judge import BASE_CODE_UNRUN, PARTS, Judgement, part
 from .lists import LISTS, ListEntry, finding_key, places_lines
+from .named import file_status, finding, part_heading
 from .renamed import matched
 from .text import change_lines, code_span, html_literal_block, html_literal_line, literal
 
@@ -30,8 +32,9 @@ def _where(f: Problem) -> str:
 def errors_lines(errors: list[Problem]) -> list[str]:
     """The errors, each at its file and line, or that there are none."""
     if not errors:
-        return ["No errors.", ""]
-    return [f"**{len(errors)} error{'s' if len(errors) != 1 else ''}** (each is an annotation on its line):", "",
+        return [_("No errors."), ""]
+    return [n_("**%(count)s error** (each is an annotation on its line):",
+               "**%(count)s errors** (each is an annotation on its line):", len(errors)), "",
             *(f"- {_where(f)}{f.check}: {literal(f.message)}" for f in errors), ""]
 
 
@@ -41,9 +44,10 @@ def maintainer_lines(judgement: Judgement) -> list[str]:
     maintained = judgement.maintained
     if not maintained:
         return []
-    return ["## Needs a maintainer", "", f"This change edits code or configuration of how the book is checked or made "
-            f"({len(maintained)} file{'s' if len(maintained) != 1 else ''}). The check judges only the book's data, by "
-            "the base's code: its verdict is **needs a maintainer**, not a pass.", "",
+    return ["## " + _("Needs a maintainer"), "", _(
+        "This change edits code or configuration of how the book is checked or made (%(files)s). The check judges only "
+        "the book's data, by the base's code: its verdict is **needs a maintainer**, not a pass.",
+        files=n_("%(count)s file", "%(count)s files", len(maintained))), "",
             *(f"- {code_span(p)}" for p in maintained), ""]
 
 
@@ -55,13 +59,14 @@ def check_lines(judgement: Judgement) -> list[str]:
     standing = [f for f in head.findings if f.severity == "warning" and finding_key(f) in judgement.standing]
     accepted = [f for f in head.findings if f.severity == "accepted"]
     fixed = len(judgement.standing - {finding_key(f) for f in head.findings if f.severity != "accepted"})
-    out = ["## Check of the book", "", *errors_lines(judgement.errors)]
+    out = ["## " + _("Check of the book"), "", *errors_lines(judgement.errors)]
     if new:
-        out += [f"{len(new)} new warning{'s' if len(new) != 1 else ''}:", ""]
+        out += [n_("%(count)s new warning:", "%(count)s new warnings:", len(new)), ""]
         out += [f"- {_where(f)}{f.check}: {literal(f.message)}" for f in new] + [""]
     if head.lib is not None:
-        out += [f"Standing warnings (before this change too): {len(standing)}; accepted with a reason: "
-                f"{len(accepted)}; findings this change clears: {fixed}.", ""]
+        out += [_("Standing warnings (before this change too): %(standing)s; accepted with a reason: %(accepted)s; "
+                  "findings this change clears: %(fixed)s.", standing=len(standing), accepted=len(accepted),
+                  fixed=fixed), ""]
     return out
 
 
@@ -69,14 +74,14 @@ def rules_lines(judgement: Judgement) -> list[str]:
     """What the change does to the rules: the edition it opens, if any, then its decisions, corrections and other
     edits (both sides load)."""
     old, new = judgement.old.lib, judgement.head.lib
-    heading = f"What this change does to the rules ({judgement.base} → this change)"
+    heading = _("What this change does to the rules (%(base)s → this change)", base=judgement.base)
     return opened_lines(old, new) + rules_changed_lines(old, new, heading)
 
 
 def not_compared_lines(judgement: Judgement) -> list[str]:
     """Why what the change does to the rules cannot be said (a side does not load)."""
-    why = "this change does not load (see the errors above)" if judgement.head.lib is None else judgement.base_problem
-    return ["### What this change does to the rules", "", f"Not compared: {literal(why)}.", ""]
+    why = _("this change does not load (see the errors above)") if judgement.head.lib is None else judgement.base_problem
+    return ["### " + _("What this change does to the rules"), "", _("Not compared: %(why)s.", why=literal(why)), ""]
 
 
 def opened_lines(old: Library, new: Library) -> list[str]:
@@ -85,11 +90,13 @@ def opened_lines(old: Library, new: Library) -> list[str]:
         return []
     before = {e.id for e in old.book.editions}
     added = [e for e in new.book.editions if e.id not in before]
-    lines = [f"**This change opens edition {literal(e.id)} ({literal(e.label)})**"
-             + (" as the current edition" if e.id == new.book.current else "") + "." for e in added]
-    lines += [f"It freezes {literal(old.book.current)} ({literal(old.edition.label)}) as published: what it prints is "
-              f"recorded in `rules_data/frozen/{old.book.current}/`, and a later change to it is an erratum or a "
-              "revision.", ""]
+    lines = [(_("**This change opens edition %(edition)s (%(label)s)** as the current edition.", edition=literal(e.id),
+                label=literal(e.label)) if e.id == new.book.current else
+              _("**This change opens edition %(edition)s (%(label)s)**.", edition=literal(e.id), label=literal(e.label)))
+             for e in added]
+    lines += [_("It freezes %(edition)s (%(label)s) as published: what it prints is recorded in %(folder)s, and a later "
+                "change to it is an erratum or a revision.", edition=literal(old.book.current),
+                label=literal(old.edition.label), folder=f"`rules_data/frozen/{old.book.current}/`"), ""]
     return lines
 
 
@@ -98,11 +105,12 @@ def _listing_lines(record: Any, other: dict[str, list[Change]]) -> list[Change]:
     decision's, taken from the other edits."""
     if record.kind not in ("game_added", "game_retired") or not record.game:
         return []
-    mine = [c for c in other.get(BOOK, []) if re.fullmatch(r"sections\.\d+\.games\.\d+", c.path)
+    book = book_heading()
+    mine = [c for c in other.get(book, []) if re.fullmatch(r"sections\.\d+\.games\.\d+", c.path)
             and record.game in (c.old, c.new)]
-    other[BOOK] = [c for c in other.get(BOOK, []) if c not in mine]
-    if not other[BOOK]:
-        del other[BOOK]
+    other[book] = [c for c in other.get(book, []) if c not in mine]
+    if not other[book]:
+        del other[book]
     return mine
 
 
@@ -122,7 +130,7 @@ def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
     """What the change does to the rules, as the summary's Markdown: the book's decisions it records (date, why),
     the corrections (kind, evidence), and the other edits, each with the lines it changes, apart."""
     from ...render.views.changes import edition_changes, reader_date
-    from ...render.views.describe import possessive
+    from ...render.views.describe import whose
 
     revisions, errata = _new(new.revisions, old.revisions), _new(new.errata, old.errata)
     here = [r for r in revisions if r.edition == new.edition.id]  # (one filed under another edition: validate's)
@@ -132,36 +140,42 @@ def rules_changed_lines(old: Library, new: Library, heading: str) -> list[str]:
         return [html_literal_block(markdown(compare(old, new), heading))]
     out = [f"## {heading}", ""]
     if revisions:
-        out += [f"### {literal(possessive(new.book.decided_by, start=True))} decisions", ""]
-        out += [f"- {code_span(r.id)} is filed under edition {r.edition}, not {new.edition.id}, the edition this change makes."
+        w = whose(literal(new.book.decided_by), start=True)
+        out += ["### " + (_("%(whose)s' decisions", whose=w["whose"]) if w["s"]
+                          else _("%(whose)s's decisions", whose=w["whose"])), ""]
+        out += ["- " + _("%(record)s is filed under edition %(edition)s, not %(current)s, the edition this change makes.",
+                         record=code_span(r.id), edition=r.edition, current=new.edition.id)
                 for r in revisions if r not in here] + ([""] if len(here) < len(revisions) else [])
         for record, decision in zip(here, grouped.decisions, strict=True):
             out += [f"#### {literal(decision.heading)}: {literal(decision.what)}", "",
-                    f"Decided {reader_date(record.date)}, in edition {literal(record.edition)} ({code_span(record.id)}). "
-                    f"Why: {literal(record.why)}", ""]
+                    _("Decided %(date)s, in edition %(edition)s (%(record)s). Why: %(why)s", date=reader_date(record.date),
+                      edition=literal(record.edition), record=code_span(record.id), why=literal(record.why)), ""]
             out += [*change_lines(decision.changes + _listing_lines(record, grouped.other)), ""]
     if errata:
-        out += ["### Corrections", ""]
+        out += ["### " + _("Corrections"), ""]
         for e in errata:
             evidence = e.evidence
-            at = {"index": "its line of the index", "sheet": "its score sheet"}.get(getattr(evidence, "place", ""), "")
+            at = {"index": lambda: _("its line of the index"), "sheet": lambda: _("its score sheet")}.get(
+                getattr(evidence, "place", ""), lambda: "")()
             cited = (f" ({literal(evidence.page)}{', ' + at if at else ''}: “{literal(evidence.words)}”)"
                      if getattr(evidence, "page", None) else "")
-            out += [f"- {code_span(e.id)}, in edition {literal(e.edition)}, {code_span(e.file)}"
-                    + (f" at {code_span(e.path)}" if e.path else "")
-                    + f": {_value(e.published, e.corrected)}. Evidence: **{literal(evidence.kind)}**{cited}: "
-                    f"{literal(evidence.why)}"]
+            named = {"record": code_span(e.id), "edition": literal(e.edition), "file": code_span(e.file)}
+            where = (_("%(record)s, in edition %(edition)s, %(file)s at %(path)s", path=code_span(e.path), **named)
+                     if e.path else _("%(record)s, in edition %(edition)s, %(file)s", **named))
+            out += ["- " + _("%(where)s: %(value)s. Evidence: %(kind)s%(cited)s: %(why)s", where=where,
+                             value=_value(e.published, e.corrected), kind=f"**{literal(evidence.kind)}**", cited=cited,
+                             why=literal(evidence.why))]
         out.append("")
         for game, changes in grouped.corrections.items():
             out += [f"#### {literal(game)}", "", *change_lines(changes), ""]
     if grouped.other:
-        out += ["### Other edits", "", "No decision or correction of this change records these.", ""]
+        out += ["### " + _("Other edits"), "", _("No decision or correction of this change records these."), ""]
         for game, changes in grouped.other.items():
             out += [f"#### {literal(game)}", "", *change_lines(changes), ""]
     gone = [r for r in old.revisions if r.id not in {n.id for n in new.revisions}]
     gone += [e for e in old.errata if e.id not in {n.id for n in new.errata}]
     if gone:
-        out += ["Records this change removes: " + ", ".join(code_span(r.id) for r in gone) + ".", ""]
+        out += [_("Records this change removes: %(records)s.", records=", ".join(code_span(r.id) for r in gone)), ""]
     return out
 
 
@@ -176,20 +190,26 @@ def new_games_lines(judgement: Judgement) -> list[str]:
     added = [g for g in order if g not in old.games and g not in renamed]
     if not added:
         return []
-    out = ["### Games this change adds", ""]
+    out = ["### " + _("Games this change adds"), ""]
     for gid in added:
         gs = new.games[gid]
         page = game_page(new, gs)
         section = next(s for s in new.book.sections if gid in s.games)
         later = order[order.index(gid) + 1:]
-        out += [f"#### {literal(gs.game.heading())}", "", "As its page states it:", ""]
+        out += [f"#### {literal(gs.game.heading())}", "", _("As its page states it:"), ""]
         out += [f"- {literal(label)}: {literal(text)}" for label, text in page.main.glance]
-        out += [f"- Variants: {', '.join(literal(v.title) for v, _ in page.variants)}" if page.variants else ""]
-        where = (f"before {literal(new.games[later[0]].game.heading())}" if later else "at the end of the games")
-        out += ["", f"Its page comes in “{literal(section.title)}”, {where}: "
-                + (f"the {len(later)} game{'s' if len(later) != 1 else ''} after it, and every page after them "
-                   "(the index, what changed), move on by its pages, and the contents and index give their new page "
-                   "numbers." if later else "the pages after it (the index, what changed) move on by its pages."), ""]
+        out += ["- " + _("Variants: %(variants)s", variants=", ".join(literal(v.title) for v, _v in page.variants))
+                if page.variants else ""]
+        section_title = literal(section.title)
+        out += ["", n_("Its page comes in “%(section)s”, before %(next)s: the %(count)s game after it, and every page "
+                       "after them (the index, what changed), move on by its pages, and the contents and index give "
+                       "their new page numbers.",
+                       "Its page comes in “%(section)s”, before %(next)s: the %(count)s games after it, and every page "
+                       "after them (the index, what changed), move on by its pages, and the contents and index give "
+                       "their new page numbers.", len(later), section=section_title,
+                       next=literal(new.games[later[0]].game.heading())) if later else
+                _("Its page comes in “%(section)s”, at the end of the games: the pages after it (the index, what "
+                  "changed) move on by its pages.", section=section_title), ""]
     return [line for n, line in enumerate(out) if line or not (n and out[n - 1] == "")]
 
 
@@ -199,12 +219,12 @@ def dictionary_lines(judgement: Judgement) -> list[str]:
     added, removed = judgement.words
     if not (added or removed):
         return []
-    out = ["### The house dictionary", ""]
+    out = ["### " + _("The house dictionary"), ""]
     if added:
-        out.append(f"Words this change adds to `{DICTIONARY}` (never again a spelling warning): "
-                   + ", ".join(f"**{literal(w)}**" for w in added) + ".")
+        out.append(_("Words this change adds to %(file)s (never again a spelling warning): %(words)s.",
+                     file=f"`{DICTIONARY}`", words=", ".join(f"**{literal(w)}**" for w in added)))
     if removed:
-        out.append(f"Words it removes: {', '.join(f'**{literal(w)}**' for w in removed)}.")
+        out.append(_("Words it removes: %(words)s.", words=", ".join(f"**{literal(w)}**" for w in removed)))
     return [*out, ""]
 
 
@@ -215,26 +235,28 @@ def how_checked_lines(judgement: Judgement) -> list[str]:
     code = [p for p in judgement.touched_in(PARTS[1]) if p not in LISTS]
     if not entries and not code:
         return []
-    out = ["## How the book is checked", ""]
+    out = ["## " + part_heading(PARTS[1]), ""]
     if entries:
-        out += ["This change edits lists the checks read. It is judged by the base's lists: an entry licenses nothing "
-                "in the change that brings it (land it first, on its own).", ""]
+        out += [_("This change edits lists the checks read. It is judged by the base's lists: an entry licenses "
+                  "nothing in the change that brings it (land it first, on its own)."), ""]
     for e, silenced in entries:
         out.append(f"- {code_span(f'{e.path}:{e.line}')} {literal(e.what)}"
-                   + (":" if silenced else "; it silences nothing."))
-        out += [f"  - would silence {code_span(f'{f.path}:{f.line}')} {f.check}: {literal(f.message)}"
-                + (" (standing)" if finding_key(f) in judgement.standing else " (**this change's**)")
+                   + (":" if silenced else _("; it silences nothing.")))
+        out += ["  - " + (_("would silence %(finding)s (standing)", finding=finding(f))
+                          if finding_key(f) in judgement.standing
+                          else _("would silence %(finding)s (**this change's**)", finding=finding(f)))
                 for f in silenced[:20]]
         if len(silenced) > 20:
-            out.append(f"  - and {len(silenced) - 20} more")
+            out.append("  - " + _("and %(count)s more", count=len(silenced) - 20))
         out += places_lines(e)
     unrun = any(f.check == "check.not_judged" and f.message.startswith(BASE_CODE_UNRUN) for f in judgement.errors)
     if code:
         out += [""] * bool(entries) + [
-            "The change edits the code of the checks or of the book's reading: " + (
-                "its sources could **not** be judged by the base's code (the error above says why), and the check "
-                "fails:" if unrun else "its sources are judged by the base's code too, and what that finds and the "
-                "change's code does not is an error (code.licenses_own_change):"),
+            _("The change edits the code of the checks or of the book's reading: its sources could **not** be judged "
+              "by the base's code (the error above says why), and the check fails:") if unrun else
+            _("The change edits the code of the checks or of the book's reading: its sources are judged by the base's "
+              "code too, and what that finds and the change's code does not is an error (%(check)s):",
+              check="code.licenses_own_change"),
             ""] + [f"- {code_span(p)}" for p in code]
     return [*out, ""]
 
@@ -245,9 +267,9 @@ def made_lines(judgement: Judgement) -> list[str]:
     made = judgement.touched_in(PARTS[2])
     if not made:
         return []
-    return ["## How the book is made", "", "This change edits what the book is made with (code, templates, "
-            "styles, settings); run the check with --pictures to see the pages whose output differs.", "",
-            *(f"- {code_span(p)}" for p in made), ""]
+    said = _("This change edits what the book is made with (code, templates, styles, settings); run the check with "
+             "--pictures to see the pages whose output differs.")
+    return ["## " + part_heading(PARTS[2]), "", said, "", *(f"- {code_span(p)}" for p in made), ""]
 
 
 FILES_SHOWN = 500  # files the summary lists by name; the rest are counted, and every one is in files.txt
@@ -258,17 +280,18 @@ def files_lines(judgement: Judgement) -> list[str]:
     ``FILES_SHOWN``, how many are left out, and where the whole list is (``whole_files``)."""
     if not judgement.files:
         return []
-    out = ["## Every file this change touches", ""]
+    out = ["## " + _("Every file this change touches"), ""]
     shown = 0
     for heading in PARTS:
         mine = [(s, p) for s, p in judgement.files if part(p) == heading]
         listed = mine[:max(0, FILES_SHOWN - shown)]
         shown += len(listed)
         if listed:
-            out += [f"### {heading}", "", *(f"- {code_span(p)} ({s})" for s, p in listed), ""]
+            out += [f"### {part_heading(heading)}", "", *(f"- {code_span(p)} ({file_status(s)})" for s, p in listed), ""]
     if shown < len(judgement.files):
-        out += [f"{len(judgement.files) - shown} more of the {len(judgement.files)} files this change touches are left "
-                "out here: every one is listed in `files.txt`, in the check's artifact `summary`.", ""]
+        out += [_("%(count)s more of the %(total)s files this change touches are left out here: every one is listed in "
+                  "%(file)s, in the check's artifact %(artifact)s.", count=len(judgement.files) - shown,
+                  total=len(judgement.files), file="`files.txt`", artifact="`summary`"), ""]
     return out
 
 

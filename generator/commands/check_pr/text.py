@@ -7,8 +7,9 @@ import dataclasses
 import html
 import re
 
-from ...book.compare import BOOK, Change
+from ...book.compare import Change, book_heading
 from ...book.textdiff import escape
+from ...book.words import n_
 from ...errors import clean
 
 
@@ -68,10 +69,12 @@ def change_lines(changes: list[Change]) -> list[str]:
             continue
         if isinstance(c.old, str) and isinstance(c.new, str) and (plain(c.old), plain(c.new)) != (c.old, c.new):
             c = dataclasses.replace(c, old=plain(c.old), new=plain(c.new))
-        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == BOOK))}")
+        said.append(f"- {html_literal_line(c.text(markdown=True, with_game=not c.game or c.game == book_heading()))}")
     if typographic:
-        said.append(f"- {len(typographic)} line{'s' if len(typographic) != 1 else ''} whose only edits are typographic "
-                    "(quotes, apostrophes, dashes, spaces): no word, number or negation of them changes")
+        said.append("- " + n_("%(count)s line whose only edits are typographic (quotes, apostrophes, dashes, spaces): "
+                              "no word, number or negation of them changes",
+                              "%(count)s lines whose only edits are typographic (quotes, apostrophes, dashes, spaces): "
+                              "no word, number or negation of them changes", len(typographic)))
     return said
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ...book import words
-from ...book.compare import BOOK, Change, compare
+from ...book.compare import ITEM, Change, book_heading, compare
 from ...book.library import Library, load_library
 from ...book.model import Revision
 from ...book.prose import expand
@@ -96,7 +96,8 @@ def _names(r: Revision, lib: Library) -> tuple[str, str]:
     """(the game's heading, what the decision did) for a revision."""
     gid = revision_game(r)
     gs = lib.every_game.get(gid)
-    heading = gs.game.heading() if gs is not None else next((p.title for p in lib.book.pages if p.id == gid), BOOK)
+    page = next((p.title for p in lib.book.pages if p.id == gid), None)
+    heading = gs.game.heading() if gs is not None else page or book_heading()
     what = what_decided(r.kind)
     if r.variant and gs is not None:
         variant = next((v for v in gs.game.variants if v.id == r.variant), None)
@@ -111,12 +112,20 @@ def _lifetime(r: Revision, change: Change, lib: Library) -> bool:
     if r.game is None or change.game_id != r.game:
         return False
     if r.kind in ("game_added", "game_retired"):
-        return change.label in ("game added", "game retired")
+        return change.label in (_("game added"), _("game retired"))  # as compare wrote them, in the same words
     if r.kind.startswith("variant_"):
         gs = lib.every_game.get(r.game)
         variant = next((v for v in gs.game.variants if v.id == r.variant), None) if gs else None
-        return variant is not None and change.label.lower() == f"variant {variant.title}".lower()
+        return variant is not None and change.label.lower() == _(ITEM["variants"], name=variant.title).lower()
     return False
+
+
+def _rule_added(r: Revision, change: Change) -> bool:
+    """Whether an alternate rule a revision adds by its number (no file changed) is this change line: shown under the
+    decision, which names the rule but not its words."""
+    return (r.kind == "alternate_rule" and r.file is None and r.rule is not None and change.game_id == r.game
+            and change.old is None and isinstance(change.new, dict) and change.new.get("number") == r.rule
+            and change.path.startswith("alternate_rules."))
 
 
 def edition_changes(lib: Library, old: Library | None = None) -> EditionChanges | None:
@@ -133,7 +142,8 @@ def edition_changes(lib: Library, old: Library | None = None) -> EditionChanges 
     claimed: set[int] = set()
     for r in revisions:
         heading, what = _names(r, lib)
-        mine = [c for c in lines if id(c) not in claimed and (_explains(r, c, lib, old) or _lifetime(r, c, lib))]
+        mine = [c for c in lines if id(c) not in claimed and (_explains(r, c, lib, old) or _lifetime(r, c, lib)
+                                                                 or _rule_added(r, c))]
         claimed.update(id(c) for c in mine)
         shown = [c for c in mine if not _lifetime(r, c, lib)]  # 'Game retired' is the decision's own heading
         decisions.append(Decision(heading, what[:1].upper() + what[1:], reader_date(r.date), r.why, shown,
@@ -142,7 +152,7 @@ def edition_changes(lib: Library, old: Library | None = None) -> EditionChanges 
         if id(c) in claimed:
             continue
         group = corrections if any(_explains(e, c, lib, old) for e in errata) else other
-        group.setdefault(c.game or BOOK, []).append(c)
+        group.setdefault(c.game or book_heading(), []).append(c)
     anchor = errata_anchor(here) if any(row.edition == here for row in errata_rows(lib)) else None
     return EditionChanges(edition_name(previous), edition_name(lib.edition), decisions, corrections, other, anchor)
 

@@ -12,18 +12,21 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ...book import addresses
-from ...book.cards import JOKER, CardSet, PredicateError, parse_cards
+from ...book.cards import JOKER, CardSet, PredicateError, parse_cards, parse_rank, parse_suit
 from ...book.index import page_range
 from ...book.library import Library, edition_key
 from ...book.model import CardEquipment, Deal, Edition, GameBody, Goal, Removal, ScoreItem, ScoreTable, Variant
 from ...book.phrases import parse_players
 from ...book.prose import expand, format_value
 from ...book.textdiff import word_runs
-from ...book.words import _, n_
+from ...book.words import SOURCE, _, base_language, current, n_
 from ...book.words import slug as words_slug
 
-COINS = {"cent": ("cent", "cents"), "nickel": ("nickel", "nickels"), "dime": ("dime", "dimes"),
-         "quarter": ("quarter", "quarters"), "chip": ("chip", "chips")}
+
+def coins_plural(coin: str) -> str:
+    """'quarters': the book's stakes in the plural, as a sentence says them ('%(coins)s left'), in its language."""
+    return {"cent": lambda: _("cents"), "nickel": lambda: _("nickels"), "dime": lambda: _("dimes"),
+            "quarter": lambda: _("quarters"), "chip": lambda: _("chips")}[coin]()
 
 
 def coins(coin: str, n: int | float | str) -> str:
@@ -103,13 +106,14 @@ def cards_phrase(n: int | str, phrase: str) -> str:
     if phrase.strip().lower() in CARD_ADJECTIVES:
         return n_("%(count)s %(kind)s card", "%(count)s %(kind)s cards", n if isinstance(n, int) else 2,
                   count=format_value(n), kind=phrase)
-    return f"{format_value(n)} {phrase}"
+    return f"{format_value(n)} {card_words(phrase)}"
 
 
 def removal(r: str | Removal, decks: int | str) -> str:
     """One removed card group as it reads: '2s', 'every 2 of clubs', '1 copy of the 2 of diamonds'."""
-    phrase, copies = (r, None) if isinstance(r, str) else (r.cards, r.copies)
-    single = _matches(phrase)[0] == 1
+    written, copies = (r, None) if isinstance(r, str) else (r.cards, r.copies)
+    single = _matches(written)[0] == 1
+    phrase = card_words(written)
     if copies:
         count = counted(copies, "%(count)s copy", "%(count)s copies")
         if single:
@@ -366,6 +370,66 @@ def rank_groups(phrase: str) -> str:
     return named[0] if len(named) == 1 else _("%(first)s or %(last)s", first=", ".join(named[:-1]), last=named[-1])
 
 
+def rank_name(rank: int) -> str:
+    """One rank as the book's language names a card of it: 'Ace', 'Queen', '7'."""
+    return {1: lambda: _("Ace"), 11: lambda: _("Jack"), 12: lambda: _("Queen"),
+            13: lambda: _("King")}.get(rank, lambda: str(rank))()
+
+
+def rank_cards(rank: int) -> str:
+    """The cards of one rank, as the book's language names them: '2s', 'Aces' ('2er', 'Asse' in German)."""
+    return {1: lambda: _("Aces"), 11: lambda: _("Jacks"), 12: lambda: _("Queens"),
+            13: lambda: _("Kings")}.get(rank, lambda: _("%(rank)ss", rank=rank))()
+
+
+def suit_name(suit: str) -> str:
+    """A suit as the book's language names it: 'hearts' ('Herz' in German)."""
+    return {"clubs": lambda: _("clubs"), "diamonds": lambda: _("diamonds"), "hearts": lambda: _("hearts"),
+            "spades": lambda: _("spades")}[suit]()
+
+
+_SEPARATOR = re.compile(r"(\s*,\s*|\s+(?:or|and|except)\s+)")
+
+
+def _card_group(group: str) -> str | None:
+    """One card group of a phrase ('2s', 'K-10', 'queen of spades', 'jokers') in the book's language; None for one
+    the tool has no words for (an adjective, a name the game defines), which is shown as written."""
+    text = " ".join(group.lower().split())
+    if text in ("joker", "jokers"):
+        return _("jokers")
+    if parse_suit(text):
+        return suit_name(parse_suit(text) or "")
+    ranged = text.split("-")
+    if len(ranged) == 2 and all(parse_rank(r) is not None for r in ranged):
+        return _("%(low)s to %(high)s", low=rank_cards(parse_rank(ranged[0]) or 0),
+                 high=rank_cards(parse_rank(ranged[1]) or 0))
+    rank, _of, suit = text.partition(" of ")
+    suit = suit.removeprefix("the ")
+    if suit and parse_rank(rank) is not None and parse_suit(suit):
+        return _("%(rank)s of %(suit)s", rank=rank_name(parse_rank(rank) or 0), suit=suit_name(parse_suit(suit) or ""))
+    if " " not in text and not text.isdigit() and parse_rank(text) is not None:
+        return rank_cards(parse_rank(text) or 0)
+    return None
+
+
+def card_words(phrase: str) -> str:
+    """A card phrase of the data ('2s, 3s, 4s', 'queen of spades', 'jokers') as the book's language writes it
+    ('2er, 3er, 4er', 'Pik-Dame', 'Joker' in German). In English (and a language the tool has no words in) the
+    phrase is the data's own, as the book wrote it; so is a group the tool has no words for ('red 3s')."""
+    say = current()
+    if not say.known or base_language(say.language) == SOURCE:
+        return phrase
+    joins = {"or": lambda: _("or"), "and": lambda: _("and"), "except": lambda: _("except")}
+    out = []
+    for part in _SEPARATOR.split(phrase):
+        if _SEPARATOR.fullmatch(part):
+            word = part.strip(" ,").lower()
+            out.append(f" {joins[word]()} " if word else part)
+        elif part:
+            out.append(_card_group(part) or part)
+    return "".join(out)
+
+
 def rank_plural(rank: str) -> str:
     """'A' -> 'Aces': a court or ace rank as the cards it names; another as written."""
     return {"A": lambda: _("Aces"), "K": lambda: _("Kings"), "Q": lambda: _("Queens"),
@@ -424,7 +488,7 @@ def _glance(body: GameBody, stated_players: str | int | None = None) -> list[tup
     for line in deal(body):
         rows.append(("Deal", line))
     if body.wild:
-        rows.append(("Wild cards", body.wild))
+        rows.append(("Wild cards", card_words(body.wild)))
     for table in body.scoring.values():
         values = card_values(table)
         if values:

@@ -112,7 +112,7 @@ class BodyView:
         """The cells of one round's row (free text through ``text``: its **bold** is bold, not asterisks)."""
         cells = {
             "each": _("%(cards)s dealt", cards=describe.cards_count(r.each)) if r.each is not None else "",
-            "wild": _("%(cards)s wild", cards=r.wild) if r.wild else "",
+            "wild": _("%(cards)s wild", cards=describe.card_words(r.wild)) if r.wild else "",
             "meld": r.meld or "",
             "min_meld": str(r.min_meld) if r.min_meld is not None else "",
             "trump": (r.trump if "trump" in r.trump.lower() else _("%(suit)s trump", suit=r.trump)) if r.trump else "",

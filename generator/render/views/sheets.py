@@ -16,7 +16,7 @@ from ...book.equipment import doubles_played, top_double
 from ...book.model import ScoreSheet, SheetBlock
 from ...book.phrases import parse_players
 from ...book.words import _
-from .describe import COINS, partnerships, players_phrase
+from .describe import coins_plural, partnerships, players_phrase
 from .describe import goal as goal_words
 
 ANY_PLAYERS = 8  # columns for a game that allows any number of players (a big family table)
@@ -357,7 +357,7 @@ class Sheet:
 
 def _coins(body: Any) -> str | None:
     """The stakes' coin in the plural ('quarters'), or none if the game plays for no stakes."""
-    return COINS[body.equipment.stakes.coin][1] if body.equipment and body.equipment.stakes else None
+    return coins_plural(body.equipment.stakes.coin) if body.equipment and body.equipment.stakes else None
 
 
 SIGNED = ("points", "bid_made")  # sheets whose entries are scores; lives, a tally and melds are counts
