@@ -79,6 +79,8 @@ def catalogue(language: str) -> dict[str, str]:
 
 @lru_cache(maxsize=8)
 def _translations(language: str) -> gettext.NullTranslations:
+    if base_language(language) == SOURCE:  # the messages as written: no catalogue to read (nor Babel to read it)
+        return gettext.NullTranslations()
     from babel.messages.mofile import write_mo
 
     for name in (language, base_language(language)):
@@ -160,6 +162,12 @@ def current() -> Words:
 def _(message: str, **values: object) -> str:
     """The message in the book's language (``current``), its placeholders filled in."""
     return _current(message, **values)
+
+
+def N_(message: str) -> str:
+    """``message`` as it is: marks a constant made at import (before a book is loaded) as a message, which the code
+    writes through ``_`` where it is used."""
+    return message
 
 
 def n_(singular: str, plural: str, n: int | float, **values: object) -> str:

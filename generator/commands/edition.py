@@ -19,6 +19,7 @@ from ..book.editor import BOOK_PATH, BookFile
 from ..book.files import read_source_text, write_source
 from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from ..book.model import EDITION_ID, calendar_day
+from ..book.words import _
 from ..errors import Problems, RulebookError, echo
 from ..progress import Report, quiet
 
@@ -152,8 +153,9 @@ def run(root: Path, edition_id: str, label: str, date: str | None = None) -> int
         lib = new_edition(root, edition_id, label, date, progress=progress)
     print(as_text(run_checks(lib), len(lib.games)))
     previous = lib.previous()
-    print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "
-          f"is frozen as published (rules_data/frozen/{previous.id if previous else ''}/): commit rules_data/. "
-          "Record corrections of mistakes in rules_data/errata.yaml and the decisions of "
-          f"{lib.book.decided_by} in rules_data/revisions.yaml")
+    print(_("opened %(edition)s (%(label)s) as the current edition; %(previous)s is frozen as published "
+            "(rules_data/frozen/%(previous)s/): commit rules_data/. Record corrections of mistakes in "
+            "rules_data/errata.yaml and the decisions of %(whose)s in rules_data/revisions.yaml",
+            edition=lib.edition.id, label=lib.edition.label, previous=previous.id if previous else "",
+            whose=lib.book.decided_by))
     return 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..book.frozen import write
 from ..book.library import DATA_DIR, Library
+from ..book.words import _
 from ..errors import SourceError
 
 
@@ -26,6 +27,6 @@ def run(root: Path, edition: str) -> int:
     from ..book.library import load_library
 
     written = freeze_unsealed(load_library(root, edition))
-    print(f"wrote {len(written)} files under {written[0].parent.relative_to(root)}, sealed in "
-          "rules_data/book.yaml (record:): commit them together; the diff shows a reviewer what it records")
+    print(_("wrote %(count)s files under %(folder)s, sealed in rules_data/book.yaml (record:): commit them together; "
+            "the diff shows a reviewer what it records", count=len(written), folder=written[0].parent.relative_to(root)))
     return 0

@@ -20,7 +20,7 @@ from ..book.files import control_characters, read_source_text, write_source
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, reserved
 from ..book.loader import parse_yaml
 from ..book.model import EQUIPMENT_KINDS
-from ..book.words import Words
+from ..book.words import Words, _
 from ..errors import RulebookError, SourceError, echo
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
@@ -212,10 +212,13 @@ def run(root: Path, name: str, section: str | None = None, source: str | None = 
 
     book = load_library(root).book
     for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources], kind):
-        print(f"wrote {path.relative_to(root)}")
+        print(_("wrote %(file)s", file=path.relative_to(root)))
     # A game of the book's first edition is the book as first made, not a decision; one added to a later edition is.
     first = book.current == book.editions[0].id
-    print("next: fill in the rules" + ("" if source or first else f", record the decision of {book.decided_by} to add it in "
-          f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
-          "why: …)") + ", then run `make validate`")
+    if source or first:
+        print(_("next: fill in the rules, then run `make validate`"))
+    else:
+        print(_("next: fill in the rules, record the decision of %(whose)s to add it in rules_data/revisions.yaml (kind: "
+                "game_added, game: %(game)s, edition: \"%(edition)s\", why: …), then run `make validate`",
+                whose=book.decided_by, game=slugify(name), edition=book.current))
     return 0

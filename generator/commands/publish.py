@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..book import git
 from ..book.library import Library, edition_key, load_library
+from ..book.words import _
 from ..checks import run_checks
 from ..errors import Problem, Problems, RulebookError
 from ..progress import Report, quiet
@@ -150,7 +151,18 @@ def run(root: Path, branch: str = "gh-pages", allow_dirty: bool = False) -> int:
 
     with shown() as progress:
         done = publish(root, branch, progress, allow_dirty=allow_dirty)
-    deployed = f"deployed {', '.join(done.deployed)}" if done.deployed else "deployed nothing"
-    kept = f"; kept {', '.join(done.kept)} as deployed (unchanged since)" if done.kept else ""
-    print(f"{deployed}{kept} to the local '{branch}' branch, built from commit {done.commit} (push it to publish)")
+    deployed, kept = ", ".join(done.deployed), ", ".join(done.kept)
+    where = {"branch": branch, "commit": done.commit}
+    if done.deployed and done.kept:
+        print(_("deployed %(deployed)s; kept %(kept)s as deployed (unchanged since) to the local '%(branch)s' branch, "
+                "built from commit %(commit)s (push it to publish)", deployed=deployed, kept=kept, **where))
+    elif done.deployed:
+        print(_("deployed %(deployed)s to the local '%(branch)s' branch, built from commit %(commit)s (push it to "
+                "publish)", deployed=deployed, **where))
+    elif done.kept:
+        print(_("deployed nothing; kept %(kept)s as deployed (unchanged since) to the local '%(branch)s' branch, built "
+                "from commit %(commit)s (push it to publish)", kept=kept, **where))
+    else:
+        print(_("deployed nothing to the local '%(branch)s' branch, built from commit %(commit)s (push it to publish)",
+                **where))
     return 0
