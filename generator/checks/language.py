@@ -28,6 +28,8 @@ def language_unknown(lib: Library) -> Iterator[Found]:
 @check("book.message_unknown", "warning")
 def message_unknown(lib: Library) -> Iterator[Found]:
     """A message book.yaml gives its own words for is none the tool writes: it would change nothing."""
+    if not lib.book.messages:  # nothing to look up: the catalogue (every message the tool writes) is not read
+        return
     known = set(catalogue(SOURCE))
     for message in lib.book.messages:
         if message not in known:
