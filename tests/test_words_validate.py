@@ -129,3 +129,54 @@ def test_every_line_is_a_finding_or_the_summary_in_the_books_language(said):
         for line in lines:
             message = LINE.match(line).group("message") if check else line
             assert _english(message) == [], line
+
+
+# --- the commands' lines ----------------------------------------------------------------------------------------
+
+def _init(tmp_path: Path) -> None:
+    from generator.commands import init
+
+    init.run(tmp_path / "buch", "Das große Regelbuch", "Der Vorstand", "rulebook @ git+https://example.org/rulebook@v0.2.0",
+             language="de")
+
+
+def _new_game(tmp_path: Path) -> None:
+    from generator.commands import new_game
+
+    new_game.run(_german_copy(tmp_path), "Großer Hase", "cards")
+
+
+def _new_game_refused(tmp_path: Path) -> None:
+    from generator.cli import main
+
+    assert main(["--root", str(_german_copy(tmp_path)), "new-game", "Herzeln", "--section", "cards"]) == 1
+
+
+def _german_copy(tmp_path: Path) -> Path:
+    project = tmp_path / "book"
+    shutil.copytree(GERMAN_BOOK, project)
+    shutil.copytree(ROOT / "schema", project / "schema")
+    return project
+
+
+# command: (how it is run, the start of a line it must say)
+COMMANDS = {
+    "init, in the language it is given": (_init, "weiter: cd "),
+    "new-game": (_new_game, "weiter: füllen Sie die Regeln aus"),
+    "new-game refused, through the command line": (_new_game_refused, "Fehler: "),
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_the_commands_lines_are_in_the_books_language(tmp_path, capsys, command):
+    run, expected = COMMANDS[command]
+    try:
+        run(tmp_path)
+    finally:
+        words.use(Words())
+    out = capsys.readouterr()
+    lines = (out.out + out.err).splitlines()
+    assert any(line.startswith(expected) for line in lines), lines
+    for line in lines:  # the paths and the commands it names are typed as written, in any language
+        typed = re.sub(r"rulebook [\w-]+|`[^`]*`|\"[^\"]*\"|--[\w-]+ [\w-]+|\S*/\S*", " ", line)
+        assert _english(typed) == [], line

@@ -16,9 +16,9 @@ def freeze_unsealed(lib: Library) -> list[Path]:
     if lib.edition.record is not None:  # sealed when it was published: a rewrite would pass a change off as printed
         at = [e.id for e in lib.book.editions].index(lib.edition.id)
         raise SourceError(lib.book_doc.where(("editions", at, "record")), (
-            f"{lib.edition.id}'s record is sealed: what a published edition printed is written once, by `rulebook "
-            f"edition new`, and never again; a correction goes in {DATA_DIR}/errata.yaml, a decision in "
-            f"{DATA_DIR}/revisions.yaml"))
+            _("%(id)s's record is sealed: what a published edition printed is written once, by `rulebook edition "
+              "new`, and never again; a correction goes in %(data_dir)s/errata.yaml, a decision in "
+              "%(data_dir)s/revisions.yaml", id=lib.edition.id, data_dir=DATA_DIR)))
     return write(lib)
 
 

@@ -95,9 +95,10 @@ def checked_pipeline(line: str) -> str:
     line = line.strip()
     target = line.split("@", 1)[1] if "@" in line else line
     if not line or "\n" in line or _local(target.split("#", 1)[0]) or _local(line):
-        raise RulebookError(f"--pipeline {line!r} installs the tool from this machine, which the book's CI and every "
-                            "other machine cannot reach: give the tool's repository and release, e.g. "
-                            f"--pipeline 'rulebook @ git+https://github.com/OWNER/REPOSITORY@v{tool_version()}'")
+        raise RulebookError(_("--pipeline %(line)s installs the tool from this machine, which the book's CI and "
+                              "every other machine cannot reach: give the tool's repository and release, e.g. "
+                              "--pipeline 'rulebook @ git+https://github.com/OWNER/REPOSITORY@v%(tool_version)s'",
+                              line=repr(line), tool_version=tool_version()))
     return line
 
 
@@ -171,9 +172,11 @@ def _repository(staging: Path, target: Path) -> str:
 def _text(what: str, value: str) -> str:
     value = value.strip()
     if not value:
-        raise RulebookError(f"the book's {what} is empty: give one, e.g. --{what} \"The Pine Street Book of Games\"")
+        raise RulebookError(_("the book's %(what)s is empty: give one, e.g. --%(what)s \"The Pine Street Book of "
+                              'Games"', what=what))
     if CONTROL.search(value) or "\n" in value:
-        raise RulebookError(f"the book's {what} holds a control character or a line break: write it on one line")
+        raise RulebookError(_("the book's %(what)s holds a control character or a line break: write it on one line",
+                              what=what))
     return value
 
 
@@ -181,7 +184,8 @@ def _language(language: str) -> str:
     from ..book.model import Book
 
     if not re.fullmatch(Book.model_fields["language"].metadata[0].pattern, language):
-        raise RulebookError(f"--language '{language}' is no language tag: write one such as de, fr or en-GB")
+        raise RulebookError(_("--language '%(language)s' is no language tag: write one such as de, fr or en-GB",
+                              language=language))
     return language
 
 
@@ -192,8 +196,8 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     language = _language(language)
     use(Words(language))  # what it says, in the new book's language
     if target.exists() and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
-        raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
-                            "name another")
+        raise RulebookError(_("%(target)s is not an empty folder: rulebook init starts a book in a new or empty "
+                              "folder; name another", target=target))
     pin = checked_pipeline(pipeline) if pipeline is not None else pipeline_requirement()
     # Unknown (this copy was installed from a folder that names no repository): the line is left for the editors to
     # complete, commented out, and the book's Makefile says so in one line until they do; never a path of this machine.
