@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
+from .commands import Words, _, use
 from .errors import Problems, RulebookError, clean, os_problem, problem_line
 
 
@@ -329,34 +330,37 @@ def _command(args: argparse.Namespace) -> int:
     except Problems as exc:
         for problem in exc.problems:
             print(problem_line(problem), file=sys.stderr)
-        print(f"error: {exc.summary}", file=sys.stderr)
+        summary = exc.summary or _("%(count)s problem(s) in the source files", count=len(exc.problems))
+        print(_("error: %(problem)s", problem=summary), file=sys.stderr)
         return 1
     except RulebookError as exc:
-        print("error: " + "\n".join(map(clean, str(exc).split("\n"))), file=sys.stderr)
+        print(_("error: %(problem)s", problem="\n".join(map(clean, str(exc).split("\n")))), file=sys.stderr)
         return 1
     except OSError as exc:  # a folder where a file should be, a full disk, a missing program: where, and what
-        print(f"error: {clean(os_problem(exc, root=_root(args)))}", file=sys.stderr)
+        print(_("error: %(problem)s", problem=clean(os_problem(exc, root=_root(args)))), file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
         # Stopped by a signal (here, or by a command's own handler, which names it): which one
-        print(f"error: stopped ({exc})" if isinstance(exc, Stopped) or exc.args else "error: interrupted",
+        print(_("error: stopped (%(signal)s)", signal=exc) if isinstance(exc, Stopped) or exc.args
+              else _("error: interrupted"),
               file=sys.stderr)
         return 130
     except MemoryError:
-        print(f"error: {out_of_memory()}", file=sys.stderr)
+        print(_("error: %(problem)s", problem=out_of_memory()), file=sys.stderr)
         return 1
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] == __package__:
             raise  # a module of the tool itself: a fault of the tool, not of the environment
-        print(f"error: {missing_package(exc)}", file=sys.stderr)
+        use(Words())  # in English, which needs no module: the one missing may be the one that reads a catalogue
+        print(_("error: %(problem)s", problem=missing_package(exc)), file=sys.stderr)
         return 1
 
 
 def missing_package(exc: ModuleNotFoundError) -> str:
     """A module the tool needs that this environment lacks (an environment made before the tool asked for it)."""
-    return (f"the Python module '{exc.name}' (a dependency) is not installed in this environment ({sys.prefix}): the tool needs it "
-            "since it was installed; run `make` again (it installs requirements.lock anew), or `pip install -r "
-            "requirements.lock` in this environment")
+    return _("the Python module '%(module)s' (a dependency) is not installed in this environment (%(prefix)s): the tool "
+             "needs it since it was installed; run `make` again (it installs requirements.lock anew), or `pip install "
+             "-r requirements.lock` in this environment", module=exc.name, prefix=sys.prefix)
 
 
 def out_of_memory() -> str:
@@ -365,9 +369,9 @@ def out_of_memory() -> str:
 
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
     if limit == resource.RLIM_INFINITY:
-        return "out of memory: the machine has no more to give; close other programs, or build on a larger machine"
-    return (f"out of memory: this shell limits a process to {limit // 1024 // 1024} MB of address space (`ulimit -v`): "
-            "raise the limit (`ulimit -v unlimited`), or run on a machine without one")
+        return _("out of memory: the machine has no more to give; close other programs, or build on a larger machine")
+    return _("out of memory: this shell limits a process to %(megabytes)s MB of address space (`ulimit -v`): raise the "
+             "limit (`ulimit -v unlimited`), or run on a machine without one", megabytes=limit // 1024 // 1024)
 
 
 def command() -> None:

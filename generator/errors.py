@@ -121,7 +121,7 @@ class Problems(RulebookError):
 
     def __init__(self, problems: list[Problem], summary: str | None = None) -> None:
         self.problems = list(problems)
-        self.summary = summary or f"{len(self.problems)} problem(s) in the source files"  # the line after them
+        self.summary = summary or ""  # the line after them (none given: cli.py counts the problems, in the book's words)
         super().__init__("\n".join(problem_line(p) for p in self.problems))
 
 

@@ -16,10 +16,10 @@ from babel.messages.pofile import write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "templates" / "locale"
-# The message functions (generator/book/words.py: _, n_, describe.counted, and a Words called as say; a template's _ and
+# The message functions (generator/book/words.py: _, N_, n_, describe.counted, and a Words called as say; a template's _ and
 # ngettext): where their message is in a call.
-PYTHON_KEYWORDS = {"_": None, "n_": (1, 2), "counted": (2, 3), "say": None,  # say: a Words of a language named
-                   "N_": None}  # N_: a message kept in a table, written through _ where it is used
+# N_: a constant made at import, written through _ where it is used.
+PYTHON_KEYWORDS = {"_": None, "N_": None, "n_": (1, 2), "counted": (2, 3), "say": None}  # say: a Words of a language
 TEMPLATE_OPTIONS = {"trim_blocks": "true", "lstrip_blocks": "true", "keep_trailing_newline": "true"}
 
 

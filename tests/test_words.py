@@ -174,9 +174,9 @@ def _validate(project: Path) -> str:
     (("rules_data/book.yaml", "language: de", "language: xx"),
      "rules_data/book.yaml:12: spelling.no_word_list: no spelling word list for 'xx'"),
     (("mkdocs.yml", "  name: material\n", "  name: material\n  language: en\n"),
-     "mkdocs.yml:12: site.language: theme.language is 'en', but book.yaml's language is 'de'"),
+     "mkdocs.yml:12: site.language: theme.language ist 'en', aber die Sprache in book.yaml ist 'de'"),
     (("rules_data/book.yaml", "current:", "messages: {At a glance: Kurz, At a glimpse: Kurz}\ncurrent:"),
-     "rules_data/book.yaml:19: book.message_unknown: 'At a glimpse' is no message the tool writes"),
+     "rules_data/book.yaml:19: book.message_unknown: 'At a glimpse' ist keine Meldung, die das Werkzeug schreibt"),
     (("content/herzeln.md", "## Spielablauf\n", "## Spielablauf\n\n- Die Weißen beginnen; dann gibt der Geber die "
       "übrigen Karten reihum aus, bis keine mehr übrig sind.\n"), None),  # ordinary German: no warning
 ])
@@ -188,7 +188,7 @@ def test_validate_says_each_language_problem_in_one_line(tmp_path, edit, line):
     (project / path).write_text(text.replace(old, new, 1), encoding="utf-8")
     said = _validate(project)
     if line is None:
-        assert "0 errors, 0 warnings" in said, said
+        assert "0 Fehler, 0 Warnungen" in said, said
     else:
         assert [x for x in said.splitlines() if x.startswith(line)], said
 
@@ -283,7 +283,7 @@ def test_a_book_started_in_german_is_written_in_german(tmp_path):
         [data["description"], data["decided_by"], data["index_title"], data["editions"][0]["label"],
          *(p["title"] for p in data["pages"]), *(s["title"] for s in data["sections"])])
     site = (book / "mkdocs.yml").read_text(encoding="utf-8")
-    printed["mkdocs.yml"] = "\n".join(re.findall(r"name: ([^}\n]*)}", site))  # the colour switches' labels
+    printed["mkdocs.yml"] = "\n".join(re.findall(r"name: ([^}\n]*)}", site))  # the colour switches' labels (one line each)
     english = english_only("de")
     assert {path: found(text, english) for path, text in printed.items() if found(text, english)} == {}
     assert "Zum dunklen Modus wechseln" in site
@@ -291,4 +291,4 @@ def test_a_book_started_in_german_is_written_in_german(tmp_path):
     assert "## Spieler und Karten" in pages["content/grosser-schafkopf-fuer-anfaenger.md"]
     # the only word of it the German list lacks is the game's name, for the house dictionary
     said = _validate(book).splitlines()
-    assert said[-1] == "0 errors, 1 warning in 1 game" and "unknown word 'schafkopf'" in said[0], said
+    assert said[-1] == "0 Fehler, 1 Warnung in 1 Spiel" and "unbekanntes Wort 'schafkopf'" in said[0], said

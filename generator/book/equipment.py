@@ -13,6 +13,7 @@ from functools import lru_cache
 from .cards import CardSet, parse_cards
 from .model import CardEquipment, Deal, GameBody, Removal
 from .phrases import parse_players, parse_range
+from .words import n_
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,17 @@ class Table:
 
     def describe(self) -> str:
         """'2 decks with jokers (108 cards)'."""
-        jokers = " with jokers" if self.config.jokers else ""
-        altered = " after removals" if (self.config.remove or self.config.keep) else ""
-        return f"{self.decks} deck{'s' if self.decks != 1 else ''}{jokers}{altered} ({len(self.cards)} cards)"
+        cards, altered = len(self.cards), bool(self.config.remove or self.config.keep)
+        if self.config.jokers and altered:
+            return n_("%(count)s deck with jokers after removals (%(cards)s cards)",
+                      "%(count)s decks with jokers after removals (%(cards)s cards)", self.decks, cards=cards)
+        if self.config.jokers:
+            return n_("%(count)s deck with jokers (%(cards)s cards)", "%(count)s decks with jokers (%(cards)s cards)",
+                      self.decks, cards=cards)
+        if altered:
+            return n_("%(count)s deck after removals (%(cards)s cards)",
+                      "%(count)s decks after removals (%(cards)s cards)", self.decks, cards=cards)
+        return n_("%(count)s deck (%(cards)s cards)", "%(count)s decks (%(cards)s cards)", self.decks, cards=cards)
 
 
 def wild_names(body: GameBody) -> dict[str, str]:

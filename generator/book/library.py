@@ -31,7 +31,7 @@ from .model import (
     Revisions,
     edition_key,
 )
-from .words import Words, use
+from .words import N_, Words, _, use
 
 DATA_DIR = "rules_data"
 CONTENT_DIR = "content"
@@ -320,7 +320,7 @@ def _no_file(root: Path, gid: str) -> str:
 
 # What a build says of a source that changed while it ran (a render's load, held to what it validated, or the last
 # look).
-CHANGED = ("changed while the book was being built, after it was validated: nothing was switched in; build again "
+CHANGED = N_("changed while the book was being built, after it was validated: nothing was switched in; build again "
            "(the next `make` does)")
 
 
@@ -339,7 +339,7 @@ def load_library(root: Path, edition_id: str | None = None, allow_missing: bool 
             failed = exc
     changed = changed_reads(read, validated, root)
     if changed:
-        raise SourceErrors([SourceError(Location(name), CHANGED) for name in changed[:1]])
+        raise SourceErrors([SourceError(Location(name), _(CHANGED)) for name in changed[:1]])
     if failed is not None:
         raise failed
     lib.validated = validated

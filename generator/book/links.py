@@ -24,6 +24,7 @@ from . import addresses, hints
 from .addresses import CHANGES, ERRATA, FINDER, HOME, INDEX, KEEP
 from .library import GameSource, Library
 from .rendered import DEFINITION, label
+from .words import _
 
 OUTSIDE = ("http", "https", "mailto")  # the addresses the sanitizer of both outputs keeps (markup.URL_SCHEMES)
 # The pages the site builds from no source, and where print has each (None: print has no such page).
@@ -200,40 +201,40 @@ def resolve(target: str, here: str, pages: dict[str, Page]) -> Leads:
     scheme = _SCHEME.match(target)
     if scheme:
         if scheme.group(1).lower() not in OUTSIDE:
-            return Leads(problem=f"'{scheme.group(1)}:' addresses are not kept: both outputs print only links to "
-                                 "http, https and mailto addresses", fix=None)
+            return Leads(problem=_("'%(group)s:' addresses are not kept: both outputs print only links to http, "
+                                   "https and mailto addresses", group=scheme.group(1)), fix=None)
         if scheme.group(1).lower() in ("http", "https") and not target[scheme.end():].startswith("//"):
-            return Leads(problem="an address with no site in it", fix=f"{scheme.group(1).lower()}://{target[scheme.end():].lstrip('/')}")
+            return Leads(problem=_("an address with no site in it"), fix=f"{scheme.group(1).lower()}://{target[scheme.end():].lstrip('/')}")
         return Leads(url=target)
     if target.startswith("//"):
-        return Leads(problem="an address with no scheme", fix=f"https:{target}")
+        return Leads(problem=_("an address with no scheme"), fix=f"https:{target}")
     if target.startswith("<"):  # Markdown's <address>: both outputs print a '<' of prose as written (raw HTML)
         inner = target.strip("<>").strip()
-        return Leads(problem="an address in angle brackets works in neither output, which print '<' as written",
+        return Leads(problem=_("an address in angle brackets works in neither output, which print '<' as written"),
                      fix=inner if inner and resolve(inner, here, pages).problem is None else None)
-    path, _, part = target.partition("#")
+    path, _hash, part = target.partition("#")
     path = unquote(path)
     if not path:
         if not part:
-            return Leads(problem="the link leads nowhere (no address)", fix=None)
+            return Leads(problem=_("the link leads nowhere (no address)"), fix=None)
         return _part(here, part, pages, "#")
     if path.startswith("/"):
         fix = _nearest_doc(path, here, pages)
-        return Leads(problem="an address from the site's root works on no copy of the site but one", fix=fix)
+        return Leads(problem=_("an address from the site's root works on no copy of the site but one"), fix=fix)
     doc = posixpath.normpath(posixpath.join(posixpath.dirname(here), path))
     if doc.startswith("../") or doc == "..":
         fix = _nearest_doc(path, here, pages)
-        return Leads(problem="it leads out of the book", fix=fix and (fix + (f"#{part}" if part else "")))
+        return Leads(problem=_("it leads out of the book"), fix=fix and (fix + (f"#{part}" if part else "")))
     if doc not in pages:
         fix = _nearest_doc(path, here, pages)
         if fix and not path.endswith(".md"):
-            why = "the site links its pages by their Markdown file (name.md), not by their address"
+            why = _("the site links its pages by their Markdown file (name.md), not by their address")
         else:
-            why = "no page of the book is there"
+            why = _("no page of the book is there")
         return Leads(problem=why, fix=fix and (fix + (f"#{part}" if part else "")))
     if path.endswith("/"):  # 'hearts.md/': the site takes it for a folder, where there is no page
         fixed = path.rstrip("/") + (f"#{part}" if part else "")
-        return Leads(problem="a page's file is not a folder: the site finds nothing at a '/' after it", fix=fixed)
+        return Leads(problem=_("a page's file is not a folder: the site finds nothing at a '/' after it"), fix=fixed)
     if part:
         return _part(doc, part, pages, _relative(doc, here) + "#")
     return Leads(doc=doc)
@@ -243,16 +244,17 @@ def _part(doc: str, part: str, pages: dict[str, Page], written: str) -> Leads:
     anchors = pages[doc].anchors() if doc in pages else None
     if anchors is None:  # a page the site makes as it builds (the home page, the errata): its parts are known only
         # then, so a link to one would pass validate and fail the build; the page alone is what a link can promise
-        return Leads(problem=f"{pages[doc].title} is made as the site is built: its parts cannot be checked before "
-                             f"(so '#{part}' may lead nowhere)", fix=written.removesuffix("#") or None,
-                     advice="link to the page alone")
+        return Leads(problem=_("%(title)s is made as the site is built: its parts cannot be checked before (so "
+                               "'#%(part)s' may lead nowhere)", title=pages[doc].title, part=part), fix=written.removesuffix("#") or None,
+                     advice=_("link to the page alone"))
     if unquote(part) in anchors:
         return Leads(doc=doc, part=part)
     close = hints.nearest(unquote(part), anchors)
     named = sorted(anchors, key=lambda a: (a.count("-") > 3, a))  # headings before the data blocks' long ids
-    some = ", ".join(f"#{a}" for a in named[:6]) + (f" and {len(named) - 6} more" if len(named) > 6 else "") or "none"
-    return Leads(problem=f"{pages[doc].title} has no part '#{part}' (its parts: {some})",
-                 fix=f"{written}{close}" if close else None, advice="link to one of its parts, or to the page alone")
+    some = ", ".join(f"#{a}" for a in named[:6]) + (_(" and %(value)s more", value=len(named) - 6) if len(named) > 6 else "") or _("none")
+    return Leads(problem=_("%(title)s has no part '#%(part)s' (its parts: %(some)s)", title=pages[doc].title,
+                           part=part, some=some),
+                 fix=f"{written}{close}" if close else None, advice=_("link to one of its parts, or to the page alone"))
 
 
 def heading_ids(headings: list[str]) -> set[str]:
@@ -306,7 +308,7 @@ def _game_parts(lib: Library, gs: GameSource) -> tuple[dict[str, str | None], se
     for variant in game.variants:
         if not lib.includes(variant):
             continue
-        found.append((f"Variant: {variant.title}", variant.id))
+        found.append((_("Variant: %(title)s", title=variant.title), variant.id))
         prose = gs.variant_prose.get(variant.id)
         found += [(h, None) for h in headings(expand(prose.text, data, lib.scope()) if prose else "")]
         blocks |= _block_ids(variant, f"{variant.id}-")
@@ -343,7 +345,7 @@ def book_pages(lib: Library) -> dict[str, Page]:
 
         pages[addresses.game(game.id).doc] = Page(game.heading(), f"game-{game.id}", parts, printed_parts)
         if game.keeps_score():
-            pages[addresses.keeper(game.id).doc] = Page(f"the score keeper of {game.heading()}", None)
+            pages[addresses.keeper(game.id).doc] = Page(_("the score keeper of %(heading)s", heading=game.heading()), None)
     return pages
 
 

@@ -79,6 +79,8 @@ def catalogue(language: str) -> dict[str, str]:
 
 @lru_cache(maxsize=8)
 def _translations(language: str) -> gettext.NullTranslations:
+    if base_language(language) == SOURCE:  # the messages as written: no catalogue to read (nor Babel to read it)
+        return gettext.NullTranslations()
     from babel.messages.mofile import write_mo
 
     for name in (language, base_language(language)):
@@ -162,6 +164,12 @@ def _(message: str, **values: object) -> str:
     return _current(message, **values)
 
 
+def N_(message: str) -> str:
+    """``message`` as it is: marks a constant made at import (before a book is loaded) as a message, which the code
+    writes through ``_`` where it is used."""
+    return message
+
+
 def n_(singular: str, plural: str, n: int | float, **values: object) -> str:
     """The singular or plural message in the book's language, as it counts ``n`` (``%(count)s`` unless given)."""
     return _current.n(singular, plural, n, **values)
@@ -184,12 +192,6 @@ def number_group(language: str | None = None) -> str:
 def thousand(language: str | None = None) -> str:
     """A thousand as the book's language writes it, its digits grouped: '1,000', '1.000', '1\u202f000'."""
     return f"1{number_group(language)}000"
-
-
-def N_(message: str) -> str:
-    """A message marked for the catalogue where it is kept in a table, unchanged: ``_()`` turns it into words where it
-    is written (a table made at import would hold the words of no book yet loaded)."""
-    return message
 
 
 # Letters a language writes in plain Latin letters its own way, before the rest are transliterated (anyascii, which

@@ -16,6 +16,7 @@ from typing import Literal
 
 from ..book.library import ACCEPTED, GameSource, Library
 from ..book.model import Game, GameBody, Variant
+from ..book.words import _
 from ..errors import Location, Problem, SourceError, SourceErrors, clean
 from ..progress import Report, quiet
 
@@ -47,14 +48,14 @@ def listing(items: Iterable[str], limit: int = MAX_LISTED) -> str:
     items = list(items)
     if len(items) <= limit:
         return ", ".join(items)
-    return f"{', '.join(items[:limit])} and {len(items) - limit} more"
+    return _("%(items)s and %(more)s more", items=", ".join(items[:limit]), more=len(items) - limit)
 
 
 def capped(message: str, limit: int = MAX_MESSAGE) -> str:
     """``message``, cut at ``limit`` characters with how many more there were."""
     if len(message) <= limit:
         return message
-    return f"{message[:limit].rstrip()}... ({len(message) - limit} more characters)"
+    return _("%(text)s... (%(more)s more characters)", text=message[:limit].rstrip(), more=len(message) - limit)
 
 
 def check(name: str, severity: Severity = "error") -> Callable:
@@ -124,10 +125,10 @@ _reported_by_run_checks("accepted.not_a_warning", "error",
 
 def _not_acceptable(name: str) -> str:
     if name not in REGISTRY:
-        return f"'{name}' is not a check (rulebook validate names each finding's check): correct the name"
+        return _("'%(check)s' is not a check (rulebook validate names each finding's check): correct the name", check=name)
     if name.startswith("accepted."):
-        return f"'{name}' is about the acceptances themselves: correct the acceptance instead"
-    return f"'{name}' is an error: only a warning can be accepted; fix what it finds instead"
+        return _("'%(check)s' is about the acceptances themselves: correct the acceptance instead", check=name)
+    return _("'%(check)s' is an error: only a warning can be accepted; fix what it finds instead", check=name)
 
 
 def accept(lib: Library, findings: list[Problem], ran: set[str]) -> list[Problem]:
@@ -154,10 +155,11 @@ def accept(lib: Library, findings: list[Problem], ran: set[str]) -> list[Problem
                 out[k] = replace(out[k], severity="accepted", because=acc.because)
             if not hits:
                 at = lib.accepted_doc.where(("accepted", i, "files", j)) if lib.accepted_doc else where
-                words = f" with '{acc.matching}'" if acc.matching else ""
-                out.append(Problem(at.path, at.line, "accepted.stale",
-                                   f"{acc.check} finds nothing{words} in {path} any more: remove {path} from this acceptance",
-                                   "warning"))
+                said = (_("%(check)s finds nothing with '%(words)s' in %(file)s any more: remove %(file)s from this "
+                          "acceptance", check=acc.check, words=acc.matching, file=path) if acc.matching else
+                        _("%(check)s finds nothing in %(file)s any more: remove %(file)s from this acceptance",
+                          check=acc.check, file=path))
+                out.append(Problem(at.path, at.line, "accepted.stale", said, "warning"))
     return out
 
 
@@ -178,7 +180,7 @@ class Body:
     @property
     def name(self) -> str:
         """How a finding names it: '' for the game, 'variant X: ' for a variant."""
-        return f"variant {self.variant.id}: " if self.variant else ""
+        return _("variant %(id)s: ", id=self.variant.id) if self.variant else ""
 
     def at(self, *loc: str | int) -> Location:
         """The location of a data path, in the variant when the variant sets that field."""

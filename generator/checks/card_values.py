@@ -10,6 +10,7 @@ from ..book.equipment import tables, wild_names
 from ..book.library import Library
 from ..book.model import ScoreTable
 from ..book.phrases import parse_players
+from ..book.words import _
 from . import Body, Found, bodies, check
 
 
@@ -33,7 +34,7 @@ def _group(cards: list) -> str:
         ranks.setdefault(c[0], []).append(c)
     parts = []
     for rank, cs in sorted(ranks.items()):
-        parts.append(f"all {rank_name(rank)}s" if len(cs) == 4 or rank == 0 else ", ".join(card_name(c) for c in cs))
+        parts.append(_("all %(rank_name)ss", rank_name=rank_name(rank)) if len(cs) == 4 or rank == 0 else ", ".join(card_name(c) for c in cs))
     return "; ".join(parts)
 
 
@@ -74,7 +75,8 @@ def missing(lib: Library) -> Iterator[Found]:
                 continue
             uncovered = [c for c, hits in matches.items() if not hits]
             if uncovered:
-                yield (b.at("scoring", key), f"{b.name}{table.title or key}: no value for {_group(uncovered)}", b.game)
+                yield (b.at("scoring", key), _("%(name)s%(value)s: no value for %(group)s", name=b.name,
+                                               value=table.title or key, group=_group(uncovered)), b.game)
 
 
 @check("card_values.overlap")
@@ -89,7 +91,7 @@ def overlap(lib: Library) -> Iterator[Found]:
             for hits, cards in sorted(pairs.items()):
                 labels = " and ".join(f"'{table.items[i].label}'" for i in hits)
                 yield (b.at("scoring", key, "items", hits[1]),
-                       f"{b.name}{labels} both value {_group(cards)}", b.game)
+                       _("%(name)s%(labels)s both value %(group)s", name=b.name, labels=labels, group=_group(cards)), b.game)
 
 
 def _valued(b: Body) -> set:
@@ -113,5 +115,5 @@ def variant_drops(lib: Library) -> Iterator[Found]:
         if dropped:
             key = next(iter(b.rules.scoring))
             yield (b.at("scoring", key),
-                   f"{b.name}no value for {_group(dropped)}, which the game's own table values: "
-                   "give them a value, or say the variant removes them from play", b.game)
+                   _("%(name)sno value for %(group)s, which the game's own table values: give them a value, or say "
+                     "the variant removes them from play", name=b.name, group=_group(dropped)), b.game)

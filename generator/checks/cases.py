@@ -13,6 +13,7 @@ from ..book.cards import CardSet, parse_cards, rank_name
 from ..book.equipment import wild_names
 from ..book.library import Library
 from ..book.phrases import parse_range
+from ..book.words import _
 from . import Found, bodies, check
 from .card_values import all_cards
 from .values import face_value, score_items
@@ -42,20 +43,21 @@ def undefined_case(lib: Library) -> Iterator[Found]:
             if missing:
                 shown = ", ".join(PLURAL.get(r, rank_name(r) + "s") for r in missing)
                 yield (b.at(*path, "points"),
-                       f"{b.name}{item.label}: face value leaves {shown} without a value (no number on the face); "
-                       "give it in ranks if the source does", b.game)
+                       _("%(name)s%(label)s: face value leaves %(shown)s without a value (no number on the face); "
+                         "give it in ranks if the source does", name=b.name, label=item.label, shown=shown), b.game)
         for key, table in b.rules.scoring.items():
             combos = [(i, item) for i, item in enumerate(table.items) if item.count is not None]
             if table.kind != "dice" or not combos:
                 continue
-            for count in sorted({item.count for _, item in combos}):
+            for count in sorted({item.count for _count, item in combos}):
                 covered: set[int] = set()
-                for _, item in combos:
+                for _count, item in combos:
                     if item.count == count:
                         covered |= _faces(item.faces) if item.faces else set(DIE_FACES)
                 missing_faces = [f for f in DIE_FACES if f not in covered]
                 if missing_faces:
                     first = next(i for i, item in combos if item.count == count)
                     yield (b.at("scoring", key, "items", first),
-                           f"{b.name}{count} of a kind of {', '.join(f'{f}s' for f in missing_faces)}: "
-                           f"no item of {table.title or key} gives a value", b.game)
+                           _("%(name)s%(count)s of a kind of %(faces)s: no item of %(table)s gives a value",
+                             name=b.name, count=count, faces=", ".join(_("%(face)ss", face=f) for f in missing_faces),
+                             table=table.title or key), b.game)

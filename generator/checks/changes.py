@@ -10,13 +10,14 @@ from collections.abc import Iterator
 
 from ..book.library import DATA_DIR, Library, edition_key
 from ..book.model import Game, program_words
+from ..book.words import _
 from . import Found, check
 
 
 def _printed_from(lib: Library, file: str, path: str | None) -> tuple[str, str] | None:
     """(what, the edition it was first printed in) for the game or variant a file and data path belong to."""
     stem = file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    game_id, _, variant_id = stem.partition(".")
+    game_id, _dot, variant_id = stem.partition(".")
     gs = lib.games.get(game_id)
     if gs is None:
         return None
@@ -41,8 +42,9 @@ def never_printed(lib: Library) -> Iterator[Found]:
             else e.edition
         if first is not None and edition_key(first[1]) >= edition_key(filed):
             yield lib.errata_doc.where(("errata", i, "edition")), (
-                f"erratum '{e.id}': {first[0]} is first printed in {first[1]}, so no edition printed what it corrects: "
-                "record it with the game's source instead (sources: - corrections: says, corrected, because)"), None
+                _("erratum '%(id)s': %(first)s is first printed in %(first2)s, so no edition printed what it "
+                  "corrects: record it with the game's source instead (sources: - corrections: says, corrected, "
+                  "because)", id=e.id, first=first[0], first2=first[1])), None
 
 
 @check("erratum.double")
@@ -56,10 +58,14 @@ def double(lib: Library) -> Iterator[Found]:
         same = [o.id for o in lib.errata if o is not e and o.file == e.file and o.edition == e.edition
                 and isinstance(o.published, str) and isinstance(e.published, str) and isinstance(o.corrected, str)
                 and isinstance(e.corrected, str) and e.published in o.published and e.corrected in o.corrected]
-        twice = f" (the slip is already corrected where the book printed it, by '{same[0]}'): it would be counted twice" if same else ""
         yield lib.errata_doc.where(("errata", i, "path")), (
-            f"erratum '{e.id}' corrects {e.path}, the program's own words around the book's numbers, which no "
-            f"edition printed{twice}: remove the erratum and write the words right in {e.file}"), None
+            _("erratum '%(id)s' corrects %(path)s, the program's own words around the book's numbers, which no "
+              "edition printed (the slip is already corrected where the book printed it, by '%(same)s'): it would "
+              "be counted twice: remove the erratum and write the words right in %(file)s", id=e.id, path=e.path,
+              same=same[0], file=e.file) if same else
+            _("erratum '%(id)s' corrects %(path)s, the program's own words around the book's numbers, which no "
+              "edition printed: remove the erratum and write the words right in %(file)s", id=e.id, path=e.path,
+              file=e.file)), None
 
 
 @check("change.edition_unlisted")
@@ -73,15 +79,17 @@ def edition_unlisted(lib: Library) -> Iterator[Found]:
     for doc, key, items in records:
         for i, item in enumerate(items):
             if item.edition not in editions:
-                yield doc.where((key, i, "edition")), (f"'{item.id}' names edition {item.edition}, which "
-                                                       f"{DATA_DIR}/book.yaml does not list: name one of "
-                                                       f"{', '.join(editions)}"), None
+                yield doc.where((key, i, "edition")), (_("'%(id)s' names edition %(edition)s, which "
+                                                         "%(data_dir)s/book.yaml does not list: name one of "
+                                                         "%(editions)s", id=item.id, edition=item.edition,
+                                                         data_dir=DATA_DIR, editions=', '.join(editions))), None
             elif item.edition == editions[0]:
-                yield doc.where((key, i, "edition")), (f"'{item.id}' names {item.edition}, the first edition: a change "
-                                                       "is made in a later edition, the one that prints it"
-                                                       + (f": write edition: \"{lib.book.current}\", the edition "
-                                                          "open for changes" if lib.book.current != editions[0]
-                                                          else "")), None
+                yield doc.where((key, i, "edition")), (
+                    _("'%(id)s' names %(edition)s, the first edition: a change is made in a later edition, the one "
+                      'that prints it: write edition: "%(current)s", the edition open for changes', id=item.id,
+                      edition=item.edition, current=lib.book.current) if lib.book.current != editions[0] else
+                    _("'%(id)s' names %(edition)s, the first edition: a change is made in a later edition, the one "
+                      "that prints it", id=item.id, edition=item.edition)), None
 
 
 def _game_file(lib: Library, game_id: str) -> Game | None:
@@ -102,29 +110,35 @@ def mismatch(lib: Library) -> Iterator[Found]:
         where = lib.revisions_doc.where(("revisions", i, "game"))
         game = _game_file(lib, r.game)
         if game is None:
-            yield where, f"revision '{r.id}' names game '{r.game}', which has no file {DATA_DIR}/{r.game}.yaml", None
+            yield where, _("revision '%(id)s' names game '%(game)s', which has no file %(data_dir)s/%(game)s.yaml",
+                           id=r.id, game=r.game, data_dir=DATA_DIR), None
             continue
         item, what = game, f"{game.heading()}"
         if r.variant is not None:
             item = next((v for v in game.variants if v.id == r.variant), None)
-            what = f"{game.heading()}: variant '{r.variant}'"
+            what = _("%(heading)s: variant '%(variant)s'", heading=game.heading(), variant=r.variant)
             if item is None:
-                yield where, f"revision '{r.id}': {game.heading()} has no variant '{r.variant}'", None
+                yield where, _("revision '%(id)s': %(heading)s has no variant '%(variant)s'", id=r.id,
+                               heading=game.heading(), variant=r.variant), None
                 continue
         if r.kind == "alternate_rule":
             rules = game.alternate_rules.rules if game.alternate_rules else []
             item = next((x for x in rules if x.number == r.rule), None)
             if item is None:
-                yield where, f"revision '{r.id}': {game.heading()} has no Alternate Rule {r.rule}", None
+                yield where, _("revision '%(id)s': %(heading)s has no Alternate Rule %(rule)s", id=r.id,
+                               heading=game.heading(), rule=r.rule), None
                 continue
-            what, field, stated = f"{game.heading()}'s Alternate Rule {r.rule}", "introduced", item.introduced
+            what, field, stated = _("%(heading)s's Alternate Rule %(rule)s", heading=game.heading(), rule=r.rule), "introduced", item.introduced
         elif r.kind.endswith("_added"):
             field, stated = "introduced", item.introduced
         else:
             field, stated = "retired", getattr(item, "retired", None)
         if stated != r.edition:
-            yield where, (f"revision '{r.id}' says {what} is {'added' if field == 'introduced' else 'retired'} in "
-                          f"{r.edition}, but its data says {field}: {stated or 'nothing'}: make them agree"), None
+            values = {"id": r.id, "what": what, "edition": r.edition, "field": field, "stated": stated or _("nothing")}
+            yield where, (_("revision '%(id)s' says %(what)s is added in %(edition)s, but its data says %(field)s: "
+                            "%(stated)s: make them agree", **values) if field == "introduced" else
+                          _("revision '%(id)s' says %(what)s is retired in %(edition)s, but its data says %(field)s: "
+                            "%(stated)s: make them agree", **values)), None
 
 
 @check("revision.missing")
@@ -142,9 +156,10 @@ def missing(lib: Library) -> Iterator[Found]:
                     and (game.id, variant, retired) not in said:
                 where = doc.where(loc)
                 kind = "variant_retired" if variant else "game_retired"
-                yield where, (f"retired: {retired} with no revision saying why: add one to {DATA_DIR}/revisions.yaml "
-                              f"(kind: {kind}, game: {game.id}{f', variant: {variant}' if variant else ''}, "
-                              f"edition: \"{retired}\", why: …)"), game.id
+                named = f"{game.id}, variant: {variant}" if variant else game.id  # YAML keys: as written in any language
+                yield where, _("retired: %(edition)s with no revision saying why: add one to %(data_dir)s/revisions.yaml "
+                               "(kind: %(kind)s, game: %(game)s, edition: \"%(edition)s\", why: …)", edition=retired,
+                               data_dir=DATA_DIR, kind=kind, game=named), game.id
 
 
 
@@ -169,9 +184,12 @@ def _added_unsaid(lib: Library) -> Iterator[Found]:
                 continue
             kind = "variant_added" if variant else "game_added"
             cited = [s.seed for s in sources]
-            because = (f"it cites {', '.join(cited)}, which {DATA_DIR}/book.yaml does not say {introduced} took in "
-                       "(sources: transcribed_in)") if cited else "it cites no source it comes from"
-            yield doc.where(loc), (f"introduced: {introduced} with no revision saying why {lib.book.decided_by} "
-                                   f"added it ({because}): add one to {DATA_DIR}/revisions.yaml (kind: {kind}, game: "
-                                   f"{game.id}{f', variant: {variant}' if variant else ''}, edition: \"{introduced}\", "
-                                   "why: …)"), game.id
+            because = (_("it cites %(cited)s, which %(data_dir)s/book.yaml does not say %(introduced)s took in "
+                         "(sources: transcribed_in)", cited=', '.join(cited), data_dir=DATA_DIR, introduced=introduced)) if cited \
+                else _("it cites no source it comes from")
+            named = f"{game.id}, variant: {variant}" if variant else game.id  # YAML keys: as written in any language
+            yield doc.where(loc), _("introduced: %(edition)s with no revision saying why %(whose)s added it "
+                                    "(%(because)s): add one to %(data_dir)s/revisions.yaml (kind: %(kind)s, game: "
+                                    "%(game)s, edition: \"%(edition)s\", why: …)", edition=introduced,
+                                    whose=lib.book.decided_by, because=because, data_dir=DATA_DIR, kind=kind,
+                                    game=named), game.id

@@ -11,13 +11,16 @@ from collections.abc import Iterator
 
 from ..book.colour import AA_NORMAL, ON_WHITE, WHITE, contrast, darkened
 from ..book.library import Library
+from ..book.words import _
 from . import Found, check
 
 
 def _too_light(what: str, colour: str, uses: str) -> str:
     ratio = contrast(colour, WHITE)
-    return (f"{what} {colour} is too light for white text ({uses}): {ratio:.2f}:1 against white, where WCAG AA asks "
-            f"{AA_NORMAL}:1 for normal text; write {darkened(colour)} (the same colour darkened until it reads)")
+    return (_("%(what)s %(colour)s is too light for white text (%(uses)s): %(ratio)s:1 against white, where WCAG AA "
+              "asks %(aa_normal)s:1 for normal text; write %(darkened)s (the same colour darkened until it reads)",
+              what=what, colour=colour, uses=uses, ratio=format(ratio, '.2f'), aa_normal=AA_NORMAL,
+              darkened=darkened(colour)))
 
 
 @check("book.accent_contrast", "warning")
@@ -26,13 +29,13 @@ def accent_contrast(lib: Library) -> Iterator[Found]:
     for white text (WCAG 2 AA contrast under 4.5:1)."""
     book = lib.book
     if contrast(book.accent, WHITE) < AA_NORMAL:
-        yield (lib.book_doc.where(("accent",)), _too_light("accent", book.accent.lower(), "the site's header, the "
-               "cover and the tables' captions print white on it"), None)
+        yield (lib.book_doc.where(("accent",)), _too_light("accent", book.accent.lower(), _("the site's header, the "
+               "cover and the tables' captions print white on it")), None)
     # A shade left out is worked out from the accent, as dark as it or darker (colour.SHADES): it reads when the
     # accent does, and the accent's fix is its own. One book.yaml gives is judged at its own line.
     for name in ON_WHITE:
         given = getattr(book.accent_shades, name)
         if given is not None and contrast(given, WHITE) < AA_NORMAL:
-            uses = "the site's source box prints white on it" if name == "dark" else "the site's links are printed in it, on white"
+            uses = _("the site's source box prints white on it") if name == "dark" else _("the site's links are printed in it, on white")
             yield (lib.book_doc.where(("accent_shades", name)), _too_light(f"accent_shades.{name}", given.lower(), uses),
                    None)

@@ -10,6 +10,7 @@ from ..book.equipment import deal_for, each, tables
 from ..book.library import Library
 from ..book.model import Deal, GameBody
 from ..book.phrases import PLAYER_HORIZON, parse_players
+from ..book.words import _
 from . import Body, Found, bodies, check, listing
 
 
@@ -39,17 +40,18 @@ def needed(deal: Deal, players: int, sizes: list[int]) -> tuple[int, str] | None
     if deal.dealer_gets is not None:
         total += deal.dealer_gets - per
         parts = [f"{players - 1} x {per} + {deal.dealer_gets}"]
-    for name in ("kitty", "upcard"):
-        extra = getattr(deal, name)
-        if extra:
-            total += extra
-            parts.append(f"{extra} {name}")
+    if deal.kitty:
+        total += deal.kitty
+        parts.append(_("%(count)s kitty", count=deal.kitty))
+    if deal.upcard:
+        total += deal.upcard
+        parts.append(_("%(count)s upcard", count=deal.upcard))
     if deal.widow == "hand":
         total += per
-        parts.append(f"{per} widow")
+        parts.append(_("%(count)s widow", count=per))
     elif isinstance(deal.widow, int):
         total += deal.widow
-        parts.append(f"{deal.widow} widow")
+        parts.append(_("%(count)s widow", count=deal.widow))
     return total, " + ".join(parts)
 
 
@@ -95,7 +97,8 @@ def _work_out(b: Body, n: int) -> tuple[str | None, str | None]:
     fit = None
     need = needed(deal, group, sizes)
     if need is not None and need[0] > len(best.cards):
-        fit = f"{n} players: {need[1]} = {need[0]} cards, but {best.describe()}"
+        fit = _("%(players)s players: %(sum)s = %(cards)s cards, but %(deck)s", players=n, sum=need[1], cards=need[0],
+                deck=best.describe())
     uneven = None
     if deal.each == "all" and not deal.uneven:
         size = len(best.cards)
@@ -103,14 +106,18 @@ def _work_out(b: Body, n: int) -> tuple[str | None, str | None]:
         keep = deal.min_remainder or 0
         leftover = size - group * ((size - keep) // group)
         if group > size:
-            uneven = f"{n} players: {best.describe()} cannot give everyone a card"
+            uneven = _("%(players)s players: %(deck)s cannot give everyone a card", players=n, deck=best.describe())
         elif deal.min_remainder is None and size % group > spare:
-            uneven = f"{n} players: {size} cards do not deal out evenly ({size % group} left over" + (
-                f", and only {spare} may be removed)" if deal.equalize_by_removing else ")")
+            uneven = (_("%(players)s players: %(size)s cards do not deal out evenly (%(left)s left over, and only "
+                        "%(spare)s may be removed)", players=n, size=size, left=size % group, spare=spare)
+                      if deal.equalize_by_removing else
+                      _("%(players)s players: %(size)s cards do not deal out evenly (%(left)s left over)", players=n,
+                        size=size, left=size % group))
         elif deal.min_remainder is not None and (size - keep) // group < 1:
-            uneven = f"{n} players: {size} cards cannot give everyone a card and keep {keep} in the middle"
+            uneven = _("%(players)s players: %(size)s cards cannot give everyone a card and keep %(keep)s in the middle",
+                       players=n, size=size, keep=keep)
         elif deal.min_remainder is not None and leftover < keep:
-            uneven = f"{n} players: cannot keep {keep} cards in the middle"
+            uneven = _("%(players)s players: cannot keep %(keep)s cards in the middle", players=n, keep=keep)
     return fit, uneven
 
 
@@ -155,8 +162,11 @@ def _bounded_problems(lib: Library, which: int) -> Iterator[Found]:
         for n in counts if bounded else sorted(set(counts[:1]) | named):
             problem = _card_problems(b, n)[which]
             if problem:
-                claim = "" if bounded or n in named else f"'{b.rules.players}' players, even the fewest: "
-                yield b.at("deal"), f"{b.name}{claim}{problem}", b.game
+                if bounded or n in named:
+                    yield b.at("deal"), f"{b.name}{problem}", b.game
+                else:
+                    yield (b.at("deal"), _("%(name)s'%(players)s' players, even the fewest: %(problem)s", name=b.name,
+                                           players=b.rules.players, problem=problem), b.game)
 
 
 @check("deal.exceeds_deck")
@@ -173,7 +183,8 @@ def _tiles(b: Body, n: int, tiles: int) -> str | None:
     have = domino_tiles(eq.dominoes.set)
     if n * tiles <= have:
         return None
-    return f"{n} players: {n} x {tiles} = {n * tiles} tiles, but a double-{eq.dominoes.set} set has {have}"
+    return _("%(players)s players: %(players)s x %(tiles)s = %(total)s tiles, but a double-%(set)s set has %(have)s",
+             players=n, tiles=tiles, total=n * tiles, set=eq.dominoes.set, have=have)
 
 
 @check("deal.uneven")
@@ -191,8 +202,10 @@ def unbounded(lib: Library) -> Iterator[Found]:
         if b.rules.players_implied:  # worked out from the deal: the count a source states is the one printed
             stated = book_index.stated_players(lib, b.gs.game) if b.variant is None else None
             if stated is not None and not parse_players(stated).bounded:
-                yield (b.at("players"), f"{b.name}'{stated}' players (as the book states), but its deal covers only "
-                       f"{parse_players(b.rules.players).describe()} (players_implied: {b.rules.players})", b.game)
+                yield (b.at("players"), _("%(name)s'%(stated)s' players (as the book states), but its deal covers only "
+                                          "%(covered)s (players_implied: %(implied)s)", name=b.name, stated=stated,
+                                          covered=parse_players(b.rules.players).describe(), implied=b.rules.players),
+                       b.game)
             continue
         counts, bounded = claimed_counts(b)
         if bounded:
@@ -200,6 +213,9 @@ def unbounded(lib: Library) -> Iterator[Found]:
         failing = [n for n in counts if any(_card_problems(b, n))]
         if failing:
             works = [n for n in counts if n not in failing]
-            yield (b.at("players"), f"{b.name}'{b.rules.players}' players, but the deal fails for "
-                   f"{_summarise(failing)}{' (works for ' + _summarise(works) + ')' if works else ''}"
-                   f" (checked up to {PLAYER_HORIZON})", b.game)
+            values = {"name": b.name, "players": b.rules.players, "failing": _summarise(failing),
+                      "horizon": PLAYER_HORIZON}
+            yield (b.at("players"), _("%(name)s'%(players)s' players, but the deal fails for %(failing)s (works for "
+                                      "%(works)s) (checked up to %(horizon)s)", works=_summarise(works), **values)
+                   if works else _("%(name)s'%(players)s' players, but the deal fails for %(failing)s (checked up to "
+                                   "%(horizon)s)", **values), b.game)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ..book.library import Library
 from ..book.prose import expand, lookup
 from ..book.rendered import dropped
+from ..book.words import _, n_
 from ..errors import Location, echo
 from . import Found, check, listing
 
@@ -24,19 +25,19 @@ def _why(lines: list[str], n: int) -> str:
     line = lines[n - 1]
     stripped = line.strip()
     if stripped.startswith("[") and "]:" in stripped:
-        return ("the line reads as a link definition ([label]: address), which prints nowhere ('[//]: # \"...\"' "
-                "comments too): write it as a sentence, or put a note for reviewers in the pull request instead")
+        return _("the line reads as a link definition ([label]: address), which prints nowhere ('[//]: # \"...\"' "
+                 "comments too): write it as a sentence, or put a note for reviewers in the pull request instead")
     if "|" in line:
         start = n - 1
         while start > 0 and "|" in lines[start - 1] and lines[start - 1].strip():
             start -= 1
         header = _cells(lines[start])
         if _cells(line) > header:
-            return (f"this table row has {_cells(line)} cells and its header {header}: the cells past the header's "
-                    "are dropped: add a column to the header, or join the cells")
+            return (_("this table row has %(cells)s cells and its header %(header)s: the cells past the header's are "
+                      "dropped: add a column to the header, or join the cells", cells=_cells(line), header=header))
     if "](" in line and ('"' in line or "'" in line):
-        return "a link's title prints in neither output's text: write it in the link's words instead"
-    return "Markdown prints nothing of them here: write them as plain text"
+        return _("a link's title prints in neither output's text: write it in the link's words instead")
+    return _("Markdown prints nothing of them here: write them as plain text")
 
 
 @check("prose.dropped")
@@ -62,6 +63,7 @@ def dropped_words(lib: Library) -> Iterator[Found]:
             continue
         lines = text.splitlines()
         for n, missing in found:
-            yield (Location(prose.path, n), f"{listing([echo(w, 30) for w in missing])} "
-                   f"{'prints' if len(missing) == 1 else 'print'} on neither the site nor the PDF: {_why(lines, n)}",
+            yield (Location(prose.path, n), n_("%(words)s prints on neither the site nor the PDF: %(why)s",
+                                               "%(words)s print on neither the site nor the PDF: %(why)s", len(missing),
+                                               words=listing([echo(w, 30) for w in missing]), why=_why(lines, n)),
                    game)

@@ -11,10 +11,15 @@ from collections.abc import Iterator
 from ..book.frozen import FROZEN_DIR, Difference, check_seal, differences, folder, stored
 from ..book.library import CONTENT_DIR, DATA_DIR, Library, edition_key
 from ..book.prose import MISSING, expand, lookup
+from ..book.words import _
 from ..errors import Location
 from . import Found, check
 
 REVISION = re.compile(r"\brevision\s+(\d{1,9})\b", re.I)
+
+# Which editions a finding is about is known once every frozen edition is compared: a message names them by these
+# marks, and the finding's line puts the editions in their place.
+EDITIONS, LATEST = "\0editions", "\0latest"
 
 
 @check("edition.mismatch")
@@ -24,12 +29,14 @@ def mismatch(lib: Library) -> Iterator[Found]:
     label_years = re.findall(r"(?:19|20)\d\d", ed.label)
     where = lib.book_doc.where(("editions", [e.id for e in lib.book.editions].index(ed.id)))
     if any(int(y) != ed.year for y in label_years):
-        yield where, f"edition {ed.id}: the label '{ed.label}' names another year than {ed.year}", None
+        yield where, _("edition %(id)s: the label '%(label)s' names another year than %(year)s", id=ed.id,
+                       label=ed.label, year=ed.year), None
     for m in REVISION.finditer(ed.label):
         if int(m.group(1)) != ed.revision:
-            yield where, f"edition {ed.id}: the label '{ed.label}' says revision {m.group(1)}, the edition is revision {ed.revision}", None
+            yield where, _("edition %(id)s: the label '%(label)s' says revision %(group)s, the edition is revision "
+                           "%(revision)s", id=ed.id, label=ed.label, group=m.group(1), revision=ed.revision), None
     if not ed.id.startswith(f"{ed.year}."):
-        yield where, f"edition id {ed.id} does not begin with its year {ed.year}", None
+        yield where, _("edition id %(id)s does not begin with its year %(year)s", id=ed.id, year=ed.year), None
 
 
 def _frozen_libraries(lib: Library) -> Iterator[Library]:
@@ -75,7 +82,8 @@ FIRST = 5  # changes reported one by one in a file
 
 def _editions(ids: list[str]) -> str:
     """'the 2026.2 edition', 'the 2026.1 and 2026.2 editions'."""
-    return f"the {ids[0]} edition" if len(ids) == 1 else f"the {', '.join(ids[:-1])} and {ids[-1]} editions"
+    return _("the %(ids)s edition", ids=ids[0]) if len(ids) == 1 else _("the %(ids)s and %(ids2)s editions",
+                                                           ids=', '.join(ids[:-1]), ids2=ids[-1])
 
 
 @check("edition.frozen")
@@ -97,7 +105,8 @@ def frozen(lib: Library) -> Iterator[Found]:
         kept = stored(lib.root, ed, skip)
         if kept is None:
             where = lib.book_doc.where(("editions", [e.id for e in lib.book.editions].index(ed)))
-            yield where, f"edition {ed} has no fingerprint of what it printed: run `rulebook freeze {ed}` and commit it", None
+            yield where, _("edition %(ed)s has no fingerprint of what it printed: run `rulebook freeze %(ed)s` and "
+                           "commit it", ed=ed), None
             continue
         changed = differences(old, kept, skip)
         # A published game whose file is gone was deleted or given a new id: one finding that says what to do
@@ -121,24 +130,29 @@ def frozen(lib: Library) -> Iterator[Found]:
             if per_file[d.file] > FIRST:  # a line inserted in a list shifts every value after it: the first few say it
                 if per_file[d.file] == FIRST + 1:
                     more = sum(1 for x in changed if x.file == d.file) - FIRST
-                    add((where, "more", more), ed, where, f"and {more} more changes to what {d.file} states in "
-                        "\0editions as published (a line added or removed above them moves them)", d.game)
+                    add((where, "more", more), ed, where, _("and %(more)s more changes to what %(file)s states in "
+                                                            "%(editions)s as published (a line added or removed "
+                                                            "above them moves them)", more=more, file=d.file,
+                                                            editions=EDITIONS), d.game)
                 continue
             late = _filed_late(lib, d, ed)
             if late is not None:  # recorded, but under an edition already printed: say which one is open
                 add((late[0], "late"), ed, *late, d.game)
                 continue
             printed, now = _changed(d.published, d.now)
-            what = f"the \0latest book prints {_short(printed)}, this would print {_short(now)}"
+            what = _("the %(latest)s book prints %(short)s, this would print %(short2)s", latest=LATEST,
+                     short=_short(printed), short2=_short(now))
             if d.where == ("sections",):
-                what = (f"the \0latest book has its games in this order: {_short(d.published)}; "
-                        f"this would have {_short(d.now)}")
+                what = (_("the %(latest)s book has its games in this order: %(short)s; this would have %(short2)s",
+                          latest=LATEST, short=_short(d.published), short2=_short(d.now)))
             title = f"{old.games[d.game].game.heading()}: " if d.game in old.games else ""
-            add((where, printed, now), ed, where, f"{title}this changes \0editions as published: record it in the "
-                "edition that makes it, an erratum if \0latest was wrong (errata.yaml) or a revision if "
-                f"{lib.book.decided_by} decided it (revisions.yaml) ({what})", d.game)
+            add((where, printed, now), ed, where, _("%(title)sthis changes %(editions)s as published: record it in "
+                                                    "the edition that makes it, an erratum if %(latest)s was wrong "
+                                                    "(errata.yaml) or a revision if %(decided_by)s decided it "
+                                                    "(revisions.yaml) (%(what)s)", title=title, editions=EDITIONS,
+                                                    latest=LATEST, decided_by=lib.book.decided_by, what=what), d.game)
     for editions, where, text, game in found.values():
-        yield where, text.replace("\0editions", _editions(editions)).replace("\0latest", editions[-1]), game
+        yield where, text.replace(EDITIONS, _editions(editions)).replace(LATEST, editions[-1]), game
 
 
 def _gone(lib: Library, old: Library, kept: dict, skip: set[str]) -> dict[str, tuple[str | None, Location, str]]:
@@ -156,26 +170,32 @@ def _gone(lib: Library, old: Library, kept: dict, skip: set[str]) -> dict[str, t
                      or gs.game.title == title), None)
         if same is not None:
             out[game] = (same.id, same.where(("id",)), (
-                f"{title}'s id is '{same.id}' here, but {old.edition.id} published it as '{game}': a game's id is "
-                f"permanent (its pages' addresses, its records): give it back its id ('{game}', its files "
-                f"{DATA_DIR}/{game}.yaml and {CONTENT_DIR}/{game}.md, its line in {DATA_DIR}/book.yaml); a new name "
-                "is a new title:"))
+                _("%(title)s's id is '%(id)s' here, but %(id2)s published it as '%(game)s': a game's id is permanent "
+                  "(its pages' addresses, its records): give it back its id ('%(game)s', its files "
+                  "%(data_dir)s/%(game)s.yaml and %(content_dir)s/%(game)s.md, its line in %(data_dir)s/book.yaml); "
+                  "a new name is a new title:", title=title, id=same.id, id2=old.edition.id, game=game,
+                  data_dir=DATA_DIR, content_dir=CONTENT_DIR)))
             continue
         listed = [i for i, s in enumerate(lib.book.sections) if s.id == data.get("category")]
         where = lib.book_doc.where(("sections", listed[0], "games") if listed else ("sections",))
         out[game] = (None, where, (
-            f"{title} ({DATA_DIR}/{game}.yaml), printed in \0editions, is deleted: a published game is never "
-            f"deleted: put back its files and its line in {DATA_DIR}/book.yaml, and retire it: retired: "
-            f"\"{lib.book.current}\" in {DATA_DIR}/{game}.yaml, and a decision in {DATA_DIR}/revisions.yaml (kind: "
-            f"game_retired, game: {game}, why: ...)"))
+            _("%(title)s (%(data_dir)s/%(game)s.yaml), printed in %(editions)s, is deleted: a published game is "
+              "never deleted: put back its files and its line in %(data_dir)s/book.yaml, and retire it: retired: "
+              '"%(current)s" in %(data_dir)s/%(game)s.yaml, and a decision in %(data_dir)s/revisions.yaml (kind: '
+              "game_retired, game: %(game)s, why: ...)", title=title, data_dir=DATA_DIR, game=game, editions=EDITIONS,
+              current=lib.book.current)))
     return out
 
 
 def _late_message(kind: str, item: object, current: str) -> str:
-    return (f"{kind} '{item.id}' is filed under {item.edition}, which is published and frozen (so it changes "
-            f"\0editions as printed): {current} is the edition open for changes: write edition: \"{current}\""
-            + (f" (and {current} as the game's or variant's introduced: or retired:)"
-               if kind == "revision" and item.file is None else ""))
+    values = {"kind": kind, "id": item.id, "edition": item.edition, "editions": EDITIONS, "current": current}
+    if kind == "revision" and item.file is None:
+        return _("%(kind)s '%(id)s' is filed under %(edition)s, which is published and frozen (so it changes "
+                 '%(editions)s as printed): %(current)s is the edition open for changes: write edition: "%(current)s" '
+                 "(and %(current)s as the game's or variant's introduced: or retired:)", **values)
+    return _("%(kind)s '%(id)s' is filed under %(edition)s, which is published and frozen (so it changes "
+             '%(editions)s as printed): %(current)s is the edition open for changes: write edition: "%(current)s"',
+             **values)
 
 
 def _records(lib: Library, edition: str) -> Iterator[tuple[Location, str, object]]:
@@ -249,15 +269,17 @@ def not_published(lib: Library) -> Iterator[Found]:
         if e.path is not None:
             printed = (entry.get("data") or {}).get(e.path, MISSING)
             if printed is not MISSING and printed != e.published:
-                yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(e.published)} at {e.path}, "
-                              f"but it printed {_short(printed)}: write what it printed"), None
+                yield where, (_("erratum '%(id)s' says the %(before)s book printed %(short)s at %(path)s, but it "
+                                "printed %(short2)s: write what it printed", id=e.id, before=before[-1],
+                                short=_short(e.published), path=e.path, short2=_short(printed))), None
         elif e.file in entry:
             text = "\n".join(entry[e.file])
             game = lib.games.get(stem)
             published = expand(str(e.published), *([game.doc.data] if game else []), lib.scope())
             if published not in text:
-                yield where, (f"erratum '{e.id}' says the {before[-1]} book printed {_short(published)} in {e.file}, "
-                              "but it printed no such words: copy them from the published book"), None
+                yield where, (_("erratum '%(id)s' says the %(before)s book printed %(short)s in %(file)s, but it "
+                                "printed no such words: copy them from the published book", id=e.id, before=before[-1],
+                                short=_short(published), file=e.file)), None
 
 
 
@@ -277,10 +299,11 @@ def frozen_changed(lib: Library) -> Iterator[Found]:
         if ed.record is None:
             if folder(lib.root, ed.id).is_dir():
                 yield lib.book_doc.where(("editions", n)), (
-                    f"edition {ed.id} is published, but {lib.book_doc.path} keeps no digest of its record "
-                    f"({FROZEN_DIR}/{ed.id}/), so nothing shows a change to it: put back its `record:` line as "
-                    f"`rulebook edition new` wrote it (git log -p {lib.book_doc.path}); a record made before records "
-                    f"were sealed is sealed once by `rulebook freeze {ed.id}`, in a change of its own"), None
+                    _("edition %(id)s is published, but %(path)s keeps no digest of its record "
+                      "(%(frozen_dir)s/%(id)s/), so nothing shows a change to it: put back its `record:` line as "
+                      "`rulebook edition new` wrote it (git log -p %(path)s); a record made before records were "
+                      "sealed is sealed once by `rulebook freeze %(id)s`, in a change of its own", id=ed.id,
+                      path=lib.book_doc.path, frozen_dir=FROZEN_DIR)), None
             continue
         for path, problem in check_seal(lib.root, ed.id, ed.record).problems:
             yield Location(path, 1), problem, None

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..book.files import read_source_text, store, stored_text, user_cache
 from ..book.library import DICTIONARY, Library
 from ..book.loader import YamlDoc, leaves
+from ..book.words import _
 from ..errors import Location
 from . import Found, check
 
@@ -73,7 +74,7 @@ def _english(language: str = "en") -> tuple[frozenset[str], int]:
     copy = _cache("english-3", language)
     listed = stored_text(copy)
     try:
-        longest, _, words = listed.partition("\n")  # type: ignore[union-attr]
+        longest, _line, words = listed.partition("\n")  # type: ignore[union-attr]
         return frozenset(words.split("\n")), int(longest)
     except (AttributeError, ValueError):  # none, or not what this writes
         from spellchecker import SpellChecker  # pyspellchecker: a maintained English word list
@@ -209,16 +210,21 @@ def unknown_word(lib: Library) -> Iterator[Found]:
             seen.setdefault(key, []).append(where.line)
             first.setdefault(key, where)
     for (path, word), lines in sorted(seen.items()):
-        more = f" (also lines {', '.join(map(str, sorted(set(lines))[1:6]))})" if len(set(lines)) > 1 else ""
-        yield first[(path, word)], f"unknown word '{word}'{more}; if it is right, add it to {DICTIONARY}", None
+        also = ", ".join(map(str, sorted(set(lines))[1:6]))
+        yield first[(path, word)], (_("unknown word '%(word)s' (also lines %(lines)s); if it is right, add it to "
+                                      "%(dictionary)s", word=word, lines=also, dictionary=DICTIONARY) if also else
+                                    _("unknown word '%(word)s'; if it is right, add it to %(dictionary)s", word=word,
+                                      dictionary=DICTIONARY)), None
 
 
 @check("spelling.no_word_list", "warning")
 def no_word_list(lib: Library) -> Iterator[Found]:
     """pyspellchecker has no word list for the book's language: its words are not spell-checked."""
     if spelling_language(lib.book.language) is None:
-        yield (lib.book_doc.where(("language",)), f"no spelling word list for '{lib.book.language}' (pyspellchecker "
-               f"has {', '.join(spelling_languages())}): the book's words are not spell-checked", None)
+        yield (lib.book_doc.where(("language",)), _("no spelling word list for '%(language)s' (pyspellchecker has "
+                                                    "%(spelling_languages)s): the book's words are not spell-checked",
+                                                    language=lib.book.language,
+                                                    spelling_languages=', '.join(spelling_languages())), None)
 
 
 @check("notation.card", "warning")
@@ -227,6 +233,7 @@ def card_notation(lib: Library) -> Iterator[Found]:
     for where, text in texts(lib):
         for m in APOSTROPHE_PLURAL.finditer(text) if ("'s" in text or "’s" in text or ",s" in text) else ():
             fixed = m.group(0).replace("'s", "s").replace("’s", "s").replace(",s", "s")
-            yield where, f"'{m.group(0)}': the house notation is '{fixed}'", None
+            yield where, _("'%(group)s': the house notation is '%(fixed)s'", group=m.group(0), fixed=fixed), None
         for m in SUIT_WORD_CARD.finditer(text) if _suit_word_cards(text) else ():
-            yield where, f"'{m.group(0)}': the house notation is '{m.group(2)}{SUIT_SYMBOL[m.group(1)]}'", None
+            yield where, _("'%(group)s': the house notation is '%(group2)s%(suit_symbol)s'", group=m.group(0),
+                           group2=m.group(2), suit_symbol=SUIT_SYMBOL[m.group(1)]), None

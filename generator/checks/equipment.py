@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ..book.cards import JOKER, CardSet, card_name, parse_cards
 from ..book.library import Library
+from ..book.words import _
 from . import Found, bodies, check
 
 JOKER_CARD = (JOKER, None)
@@ -21,7 +22,8 @@ def contradiction(lib: Library) -> Iterator[Found]:
             kept = parse_cards(cfg.keep) if cfg.keep else None
             if kept is not None and kept(JOKER_CARD) and not cfg.jokers:
                 yield (b.at("equipment", "cards", i, "keep"),
-                       f"{b.name}keeps '{cfg.keep}', which includes jokers, but the deck has none (jokers: false)", b.game)
+                       _("%(name)skeeps '%(keep)s', which includes jokers, but the deck has none (jokers: false)",
+                         name=b.name, keep=cfg.keep), b.game)
             for j, item in enumerate(cfg.remove):
                 phrase, copies = (item, None) if isinstance(item, str) else (item.cards, item.copies)
                 if copies is not None:
@@ -29,11 +31,12 @@ def contradiction(lib: Library) -> Iterator[Found]:
                 removed = parse_cards(phrase)
                 where = b.at("equipment", "cards", i, "remove", j)
                 if cfg.jokers and removed(JOKER_CARD):
-                    yield (where, f"{b.name}jokers are included (jokers: true) and removed ('{phrase}'); "
-                           "say jokers: false", b.game)
+                    yield (where, _("%(name)sjokers are included (jokers: true) and removed ('%(phrase)s'); say "
+                                    "jokers: false", name=b.name, phrase=phrase), b.game)
                 if kept is not None:
                     both = [c for c in every.cards() if c != JOKER_CARD and kept(c) and removed(c)]
                     if both:
                         shown = ", ".join(card_name(c) for c in both[:4]) + (" ..." if len(both) > 4 else "")
-                        yield (where, f"{b.name}'{phrase}' is both kept (keep: {cfg.keep}) and removed: {shown}",
+                        yield (where, _("%(name)s'%(phrase)s' is both kept (keep: %(keep)s) and removed: %(shown)s",
+                                        name=b.name, phrase=phrase, keep=cfg.keep, shown=shown),
                                b.game)

@@ -33,6 +33,7 @@ from ..book.loader import TextDoc, YamlDoc, leaves
 from ..book.model import Erratum, Game
 from ..book.numwords import WORD_PATTERN, from_words
 from ..book.prose import MISSING, expand, lookup
+from ..book.words import N_, _
 from . import REGISTRY, Found, check
 from .editorial import SKIP_KEYS, SUIT_WORD_CARD, WORD, fold, house_words, spelling_language, unknown_words
 
@@ -152,44 +153,47 @@ def _marks(token: str) -> tuple[str, str]:
 
 
 def _pair(old: str, new: str) -> str:
-    return f"'{old}' -> '{new}'" if old and new else (f"adds '{new}'" if new else f"removes '{old}'")
+    return f"'{old}' -> '{new}'" if old and new else (_("adds '%(new)s'", new=new) if new else _("removes '%(old)s'", old=old))
 
 
 def _refusal(kind: str, wrong: list[str]) -> str:
     """One line naming every change a spelling or usage correction may not make."""
-    shown = "; ".join(wrong[:4]) + (f"; and {len(wrong) - 4} more" if len(wrong) > 4 else "")
-    rule = ("misspelt words, each to a near spelling of itself" if kind == "spelling"
-            else "slipped words, each to a form of itself")
-    return (f"a {kind} correction changes only {rule}, but it {shown}: correct only those words, and record the "
-            "rest as what it is (an erratum of another evidence kind, or a decision in revisions.yaml)")
+    shown = "; ".join(wrong[:4]) + (_("; and %(value)s more", value=len(wrong) - 4) if len(wrong) > 4 else "")
+    rule = (_("misspelt words, each to a near spelling of itself") if kind == "spelling"
+            else _("slipped words, each to a form of itself"))
+    return (_("a %(kind)s correction changes only %(rule)s, but it %(shown)s: correct only those words, and record "
+              "the rest as what it is (an erratum of another evidence kind, or a decision in revisions.yaml)",
+              kind=kind, rule=rule, shown=shown))
 
 
 def _spelling(e: Erratum, known: dict[str, bool]) -> str | None:
     """Why a spelling erratum's evidence is false, if it is (``known``: the dictionary's verdict on each word)."""
     pairs = word_changes(e.published, e.corrected)
     if not pairs:
-        return "the corrected text is the published text: a spelling correction changes a misspelt word"
+        return _("the corrected text is the published text: a spelling correction changes a misspelt word")
     wrong = []
     for old, new in pairs:
         if not old or not new or " " in old:
             wrong.append(_pair(old, new))
         elif known[old]:
-            wrong.append(f"changes {_pair(old, new)}, and '{_bare(old)}' is not misspelt")
+            wrong.append(_("changes %(pair)s, and '%(bare)s' is not misspelt", pair=_pair(old, new), bare=_bare(old)))
         elif _marks(old) != _marks(new):
-            wrong.append(f"changes {_pair(old, new)}, the punctuation around the word too")
+            wrong.append(_("changes %(pair)s, the punctuation around the word too", pair=_pair(old, new)))
         elif not near(_bare(old), _bare(new)):
-            wrong.append(f"changes {_pair(old, new)}, which is not a near spelling of '{_bare(old)}'")
+            wrong.append(_("changes %(pair)s, which is not a near spelling of '%(bare)s'", pair=_pair(old, new),
+                           bare=_bare(old)))
     if wrong:
         return _refusal("spelling", [_with_verb(w) for w in wrong])
     still = sorted({_bare(t) for _, new in pairs for t in new.split() if not known[t]})
     if still:
-        return (f"the corrected words {', '.join(repr(t) for t in still)} are not in the dictionary either: "
-                f"correct the spelling, or add the word to {DATA_DIR}/dictionary.txt if it is right")
+        return (_("the corrected words %(value)s are not in the dictionary either: correct the spelling, or add the "
+                  "word to %(data_dir)s/dictionary.txt if it is right", value=', '.join(repr(t) for t in still),
+                  data_dir=DATA_DIR))
     return None
 
 
 def _with_verb(pair: str) -> str:
-    return pair if pair.startswith(("adds", "removes", "changes")) else f"changes {pair}"
+    return pair if pair.startswith(("adds", "removes", "changes")) else _("changes %(pair)s", pair=pair)
 
 
 # --- a real-word slip ---------------------------------------------------------------------------------------
@@ -225,24 +229,25 @@ def _usage(e: Erratum, known: dict[str, bool], groups: list[set[str]]) -> str | 
     word that is not a form of itself, or it changes anything else."""
     pairs = word_changes(e.published, e.corrected)
     if not pairs:
-        return "the corrected text is the published text: a usage correction changes a slipped word"
+        return _("the corrected text is the published text: a usage correction changes a slipped word")
     wrong = []
     for old, new in pairs:
         if not old or not new:
             wrong.append(_pair(old, new))
         elif not all(known[t] for t in old.split()):
-            wrong.append(f"changes {_pair(old, new)}, and '{_bare(old)}' is misspelt (evidence kind: spelling)")
+            wrong.append(_("changes %(pair)s, and '%(bare)s' is misspelt (evidence kind: spelling)",
+                           pair=_pair(old, new), bare=_bare(old)))
         elif " " not in old + new and _marks(old) != _marks(new):
-            wrong.append(f"changes {_pair(old, new)}, the punctuation around the word too")
+            wrong.append(_("changes %(pair)s, the punctuation around the word too", pair=_pair(old, new)))
         elif not form_of(old, new, groups):
-            wrong.append(f"changes {_pair(old, new)}, which is not a form of '{_bare(old)}' (an apostrophe, an "
-                         f"ending, or a pair in {CONFUSABLES})")
+            wrong.append(_("changes %(pair)s, which is not a form of '%(bare)s' (an apostrophe, an ending, or a pair "
+                           "in %(confusables)s)", pair=_pair(old, new), bare=_bare(old), confusables=CONFUSABLES))
     if wrong:
         return _refusal("usage", [_with_verb(w) for w in wrong])
     still = sorted({_bare(t) for _, new in pairs for t in new.split() if not known[t]})
     if still:
-        return (f"the corrected words {', '.join(repr(t) for t in still)} are not in the dictionary: a slipped "
-                "word is corrected to a word")
+        return (_("the corrected words %(value)s are not in the dictionary: a slipped word is corrected to a word",
+                  value=', '.join(repr(t) for t in still)))
     return None
 
 
@@ -255,7 +260,8 @@ def _printed(lib: Library, page: str) -> str:
     if gs is not None:
         scopes = [gs.doc.data, lib.scope()]
         texts = [p.text for p in [gs.prose, *gs.variant_prose.values()] if p] + [
-            v for _, v in leaves(gs.doc.data, SKIP_KEYS) if isinstance(v, str)] + [f"{gs.game.players} players"]
+            v for _, v in leaves(gs.doc.data, SKIP_KEYS) if isinstance(v, str)] + [_("%(players)s players",
+                                                                                     players=gs.game.players)]
     elif page in lib.pages:
         scopes, texts = [lib.scope()], [lib.pages[page].text]
     else:
@@ -288,7 +294,7 @@ def _sheet(lib: Library, game: str) -> str:
 
 
 # Where a contradiction may quote the book: a game's or page's own page, a game's index line, a game's sheet.
-PLACES = {"page": "page", "index": "line of the printed index", "sheet": "score sheet"}
+PLACES = {"page": N_("page"), "index": N_("line of the printed index"), "sheet": N_("score sheet")}
 
 
 def _cited_text(lib: Library, page: str, place: str) -> str:
@@ -338,8 +344,8 @@ def _states(e: Erratum, lib: Library, quote: str) -> str | None:
     said = _words(quote)
     if all(NUMBER.fullmatch(w) or w in CONNECTIVES for w in after):
         missing = [w for w in after if NUMBER.fullmatch(w) and w not in said]
-        return f"'{' '.join(after)}' (its numbers {', '.join(missing)})" if missing else None
-    runs = [after[j1:j2] for op, _, _, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
+        return _("'%(after)s' (its numbers %(missing)s)", after=' '.join(after), missing=', '.join(missing)) if missing else None
+    runs = [after[j1:j2] for op, _i1, _i2, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
             if op != "equal" and j2 > j1] or [after]
     missing_runs = [run for run in runs if not _has(said, run)]
     return " … ".join(f"'{' '.join(run)}'" for run in missing_runs) if missing_runs else None
@@ -381,7 +387,7 @@ def _quantity(e: Erratum, lib: Library) -> tuple[set[str], set[str]] | None:
         return QUANTITY[key]
     if e.path is None and isinstance(e.corrected, str):  # a text: the word after the number it changes
         before, after = _words(str(e.published)), _words(str(e.corrected))
-        for op, _, _, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        for op, _i1, _i2, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
             if op != "equal" and j2 < len(after) and all(NUMBER.fullmatch(w) for w in after[j1:j2]) \
                     and not NUMBER.fullmatch(after[j2]):
                 unit = after[j2]
@@ -412,16 +418,16 @@ def _same_game(e: Erratum, lib: Library, page: str, quote: str, place: str = "pa
         return None
     title = lib.every_game[game].game.title
     if page in lib.games and page != game:
-        return (f"it quotes the {PLACES[place]} of {lib.games[page].game.title}, another game (a number another "
-                f"game prints proves nothing about {title}): quote a page about {title}: its own page (for a "
-                f"correction of its index line or its sheet), its index line or its sheet (place: index, sheet), or "
-                f"a passage of a book page that names it")
+        return (_("it quotes the %(places)s of %(title)s, another game (a number another game prints proves nothing "
+                  "about %(title2)s): quote a page about %(title2)s: its own page (for a correction of its index "
+                  "line or its sheet), its index line or its sheet (place: index, sheet), or a passage of a book "
+                  "page that names it", places=_(PLACES[place]), title=lib.games[page].game.title, title2=title))
     if page in lib.pages:
         for passage in (p.strip() for p in quote.split("; ")):
             paragraph = _paragraph(lib, page, passage)
             if paragraph and title.casefold() not in paragraph.casefold():
-                return (f"the passage “{passage}” of '{page}' is in a paragraph that does not name {title}: quote "
-                        f"words about {title}")
+                return (_("the passage “%(passage)s” of '%(page)s' is in a paragraph that does not name %(title)s: "
+                          "quote words about %(title)s", passage=passage, page=page, title=title))
     return None
 
 
@@ -431,16 +437,16 @@ def _contradiction(e: Erratum, lib: Library, published: Library | None) -> str |
     contradicted itself there), or the words do not say what the correction makes the book say, of the same
     quantity."""
     page, place = e.evidence.page or "", e.evidence.place
-    named = f"'{page}'" if place == "page" else f"the {PLACES[place]} of '{page}'"
+    named = f"'{page}'" if place == "page" else _("the %(places)s of '%(page)s'", places=_(PLACES[place]), page=page)
     if place == "page" and page in _pages_changed(lib, e):
-        return (f"it quotes the page '{page}', which this erratum itself changes: quote another page of "
-                f"{lib.edition.id} that says what the correction says")
+        return (_("it quotes the page '%(page)s', which this erratum itself changes: quote another page of %(id)s "
+                  "that says what the correction says", page=page, id=lib.edition.id))
     if place != "page" and page not in lib.games:
-        return (f"'{page}' is no game of {lib.edition.id}, and only a game has a {PLACES[place]}: name the game "
-                f"(page:) whose {PLACES[place]} says what the correction says")
+        return (_("'%(page)s' is no game of %(id)s, and only a game has a %(places)s: name the game (page:) whose "
+                  "%(places)s says what the correction says", page=page, id=lib.edition.id, places=_(PLACES[place])))
     if place != "page" and _changes_place(e, lib, page, place):
-        return (f"it quotes {named}, which this erratum itself changes: quote another place of {lib.edition.id} "
-                "that says what the correction says")
+        return (_("it quotes %(named)s, which this erratum itself changes: quote another place of %(id)s that says "
+                  "what the correction says", named=named, id=lib.edition.id))
     quote = " ".join((e.evidence.words or "").split())
     other = _same_game(e, lib, page, quote, place)
     if other:
@@ -449,25 +455,32 @@ def _contradiction(e: Erratum, lib: Library, published: Library | None) -> str |
         printed = _cited_text(edition, page, place)
         missing = [part for part in (p.strip() for p in quote.split("; ")) if part not in printed]
         if missing:
-            why = "" if edition is lib else (", the edition it corrects (words another change of this edition made "
-                                              "prove nothing)")
-            return (f"the {edition.edition.id} {PLACES[place]} {named if place == 'page' else f'of {page!r}'} does "
-                    f"not print “{missing[0]}”{why}: quote the words as the {PLACES[place]} prints them (passages "
-                    "joined by '; ')")
+            values = {"edition": edition.edition.id, "places": _(PLACES[place]), "missing": missing[0]}
+            if place == "page":
+                return (_("the %(edition)s page %(named)s does not print “%(missing)s”: quote the words as the page "
+                          "prints them (passages joined by '; ')", named=named, **values) if edition is lib else
+                        _("the %(edition)s page %(named)s does not print “%(missing)s”, the edition it corrects (words "
+                          "another change of this edition made prove nothing): quote the words as the page prints "
+                          "them (passages joined by '; ')", named=named, **values))
+            return (_("the %(edition)s %(places)s of %(page)s does not print “%(missing)s”: quote the words as the "
+                      "%(places)s prints them (passages joined by '; ')", page=repr(page), **values) if edition is lib
+                    else _("the %(edition)s %(places)s of %(page)s does not print “%(missing)s”, the edition it "
+                           "corrects (words another change of this edition made prove nothing): quote the words as the "
+                           "%(places)s prints them (passages joined by '; ')", page=repr(page), **values))
     unstated = _states(e, lib, quote)
     if unstated:
-        return (f"the quoted words do not state what the correction makes the book say, {unstated}: quote the "
-                f"words of {named} that say it")
+        return (_("the quoted words do not state what the correction makes the book say, %(unstated)s: quote the "
+                  "words of %(named)s that say it", unstated=unstated, named=named))
     if place == "index":  # an index line prints a title and a number of players, the one quantity it states
         quantity = _quantity(e, lib)
         if quantity is None or "players" not in quantity[0]:
-            return (f"{named} states only the game's title and number of players, and this correction is of "
-                    "another quantity: quote a place that states the same quantity")
+            return (_("%(named)s states only the game's title and number of players, and this correction is of "
+                      "another quantity: quote a place that states the same quantity", named=named))
         return None
     unit = _same_quantity(e, lib, quote)
     if unit:
-        return (f"the quoted words print the number of another quantity: the correction's number is not said "
-                f"beside '{unit}': quote the words of {named} that state the same quantity")
+        return (_("the quoted words print the number of another quantity: the correction's number is not said beside "
+                  "'%(unit)s': quote the words of %(named)s that state the same quantity", unit=unit, named=named))
     return None
 
 
@@ -505,20 +518,21 @@ def _arithmetic(e: Erratum, lib: Library, published: Library | None) -> str | No
     check finds nothing wrong, or still finds something new wrong with this erratum alone applied."""
     chk = REGISTRY.get(e.check)
     if chk is None:
-        return f"'{e.check}' is not a check: name the check that finds the arithmetic wrong"
+        return _("'%(check)s' is not a check: name the check that finds the arithmetic wrong", check=e.check)
     fixed = _with_value(published, e, e.published, e.corrected) if published is not None else None
     if published is None or fixed is None:
-        return f"the arithmetic can be checked only in a game's data or prose, not in {e.file}: give another kind"
+        return _("the arithmetic can be checked only in a game's data or prose, not in %(file)s: give another kind",
+                 file=e.file)
     before = {(w.path, m) for w, m, _ in chk.func(published)}
     after = {(w.path, m) for w, m, _ in chk.func(fixed)}
     ed = published.edition.id
     if not before - after:
-        return (f"{e.check} finds nothing wrong with the published {e.published!r} in {ed} as published (no other "
-                "erratum applied): the arithmetic evidence must be a sum the check proves wrong there; give the "
-                "kind that says why the book was wrong")
+        return (_("%(check)s finds nothing wrong with the published %(published)s in %(ed)s as published (no other "
+                  "erratum applied): the arithmetic evidence must be a sum the check proves wrong there; give the "
+                  "kind that says why the book was wrong", check=e.check, published=repr(e.published), ed=ed))
     if after - before:
-        return (f"{e.check} finds the corrected {e.corrected!r} wrong too, applied alone to {ed} as published: "
-                f"{sorted(after - before)[0][1]}")
+        return (_("%(check)s finds the corrected %(corrected)s wrong too, applied alone to %(ed)s as published: "
+                  "%(value)s", check=e.check, corrected=repr(e.corrected), ed=ed, value=sorted(after - before)[0][1]))
     return None
 
 
@@ -545,4 +559,5 @@ def false_evidence(lib: Library) -> Iterator[Found]:
         problem = (_spelling(e, known) if kind == "spelling" else _usage(e, known, groups) if kind == "usage"
                    else _arithmetic(e, lib, published) if kind == "arithmetic" else _contradiction(e, lib, published))
         if problem:
-            yield lib.errata_doc.where(("errata", i, "evidence", "kind")), f"erratum '{e.id}': {problem}", None
+            yield lib.errata_doc.where(("errata", i, "evidence", "kind")), _("erratum '%(id)s': %(problem)s", id=e.id,
+                                                                             problem=problem), None

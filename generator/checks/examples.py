@@ -8,6 +8,7 @@ from ..book.arith import example_values
 from ..book.library import Library
 from ..book.model import ExampleValue
 from ..book.prose import format_value
+from ..book.words import _
 from . import Found, bodies, check
 
 
@@ -23,7 +24,9 @@ def arithmetic(lib: Library) -> Iterator[Found]:
                 label = value.label if isinstance(value, ExampleValue) and value.label else name
                 expr = value.expr if isinstance(value, ExampleValue) else ""
                 yield (b.at("examples", key, "values", name),
-                       f"{b.name}{example.title}, {label}: {expr} = {format_value(round(computed, 6))}, stated {format_value(stated)}",
+                       _("%(name)s%(title)s, %(label)s: %(expr)s = %(computed)s, stated %(stated)s", name=b.name,
+                         title=example.title, label=label, expr=expr, computed=format_value(round(computed, 6)),
+                         stated=format_value(stated)),
                        b.game)
 
 
@@ -32,6 +35,6 @@ def bad_expression(lib: Library) -> Iterator[Found]:
     """A worked example's expression is not arithmetic over its earlier figures."""
     for b in bodies(lib):
         for key, example in b.rules.examples.items():
-            for name, (_, _, problem) in example_values(example.values).items():
+            for name, (_value, _shown, problem) in example_values(example.values).items():
                 if problem:
                     yield b.at("examples", key, "values", name), f"{b.name}{example.title}, {name}: {problem}", b.game

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from ..book import index as book_index
 from ..book.library import GameSource, Library
 from ..book.phrases import parse_players
+from ..book.words import _
 from . import Found, check
 
 
@@ -29,7 +30,7 @@ def _entries(lib: Library):
 @check("index.players_mismatch")
 def players_mismatch(lib: Library) -> Iterator[Found]:
     """The index gives a game a different number of players than the game's page."""
-    for _, _, entry, where in _entries(lib):
+    for _section, _title, entry, where in _entries(lib):
         gs = lib.games.get(entry.game)
         if gs is None:
             continue
@@ -37,8 +38,9 @@ def players_mismatch(lib: Library) -> Iterator[Found]:
             continue
         printed, page = parse_players(entry.players), parse_players(gs.game.players)
         if not printed.same_as(page):
-            yield (where, f"{entry.title}: the index says '{entry.players}' ({printed.describe()}), "
-                   f"the game page says '{gs.game.players}' ({page.describe()})", entry.game)
+            yield (where, _("%(title)s: the index says '%(players)s' (%(describe)s), the game page says "
+                            "'%(players2)s' (%(describe2)s)", title=entry.title, players=entry.players,
+                            describe=printed.describe(), players2=gs.game.players, describe2=page.describe()), entry.game)
 
 
 # A count as a page's prose prints it: '2 to 8 players', '2, 4 or 6 people', 'Two people'.
@@ -82,17 +84,18 @@ def correction_unstated(lib: Library) -> Iterator[Found]:
         gs = lib.games.get(entry.game) if entry is not None else None
         if gs is not None and not page_states(gs, e.corrected):
             yield (lib.errata_doc.where(("errata", i, "corrected")),
-                   f"erratum '{e.id}': {entry.title}: the {gs.game.title} page does not state '{e.corrected}' players: an "
-                   f"index line is corrected only to the count its page states; remove the erratum (the index's "
-                   f"'{e.published}' stands)", entry.game)
+                   _("erratum '%(id)s': %(title)s: the %(title2)s page does not state '%(corrected)s' players: an "
+                     "index line is corrected only to the count its page states; remove the erratum (the index's "
+                     "'%(published)s' stands)", id=e.id, title=entry.title, title2=gs.game.title,
+                     corrected=e.corrected, published=e.published), entry.game)
 
 
 @check("index.unknown_game")
 def unknown_game(lib: Library) -> Iterator[Found]:
     """The index lists a game the book does not have."""
-    for _, _, entry, where in _entries(lib):
+    for _section, _title, entry, where in _entries(lib):
         if entry.game not in lib.games:
-            yield where, f"{entry.title}: no such game in this edition", entry.game
+            yield where, _("%(title)s: no such game in this edition", title=entry.title), entry.game
 
 
 @check("index.missing_game")
@@ -103,17 +106,18 @@ def missing_game(lib: Library) -> Iterator[Found]:
         return
     for gs in lib.ordered_games():
         if gs.id not in listed:
-            yield gs.where(("title",)), f"{gs.game.title} is not in the printed index", gs.id
+            yield gs.where(("title",)), _("%(title)s is not in the printed index", title=gs.game.title), gs.id
 
 
 @check("index.section_mismatch")
 def section_mismatch(lib: Library) -> Iterator[Found]:
     """The index files a game under another section than the book does."""
     section_of = {g: s.id for s in lib.book.sections for g in s.games}
-    for section, _, entry, where in _entries(lib):
+    for section, _title, entry, where in _entries(lib):
         actual = section_of.get(entry.game)
         if actual and actual != section:
-            yield where, f"{entry.title}: indexed under '{section}', but the book places it under '{actual}'", entry.game
+            yield where, _("%(title)s: indexed under '%(section)s', but the book places it under '%(actual)s'",
+                           title=entry.title, section=section, actual=actual), entry.game
 
 
 @check("index.page_order")
@@ -124,10 +128,11 @@ def page_order(lib: Library) -> Iterator[Found]:
     # (counted first, it put every game after it out of order).
     entries = sorted((e for e in _entries(lib) if e[2].game in order), key=lambda e: order.index(e[2].game))
     last = 0
-    for _, _, entry, where in entries:
+    for _section, _title, entry, where in entries:
         first = book_index.page_span(entry.page)[0]
         if first < last:
-            yield where, f"{entry.title}: page {entry.page} comes before page {last}, the game before it", entry.game
+            yield where, _("%(title)s: page %(page)s comes before page %(last)s, the game before it",
+                           title=entry.title, page=entry.page, last=last), entry.game
         last = max(last, first)
 
 
@@ -137,18 +142,19 @@ def title_mismatch(lib: Library) -> Iterator[Found]:
     def norm(text: str) -> str:
         return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
-    for _, _, entry, where in _entries(lib):
+    for _section, _title, entry, where in _entries(lib):
         gs = lib.games.get(entry.game)
         if gs and not norm(entry.title).startswith(norm(gs.game.title)):
-            yield where, f"the index calls it '{entry.title}', the page '{gs.game.title}'", entry.game
+            yield where, _("the index calls it '%(title)s', the page '%(title2)s'", title=entry.title,
+                           title2=gs.game.title), entry.game
 
 
 @check("index.duplicate_entry")
 def duplicate_entry(lib: Library) -> Iterator[Found]:
     """The index lists one game twice (its page numbers and counts would be stated twice)."""
     seen: dict[str, str] = {}
-    for section, _, entry, where in _entries(lib):
+    for section, _title, entry, where in _entries(lib):
         if entry.game in seen:
-            yield (where, f"{entry.title}: the index lists '{entry.game}' twice (also under {seen[entry.game]}): "
-                   "remove this line instead", entry.game)
+            yield (where, _("%(title)s: the index lists '%(game)s' twice (also under %(seen)s): remove this line "
+                            "instead", title=entry.title, game=entry.game, seen=seen[entry.game]), entry.game)
         seen.setdefault(entry.game, section)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import Library
-from ..book.words import SOURCE, catalogue, has_catalogue, languages
+from ..book.words import SOURCE, _, catalogue, has_catalogue, languages
 from . import Found, check
 
 
@@ -18,16 +18,21 @@ def language_unknown(lib: Library) -> Iterator[Found]:
     """The tool has no message catalogue for the book's language: the words it writes are English."""
     language = lib.book.language
     if not has_catalogue(language):
-        yield (lib.book_doc.where(("language",)), f"the tool has no words in '{language}' (it has "
-               f"{', '.join(languages())}): the boxes, headings and buttons it writes are in English; add "
-               f"templates/locale/{language}.po to the tool, or give your own words in book.yaml's messages:", None)
+        yield (lib.book_doc.where(("language",)), _("the tool has no words in '%(language)s' (it has %(languages)s): "
+                                                    "the boxes, headings and buttons it writes are in English; add "
+                                                    "templates/locale/%(language)s.po to the tool, or give your own "
+                                                    "words in book.yaml's messages:", language=language,
+                                                    languages=', '.join(languages())), None)
 
 
 @check("book.message_unknown", "warning")
 def message_unknown(lib: Library) -> Iterator[Found]:
     """A message book.yaml gives its own words for is none the tool writes: it would change nothing."""
+    if not lib.book.messages:  # nothing to look up: the catalogue (every message the tool writes) is not read
+        return
     known = set(catalogue(SOURCE))
     for message in lib.book.messages:
         if message not in known:
-            yield (lib.book_doc.where(("messages", message)), f"'{message}' is no message the tool writes: name "
-                   "one by its English words as templates/locale/en.po writes them (msgid)", None)
+            yield (lib.book_doc.where(("messages", message)), _("'%(text)s' is no message the tool writes: name one "
+                                                                "by its English words as templates/locale/en.po "
+                                                                "writes them (msgid)", text=message), None)

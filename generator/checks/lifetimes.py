@@ -13,6 +13,7 @@ from typing import Any
 
 from ..book.library import BOOK_FILE, DATA_DIR, Library
 from ..book.model import edition_key
+from ..book.words import _
 from ..errors import Location, echo
 from . import Found, check
 
@@ -45,8 +46,9 @@ def unlisted(lib: Library) -> Iterator[Found]:
     """introduced: or retired: names an edition that book.yaml does not list: the game would vanish from the book."""
     listed = ", ".join(e.id for e in lib.book.editions)
     for where, key, value, later, gid in _unlisted(lib):
-        what = "printed in no edition" if key == "introduced" else "retired from no edition"
-        how = (f"name one of those; for the next edition, open it first (`rulebook edition new {echo(value)}`), then "
-               "add to it") if later else "name one of those"
-        yield where, (f"{key}: {echo(value)} is not an edition of {DATA_DIR}/{BOOK_FILE} (it lists {listed}): it is "
-                      f"{what}: {how}"), gid
+        what = _("printed in no edition") if key == "introduced" else _("retired from no edition")
+        how = (_("name one of those; for the next edition, open it first (`rulebook edition new %(value)s`), then "
+                 "add to it", value=echo(value))) if later else _("name one of those")
+        yield where, (_("%(key)s: %(value)s is not an edition of %(data_dir)s/%(book_file)s (it lists %(listed)s): "
+                        "it is %(what)s: %(how)s", key=key, value=echo(value), data_dir=DATA_DIR, book_file=BOOK_FILE,
+                        listed=listed, what=what, how=how)), gid

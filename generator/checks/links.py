@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ..book.library import Library
 from ..book.links import book_pages, doc_of_source, links, resolve
+from ..book.words import _
 from ..errors import Location, echo
 from . import Found, check
 
@@ -35,8 +36,9 @@ def broken_link(lib: Library) -> Iterator[Found]:
             leads = resolve(link.target, here, pages)
             if leads.problem is None:
                 continue
-            fix = (f"write '[{link.text}]({leads.fix})' instead" if leads.fix else leads.advice or
-                   "link to a page of the book by its file (a game from a game: 'hearts.md') or to a full "
-                   "'https://' address")
+            fix = (_("write '[%(text)s](%(fix)s)' instead", text=link.text, fix=leads.fix) if leads.fix else leads.advice or
+                   _("link to a page of the book by its file (a game from a game: 'hearts.md') or to a full "
+                     "'https://' address"))
             yield (Location(path, link.line, link.col),
-                   f"the link {echo(link.target, 80)} leads to nothing: {leads.problem}; {fix}", game)
+                   _("the link %(target)s leads to nothing: %(problem)s; %(fix)s", target=echo(link.target, 80),
+                     problem=leads.problem, fix=fix), game)

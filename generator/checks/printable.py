@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from ..book.library import Library
 from ..book.loader import TextDoc
 from ..book.prose import REF
+from ..book.words import _
 from ..errors import Location, echo
 from . import Found, check
 
@@ -83,19 +84,21 @@ def title_breaks_heading(lib: Library) -> Iterator[Found]:
     """A title would not print as one heading: empty, on two lines, too long, a word too wide, or Markdown in it."""
     for where, title, game in _titles(lib):
         if not title.strip():
-            yield where, "the title is empty: a page head would print nothing; write the title", game
+            yield where, _("the title is empty: a page head would print nothing; write the title"), game
         elif "\n" in title.strip():
-            yield where, (f"the title {echo(title)} runs over two lines: a heading is one line; write it on one "
-                          "line"), game
+            yield where, (_("the title %(title)s runs over two lines: a heading is one line; write it on one line",
+                            title=echo(title))), game
         elif len(title) > MAX_TITLE:
-            yield where, (f"the title is {len(title)} characters: a page head holds one line of {MAX_TITLE}; "
-                          "write a shorter title (other names go in other_names)"), game
+            yield where, (_("the title is %(title_count)s characters: a page head holds one line of %(max_title)s; "
+                            "write a shorter title (other names go in other_names)", title_count=len(title),
+                            max_title=MAX_TITLE)), game
         elif _MARKDOWN_IN_TITLE.search(title):
-            yield where, (f"the title {echo(title)} holds Markdown ({echo(_MARKDOWN_IN_TITLE.search(title).group())}):"
-                          " the heading would print it as markup, not as written; write the title in words"), game
+            yield where, (_("the title %(title)s holds Markdown (%(group)s): the heading would print it as markup, "
+                            "not as written; write the title in words", title=echo(title),
+                            group=echo(_MARKDOWN_IN_TITLE.search(title).group()))), game
         elif not word_fits(longest_word(title, TITLE_LETTERS), TITLE_PT, MEASURE_MM):
-            yield where, (f"'{longest_word(title)[:40]}...' in the title is wider than the page at the title's size: "
-                          "break it with a space or a hyphen"), game
+            yield where, (_("'%(longest_word)s...' in the title is wider than the page at the title's size: break it "
+                            "with a space or a hyphen", longest_word=longest_word(title)[:40])), game
 
 
 @check("prose.image")
@@ -105,8 +108,9 @@ def prose_image(lib: Library) -> Iterator[Found]:
         for n, line in enumerate(prose.text.splitlines(), 1):
             m = IMAGE.search(line) if "![" in line else None
             if m:
-                yield (Location(prose.path, n), f"an image ({echo(m.group()[:40])}...): the book prints no images, "
-                       "and the site and the PDF would drop it with its alt text; describe it in words instead", game)
+                yield (Location(prose.path, n), _("an image (%(group)s...): the book prints no images, and the site "
+                                                  "and the PDF would drop it with its alt text; describe it in words "
+                                                  "instead", group=echo(m.group()[:40])), game)
 
 
 @check("prose.long_word")
@@ -118,10 +122,10 @@ def long_word(lib: Library) -> Iterator[Found]:
                 continue
             word = longest_word(line.lstrip("#>*-+ |"), LINE_LETTERS)
             if not word_fits(word, BODY_PT, NARROWEST_MM):
-                yield (Location(prose.path, n), f"{echo(word, 50)} is {len(word)} characters with no space or hyphen:"
-                       f" the PDF cannot break it, and a line holds about {LINE_LETTERS}; break it with a space or a "
-                       "hyphen, or "
-                       "shorten it", game)
+                yield (Location(prose.path, n), _("%(word)s is %(word_count)s characters with no space or hyphen: "
+                                                  "the PDF cannot break it, and a line holds about %(line_letters)s; "
+                                                  "break it with a space or a hyphen, or shorten it",
+                                                  word=echo(word, 50), word_count=len(word), line_letters=LINE_LETTERS), game)
 
 
 _ROW = re.compile(r"^\s*\|?(.*?)\|?\s*$")
@@ -151,8 +155,10 @@ def wide_table(lib: Library) -> Iterator[Found]:
             widest = [max((len(longest_word(r[c])) for r in rows if c < len(r)), default=0) for c in range(columns)]
             width = sum(w * EM * BODY_PT * MM_PER_PT + CELL_PADDING_MM for w in widest)
             if width > MEASURE_MM:
-                yield (Location(prose.path, start + 1), f"a table of {columns} columns needs at least {width:.0f} mm "
-                       f"(each column as wide as its longest word), and the page is {MEASURE_MM} mm: the PDF would "
-                       "cut it; use fewer columns, or shorter words in them", game)
+                yield (Location(prose.path, start + 1), _("a table of %(columns)s columns needs at least %(width)s "
+                                                          "mm (each column as wide as its longest word), and the "
+                                                          "page is %(measure_mm)s mm: the PDF would cut it; use "
+                                                          "fewer columns, or shorter words in them", columns=columns,
+                                                          width=format(width, '.0f'), measure_mm=MEASURE_MM), game)
 
 

@@ -20,6 +20,7 @@ from ..book.model import GameBody
 from ..book.numwords import WORD_PATTERN, from_words
 from ..book.phrases import MAX_DIGITS, parse_players, parse_range
 from ..book.prose import REF
+from ..book.words import _
 from ..errors import Location
 from . import Body, Found, bodies, check
 
@@ -134,7 +135,7 @@ def modelled(body: GameBody) -> dict[str, tuple[set[int], str]]:
         if body.players is not None:  # the decks as built, for the player counts the game claims
             sizes |= {len(t.cards) for n in parse_players(body.players).counts()[:12] for t in tables(body, n)}
         if sizes:
-            out["deck size"] = (sizes, "the deck (equipment.cards)")
+            out["deck size"] = (sizes, _("the deck (equipment.cards)"))
     if body.players is not None:
         spec = parse_players(body.players)
         out["players"] = (set(spec.counts()), "players")
@@ -151,9 +152,9 @@ def modelled(body: GameBody) -> dict[str, tuple[set[int], str]]:
         [i for r in (body.rounds.items if body.rounds else []) for i in r.scoring]
     bonuses = [i for i in items if i.threshold is not None or "bonus" in i.label.lower()]
     if amounts := {abs(i.points) for i in bonuses if isinstance(i.points, int) and not isinstance(i.points, bool)}:
-        out["bonus"] = (amounts, "the bonus's points (scoring)")
+        out["bonus"] = (amounts, _("the bonus's points (scoring)"))
     if thresholds := {i.threshold for i in bonuses if i.threshold is not None}:
-        out["threshold"] = (thresholds, "the bonus's threshold (scoring)")
+        out["threshold"] = (thresholds, _("the bonus's threshold (scoring)"))
     return out
 
 
@@ -183,7 +184,8 @@ def number_findings(path: str, text: str, body: GameBody, name: str) -> Iterator
                 seen.add(m.start(1))
                 shown = ", ".join(map(str, sorted(allowed)[:6])) + (" ..." if len(allowed) > 6 else "")
                 yield (Location(path, lineno, m.start(1) + 1),
-                       f"{name}'{m.group(0).strip()}' says {value}, but {field} is {shown}")
+                       _("%(name)s'%(words)s' says %(value)s, but %(field)s is %(shown)s", name=name,
+                         words=m.group(0).strip(), value=value, field=field, shown=shown))
 
 
 @check("prose.number_mismatch")

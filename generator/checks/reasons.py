@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ..book.library import Library
 from ..book.loader import YamlDoc, leaves
+from ..book.words import _
 from . import Found, check
 
 # The fields that say why in a sentence: an erratum's note and its evidence's why, a decision's why, an acceptance's
@@ -27,6 +28,6 @@ def not_one_line(lib: Library) -> Iterator[Found]:
     for doc in _docs(lib):
         for path, value in leaves(doc.data):
             if path and path[-1] in REASONS and isinstance(value, str) and "\n" in value.strip("\n"):
-                yield doc.where(path), (f"{path[-1]}: runs over {value.strip(chr(10)).count(chr(10)) + 1} lines: "
-                                        "write it as one sentence on one line (in YAML, a folded `>-` block or a "
-                                        "quoted string)"), None
+                yield doc.where(path), (_("%(path)s: runs over %(value)s lines: write it as one sentence on one line "
+                                          "(in YAML, a folded `>-` block or a quoted string)", path=path[-1],
+                                          value=value.strip(chr(10)).count(chr(10)) + 1)), None

@@ -11,6 +11,7 @@ from ..book.library import Library
 from ..book.loader import TextDoc
 from ..book.numwords import SCORE_STYLES, STYLES
 from ..book.prose import MISSING, REF, find_refs, is_block_path, lookup
+from ..book.words import _
 from ..errors import Location
 from . import check
 
@@ -35,17 +36,20 @@ def _resolves(path: str, block: bool, scopes: list[Any], style: str | None = Non
         if value is MISSING:
             continue
         if block and not is_block_path(path):
-            return f"'{{{path}}}' on a line of its own must name a table (scoring.ID, rounds, alternate_rules, examples.ID, score_sheet)"
+            return _("'{%(path)s}' on a line of its own must name a table (scoring.ID, rounds, alternate_rules, "
+                     "examples.ID, score_sheet)", path=path)
         if not block and isinstance(value, (dict, list)):
-            return f"'{{{path}}}' is a table, not a value; put it on a line of its own"
+            return _("'{%(path)s}' is a table, not a value; put it on a line of its own", path=path)
         if style in SCORE_STYLES and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            return f"'{{{path}:{style}}}' asks for a score, but the value is {value!r}; write '{{{path}}}'"
+            return _("'{%(path)s:%(style)s}' asks for a score, but the value is %(value)s; write '{%(path)s}'",
+                     path=path, style=style, value=repr(value))
         if style and style not in SCORE_STYLES and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value)):
-            return f"'{{{path}:{style}}}' asks for a number in words, but the value is {value!r}; write '{{{path}}}'"
+            return _("'{%(path)s:%(style)s}' asks for a number in words, but the value is %(value)s; write "
+                     "'{%(path)s}'", path=path, style=style, value=repr(value))
         return None
     close = hints.nearest(path, (p for scope in scopes for p in hints.paths(scope)))
-    instead = f"; write '{{{close}}}' instead" if close else "; write a path to a value, such as '{deal.each}', instead"
-    return f"'{{{path}}}' does not name anything in the data{instead}"
+    instead = _("; write '{%(close)s}' instead", close=close) if close else _("; write a path to a value, such as '{deal.each}', instead")
+    return _("'{%(path)s}' does not name anything in the data%(instead)s", path=path, instead=instead)
 
 
 DOUBLED = re.compile(r"\{\{([^{}]*+)\}\}|\{\{|\}\}")  # what is inside is stripped where it is read
@@ -66,9 +70,10 @@ def _not_references(line: str) -> Iterator[tuple[int, str]]:
             continue
         start = _PATH_START.match(m.group(1))
         path = start.group(1).lower().rstrip(".") if start else ""
-        instead = f"write '{{{path}}}' instead" if path else "write a path to a value, such as '{deal.each}', instead"
-        yield m.start() + 1, (f"'{m.group(0)}' is not a reference and would be printed with its braces: a reference "
-                              f"is {{path}} or {{path:style}} (style: {'|'.join((*STYLES, *SCORE_STYLES))}); {instead}")
+        instead = _("write '{%(path)s}' instead", path=path) if path else _("write a path to a value, such as '{deal.each}', instead")
+        yield m.start() + 1, (_("'%(group)s' is not a reference and would be printed with its braces: a reference is "
+                                "{path} or {path:style} (style: %(value)s); %(instead)s", group=m.group(0),
+                                value='|'.join((*STYLES, *SCORE_STYLES)), instead=instead))
 
 
 def _doubled(text: TextDoc) -> Iterator[tuple[Location, str]]:
@@ -76,8 +81,9 @@ def _doubled(text: TextDoc) -> Iterator[tuple[Location, str]]:
     for n, line in enumerate(text.text.splitlines(), 1):
         m = DOUBLED.search(line)
         if m:
-            fix = f"{{{m.group(1).strip()}}}" if m.group(1) and m.group(1).strip() else "one brace on each side"
-            yield Location(text.path, n, m.start() + 1), f"doubled braces print a brace around the value: write {fix} instead"
+            fix = f"{{{m.group(1).strip()}}}" if m.group(1) and m.group(1).strip() else _("one brace on each side")
+            yield Location(text.path, n, m.start() + 1), _("doubled braces print a brace around the value: write "
+                                                           "%(fix)s instead", fix=fix)
 
 
 @check("reference.unknown")
@@ -116,7 +122,7 @@ def unknown_reference(lib: Library):
             scopes = [local, data]
             if loc and loc[0] == "variants" and len(loc) > 1:
                 scopes.insert(1, data["variants"][loc[1]])
-            for _, problem in _not_references(text):
+            for _found, problem in _not_references(text):
                 yield gs.where(loc), problem, gs.id
             for ref in find_refs(text):
                 if ref.block:

@@ -9,6 +9,7 @@ from ..book.equipment import deal_for, doubles_played, each, top_double
 from ..book.library import Library
 from ..book.model import Rounds
 from ..book.phrases import meld_cards, parse_players
+from ..book.words import _
 from . import Body, Found, bodies, check
 
 RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
@@ -28,14 +29,16 @@ def round_count(b: Body) -> tuple[int, str] | None:
     if r.ranks:
         pred = parse_cards(r.ranks)
         n = sum(1 for rank in RANKS if pred((rank, "spades")))
-        return n, f"one round per rank {r.ranks} = {n}"
+        return n, _("one round per rank %(ranks)s = %(count)s", ranks=r.ranks, count=n)
     if r.items:
         n = len(r.items) * (2 if r.then_reversed else 1)
-        return n, f"{len(r.items)} rounds" + (" played forward and reversed" if r.then_reversed else "") + f" = {n}"
+        if r.then_reversed:
+            return n, _("%(items)s rounds played forward and reversed = %(count)s", items=len(r.items), count=n)
+        return n, _("%(items)s rounds = %(count)s", items=len(r.items), count=n)
     top = top_double(b.rules)
     if r.doubles and top is not None:
         n = len(doubles_played(b.rules))
-        return n, f"one hand per double of a double-{top} set, blank included = {n}"
+        return n, _("one hand per double of a double-%(top)s set, blank included = %(count)s", top=top, count=n)
     return None
 
 
@@ -52,16 +55,20 @@ def count_mismatch(lib: Library) -> Iterator[Found]:
     for b, r in with_rounds(lib):
         counted = round_count(b)
         if r.stated_count is not None and counted and counted[0] != r.stated_count:
-            yield b.at("rounds", "stated_count"), f"{b.name}{counted[1]}, stated {r.stated_count}", b.game
+            yield b.at("rounds", "stated_count"), _("%(name)s%(counted)s, stated %(stated_count)s", name=b.name,
+                                                    counted=counted[1], stated_count=r.stated_count), b.game
         for i, s in enumerate(r.sequences):
             length = sequence_length(s.start, s.low, s.back_up)
             if s.stated_count is not None and length != s.stated_count:
-                way = f"{s.start} down to {s.low}" + (f" and back up to {s.start}" if s.back_up else "")
+                way = (_("%(start)s down to %(low)s and back up to %(start)s", start=s.start, low=s.low) if s.back_up
+                       else _("%(start)s down to %(low)s", start=s.start, low=s.low))
                 yield (b.at("rounds", "sequences", i, "stated_count"),
-                       f"{b.name}{way} is {length} hands, stated {s.stated_count}", b.game)
+                       _("%(name)s%(way)s is %(length)s hands, stated %(stated_count)s", name=b.name, way=way,
+                         length=length, stated_count=s.stated_count), b.game)
         goal = b.rules.goal
         if goal and goal.rounds is not None and counted and r.items and counted[0] != goal.rounds:
-            yield (b.at("goal", "rounds"), f"{b.name}the goal counts {goal.rounds} rounds, but {counted[1]}", b.game)
+            yield (b.at("goal", "rounds"), _("%(name)sthe goal counts %(rounds)s rounds, but %(counted)s", name=b.name,
+                                             rounds=goal.rounds, counted=counted[1]), b.game)
 
 
 @check("rounds.meld_exceeds_hand")
@@ -80,7 +87,8 @@ def meld_exceeds_hand(lib: Library) -> Iterator[Found]:
             need = meld_cards(rnd.meld)
             if need > hand + 1:  # a player draws before melding
                 yield (b.at("rounds", "items", i, "meld"),
-                       f"{b.name}{rnd.name}: '{rnd.meld}' needs {need} cards, but a hand has {hand} (+1 drawn)", b.game)
+                       _("%(name)s%(name2)s: '%(meld)s' needs %(need)s cards, but a hand has %(hand)s (+1 drawn)",
+                         name=b.name, name2=rnd.name, meld=rnd.meld, need=need, hand=hand), b.game)
 
 
 @check("rounds.doubles_without_set")
@@ -89,5 +97,5 @@ def doubles_without_set(lib: Library) -> Iterator[Found]:
     for b, r in with_rounds(lib):
         if r.doubles and r.doubles.order == "down" and top_double(b.rules) is None:
             yield (b.at("rounds", "doubles", "order"),
-                   f"{b.name}the hands go down from the set's top double, but equipment.dominoes.set states none: "
-                   "state the set (12 for double-12), or play them up from the blank", b.game)
+                   _("%(name)sthe hands go down from the set's top double, but equipment.dominoes.set states none: "
+                     "state the set (12 for double-12), or play them up from the blank", name=b.name), b.game)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from ..book.library import CONTENT_DIR, Library
 from ..book.loader import TextDoc
 from ..book.prose import BLOCK_LINE, REF
+from ..book.words import _
 from ..errors import Location
 from . import Found, bodies, check
 
@@ -51,13 +52,14 @@ def no_rules(lib: Library) -> Iterator[Found]:
             prose, file = b.gs.prose, f"{CONTENT_DIR}/{b.game}.md"
         else:
             prose, file = b.gs.variant_prose.get(b.variant.id), f"{CONTENT_DIR}/{b.game}.{b.variant.id}.md"
-        who = f"variant {b.variant.title}" if b.variant else b.gs.game.heading()
+        who = _("variant %(title)s", title=b.variant.title) if b.variant else b.gs.game.heading()
         if prose is None:
             if b.variant is not None:  # a game without its file is refused on loading
                 yield (b.gs.where(("variants", b.index, "id")),
-                       f"{who} has no prose file {file}: its page would print no rules; write them there", b.game)
+                       _("%(who)s has no prose file %(file)s: its page would print no rules; write them there",
+                         who=who, file=file), b.game)
             continue
         if not has_rules(prose.text):
-            yield (_where(prose), f"{who}: {file} has no rules in it, only headings, rules (---), front matter or data "
-                                  "tables: its page would "
-                                  "print none; write the rules as the source gives them", b.game)
+            yield (_where(prose), _("%(who)s: %(file)s has no rules in it, only headings, rules (---), front matter "
+                                    "or data tables: its page would print none; write the rules as the source gives "
+                                    "them", who=who, file=file), b.game)

@@ -10,6 +10,7 @@ from ..book.library import Library
 from ..book.model import ScoreItem
 from ..book.phrases import NumRange, parse_players, parse_range
 from ..book.prose import format_value
+from ..book.words import _
 from . import Body, Found, bodies, check
 from .values import face_value
 
@@ -50,7 +51,7 @@ def cards_worth(b: Body, item: ScoreItem, cards: CardSet) -> tuple[float, str] |
         values = [(face_value(rank, item.ranks), copies) for (rank, _), copies in matching.counts.items()]
         if any(v is None for v, _ in values):
             return None  # a card with no number on its face and no value given: scoring.undefined_case's
-        return sum(v * copies for v, copies in values), f"{n} at face value"
+        return sum(v * copies for v, copies in values), _("%(count)s at face value", count=n)
     if isinstance(item.points, (int, float)):
         return n * item.points, f"{n} x {format_value(item.points)}"
     return None
@@ -72,9 +73,9 @@ def item_total(b: Body, item: ScoreItem, cards: CardSet | None) -> tuple[float, 
         tricks = tricks_per_hand(b)
         if tricks is None:
             return None
-        return tricks * points, f"{tricks} tricks x {format_value(points)}"
+        return tricks * points, _("%(tricks)s tricks x %(points)s", tricks=tricks, points=format_value(points))
     if unit == "event":
-        return points, f"{format_value(points)} once"
+        return points, _("%(points)s once", points=format_value(points))
     return None
 
 
@@ -94,7 +95,7 @@ def _round_possible(b: Body, scoring: list[ScoreItem], cards: CardSet | None) ->
         if item.conditional:
             high += max(value, 0)
             low += min(value, 0)
-            parts.append(f"up to {how}")
+            parts.append(_("up to %(how)s", how=how))
         else:
             high += value
             low += value
@@ -118,7 +119,9 @@ def total_mismatch(lib: Library) -> Iterator[Found]:
                     worth = item_total(b, item, cards)
                     if worth and worth[0] != _range(item.stated_total).high:
                         yield (b.at("scoring", key, "items", i, "stated_total"),
-                               f"{b.name}{item.label}: {worth[1]} = {format_value(worth[0])}, stated {item.stated_total}", b.game)
+                               _("%(name)s%(label)s: %(worth)s = %(worth2)s, stated %(stated_total)s", name=b.name,
+                                 label=item.label, worth=worth[1], worth2=format_value(worth[0]),
+                                 stated_total=item.stated_total), b.game)
             if table.stated_total is not None and cards is not None and table.kind in ("card_values", "counters"):
                 total, counted, known = 0.0, [], True
                 for item in table.items:
@@ -131,7 +134,9 @@ def total_mismatch(lib: Library) -> Iterator[Found]:
                         counted.append(worth[1])
                 if known and total != table.stated_total:
                     yield (b.at("scoring", key, "stated_total"),
-                           f"{b.name}{table.title or key}: {' + '.join(counted)} = {format_value(total)}, stated {table.stated_total}", b.game)
+                           _("%(name)s%(value)s: %(counted)s = %(total)s, stated %(stated_total)s", name=b.name,
+                             value=table.title or key, counted=' + '.join(counted), total=format_value(total),
+                             stated_total=table.stated_total), b.game)
         rounds = b.rules.rounds.items if b.rules.rounds else []
         computed: dict[str, tuple[float, float, str]] = {}
         for r_index, rnd in enumerate(rounds):
@@ -140,24 +145,31 @@ def total_mismatch(lib: Library) -> Iterator[Found]:
                     worth = item_total(b, item, cards)
                     if worth and worth[0] != _range(item.stated_total).high:
                         yield (b.at("rounds", "items", r_index, "scoring", i, "stated_total"),
-                               f"{b.name}{rnd.name}: {worth[1]} = {format_value(worth[0])}, stated {item.stated_total}", b.game)
+                               _("%(name)s%(name2)s: %(worth)s = %(worth2)s, stated %(stated_total)s", name=b.name,
+                                 name2=rnd.name, worth=worth[1], worth2=format_value(worth[0]),
+                                 stated_total=item.stated_total), b.game)
             if rnd.scoring:
                 possible = _round_possible(b, rnd.scoring, cards)
                 if possible:
                     computed[rnd.name] = possible
                     if rnd.possible is not None and not _compare_possible(rnd.possible, possible[0], possible[1]):
                         shown = format_value(possible[1]) if possible[0] == possible[1] else \
-                            f"{format_value(possible[0])} to {format_value(possible[1])}"
+                            _("%(possible)s to %(possible2)s", possible=format_value(possible[0]),
+                              possible2=format_value(possible[1]))
                         yield (b.at("rounds", "items", r_index, "possible"),
-                               f"{b.name}{rnd.name}: {possible[2]} gives a possible {shown}, stated {rnd.possible}", b.game)
+                               _("%(name)s%(name2)s: %(possible)s gives a possible %(shown)s, stated %(possible2)s",
+                                 name=b.name, name2=rnd.name, possible=possible[2], shown=shown,
+                                 possible2=rnd.possible), b.game)
         sheet = b.rules.score_sheet
         for i, block in enumerate(sheet.blocks if sheet else []):
             if block.possible is not None and block.round in computed:
                 low, high, how = computed[block.round]
                 if not _compare_possible(block.possible, low, high):
-                    shown = format_value(high) if low == high else f"{format_value(low)} to {format_value(high)}"
+                    shown = format_value(high) if low == high else _("%(low)s to %(high)s", low=format_value(low),
+                                                                     high=format_value(high))
                     yield (b.at("score_sheet", "blocks", i, "possible"),
-                           f"{b.name}score sheet, {block.round}: {how} gives a possible {shown}, stated {block.possible}", b.game)
+                           _("%(name)sscore sheet, %(round)s: %(how)s gives a possible %(shown)s, stated %(possible)s",
+                             name=b.name, round=block.round, how=how, shown=shown, possible=block.possible), b.game)
 
 
 @check("deck.size_mismatch")
@@ -173,4 +185,5 @@ def deck_size_mismatch(lib: Library) -> Iterator[Found]:
             sizes = sorted({len(t.cards) for t in found})
             if sizes and cfg.stated_cards not in sizes:
                 yield (b.at("equipment", "cards", i, "stated_cards"),
-                       f"{b.name}{found[0].describe()}, stated {cfg.stated_cards} cards", b.game)
+                       _("%(name)s%(deck)s, stated %(stated_cards)s cards", name=b.name,
+                         deck=found[0].describe(), stated_cards=cfg.stated_cards), b.game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import Library
+from ..book.words import _
 from . import Found, bodies, check
 
 
@@ -22,8 +23,8 @@ def unfit(lib: Library) -> Iterator[Found]:
         for i, block in enumerate(sheet.blocks):
             if block.round is not None and block.round not in names:
                 yield (b.at("score_sheet", "blocks", i, "round"),
-                       f"{b.name}the sheet keeps round '{block.round}', which the rounds do not list: "
-                       f"name one of {sorted(names)}", b.game)
+                       _("%(name)sthe sheet keeps round '%(round)s', which the rounds do not list: name one of "
+                         "%(names)s", name=b.name, round=block.round, names=sorted(names)), b.game)
         totalled = {block.heading: block for block in sheet.blocks if block.total is not None}
         for i, block in enumerate(sheet.blocks):
             for j, name in enumerate(block.carries):
@@ -32,27 +33,31 @@ def unfit(lib: Library) -> Iterator[Found]:
                     continue  # a row of the block's own (a bonus), written in and added up
                 if carried is None or carried is block:
                     yield (b.at("score_sheet", "blocks", i, "carries", j),
-                           f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which is not another "
-                           f"block of the sheet with a total: name one of {sorted(n for n in totalled if n)}", b.game)
+                           _("%(name)sthe row '%(rows)s' carries the total of '%(name2)s', which is not another "
+                             "block of the sheet with a total: name one of %(value)s", name=b.name, rows=block.rows[j],
+                             name2=name, value=sorted(n for n in totalled if n)), b.game)
                 elif (carried.player_columns, len(carried.columns)) != (block.player_columns, len(block.columns)):
                     yield (b.at("score_sheet", "blocks", i, "carries", j),
-                           f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', whose columns are not "
-                           "this block's: a row carries a total column by column", b.game)
+                           _("%(name)sthe row '%(rows)s' carries the total of '%(name2)s', whose columns are not "
+                             "this block's: a row carries a total column by column", name=b.name, rows=block.rows[j],
+                             name2=name), b.game)
         kept = [block for block in sheet.blocks if not block.sample_only]
         if b.rules.keeps == "melds":
             for i, block in enumerate(sheet.blocks):
                 if block.total is not None:
                     yield (b.at("score_sheet", "blocks", i, "total"),
-                           f"{b.name}the game keeps which melds each player has made (keeps: melds): "
-                           "a meld race has no total to add", b.game)
+                           _("%(name)sthe game keeps which melds each player has made (keeps: melds): a meld race "
+                             "has no total to add", name=b.name), b.game)
             if not any(block.rows_from == "rounds" for block in kept):
-                yield (b.at("score_sheet"), f"{b.name}the game keeps which melds each player has made (keeps: melds): "
-                       "give a block rows_from: rounds so that its rows are the melds in the game's order", b.game)
+                yield (b.at("score_sheet"), _("%(name)sthe game keeps which melds each player has made (keeps: "
+                                              "melds): give a block rows_from: rounds so that its rows are the melds "
+                                              "in the game's order", name=b.name), b.game)
         if b.rules.keeps == "bid_made" and not any(
                 block.player_columns and len(block.columns) > 1 and block.sums is not None
                 and set(block.sums) < set(block.columns) for block in kept):
-            yield (b.at("score_sheet"), f"{b.name}the game keeps a bid beside what was made (keeps: bid_made): "
-                   "give a block a column for the bid and 'sums' naming only the scored column", b.game)
+            yield (b.at("score_sheet"), _("%(name)sthe game keeps a bid beside what was made (keeps: bid_made): give "
+                                          "a block a column for the bid and 'sums' naming only the scored column",
+                                          name=b.name), b.game)
 
 
 @check("sheet.nothing_to_keep")
@@ -66,12 +71,14 @@ def nothing_to_keep(lib: Library) -> Iterator[Found]:
         if not stated or b.rules.keeps_score():
             continue
         if b.rules.keeps == "nothing":
-            yield (b.at(stated[0]), f"{b.name}its rules keep no score (keeps: nothing), so no sheet is drawn: remove "
-                   f"{' and '.join(stated)}, or say what its rules score (keeps: points, tally, ...)", b.game)
+            yield (b.at(stated[0]), _("%(name)sits rules keep no score (keeps: nothing), so no sheet is drawn: remove "
+                                      "%(keys)s, or say what its rules score (keeps: points, tally, ...)", name=b.name,
+                                      keys=_(" and ").join(stated)), b.game)
         else:
-            yield (b.at(stated[0]), f"{b.name}the game is played for {b.rules.equipment.stakes.coin}s and its rules "
-                   "name no winner, so the book keeps no score and no sheet is drawn: remove "
-                   f"{' and '.join(stated)}, or state the goal the rules give", b.game)
+            yield (b.at(stated[0]), _("%(name)sthe game is played for %(coin)ss and its rules name no winner, so the "
+                                      "book keeps no score and no sheet is drawn: remove %(keys)s, or state the goal "
+                                      "the rules give", name=b.name, coin=b.rules.equipment.stakes.coin,
+                                      keys=_(" and ").join(stated)), b.game)
 
 
 @check("sheet.uncarried")
@@ -91,10 +98,12 @@ def uncarried(lib: Library) -> Iterator[Found]:
                     continue  # a row of the block's own, or no such block (sheet.unfit)
                 where = b.at("score_sheet", "blocks", i, "carries", j)
                 if carried.sample_only and not block.sample_only:
-                    yield (where, f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which is only in "
-                           "the filled-in sample (sample_only): the blank sheet has no such total to carry", b.game)
+                    yield (where, _("%(name)sthe row '%(rows)s' carries the total of '%(name2)s', which is only in "
+                                    "the filled-in sample (sample_only): the blank sheet has no such total to carry",
+                                    name=b.name, rows=block.rows[j], name2=name), b.game)
                 elif carried.sums is not None and set(carried.sums) != set(carried.columns):
                     unsummed = [c for c in carried.columns if c not in carried.sums]
-                    yield (where, f"{b.name}the row '{block.rows[j]}' carries the total of '{name}', which does not "
-                           f"add its column {unsummed[0]!r} (sums: {carried.sums}): a row carries a total column by "
-                           "column; carry a block whose total adds every column", b.game)
+                    yield (where, _("%(name)sthe row '%(rows)s' carries the total of '%(name2)s', which does not add "
+                                    "its column %(unsummed)s (sums: %(sums)s): a row carries a total column by "
+                                    "column; carry a block whose total adds every column", name=b.name,
+                                    rows=block.rows[j], name2=name, unsummed=repr(unsummed[0]), sums=carried.sums), b.game)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, Library
 from ..book.model import Source
 from ..book.prose import MISSING, lookup
+from ..book.words import _
 from . import Found, check
 
 
@@ -20,8 +21,9 @@ def unknown_source(lib: Library) -> Iterator[Found]:
                   if lib.includes(variant) for i, s in enumerate(variant.sources)]
         for path, source in cited:
             if source.seed not in named:
-                yield (gs.where(path), f"cites '{source.seed}', which {DATA_DIR}/{BOOK_FILE} does not list under "
-                       "sources: add it there (seed: and title:, what it is for readers) or correct the name", gs.id)
+                yield (gs.where(path), _("cites '%(seed)s', which %(data_dir)s/%(book_file)s does not list under "
+                                         "sources: add it there (seed: and title:, what it is for readers) or "
+                                         "correct the name", seed=source.seed, data_dir=DATA_DIR, book_file=BOOK_FILE), gs.id)
 
 
 def _cited(lib: Library, gs) -> Iterator[tuple[tuple, Source, str | None]]:
@@ -47,21 +49,27 @@ def correction_unmatched(lib: Library) -> Iterator[Found]:
                 if c.path is not None:
                     body = f"variants.{at[1]}." if variant else ""
                     if variant and not c.path.startswith(body) or not variant and c.path.startswith("variants."):
-                        yield where, (f"the correction's path {c.path} is not in what this source is cited for: "
-                                      f"start it with '{body or 'a key of the game'}'"), gs.id
+                        yield where, (_("the correction's path %(path)s is not in what this source is cited for: "
+                                        "start it with '%(body)s'", path=c.path, body=body) if body else
+                                      _("the correction's path %(path)s is not in what this source is cited for: "
+                                        "start it with 'a key of the game'", path=c.path)), gs.id
                         continue
                     value = lookup(gs.doc.data, c.path)
                     if value is MISSING or value != c.corrected:
                         found = "nothing" if value is MISSING else repr(value)
-                        yield where, (f"{gs.doc.path} has {found} at {c.path}, the correction says {c.corrected!r}: "
-                                      "correct the correction or the file"), gs.id
+                        yield where, (_("%(path)s has %(found)s at %(path2)s, the correction says %(corrected)s: "
+                                        "correct the correction or the file", path=gs.doc.path, found=found,
+                                        path2=c.path, corrected=repr(c.corrected))), gs.id
                     continue
                 if c.file != own or prose is None:
-                    yield where, f"a correction of this source names {c.file}: its words are in {own}; name that file", gs.id
+                    yield where, _("a correction of this source names %(file)s: its words are in %(own)s; name that "
+                                   "file", file=c.file, own=own), gs.id
                     continue
                 found = prose.text.count(str(c.corrected))
                 if found != c.count:
-                    yield where, (f"'{c.corrected}' occurs {found} times in {own}, the correction says {c.count}: "
-                                  "correct its count: or its words"), gs.id
+                    yield where, (_("'%(corrected)s' occurs %(found)s times in %(own)s, the correction says "
+                                    "%(count)s: correct its count: or its words", corrected=c.corrected, found=found,
+                                    own=own, count=c.count)), gs.id
                 elif str(c.says) not in str(c.corrected) and str(c.says) in prose.text:
-                    yield where, f"{own} still prints the source's mistake '{c.says}': correct it there", gs.id
+                    yield where, _("%(own)s still prints the source's mistake '%(says)s': correct it there", own=own,
+                                   says=c.says), gs.id

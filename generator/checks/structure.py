@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ..book.library import Library, reserved
 from ..book.model import EQUIPMENT_KINDS
+from ..book.words import _
 from . import Found, check
 
 
@@ -20,8 +21,9 @@ def after_unknown(lib: Library) -> Iterator[Found]:
     for i, page in enumerate(lib.book.pages):
         if page.after is not None and page.after not in sections:
             yield (lib.book_doc.where(("pages", i, "after")),
-                   f"page '{page.id}' follows section '{page.after}', which the book does not have (its sections: "
-                   f"{_ids(lib)}): name one of them, or leave after: out to put the page before the games", None)
+                   _("page '%(id)s' follows section '%(after)s', which the book does not have (its sections: "
+                     "%(ids)s): name one of them, or leave after: out to put the page before the games", id=page.id,
+                     after=page.after, ids=_ids(lib)), None)
 
 
 @check("game.section_mismatch")
@@ -31,8 +33,9 @@ def section_mismatch(lib: Library) -> Iterator[Found]:
     for gs in lib.ordered_games():
         section = listed.get(gs.id)
         if section is not None and gs.game.category != section:
-            yield (gs.where(("category",)), f"category: {gs.game.category}, but book.yaml lists the game in section "
-                   f"'{section}': write category: {section} (the id of its section)", gs.id)
+            yield (gs.where(("category",)), _("category: %(category)s, but book.yaml lists the game in section "
+                                              "'%(section)s': write category: %(section)s (the id of its section)",
+                                              category=gs.game.category, section=section), gs.id)
 
 
 @check("game.kind_mismatch")
@@ -43,11 +46,14 @@ def kind_mismatch(lib: Library) -> Iterator[Found]:
         kind, has = lib.book.kind_of(gs.game.category), gs.game.equipment_kind
         if kind in EQUIPMENT_KINDS and has != kind:
             yield (gs.where(("equipment_kind",) if has else ("category",)),
-                   f"the game is in a {kind} section, but its equipment_kind is {has or 'not given'}: write "
-                   f"equipment_kind: {kind}", gs.id)
+                   _("the game is in a %(kind)s section, but its equipment_kind is %(has)s: write equipment_kind: "
+                     "%(kind)s", kind=kind, has=has) if has else
+                   _("the game is in a %(kind)s section, but its equipment_kind is not given: write equipment_kind: "
+                     "%(kind)s", kind=kind), gs.id)
         elif kind == "equipment" and has is None:
-            yield (gs.where(("category",)), "the game is in an equipment section but does not say what it is played "
-                   f"with: add equipment_kind: (one of {', '.join(EQUIPMENT_KINDS)})", gs.id)
+            yield (gs.where(("category",)), _("the game is in an equipment section but does not say what it is "
+                                              "played with: add equipment_kind: (one of %(equipment_kinds)s)",
+                                              equipment_kinds=', '.join(EQUIPMENT_KINDS)), gs.id)
 
 
 def _repeated(ids: list[str]) -> Iterator[tuple[int, str, int]]:
@@ -63,8 +69,9 @@ def _repeated(ids: list[str]) -> Iterator[tuple[int, str, int]]:
 def duplicate_page(lib: Library) -> Iterator[Found]:
     """Two of the book's pages have one id (one file, one address): the site cannot hold both."""
     for i, given, first in _repeated([page.id for page in lib.book.pages]):
-        yield (lib.book_doc.where(("pages", i, "id")), f"page '{given}' is listed twice (also item {first + 1} of "
-               "pages): give each page an id of its own, or remove this one", None)
+        yield (lib.book_doc.where(("pages", i, "id")), _("page '%(given)s' is listed twice (also item %(value)s of "
+                                                         "pages): give each page an id of its own, or remove this one",
+                                                         given=given, value=first + 1), None)
 
 
 @check("page.reserved_id")
@@ -74,8 +81,8 @@ def reserved_page(lib: Library) -> Iterator[Found]:
     for i, page in enumerate(lib.book.pages):
         why = reserved(page.id)
         if why:
-            yield (lib.book_doc.where(("pages", i, "id")), f"page id {why}: give the page another id, and rename "
-                   f"content/{page.id}.md to match", None)
+            yield (lib.book_doc.where(("pages", i, "id")), _("page id %(why)s: give the page another id, and rename "
+                                                             "content/%(id)s.md to match", why=why, id=page.id), None)
 
 
 @check("game.reserved_id")
@@ -85,13 +92,15 @@ def reserved_game(lib: Library) -> Iterator[Found]:
     for gs in lib.ordered_games():
         why = reserved(gs.id)
         if why:
-            yield (gs.where(("id",)), f"game id {why}: give the game another id (a longer name: 'Index Poker' "
-                   f"rather than 'Index'), and rename rules_data/{gs.id}.yaml and content/{gs.id}.md to match", gs.id)
+            yield (gs.where(("id",)), _("game id %(why)s: give the game another id (a longer name: 'Index Poker' "
+                                        "rather than 'Index'), and rename rules_data/%(id)s.yaml and "
+                                        "content/%(id)s.md to match", why=why, id=gs.id), gs.id)
 
 
 @check("section.duplicate_id")
 def duplicate_section(lib: Library) -> Iterator[Found]:
     """Two sections have one id: a game's category and a page's after: could not tell them apart."""
     for i, given, first in _repeated([section.id for section in lib.book.sections]):
-        yield (lib.book_doc.where(("sections", i, "id")), f"section '{given}' is given twice (also item {first + 1} "
-               "of sections): give each section an id of its own", None)
+        yield (lib.book_doc.where(("sections", i, "id")), _("section '%(given)s' is given twice (also item %(value)s "
+                                                            "of sections): give each section an id of its own",
+                                                            given=given, value=first + 1), None)

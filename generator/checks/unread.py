@@ -23,6 +23,7 @@ from ..book.library import (
     REVISIONS_FILE,
     Library,
 )
+from ..book.words import _
 from ..errors import Location, echo
 from . import Found, check
 
@@ -73,26 +74,28 @@ def unread_file(lib: Library) -> Iterator[Found]:
     """A file under content/ or rules_data/ that no game, variant or page reads (a misnamed file reaches no book)."""
     if not lib.is_current:  # an older edition's games and variants are not all of the files' (nor are they checked)
         return
-    folders = ((CONTENT_DIR, _expected_content(lib), (), "a game's prose is content/<game>.md, a variant's "
-                "content/<game>.<variant>.md, a page's content/<page>.md"),
+    folders = ((CONTENT_DIR, _expected_content(lib), (), _("a game's prose is content/<game>.md, a variant's "
+                "content/<game>.<variant>.md, a page's content/<page>.md")),
                (DATA_DIR, {f"{gid}.yaml" for gid in lib.every_game} | set(DATA_FILES), DATA_FOLDERS,
-                "a game's data is rules_data/<game>.yaml"))
+                _("a game's data is rules_data/<game>.yaml")))
     for folder, expected, subfolders, rule in folders:
         for entry in _entries(os.path.join(lib.root, folder)):
             name, where = entry.name, Location(f"{folder}/{entry.name}", 1)
             if entry.is_dir(follow_symlinks=False):
                 if name not in subfolders:
-                    yield where, (f"a folder, which the book does not read ({rule}): move its files to their "
-                                  f"places, or the folder out of {folder}/"), None
+                    yield where, (_("a folder, which the book does not read (%(rule)s): move its files to their "
+                                    "places, or the folder out of %(folder)s/", rule=rule, folder=folder)), None
                 continue
             if name in expected or (folder == DATA_DIR and name.endswith(".yaml")):
                 continue  # read (a .yaml file of rules_data/ is a game's, or says why not)
             meant = _meant(name, expected)
             if meant is None:
-                yield where, (f"{echo(name)} is read by no game, variant or page ({rule}): rename it to the file "
-                              f"it belongs to, or move it out of {folder}/"), None
+                yield where, (_("%(name)s is read by no game, variant or page (%(rule)s): rename it to the file it "
+                                "belongs to, or move it out of %(folder)s/", name=echo(name), rule=rule, folder=folder)), None
             elif os.path.lexists(os.path.join(lib.root, folder, meant)):
-                yield where, (f"{echo(name)} is read by no game, variant or page: {folder}/{meant} is; put what "
-                              "this file says there, and delete this one"), None
+                yield where, (_("%(name)s is read by no game, variant or page: %(folder)s/%(meant)s is; put what "
+                                "this file says there, and delete this one", name=echo(name), folder=folder,
+                                meant=meant)), None
             else:
-                yield where, (f"{echo(name)} is read by no game, variant or page: rename it to {folder}/{meant}"), None
+                yield where, (_("%(name)s is read by no game, variant or page: rename it to %(folder)s/%(meant)s",
+                                name=echo(name), folder=folder, meant=meant)), None

@@ -17,6 +17,7 @@ from ..book.library import Library
 from ..book.model import ScoreItem
 from ..book.numwords import WORD_PATTERN, from_words
 from ..book.prose import expand, format_value, lookup
+from ..book.words import _
 from . import Body, Found, bodies, check
 
 # A number as the book prints one: '1,000', '30 ½', '30.5', '-5', or in words ('minus two').
@@ -133,17 +134,20 @@ def value_mismatch(lib: Library) -> Iterator[Found]:
             where = b.at(*path, "value")
             said = multiplier(text)
             if said is not None and said != (item.times or 1) or item.times is not None and said is None:
-                yield (where, f"{b.name}{item.label}: printed '{text}' multiplies by {format_value(said or 1)}, "
-                       f"but times is {item.times or 1}", b.game)
+                yield (where, _("%(name)s%(label)s: printed '%(text)s' multiplies by %(value)s, but times is "
+                                "%(value2)s", name=b.name, label=item.label, text=text, value=format_value(said or 1),
+                                value2=item.times or 1), b.game)
             if item.points == "face":
                 if "face value" not in text.lower():
-                    yield where, f"{b.name}{item.label}: printed '{text}', but the data says face value", b.game
+                    yield where, _("%(name)s%(label)s: printed '%(text)s', but the data says face value", name=b.name,
+                                   label=item.label, text=text), b.game
                 for rank, value in rank_examples(text):
                     expected = face_value(rank, item.ranks)
                     if expected != value:
                         shown = "no value" if expected is None else format_value(expected)
-                        yield (where, f"{b.name}{item.label}: printed '{text}' gives {rank_name(rank)} {format_value(value)}, "
-                               f"but its face value is {shown}", b.game)
+                        yield (where, _("%(name)s%(label)s: printed '%(text)s' gives %(rank_name)s %(value)s, but "
+                                        "its face value is %(shown)s", name=b.name, label=item.label, text=text,
+                                        rank_name=rank_name(rank), value=format_value(value), shown=shown), b.game)
                 continue
             if isinstance(item.points, (int, float)):
                 data, unit = item.points, "points"
@@ -152,11 +156,13 @@ def value_mismatch(lib: Library) -> Iterator[Found]:
             else:
                 continue
             if "face value" in text.lower():
-                yield where, f"{b.name}{item.label}: printed '{text}', but the data says {format_value(data)} {unit}", b.game
+                yield where, _("%(name)s%(label)s: printed '%(text)s', but the data says %(data)s %(unit)s",
+                               name=b.name, label=item.label, text=text, data=format_value(data), unit=unit), b.game
                 continue
             for value, words in stated_values(text):
                 if unit == "cents":
                     value = abs(value)
                 if value != data:
-                    yield (where, f"{b.name}{item.label}: printed '{text}' ('{words}' is {format_value(value)}), "
-                           f"but {unit} is {format_value(data)}", b.game)
+                    yield (where, _("%(name)s%(label)s: printed '%(text)s' ('%(words)s' is %(value)s), but %(unit)s "
+                                    "is %(data)s", name=b.name, label=item.label, text=text, words=words,
+                                    value=format_value(value), unit=unit, data=format_value(data)), b.game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..book.library import Library
+from ..book.words import _
 from . import Found, check
 
 
@@ -23,10 +24,12 @@ def inherits_unsaid(lib: Library) -> Iterator[Found]:
             own = variant.box_fields()
             for field in sorted(game - own - set(variant.from_game)):
                 yield (gs.where(("variants", i, "title")),
-                       f"variant {variant.title}: the game's box has a row from its {field} that this variant does not state: "
-                       f"state it, or add 'from_game: {{{field}: same}}' if its source says the same, 'unstated' if it "
-                       "says nothing, 'in_rules' if it says otherwise in words the box cannot hold", gs.id)
+                       _("variant %(title)s: the game's box has a row from its %(field)s that this variant does not "
+                         "state: state it, or add 'from_game: {%(field)s: same}' if its source says the same, "
+                         "'unstated' if it says nothing, 'in_rules' if it says otherwise in words the box cannot hold",
+                         title=variant.title, field=field), gs.id)
             for field in sorted(set(variant.from_game) - (game - own)):
-                why = "states it itself" if field in own else "has no such row in its game's box"
+                why = _("states it itself") if field in own else _("has no such row in its game's box")
                 yield (gs.where(("variants", i, "from_game", field)),
-                       f"variant {variant.title}: from_game names {field}, but the variant {why}: remove it", gs.id)
+                       _("variant %(title)s: from_game names %(field)s, but the variant %(why)s: remove it",
+                         title=variant.title, field=field, why=why), gs.id)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from ..book.library import GameSource, Library
+from ..book.words import _
 from ..errors import Location
 from . import Found, check
 
@@ -42,9 +43,10 @@ def unknown_alternate_rule(lib: Library) -> Iterator[Found]:
             for m in SEE_RULE.finditer(line):
                 if int(m.group(1)) not in numbers:
                     have = ", ".join(map(str, sorted(numbers))) or "none"
-                    yield where, f"'Alternate Rule {m.group(1)}' does not exist (numbered rules: {have})", gs.id
+                    yield where, _("'Alternate Rule %(group)s' does not exist (numbered rules: %(have)s)",
+                                   group=m.group(1), have=have), gs.id
             if SEE_RULES.search(line) and not has_any:
-                yield where, "refers to the alternate rules, but the game has none", gs.id
+                yield where, _("refers to the alternate rules, but the game has none"), gs.id
 
 
 @check("alternate_rule.orphaned", "warning")
@@ -55,4 +57,5 @@ def orphaned(lib: Library) -> Iterator[Found]:
         for number, i in _numbers(gs, lib).items():
             if number not in referred:
                 yield (gs.where(("alternate_rules", "rules", i)),
-                       f"Alternate Rule {number} is numbered but nothing says 'See Alternate Rule {number}'", gs.id)
+                       _("Alternate Rule %(number)s is numbered but nothing says 'See Alternate Rule %(number)s'",
+                         number=number), gs.id)

@@ -5,6 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# The words a command's lines are written in: the book's, once it is loaded (book/words.py); the command line's too.
+from ..book.words import Words, _, use
+
+__all__ = ["Words", "_", "book_root", "use"]
+
 
 def book_root(root: Path, verb: str) -> Path:
     """``root`` if it is a book's folder; else one line saying where the command looked, the book's folder if

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..book.files import recording
 from ..book.library import CHANGED, Library, changed_since, load_library
+from ..book.words import _
 from ..checks import run_checks
 from ..errors import BuildError, Problem, RulebookError, problem_line
 from ..progress import Report, quiet
@@ -86,7 +87,7 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             listing = "\n".join(problem_line(f) for f in errors)
-            raise BuildError(f"validation failed; nothing was built:\n{listing}")
+            raise BuildError(_("validation failed; nothing was built:") + f"\n{listing}")
     out = (out or default_out(root, lib)).resolve()
     claim_out(root, out)
     with staging(root, out) as staged:
@@ -102,7 +103,9 @@ def build(root: Path, edition_id: str | None = None, out: Path | None = None, si
             render_site(lib, staged / "site", staged, staged / "pdf" if pdf else None, anchors, progress)
         changed = changed_since(root, validated)
         if changed:  # the build laid out what was validated, but the sources are not that any more
-            raise BuildError(f"{changed[0]}{f' (and {len(changed) - 1} more)' if len(changed) > 1 else ''}: {CHANGED}")
+            raise BuildError(f"{changed[0]}: {_(CHANGED)}" if len(changed) == 1 else
+                             _("%(file)s (and %(more)s more): %(problem)s", file=changed[0], more=len(changed) - 1,
+                               problem=_(CHANGED)))
         # A build of one half carries the other over as it was: no record says what it holds.
         record = (RECORD, made_from(lib, paper, duplex, site, pdf, booklet) + "\n") if site and pdf else None
         switch_in(root, out, staged, tuple(half for half, made in zip(HALVES, (site, pdf), strict=True) if made),
@@ -122,11 +125,11 @@ def outputs(lib: Library, out: Path, site: bool = True, pdf: bool = True, bookle
             return str(path.relative_to(Path.cwd()))
         return str(path)
 
-    lines = [f"site: {shown(out / 'site' / 'index.html')}"] if site else []
+    lines = [_("site: %(path)s", path=shown(out / 'site' / 'index.html'))] if site else []
     if pdf:
-        lines.append(f"PDF: {shown(out / 'pdf' / pdf_name(lib))}")
+        lines.append(_("PDF: %(path)s", path=shown(out / 'pdf' / pdf_name(lib))))
         if booklet:
-            lines.append(f"booklet: {shown(out / 'pdf' / booklet_name(lib))}")
+            lines.append(_("booklet: %(path)s", path=shown(out / 'pdf' / booklet_name(lib))))
     return lines
 
 
@@ -146,6 +149,6 @@ def run(root: Path, edition: str | None = None, out: Path | None = None, site: b
                     # the accepted warnings counted, not listed: validate lists them, and errors and warnings alike
                     report=lambda found, games: print(as_text(found, games, listed=False), flush=True),
                     done=lambda lib, folder: made.extend(outputs(lib, folder, site, pdf, booklet)))
-    print(f"built {out}")
+    print(_("built %(folder)s", folder=out))
     print("\n".join(made))
     return 0

@@ -19,6 +19,7 @@ from ..book.editor import BOOK_PATH, BookFile
 from ..book.files import read_source_text, write_source
 from ..book.library import BOOK_FILE, DATA_DIR, Library, edition_key, load_library
 from ..book.model import EDITION_ID, calendar_day
+from ..book.words import _
 from ..errors import Problems, RulebookError, echo
 from ..progress import Report, quiet
 
@@ -49,37 +50,42 @@ def check_new(lib: Library, edition_id: str, label: str, date: str) -> None:
     year_now, revision_now = current.split(".")
     following = f"{year_now}.{int(revision_now) + 1}" if len(revision_now) <= MAX_REVISION_DIGITS else f"{year_now}.1"
     if not re.fullmatch(EDITION_ID.strip("^$"), edition_id):
-        raise _refuse("ID", f"{echo(edition_id)} is not an edition id: write the year and the revision, e.g. "
-                            f"{following}")
+        raise _refuse("ID", _("%(edition_id)s is not an edition id: write the year and the revision, e.g. "
+                              "%(following)s", edition_id=echo(edition_id), following=following))
     if len(edition_id.split(".")[1].lstrip("0")) > MAX_REVISION_DIGITS:
-        raise _refuse("ID", f"{echo(edition_id)} has a revision of {len(edition_id.split('.')[1])} digits: no book "
-                            f"is revised so often; write the next revision, e.g. {following}")
+        raise _refuse("ID", _("%(edition_id)s has a revision of %(split_count)s digits: no book is revised so often; "
+                              "write the next revision, e.g. %(following)s", edition_id=echo(edition_id),
+                              split_count=len(edition_id.split('.')[1]), following=following))
     ids = [e.id for e in lib.book.editions]
     if edition_id in ids:
-        raise _refuse("ID", f"edition {edition_id} already exists: give the next edition a new id")
+        raise _refuse("ID", _("edition %(edition_id)s already exists: give the next edition a new id",
+                              edition_id=edition_id))
     latest = max(ids, key=edition_key)
     if edition_key(edition_id) <= edition_key(latest):
-        raise _refuse("ID", f"edition {edition_id} is not later than {latest}, the latest edition: "
-                            "the next edition's id comes after it")
+        raise _refuse("ID", _("edition %(edition_id)s is not later than %(latest)s, the latest edition: the next "
+                              "edition's id comes after it", edition_id=edition_id, latest=latest))
     year, revision = (int(p) for p in edition_id.split("."))
     if not label.strip():
-        raise _refuse("--label", "the label is empty: write it as the cover prints it, e.g. "
-                                 f"'Revision {revision} ({datetime.date(year, 1, 1):%b}/{year})'")
+        raise _refuse("--label", _("the label is empty: write it as the cover prints it, e.g. 'Revision %(revision)s "
+                                   "(%(date)s/%(year)s)'", revision=revision,
+                                   date=format(datetime.date(year, 1, 1), '%b'), year=year))
     years = re.findall(r"(?:19|20)\d\d", label)
     if any(int(y) != year for y in years):
-        raise _refuse("--label", f"the label '{label}' names another year than {year}, the year of {edition_id}")
+        raise _refuse("--label", _("the label '%(label)s' names another year than %(year)s, the year of "
+                                   "%(edition_id)s", label=label, year=year, edition_id=edition_id))
     for m in REVISION.finditer(label):
         if int(m.group(1)) != revision:
-            raise _refuse("--label", f"the label '{label}' says revision {m.group(1)}, but {edition_id} is revision "
-                                     f"{revision}")
+            raise _refuse("--label", _("the label '%(label)s' says revision %(group)s, but %(edition_id)s is "
+                                       "revision %(revision)s", label=label, group=m.group(1), edition_id=edition_id,
+                                       revision=revision))
     try:
         calendar_day(date)
     except ValueError as exc:
-        raise _refuse("--date", f"'{date}' is {exc}") from None
+        raise _refuse("--date", _("'%(date)s' is %(exc)s", date=date, exc=exc)) from None
     before = max(lib.book.editions, key=lambda e: edition_key(e.id))
     if datetime.date.fromisoformat(date) < datetime.date.fromisoformat(before.date):
-        raise _refuse("--date", f"{date} is before {before.id}'s date ({before.date}): an edition is printed after "
-                                "the one before it")
+        raise _refuse("--date", _("%(date)s is before %(id)s's date (%(date2)s): an edition is printed after the one "
+                                  "before it", date=date, id=before.id, date2=before.date))
 
 
 def new_edition(root: Path, edition_id: str, label: str, date: str | None = None,
@@ -98,8 +104,9 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
     errors = [f for f in run_checks(lib) if f.severity == "error"]
     progress(f"validate {lib.edition.id}", final=True)
     if errors:
-        raise Problems(errors, summary=f"{len(errors)} error(s) in {lib.edition.id}: correct them before it is printed "
-                                       f"and {edition_id} opened")
+        raise Problems(errors, summary=_("%(error_count)s error(s) in %(id)s: correct them before it is printed and "
+                                         "%(edition_id)s opened", error_count=len(errors), id=lib.edition.id,
+                                         edition_id=edition_id))
     book = root / DATA_DIR / BOOK_FILE
     old_text = read_source_text(book, BOOK_PATH)
     printed = lib.book.printed_index
@@ -128,7 +135,8 @@ def new_edition(root: Path, edition_id: str, label: str, date: str | None = None
         errors = [f for f in run_checks(new) if f.severity == "error"]
         progress(f"validate {edition_id}", final=True)
         if errors:
-            raise Problems(errors, summary=f"{len(errors)} error(s) in {edition_id}: nothing was released")
+            raise Problems(errors, summary=_("%(error_count)s error(s) in %(edition_id)s: nothing was released",
+                                             error_count=len(errors), edition_id=edition_id))
     except BaseException:
         if replaced:
             _put_back(before, book)
@@ -152,8 +160,9 @@ def run(root: Path, edition_id: str, label: str, date: str | None = None) -> int
         lib = new_edition(root, edition_id, label, date, progress=progress)
     print(as_text(run_checks(lib), len(lib.games)))
     previous = lib.previous()
-    print(f"opened {lib.edition.id} ({lib.edition.label}) as the current edition; {previous.id if previous else ''} "
-          f"is frozen as published (rules_data/frozen/{previous.id if previous else ''}/): commit rules_data/. "
-          "Record corrections of mistakes in rules_data/errata.yaml and the decisions of "
-          f"{lib.book.decided_by} in rules_data/revisions.yaml")
+    print(_("opened %(edition)s (%(label)s) as the current edition; %(previous)s is frozen as published "
+            "(rules_data/frozen/%(previous)s/): commit rules_data/. Record corrections of mistakes in "
+            "rules_data/errata.yaml and the decisions of %(whose)s in rules_data/revisions.yaml",
+            edition=lib.edition.id, label=lib.edition.label, previous=previous.id if previous else "",
+            whose=lib.book.decided_by))
     return 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..book.frozen import write
 from ..book.library import DATA_DIR, Library
+from ..book.words import _
 from ..errors import SourceError
 
 
@@ -15,9 +16,9 @@ def freeze_unsealed(lib: Library) -> list[Path]:
     if lib.edition.record is not None:  # sealed when it was published: a rewrite would pass a change off as printed
         at = [e.id for e in lib.book.editions].index(lib.edition.id)
         raise SourceError(lib.book_doc.where(("editions", at, "record")), (
-            f"{lib.edition.id}'s record is sealed: what a published edition printed is written once, by `rulebook "
-            f"edition new`, and never again; a correction goes in {DATA_DIR}/errata.yaml, a decision in "
-            f"{DATA_DIR}/revisions.yaml"))
+            _("%(id)s's record is sealed: what a published edition printed is written once, by `rulebook edition "
+              "new`, and never again; a correction goes in %(data_dir)s/errata.yaml, a decision in "
+              "%(data_dir)s/revisions.yaml", id=lib.edition.id, data_dir=DATA_DIR)))
     return write(lib)
 
 
@@ -26,6 +27,6 @@ def run(root: Path, edition: str) -> int:
     from ..book.library import load_library
 
     written = freeze_unsealed(load_library(root, edition))
-    print(f"wrote {len(written)} files under {written[0].parent.relative_to(root)}, sealed in "
-          "rules_data/book.yaml (record:): commit them together; the diff shows a reviewer what it records")
+    print(_("wrote %(count)s files under %(folder)s, sealed in rules_data/book.yaml (record:): commit them together; "
+            "the diff shows a reviewer what it records", count=len(written), folder=written[0].parent.relative_to(root)))
     return 0

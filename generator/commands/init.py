@@ -22,7 +22,7 @@ from ..book.editor import scalar
 from ..book.files import CONTROL, TOOL_TEMPLATES, read_file_text, read_source_text
 from ..book.git import GitError, GitMissing
 from ..book.schema import write_schemas
-from ..book.words import Words, base_language
+from ..book.words import Words, _, base_language, use
 from ..checks.editorial import unknown_in
 from ..errors import RulebookError, SourceError
 
@@ -95,9 +95,10 @@ def checked_pipeline(line: str) -> str:
     line = line.strip()
     target = line.split("@", 1)[1] if "@" in line else line
     if not line or "\n" in line or _local(target.split("#", 1)[0]) or _local(line):
-        raise RulebookError(f"--pipeline {line!r} installs the tool from this machine, which the book's CI and every "
-                            "other machine cannot reach: give the tool's repository and release, e.g. "
-                            f"--pipeline 'rulebook @ git+https://github.com/OWNER/REPOSITORY@v{tool_version()}'")
+        raise RulebookError(_("--pipeline %(line)s installs the tool from this machine, which the book's CI and "
+                              "every other machine cannot reach: give the tool's repository and release, e.g. "
+                              "--pipeline 'rulebook @ git+https://github.com/OWNER/REPOSITORY@v%(tool_version)s'",
+                              line=repr(line), tool_version=tool_version()))
     return line
 
 
@@ -157,21 +158,25 @@ def _repository(staging: Path, target: Path) -> str:
     try:
         inside = git.top_level(target.parent)
         if inside:
-            return f"the book is inside the git repository at {inside}: it was not made a repository of its own"
+            return _("the book is inside the git repository at %(folder)s: it was not made a repository of its own",
+                     folder=inside)
         git.init(staging, "main")
     except GitMissing:
-        return "git is not installed: make the book a repository with `git init --initial-branch=main` when it is"
+        return _("git is not installed: make the book a repository with `git init --initial-branch=main` when it is")
     except GitError as exc:
-        return f"{exc}: run `git init` there"
-    return f"made {target} a git repository, on branch main: commit the files, and push it to a repository of its own"
+        return _("%(problem)s: run `git init` there", problem=exc)
+    return _("made %(folder)s a git repository, on branch main: commit the files, and push it to a repository of its "
+             "own", folder=target)
 
 
 def _text(what: str, value: str) -> str:
     value = value.strip()
     if not value:
-        raise RulebookError(f"the book's {what} is empty: give one, e.g. --{what} \"The Pine Street Book of Games\"")
+        raise RulebookError(_("the book's %(what)s is empty: give one, e.g. --%(what)s \"The Pine Street Book of "
+                              'Games"', what=what))
     if CONTROL.search(value) or "\n" in value:
-        raise RulebookError(f"the book's {what} holds a control character or a line break: write it on one line")
+        raise RulebookError(_("the book's %(what)s holds a control character or a line break: write it on one line",
+                              what=what))
     return value
 
 
@@ -179,7 +184,8 @@ def _language(language: str) -> str:
     from ..book.model import Book
 
     if not re.fullmatch(Book.model_fields["language"].metadata[0].pattern, language):
-        raise RulebookError(f"--language '{language}' is no language tag: write one such as de, fr or en-GB")
+        raise RulebookError(_("--language '%(language)s' is no language tag: write one such as de, fr or en-GB",
+                              language=language))
     return language
 
 
@@ -188,9 +194,10 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     """``rulebook init DIR``: write a new book into DIR (new or empty), and say what comes next."""
     title, author = _text("title", title), _text("author", author if author is not None else "The editors")
     language = _language(language)
+    use(Words(language))  # what it says, in the new book's language
     if target.exists() and (not target.is_dir() or target.is_symlink() or any(target.iterdir())):
-        raise RulebookError(f"{target} is not an empty folder: rulebook init starts a book in a new or empty folder; "
-                            "name another")
+        raise RulebookError(_("%(target)s is not an empty folder: rulebook init starts a book in a new or empty "
+                              "folder; name another", target=target))
     pin = checked_pipeline(pipeline) if pipeline is not None else pipeline_requirement()
     # Unknown (this copy was installed from a folder that names no repository): the line is left for the editors to
     # complete, commented out, and the book's Makefile says so in one line until they do; never a path of this machine.
@@ -215,13 +222,14 @@ def run(target: Path, title: str, author: str | None = None, pipeline: str | Non
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     for rel in sorted(files):
-        print(f"wrote {target / rel}")
-    print(f"wrote {target / 'schema'}/ (the JSON Schemas editors check the YAML with)")
+        print(_("wrote %(file)s", file=target / rel))
+    print(_("wrote %(folder)s/ (the JSON Schemas editors check the YAML with)", folder=target / "schema"))
     print(repository)
     if pin is None:
-        print(f"warning: {target / 'requirements.txt'}: this rulebook was installed from a folder that names no "
-              "repository, so the book cannot pin it yet: write the tool's repository address there (`make` says so "
-              f"until then), or run init again with --pipeline 'rulebook @ git+ADDRESS@v{tool_version()}'")
-    print(f"next: cd {target} && rulebook new-game \"NAME\" --section cards, then `make` (validate and build); "
-          "README.md there says more")
+        print(_("warning: %(file)s: this rulebook was installed from a folder that names no repository, so the book "
+                "cannot pin it yet: write the tool's repository address there (`make` says so until then), or run "
+                "init again with --pipeline 'rulebook @ git+ADDRESS@v%(version)s'",
+                file=target / "requirements.txt", version=tool_version()))
+    print(_("next: cd %(folder)s && rulebook new-game \"NAME\" --section cards, then `make` (validate and build); "
+            "README.md there says more", folder=target))
     return 0

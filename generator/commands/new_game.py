@@ -20,7 +20,7 @@ from ..book.files import control_characters, read_source_text, write_source
 from ..book.library import BOOK_FILE, CONTENT_DIR, DATA_DIR, reserved
 from ..book.loader import parse_yaml
 from ..book.model import EQUIPMENT_KINDS
-from ..book.words import Words
+from ..book.words import Words, _
 from ..errors import RulebookError, SourceError, echo
 
 HEADER = "# yaml-language-server: $schema=../schema/game.schema.json\n"
@@ -71,8 +71,8 @@ def slugify(name: str, language: str | None = None) -> str:
     letters written as the book's language writes them in plain Latin letters, none dropped)."""
     slug = words.slug(name, language)
     if not slug:
-        raise RulebookError(f"{echo(name)} has no letters or digits to make a file name from: give the game a name "
-                            "with some, such as 'Crazy Eights'")
+        raise RulebookError(_("%(name)s has no letters or digits to make a file name from: give the game a name with "
+                              "some, such as 'Crazy Eights'", name=echo(name)))
     return slug
 
 
@@ -100,14 +100,15 @@ def game_data(slug: str, title: str, section: str, kind: str, edition: str, seed
 def _game_kind(section: str, section_kind: str, kind: str | None) -> str:
     """What kind of game a new game of ``section`` is: its section's, or ``kind`` where the section holds several."""
     if kind is not None and kind != section_kind and section_kind != "equipment":
-        raise RulebookError(f"section '{section}' holds {section_kind} games: leave --kind out, or choose another "
-                            "section with --section")
+        raise RulebookError(_("section '%(section)s' holds %(section_kind)s games: leave --kind out, or choose "
+                              "another section with --section", section=section, section_kind=section_kind))
     kind = kind or {"tournament": "cards"}.get(section_kind, section_kind)
     if kind == "equipment":
-        raise RulebookError(f"section '{section}' holds games of several kinds: say which with --kind "
-                            f"({', '.join(EQUIPMENT_KINDS)})")
+        raise RulebookError(_("section '%(section)s' holds games of several kinds: say which with --kind "
+                              "(%(equipment_kinds)s)", section=section, equipment_kinds=', '.join(EQUIPMENT_KINDS)))
     if section_kind == "equipment" and kind not in EQUIPMENT_KINDS:
-        raise RulebookError(f"section '{section}' holds equipment games: --kind is one of {', '.join(EQUIPMENT_KINDS)}")
+        raise RulebookError(_("section '%(section)s' holds equipment games: --kind is one of %(equipment_kinds)s",
+                              section=section, equipment_kinds=', '.join(EQUIPMENT_KINDS)))
     return kind
 
 
@@ -136,9 +137,9 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     slug = slugify(name)
     title = name.strip()
     if not _plain_text(slug):
-        raise RulebookError(f"{echo(name)} makes the id '{slug}', which YAML reads as {_as_read(slug)}, not as a name: "
-                            "give the game a longer name (for example 'No Thanks' rather than 'No', "
-                            "'Game 1000' rather than '1000')")
+        raise RulebookError(_("%(name)s makes the id '%(slug)s', which YAML reads as %(as_read)s, not as a name: "
+                              "give the game a longer name (for example 'No Thanks' rather than 'No', 'Game 1000' "
+                              "rather than '1000')", name=echo(name), slug=slug, as_read=_as_read(slug)))
     try:  # the name is the game's title: what the loader refuses in a file is refused here, before one is written
         control_characters(title, "the name")
     except SourceError as exc:
@@ -150,13 +151,14 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
     sources = sources or []
     if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
-        raise RulebookError(f"'{seed}' is not one of the documents {DATA_DIR}/{BOOK_FILE} lists under sources "
-                            f"({listed}): add it there first (seed: and title:), then name it with --source")
+        raise RulebookError(_("'%(seed)s' is not one of the documents %(data_dir)s/%(book_file)s lists under sources "
+                              "(%(listed)s): add it there first (seed: and title:), then name it with --source",
+                              seed=seed, data_dir=DATA_DIR, book_file=BOOK_FILE, listed=listed))
     data = root / DATA_DIR / f"{slug}.yaml"
     page = root / CONTENT_DIR / f"{slug}.md"
     for path in (data, page):
         if path.exists():
-            raise RulebookError(f"{path.relative_to(root)} already exists")
+            raise RulebookError(_("%(file)s already exists", file=path.relative_to(root)))
     book = root / DATA_DIR / BOOK_FILE
     edited = BookFile(read_source_text(book, BOOK_PATH, root))
     sections = edited.data.get("sections") or []
@@ -195,13 +197,13 @@ def _as_read(slug: str) -> str:
     """What YAML makes of ``slug`` written plain: 'a boolean (false)', 'a number (1000.0)'."""
     value = yaml.safe_load(io.StringIO(slug))  # a string, not a file: StringIO says so to the door's scan
     if isinstance(value, bool):
-        return f"a boolean ({str(value).lower()})"
+        return _("a boolean (%(value)s)", value=str(value).lower())
     if value is None:
         return "nothing (null)"
     if isinstance(value, (int, float)):
-        return f"a number ({value})"
+        return _("a number (%(value)s)", value=value)
     try:
-        return f"a number ({float(slug)})"
+        return _("a number (%(value)s)", value=float(slug))
     except ValueError:
         return "a YAML 1.1 boolean (y, n) or a number"
 
@@ -212,10 +214,13 @@ def run(root: Path, name: str, section: str | None = None, source: str | None = 
 
     book = load_library(root).book
     for path in new_game(root, name, book.current, section, source, [d.seed for d in book.sources], kind):
-        print(f"wrote {path.relative_to(root)}")
+        print(_("wrote %(file)s", file=path.relative_to(root)))
     # A game of the book's first edition is the book as first made, not a decision; one added to a later edition is.
     first = book.current == book.editions[0].id
-    print("next: fill in the rules" + ("" if source or first else f", record the decision of {book.decided_by} to add it in "
-          f"rules_data/revisions.yaml (kind: game_added, game: {slugify(name)}, edition: \"{book.current}\", "
-          "why: …)") + ", then run `make validate`")
+    if source or first:
+        print(_("next: fill in the rules, then run `make validate`"))
+    else:
+        print(_("next: fill in the rules, record the decision of %(whose)s to add it in rules_data/revisions.yaml (kind: "
+                "game_added, game: %(game)s, edition: \"%(edition)s\", why: …), then run `make validate`",
+                whose=book.decided_by, game=slugify(name), edition=book.current))
     return 0

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..book.words import _
 from ..errors import OutputError, RulebookError, os_problem
 
 WATCHED = ("rules_data", "content", "templates")
@@ -106,13 +107,14 @@ def watch(preview: Preview, report: Callable[[str], None] = print, interval: flo
             started = time.perf_counter()
             try:
                 parts = preview.rebuild()
-                told = f"wrote {preview.target} ({parts} part(s) laid out, {time.perf_counter() - started:.1f} s)"
+                told = _("wrote %(file)s (%(parts)s part(s) laid out, %(seconds)s s)", file=preview.target, parts=parts,
+                         seconds=f"{time.perf_counter() - started:.1f}")
             except RulebookError as exc:
-                told = f"error: {exc}"
+                told = _("error: %(problem)s", problem=exc)
             except OSError as exc:  # the preview folder cannot be made, say: told, and the watch goes on
-                told = f"error: {os_problem(exc, preview.target)}"
+                told = _("error: %(problem)s", problem=os_problem(exc, preview.target))
             for warning in getattr(preview, "warnings", []):  # before the outcome, as a build prints them
-                report(f"warning: {warning}")
+                report(_("warning: %(problem)s", problem=warning))
             report(told)
         if rounds is not None:
             rounds -= 1

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..book import git
 from ..book.library import Library, edition_key, load_library
+from ..book.words import _
 from ..checks import run_checks
 from ..errors import Problem, Problems, RulebookError
 from ..progress import Report, quiet
@@ -60,13 +61,14 @@ def built_commit(root: Path, allow_dirty: bool = False) -> str:
     ``allow_dirty`` lets it build changes to the book's sources that are not committed (else they refuse it)."""
     sha = git.commit(root, "HEAD")
     if sha is None:
-        raise RulebookError(f"publish builds a commit, and {root} has none: commit the book (git add -A; git commit), "
-                            "then publish again")
+        raise RulebookError(_("publish builds a commit, and %(root)s has none: commit the book (git add -A; git "
+                              "commit), then publish again", root=root))
     changed = git.uncommitted(root, SOURCES)
     if changed and not allow_dirty:
-        more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
-        raise RulebookError(f"{changed[0]}{more}: not committed, and publish deploys a commit: commit them "
-                            f"(or stash them) and publish again, or publish them as they are with --allow-dirty")
+        more = _(" and %(value)s more", value=len(changed) - 1) if len(changed) > 1 else ""
+        raise RulebookError(_("%(changed)s%(more)s: not committed, and publish deploys a commit: commit them (or "
+                              "stash them) and publish again, or publish them as they are with --allow-dirty",
+                              changed=changed[0], more=more))
     return sha + (" + uncommitted changes" if changed else "")
 
 
@@ -126,7 +128,8 @@ def publish(root: Path, branch: str = "gh-pages", progress: Report = quiet, allo
                 done.kept.append(edition.id)  # built from what it would read now: as deployed, byte for byte
                 if not set(aliases) <= set(entry.aliases):  # opened before: the alias moves to it, as it is
                     engine.alias(root, env, branch, edition.id, aliases,
-                                 f"{', '.join(aliases)} now {edition.id} ({edition.label}), deployed before")
+                                 _("%(aliases)s now %(id)s (%(label)s), deployed before", aliases=', '.join(aliases),
+                                   id=edition.id, label=edition.label))
                 continue  # an alias it has and no longer should moves when the edition that should is deployed
             pdf_dir = Path(tmp) / edition.id / "pdf"
             anchors = render_pdfs(ed_lib, pdf_dir, progress=lambda stage, *args, ed=edition.id, **kw:
@@ -150,7 +153,18 @@ def run(root: Path, branch: str = "gh-pages", allow_dirty: bool = False) -> int:
 
     with shown() as progress:
         done = publish(root, branch, progress, allow_dirty=allow_dirty)
-    deployed = f"deployed {', '.join(done.deployed)}" if done.deployed else "deployed nothing"
-    kept = f"; kept {', '.join(done.kept)} as deployed (unchanged since)" if done.kept else ""
-    print(f"{deployed}{kept} to the local '{branch}' branch, built from commit {done.commit} (push it to publish)")
+    deployed, kept = ", ".join(done.deployed), ", ".join(done.kept)
+    where = {"branch": branch, "commit": done.commit}
+    if done.deployed and done.kept:
+        print(_("deployed %(deployed)s; kept %(kept)s as deployed (unchanged since) to the local '%(branch)s' branch, "
+                "built from commit %(commit)s (push it to publish)", deployed=deployed, kept=kept, **where))
+    elif done.deployed:
+        print(_("deployed %(deployed)s to the local '%(branch)s' branch, built from commit %(commit)s (push it to "
+                "publish)", deployed=deployed, **where))
+    elif done.kept:
+        print(_("deployed nothing; kept %(kept)s as deployed (unchanged since) to the local '%(branch)s' branch, built "
+                "from commit %(commit)s (push it to publish)", kept=kept, **where))
+    else:
+        print(_("deployed nothing to the local '%(branch)s' branch, built from commit %(commit)s (push it to publish)",
+                **where))
     return 0

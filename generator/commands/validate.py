@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..book.library import ACCEPTED
+from ..book.words import _, n_
 from ..errors import Problem, no_commands, problem_annotation, problem_line
 from ..progress import Progress, quiet
 
@@ -15,17 +16,19 @@ from ..progress import Progress, quiet
 __all__ = ["as_text", "run"]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def summary(findings: list[Problem], games: int) -> str:
     """A closing line such as '2 errors, 3 warnings in 41 games' (', 9 accepted' when some are)."""
     errors = sum(f.severity == "error" for f in findings)
     warnings = sum(f.severity == "warning" for f in findings)
     accepted = len(findings) - errors - warnings
-    return (f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
-            + (f" ({accepted} more accepted)" if accepted else "") + f" in {_plural(games, 'game')}")
+    counts = {"errors": n_("%(count)s error", "%(count)s errors", errors),
+              "warnings": n_("%(count)s warning", "%(count)s warnings", warnings)}
+    if accepted:
+        return n_("%(errors)s, %(warnings)s (%(accepted)s more accepted) in %(count)s game",
+                  "%(errors)s, %(warnings)s (%(accepted)s more accepted) in %(count)s games", games,
+                  accepted=accepted, **counts)
+    return n_("%(errors)s, %(warnings)s in %(count)s game", "%(errors)s, %(warnings)s in %(count)s games", games,
+              **counts)
 
 
 def accepted(findings: list[Problem]) -> list[str]:
@@ -35,7 +38,8 @@ def accepted(findings: list[Problem]) -> list[str]:
         if f.severity == "accepted":
             reasons[(f.check, f.because or "")] = reasons.get((f.check, f.because or ""), 0) + 1
     # A reason is one line (reason.not_one_line refuses more): one written over several is still printed as one.
-    return [f"accepted: {n} {check}: {' '.join(because.split())}" for (check, because), n in sorted(reasons.items())]
+    return [_("accepted: %(count)s %(check)s: %(because)s", count=n, check=check, because=" ".join(because.split()))
+            for (check, because), n in sorted(reasons.items())]
 
 
 def accepted_count(findings: list[Problem]) -> list[str]:
@@ -44,8 +48,9 @@ def accepted_count(findings: list[Problem]) -> list[str]:
     n = sum(f.severity == "accepted" for f in findings)
     if not n:
         return []
-    return [f"{n} accepted {'warning' if n == 1 else 'warnings'}, for {_plural(reasons, 'reason')} given in "
-            f"{ACCEPTED}: `rulebook validate` lists them"]
+    return [n_("%(count)s accepted warning, for %(reasons)s given in %(file)s: `rulebook validate` lists them",
+               "%(count)s accepted warnings, for %(reasons)s given in %(file)s: `rulebook validate` lists them", n,
+               reasons=n_("%(count)s reason", "%(count)s reasons", reasons), file=ACCEPTED)]
 
 
 def as_text(findings: list[Problem], games: int, listed: bool = True) -> str:

@@ -24,6 +24,7 @@ from ... import settings
 from ...book import git
 from ...book.files import MAX_ASSET_BYTES, read_source
 from ...book.git import GitMissing
+from ...book.words import _
 from ...errors import BuildError, EngineErrors, RulebookError, SourceError
 from ...progress import Report, quiet
 from ..process import PAGES, Request, die_with_parent
@@ -117,7 +118,8 @@ def serve(root: Path, addr: str, edition: str | None = None) -> None:
     from .log import address_told, kept
 
     def told(url: str) -> None:
-        print(f"serving the site at {url} (built again when a source changes; Ctrl-C stops)", flush=True)
+        print(_("serving the site at %(address)s (built again when a source changes; Ctrl-C stops)", address=url),
+              flush=True)
 
     # The pages are generated into a folder of the preview's own, removed when it stops: never into build/, where a
     # build refuses what it did not make (and a preview and a build may run at once).

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from ...book.files import read_source_text
+from ...book.words import _
 from ...errors import Problem
 
 CONFIG = "mkdocs.yml"
@@ -84,14 +85,15 @@ def mismatches(root: Path, language: str) -> list[Problem]:
     said = theme.get("language") if isinstance(theme, dict) else None
     if said is not None and str(said) != want:
         found.append(Problem(CONFIG, _line(text, "language", "theme:"), "site.language",
-                             f"theme.language is '{said}', but book.yaml's language is '{language}': remove it "
-                             "(book.yaml's language: sets the site's)", "warning"))
+                             _("theme.language is '%(said)s', but book.yaml's language is '%(language)s': remove it "
+                               "(book.yaml's language: sets the site's)", said=said, language=language), "warning"))
     for plugin in config.get("plugins") or []:
         if isinstance(plugin, dict) and isinstance(plugin.get("search"), dict) and plugin["search"].get("lang"):
             lang = plugin["search"]["lang"]
             langs = [lang] if isinstance(lang, str) else list(lang)
             if want.split("-")[0] not in [str(x).split("-")[0] for x in langs]:
                 found.append(Problem(CONFIG, _line(text, "lang", "search"), "site.language",
-                                     f"the search's lang is {langs}, but book.yaml's language is '{language}': "
-                                     "remove it (book.yaml's language: sets the search's)", "warning"))
+                                     _("the search's lang is %(langs)s, but book.yaml's language is '%(language)s': "
+                                       "remove it (book.yaml's language: sets the search's)", langs=langs,
+                                       language=language), "warning"))
     return found
