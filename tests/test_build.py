@@ -231,6 +231,21 @@ def test_the_cache_key_finds_the_text_libraries_weasyprint_loads_without_importi
     assert any("libpango" in line for line in own[1]) or sys.platform != "linux", own
 
 
+def test_finding_the_text_libraries_leaves_pillow_drawing_as_it_does():
+    """Opening the text libraries for the key must not lend their symbols to Pillow's own FreeType: opened globally,
+    the site's icons came out of random sizes (a 'decompression bomb') on one build in two. The icon drawn after the
+    key is made is the icon drawn in a Python that never made it."""
+    script = ("import sys, hashlib\n"
+              "if sys.argv[1] == 'key':\n"
+              "    from generator.render.pdf.cache import text_libraries\n"
+              "    text_libraries()\n"
+              "from generator.render.site.offline import icon\n"
+              "print(hashlib.sha256(b''.join(icon(size) for size in (48, 192, 512))).hexdigest())")
+    drawn = {way: subprocess.run([sys.executable, "-c", script, way], capture_output=True, text=True, cwd=ROOT,
+                                 check=True).stdout for way in ("key", "none", "key")}
+    assert len(set(drawn.values())) == 1 and len(drawn["none"].strip()) == 64, drawn
+
+
 def test_a_build_keeps_its_score_sheets_one_by_one(tmp_path, monkeypatch):
     """The sheets are kept beside the build one by one, each under a digest of what it prints, the score pad under
     a digest of all of them: a prose edit lays no sheet out; an edit to one sheet lays that one out, and the others

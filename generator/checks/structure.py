@@ -46,10 +46,10 @@ def kind_mismatch(lib: Library) -> Iterator[Found]:
         kind, has = lib.book.kind_of(gs.game.category), gs.game.equipment_kind
         if kind in EQUIPMENT_KINDS and has != kind:
             yield (gs.where(("equipment_kind",) if has else ("category",)),
-                   _("the game is in a %(kind)s section, but its equipment_kind is %(has)s: write equipment_kind: "
-                     "%(kind)s", kind=kind, has=has) if has else
-                   _("the game is in a %(kind)s section, but its equipment_kind is not given: write equipment_kind: "
-                     "%(kind)s", kind=kind), gs.id)
+                   _("the game is in a section of kind '%(kind)s', but its equipment_kind is '%(has)s': write "
+                     "'equipment_kind: %(kind)s'", kind=kind, has=has) if has else
+                   _("the game is in a section of kind '%(kind)s', but its equipment_kind is not given: write "
+                     "'equipment_kind: %(kind)s'", kind=kind), gs.id)
         elif kind == "equipment" and has is None:
             yield (gs.where(("category",)), _("the game is in an equipment section but does not say what it is "
                                               "played with: add equipment_kind: (one of %(equipment_kinds)s)",

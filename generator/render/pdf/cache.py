@@ -84,8 +84,9 @@ def _pango_version() -> int:
     libraries = {}
     for may_lack, names in TEXT_LIBRARY_NAMES:
         for name in names:
-            try:
-                libraries[names[0]] = ctypes.CDLL(name, mode=getattr(os, "RTLD_NOW", 0) | ctypes.RTLD_GLOBAL)
+            try:  # RTLD_NOW as WeasyPrint opens them; never RTLD_GLOBAL, which would lend the system FreeType's
+                # symbols to Pillow's own copy, and its drawing of the site's icons went wrong
+                libraries[names[0]] = ctypes.CDLL(name, mode=getattr(os, "RTLD_NOW", 0))
                 break
             except OSError:
                 continue
