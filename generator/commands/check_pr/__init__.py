@@ -65,8 +65,10 @@ def _written(section: str, failed: list[Problem], write: Callable[..., list[str]
     return []
 
 
-def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path) -> list[str]:
-    """Every section of the summary but the first (the check of the book, which counts their failures too)."""
+def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path,
+              printed: list[str]) -> list[str]:
+    """Every section of the summary but the first (the check of the book, which counts their failures too);
+    ``printed``, the lines on the published editions' PDFs laid out to compare them."""
     failed = judgement.failed
     if judgement.compared:
         body = _written("What this change does to the rules", failed, summary.rules_lines, judgement)
@@ -75,6 +77,7 @@ def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress:
         body += _written("The house dictionary", failed, summary.dictionary_lines, judgement)
         body += _written("Every page of the open edition this change alters", failed, released.pages_lines, judgement,
                          scratch)
+        body += _written("The printed files of the editions published", failed, released.released_lines, printed)
     else:
         body = _written("What this change does to the rules", failed, summary.not_compared_lines, judgement)
     body += _written("How the book is checked", failed, summary.how_checked_lines, judgement)
@@ -92,19 +95,21 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
     With ``pictures``, the pages the change alters are drawn there, before and after, if it validates. Whatever
     fails, the summary is written, a change that needs a maintainer said first, then the errors. With ``untrusted``,
     nothing of the change's is run (its code, its making): it is data, judged by the running code alone."""
+    printed: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         judgement = judge_change(root, base, Path(tmp), progress, made=pictures is not None, untrusted=untrusted)
         if judgement.compared and not (untrusted and judgement.maintained):  # (never the change's templates, then)
             progress("compare the editions published")
-            judgement.failed += released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
-                                                 judgement.head.lib, Path(tmp))
+            found, printed = released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
+                                              judgement.head.lib, Path(tmp))
+            judgement.failed += found
             progress("compare the editions published", final=True)
         elif judgement.compared and [e for e in judgement.old.lib.book.editions if e.id != judgement.old.lib.book.current]:
             judgement.failed.append(not_judged(
                 "the editions published could not be built as this change would publish them: it edits what they are "
                 "made with, which is never run where a change is judged as data: a maintainer builds them from a "
                 "checkout of it (`rulebook check-pr`) and compares"))
-        body = _sections(judgement, root, pictures, progress, Path(tmp))
+        body = _sections(judgement, root, pictures, progress, Path(tmp), printed)
     top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement)
     checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement)
     errors = judgement.errors
