@@ -1,21 +1,29 @@
 """A book's site read as a browser shows it, for the released editions' comparison and the open edition's pages
 (``render/site/reading.py``): built from each side by the running code, when the two sides make the site otherwise
 (``site_made_from``), and never when the change's mkdocs.yml names hooks (its code: ``hooks_named``).
+
+What one side reads is kept in the user's cache (``files.store``: each entry sealed, one that does not prove itself
+read again) under a digest of everything its build and its reading read: the code, the templates, the site's
+settings, the versions and text libraries (``build.code_digest``), the edition's sources, the repository its pages
+link, Playwright's version and the browser's. The same base, checked against several changes, is built and read once;
+inputs that differ in anything are another entry, never the kept one.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 
-from ...book.files import read_file_text
+from ...book.files import read_file_text, store, stored, user_cache
 from ...book.library import Library
 from ...render.site.engine import CONFIG
 
 SITE_MADE_FROM = ("templates", CONFIG)  # what makes a site's pages of their Markdown, beside the code: styles, scripts
 PRINT_ONLY = "print"  # the folder of templates/ that only the printed book reads (its styles, fonts, templates)
 HOOKS = re.compile(r"^[ \t]*hooks[ \t]*:", re.M)  # mkdocs.yml's Python hooks: code of the book's, run by MkDocs
+KEPT = "released-read"  # the folder of the user's cache that keeps each side's site as read
 
 
 def digest_of(root: Path, names: tuple[str, ...]) -> str:
@@ -42,21 +50,56 @@ def hooks_named(root: Path) -> bool:
     return config.is_file() and not config.is_symlink() and bool(HOOKS.search(read_file_text(config)))
 
 
+def _read_from(lib: Library) -> Path:
+    """Where the user's cache keeps ``lib``'s edition's site as read: named by a digest of all its reading reads."""
+    from importlib.metadata import version
+
+    from ...render.pdf.cache import add_files
+    from ...render.site.pictures import CHROMIUM
+    from ...render.site.repository import repository
+    from ..build import code_digest
+
+    browser = Path(CHROMIUM)
+    seen = f"{browser.stat().st_size} {browser.stat().st_mtime_ns}" if browser.is_file() else "playwright's own"
+    digest = code_digest(lib.root, "released read", lib.edition.id, version("playwright"), seen,
+                         repository(lib.root))
+    add_files(digest, lib.root, ("rules_data", "content"))
+    return user_cache() / KEPT / f"{digest.hexdigest()}.json"
+
+
+def _kept(path: Path) -> dict[str, str] | None:
+    """A side's site as read, kept at ``path`` (None: not kept, or not as it was stored)."""
+    body = stored(path)
+    try:
+        pages = json.loads(body) if body is not None else None
+    except ValueError:
+        return None
+    ok = isinstance(pages, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in pages.items())
+    return pages if ok else None
+
+
 def sites_read(old: Library, new: Library, out: Path) -> tuple[dict[str, str], dict[str, str]] | None:
     """Every page of the site of ``old`` and of ``new`` (their editions, from their roots) as a browser shows it
-    (``render/site/reading.py``), both built by the running code into ``out``; None when both sides make the site
-    alike (the same templates, styles, scripts and settings: their Markdown pages, compared already, say it all)."""
+    (``render/site/reading.py``), each side built by the running code into ``out`` unless the user's cache keeps it
+    read from the same inputs; None when both sides make the site alike (the same templates, styles, scripts and
+    settings: their Markdown pages, compared already, say it all)."""
     from ...render.site.engine import render_site
     from ...render.site.pictures import need_playwright
     from ...render.site.reading import pages_read
 
     if site_made_from(old.root) == site_made_from(new.root):
         return None
-    need_playwright()  # (before two sites are built for nothing)
+    need_playwright()  # (before two sites are built for nothing; and a kept reading is no reason to pass without it)
+    places = [_read_from(old), _read_from(new)]
+    read = [_kept(place) for place in places]
+    todo = [n for n, side in enumerate(read) if side is None]
     sites = []
-    for side, lib in (("base", old), ("change", new)):
+    for n in todo:
+        side = ("base", "change")[n]
         (out / f"{side}-staging").mkdir(parents=True)
-        render_site(lib, out / side, out / f"{side}-staging", None)
+        render_site((old, new)[n], out / side, out / f"{side}-staging", None)
         sites.append(out / side)
-    before, after = pages_read(sites)
-    return before, after
+    for n, pages in zip(todo, pages_read(sites) if sites else [], strict=True):
+        read[n] = pages
+        store(places[n], json.dumps(pages, sort_keys=True, ensure_ascii=False))
+    return read[0] or {}, read[1] or {}  # (each read now, or kept)
