@@ -94,10 +94,11 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
             # costliest steps) only for an edition whose site's words are the same, where nothing else would tell.
             continue
         try:
-            printed, laid_out, left = _printed_changed(base_root, new, edition, len(old.games) + len(new.games),
-                                                       scratch / f"released-{edition}" / "book")
-            found += printed
-            notes.append(_laid_out_note(edition, laid_out, left))
+            printed = _printed_changed(base_root, new, edition, len(old.games) + len(new.games),
+                                       scratch / f"released-{edition}" / "book")
+            if printed is not None:  # (its sources, templates and fonts the same: nothing to say)
+                found += printed[0]
+                notes.append(_laid_out_note(edition, *printed[1:]))
         except Exception as exc:  # noqa: BLE001 - the layout or a PDF that cannot be read: not compared, so it fails
             what = str(exc) if isinstance(exc, RulebookError) else f"{type(exc).__name__}: {exc}"
             found.append(Problem("", 0, "check.not_judged", f"the printed files of {edition}, as published, could "
@@ -168,11 +169,12 @@ def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> lis
 
 
 def _printed_changed(base_root: Path, new: Library, edition: str, games: int, out: Path
-                     ) -> tuple[list[Problem], tuple[str, ...], tuple[str, ...]]:
+                     ) -> tuple[list[Problem], tuple[str, ...], tuple[str, ...]] | None:
     """The errors of every PDF publish makes of ``edition`` that the change's sources, templates, styles and fonts make
-    otherwise than the base's (``printed.printed_changed``), which were laid out to tell, and which were not."""
+    otherwise than the base's (``printed.printed_changed``), which were laid out to tell, and which were not; None
+    when both sides have the same sources, templates and fonts (laid out by the same code: the same files)."""
     if digest_of(base_root, MADE_FROM) == digest_of(new.root, MADE_FROM):
-        return [], (), ()  # the same sources, templates and fonts, laid out by the same code: the same files
+        return None
     return printed_changed(base_root, new, edition, games, out, _first_change)
 
 
