@@ -94,9 +94,9 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
             # costliest steps) only for an edition whose site's words are the same, where nothing else would tell.
             continue
         try:
-            printed = _printed_changed(base_root, new, edition, len(old.games) + len(new.games),
+            printed = _printed_changed(base_root, new, was, now, len(old.games) + len(new.games),
                                        scratch / f"released-{edition}" / "book")
-            if printed is not None:  # (its sources, templates and fonts the same: nothing to say)
+            if printed is not None:  # (what its files are made of the same: nothing to say)
                 found += printed[0]
                 notes.append(_laid_out_note(edition, *printed[1:]))
         except Exception as exc:  # noqa: BLE001 - the layout or a PDF that cannot be read: not compared, so it fails
@@ -168,13 +168,20 @@ def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> lis
     return found
 
 
-def _printed_changed(base_root: Path, new: Library, edition: str, games: int, out: Path
+def _printed_changed(base_root: Path, new: Library, was: Library, now: Library, games: int, out: Path
                      ) -> tuple[list[Problem], tuple[str, ...], tuple[str, ...]] | None:
-    """The errors of every PDF publish makes of ``edition`` that the change's sources, templates, styles and fonts make
-    otherwise than the base's (``printed.printed_changed``), which were laid out to tell, and which were not; None
-    when both sides have the same sources, templates and fonts (laid out by the same code: the same files)."""
+    """The errors of every PDF publish makes of a published edition (``was`` as the base has it, ``now`` as the change
+    does) that the change's sources, templates, styles and fonts make otherwise than the base's
+    (``printed.printed_changed``), which were laid out to tell, and which were not; None when both sides make them of
+    the same: the same templates, and the same sources as the edition prints them (``Library.printed_sources``, what
+    publish's build digest reads: equal, the same code builds the same files), as most changes to the open edition
+    leave a published one."""
     if digest_of(base_root, MADE_FROM) == digest_of(new.root, MADE_FROM):
         return None
+    if digest_of(base_root, MADE_FROM[2:]) == digest_of(new.root, MADE_FROM[2:]) and \
+            was.printed_sources() == now.printed_sources():
+        return None
+    edition = was.edition.id
     return printed_changed(base_root, new, edition, games, out, _first_change)
 
 
