@@ -4,16 +4,18 @@
 
 What one side reads is kept in the user's cache (``files.store``: each entry sealed, one that does not prove itself
 read again) under a digest of everything its build and its reading read: the code, the templates, the site's
-settings, the versions and text libraries (``build.code_digest``), the edition's sources, the repository its pages
-link, Playwright's version and the browser's. The same base, checked against several changes, is built and read once;
+settings, the lock file and Python's version, the edition's sources, the repository its pages link, Playwright's
+version and the browser's. The same base, checked against several changes, is built and read once;
 inputs that differ in anything are another entry, never the kept one.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 
 from ...book.files import read_file_text, store, stored, user_cache
@@ -50,20 +52,31 @@ def hooks_named(root: Path) -> bool:
     return config.is_file() and not config.is_symlink() and bool(HOOKS.search(read_file_text(config)))
 
 
-def _read_from(lib: Library) -> Path:
-    """Where the user's cache keeps ``lib``'s edition's site as read: named by a digest of all its reading reads."""
+@functools.cache
+def _made_with() -> hashlib._Hash:
+    """A digest of what every side's reading reads besides its book: the tool's code, templates and lock file, Python's,
+    Playwright's and the browser's versions (worked out once a process: none of them changes while a check runs)."""
     from importlib.metadata import version
 
-    from ...render.pdf.cache import add_files
+    from ...render.pdf.cache import CODE, CODE_FILES, add_files
     from ...render.site.pictures import CHROMIUM
-    from ...render.site.repository import repository
-    from ..build import code_digest
 
     browser = Path(CHROMIUM)
     seen = f"{browser.stat().st_size} {browser.stat().st_mtime_ns}" if browser.is_file() else "playwright's own"
-    digest = code_digest(lib.root, "released read", lib.edition.id, version("playwright"), seen,
-                         repository(lib.root))
-    add_files(digest, lib.root, ("rules_data", "content"))
+    digest = hashlib.sha256("\0".join(("released read", sys.version, version("playwright"), seen)).encode())
+    add_files(digest, CODE, CODE_FILES)
+    return digest
+
+
+def _read_from(lib: Library) -> Path:
+    """Where the user's cache keeps ``lib``'s edition's site as read: named by a digest of all its reading reads (the
+    book's settings, templates and sources, the repository its pages link, and ``_made_with``)."""
+    from ...render.pdf.cache import add_files
+    from ...render.site.repository import repository
+
+    digest = _made_with().copy()
+    digest.update(f"\0{lib.edition.id}\0{repository(lib.root)}\0".encode())
+    add_files(digest, lib.root, (CONFIG, "templates", "rules_data", "content"))
     return user_cache() / KEPT / f"{digest.hexdigest()}.json"
 
 
