@@ -2,7 +2,10 @@
 base, as the site writes it (the words every page states, by the book's templates), is compared from the base and
 from the change; a page that differs fails the check (released.changed), naming the edition, the page and the words.
 The ways of the issue (goal words of a published game changed in place, a template that changes a rule only for the
-editions before 2026.2) and others of the same kinds; a change to the open edition alone is free. On the tests' own
+editions before 2026.2) and others of the same kinds, and what the site says of the book on every page (its
+description, in the meta tags); a change to the open edition alone is free, and so is what the published edition's
+own record allows: a correction or a decision made by a later edition, which is undone for it (the same recorded as
+made by the published edition itself is not). On the tests' own
 small book (``tests/pullrequests.py``: 2026.1 published, 2026.2 current)."""
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.check_pr import check_pr
-from tests.pullrequests import edit, pr_book
+from tests.pullrequests import append, edit, pr_book
 
 
 def _qualified(repo: Path) -> None:
@@ -37,7 +40,41 @@ def _older_only(repo: Path) -> None:
         text + '\n{% if edition.id < "2026.2" %}Hearts may be led at any time.{% endif %}\n', encoding="utf-8")
 
 
-# case: (the change; the page of 2026.1 named, and words of the error; or None: the change is free)
+def _recorded(kind: str, edition: str):
+    """A change of a published word or number, recorded as made by ``edition``: an erratum (the dealer's right, not
+    left) or a decision (Ten Thousand played to 8,000). Made by the open edition, the record undoes it for the
+    published one, which reads as printed; recorded as made by the published edition itself, it rewrites that."""
+    def change(repo: Path) -> None:
+        if kind == "erratum":
+            edit(repo, "content/knock-golf.md", "dealer’s left", "dealer’s right")
+            append(repo, "rules_data/errata.yaml", f"""  - id: golf-right
+    edition: "{edition}"
+    file: content/knock-golf.md
+    published: dealer’s left
+    corrected: dealer’s right
+    check: proofread
+    note: The other side.
+    evidence:
+      kind: usage
+      why: "“left” is written for “right”."
+""")
+        else:
+            edit(repo, "rules_data/ten-dice.yaml", "  target: 10000\n", "  target: 8000\n")
+            edit(repo, "rules_data/revisions.yaml", "revisions: []", f"""revisions:
+  - id: dice-to-eight
+    edition: "{edition}"
+    date: "2026-10-01"
+    kind: target
+    why: The club plays to 8,000.
+    file: rules_data/ten-dice.yaml
+    path: goal.target
+    before: 10000
+    after: 8000""")
+    return change
+
+
+# case: (the change; the page of 2026.1 named (None: what its site says of the book), and words of the error; or None:
+# the change is free)
 CASES = {
     "goal words flipped in place": (
         lambda r: edit(r, "rules_data/ten-dice.yaml", "{target: at least}", "{target: up to}"),
@@ -50,6 +87,18 @@ CASES = {
     "who decides, said on the errata page": (
         lambda r: edit(r, "rules_data/book.yaml", "decided_by: the club", "decided_by: the committee"),
         ("errata.md", "committee")),
+    "the book's description, which only the pages' meta tags and the app print": (
+        lambda r: edit(r, "rules_data/book.yaml", "description: The games", "description: Games"),
+        (None, "read of the book on every page of its site (its description, in the pages' meta tags and the "
+               "installed app's): “The games the club plays")),
+    # What the edition's record allows: a correction or a decision made by a later edition (it is undone for 2026.1);
+    # the same recorded as made by 2026.1 itself rewrites what 2026.1 printed
+    "an erratum of the open edition": (_recorded("erratum", "2026.2"), None),
+    "an erratum recorded for the published edition": (
+        _recorded("erratum", "2026.1"), ("games/knock-golf.md", "dealer's [-left.-] {+right.+}")),
+    "a decision of the open edition": (_recorded("revision", "2026.2"), None),
+    "a decision recorded for the published edition": (
+        _recorded("revision", "2026.1"), ("games/ten-dice.md", '{+!!! info "Changed in 2026.1" The club plays to 8,000.')),
     "the open edition's variant alone": (
         lambda r: edit(r, "content/sevens.late-sevens.md", "nine cards each", "ten cards each"), None),
 }
@@ -68,7 +117,7 @@ def test_a_published_editions_pages_are_as_they_were(base, tmp_path, case):
         return
     page, words = named
     assert code == 1, summary
-    [said] = [a for a in changed if f"its site page {page} (changed)" in a]
+    [said] = [a for a in changed if (f"its site page {page} (changed)" if page else words) in a]
     assert "the readers of 2026.1, published" in said and words in said, said
     assert "released.changed" in summary.split("## What this change")[0]  # among the errors the summary leads with
 

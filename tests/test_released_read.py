@@ -102,3 +102,51 @@ def test_without_playwright_the_site_is_not_read_and_the_check_fails(base, tmp_p
     code, annotations, _ = check_pr(repo, "HEAD")
     assert code == 1 and any("check.not_judged" in a and "playwright is not installed" in a for a in annotations), \
         annotations
+
+
+def test_each_sides_reading_is_kept_by_all_it_read(base, tmp_path, monkeypatch):
+    """A side's site, as read, is kept in the user's cache by a digest of everything its build and reading read: the
+    same base checked against two changes is built and read once; an edit to its sources is another entry; an entry
+    damaged or edited is not trusted, and the side is built and read again. (The site's build and its reading are
+    stood in for by a page that holds the side's own sources' words: what is tested is which sides are built.)"""
+    import generator.render.site.engine as engine
+    import generator.render.site.reading as reading
+    from generator.book.library import load_library
+    from generator.commands.check_pr.reading import KEPT, sites_read
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    built = []
+
+    def render_site(lib, site, staging, downloads):
+        built.append(lib.root.name)
+        site.mkdir(parents=True)
+        (site / "index.html").write_text((lib.root / "content/about.md").read_text(encoding="utf-8"), encoding="utf-8")
+
+    monkeypatch.setattr(engine, "render_site", render_site)
+    monkeypatch.setattr(reading, "pages_read", lambda sites: [{"index.html": (s / "index.html").read_text(
+        encoding="utf-8")} for s in sites])
+
+    def check(name: str, change) -> tuple[dict[str, str], dict[str, str]]:
+        repo = tmp_path / name
+        shutil.copytree(base, repo)
+        change(repo)
+        return sites_read(load_library(base_root, "2026.1"), load_library(repo, "2026.1"), tmp_path / "out" / name)
+
+    base_root = tmp_path / "base-copy"
+    shutil.copytree(base, base_root)
+    recolour = CASES["a stylesheet that only recolours"][0]
+    before, after = check("first", recolour)
+    assert built == ["base-copy", "first"] and before == after, built
+    check("second", CASES["a stylesheet that hides the rules' tables"][0])
+    assert built[2:] == ["second"], built  # the base's reading kept: read once
+    check("first-again", recolour)
+    assert built[3:] == [], built  # the same inputs in another folder: kept too
+    # An edit to the base's sources: another entry, read anew, and its words are the edited ones
+    append(base_root, "content/about.md", "\nEdited.\n")
+    before, _ = check("third", recolour)
+    assert built[3:] == ["base-copy"] and before["index.html"].endswith("Edited.\n"), built
+    # A kept entry edited: not trusted, built and read again
+    for entry in (tmp_path / "cache" / "rulebook" / KEPT).iterdir():
+        entry.write_bytes(entry.read_bytes().replace(b"Edited.", b"Edited!"))
+    before, _ = check("fourth", recolour)
+    assert built[4:] == ["base-copy"] and before["index.html"].endswith("Edited.\n"), built

@@ -58,6 +58,40 @@ def test_a_published_editions_entry_is_as_it_was_published(base, tmp_path, case)
     assert errors[0].startswith(f"::error file=rules_data/book.yaml,line={line},"), errors[0]
 
 
+NEXT = """  - id: "{id}"
+    year: {year}
+    revision: {revision}
+    label: Revision {revision} ({year})
+    date: "{year}-12-01"
+"""
+# case: (the edition made current, and the entry added for it, if any; the words the error has, or None: it is free)
+CURRENT = {
+    "the published edition opened again": ("2026.1", None, "2026.1 was published at its base"),
+    "an edition before the open one": ("2025.9", dict(id="2025.9", year=2025, revision=9), "2025.9 comes before 2026.2"),
+    "the next edition opened": ("2026.3", dict(id="2026.3", year=2026, revision=3), None),
+}
+
+
+@pytest.mark.parametrize("case", list(CURRENT))
+def test_which_editions_are_published_is_the_bases_to_say(base, tmp_path, case):
+    """The current edition a change names is the base's, or one it opens after it: never one the base published
+    (the next change could rewrite it as the open edition), nor one before the base's current edition."""
+    current, entry, words = CURRENT[case]
+    repo = tmp_path / "pr"
+    shutil.copytree(base, repo)
+    if entry is not None:
+        edit(repo, "rules_data/book.yaml", "editions:\n", "editions:\n" + NEXT.format(**entry))
+    edit(repo, "rules_data/book.yaml", 'current: "2026.2"', f'current: "{current}"')
+    code, annotations, summary = check_pr(repo, "HEAD")
+    errors = [a for a in annotations if "title=frozen.changed::" in a and "the current edition in place of" in a]
+    if words is None:
+        assert errors == [], annotations
+        return
+    line = (repo / "rules_data/book.yaml").read_text(encoding="utf-8").splitlines().index(f'current: "{current}"') + 1
+    assert code == 1 and len(errors) == 1 and words in errors[0], annotations
+    assert errors[0].startswith(f"::error file=rules_data/book.yaml,line={line},"), errors[0]
+
+
 DECISION = ('revisions:\n  - id: pub-rummy-added\n    edition: "2026.2"\n    date: "2026-11-20"\n    kind: game_added\n'
             '    game: pub-rummy\n    why: The club plays it at the pub.\n')
 

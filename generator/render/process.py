@@ -59,6 +59,9 @@ class Request:
     before: str | None = None  # PAIR: the book before the change (``root`` is the one after)
     before_edition: str | None = None
     exact: bool = False  # PAIR: both laid out as the build lays them out (every page its own number: no part moved)
+    # PAIR, exact: which of the PDFs publish makes of the edition to lay out ("book", "sheets": every score sheet
+    # and the score pad), each side's into a folder of its own (before/, after/); None: the book alone
+    prints: list[str] | None = None
     staging: str | None = None  # SITE: a folder for what the build needs on the way
     downloads: str | None = None  # the site: the folder of the PDFs it links, if any
     pages: dict[str, int] | None = None  # the site: the book's page of each anchor, which it prints

@@ -81,8 +81,9 @@ def _written(section: str, failed: list[Problem], write: Callable[..., list[str]
 
 
 def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress: Report, scratch: Path,
-              say: Words) -> list[str]:
-    """Every section of the summary but the first (the check of the book, which counts their failures too)."""
+              say: Words, printed: list[str]) -> list[str]:
+    """Every section of the summary but the first (the check of the book, which counts their failures too), in the
+    base's words ``say``; ``printed``, the lines on the published editions' PDFs laid out to compare them."""
     failed = judgement.failed
     write = functools.partial(_written, say=say)
     if judgement.compared:
@@ -92,6 +93,7 @@ def _sections(judgement: Judgement, root: Path, pictures: Path | None, progress:
         body += write("The house dictionary", failed, summary.dictionary_lines, judgement)
         body += write("Every page of the open edition this change alters", failed, released.pages_lines, judgement,
                       scratch)
+        body += write("The printed files of the editions published", failed, released.released_lines, printed)
     else:
         body = write("What this change does to the rules", failed, summary.not_compared_lines, judgement)
     body += write("How the book is checked", failed, summary.how_checked_lines, judgement)
@@ -109,12 +111,14 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
     With ``pictures``, the pages the change alters are drawn there, before and after, if it validates. Whatever
     fails, the summary is written, a change that needs a maintainer said first, then the errors. With ``untrusted``,
     nothing of the change's is run (its code, its making): it is data, judged by the running code alone."""
+    printed: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         judgement = judge_change(root, base, Path(tmp), progress, made=pictures is not None, untrusted=untrusted)
         if judgement.compared and not (untrusted and judgement.maintained):  # (never the change's templates, then)
             progress("compare the editions published")
-            judgement.failed += released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
-                                                 judgement.head.lib, Path(tmp))
+            found, printed = released_changed(root, judgement.base, judgement.base_root, judgement.old.lib,
+                                              judgement.head.lib, Path(tmp))
+            judgement.failed += found
             progress("compare the editions published", final=True)
         elif judgement.compared and [e for e in judgement.old.lib.book.editions if e.id != judgement.old.lib.book.current]:
             judgement.failed.append(not_judged(
@@ -122,7 +126,7 @@ def check_change(root: Path, base: str, progress: Report = quiet, pictures: Path
                 "made with, which is never run where a change is judged as data: a maintainer builds them from a "
                 "checkout of it (`rulebook check-pr`) and compares"))
         say = base_words(judgement)
-        body = _sections(judgement, root, pictures, progress, Path(tmp), say)
+        body = _sections(judgement, root, pictures, progress, Path(tmp), say, printed)
     top = _written("Needs a maintainer", judgement.failed, summary.maintainer_lines, judgement, say=say)
     checked = _written("Check of the book", judgement.failed, summary.check_lines, judgement, say=say)
     errors = judgement.errors

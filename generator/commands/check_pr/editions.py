@@ -1,11 +1,12 @@
 """What a change may not rewrite in place: a published edition's own entry in book.yaml (its label and date, as its
 cover prints them, whether it is laid out as printed, its number), as it was published (its seal, ``record``, is
-judged with the record: ``judge.with_rewritten_records``); and a decision the base records (revisions.yaml), which a
+judged with the record: ``judge.with_rewritten_records``); which editions are published (the current edition is the
+base's, or one opened after it: never a published one made open again); and a decision the base records (revisions.yaml), which a
 later change makes anew, as a decision of its own, never by rewriting the one before."""
 
 from __future__ import annotations
 
-from ...book.library import Library
+from ...book.library import Library, edition_key
 from ...book.model import Edition
 from ...errors import Problem
 
@@ -18,8 +19,24 @@ def _printed(edition: Edition) -> dict[str, object]:
 
 
 def entries_rewritten(old: Library, new: Library) -> list[Problem]:
-    """The errors of ``editions_rewritten`` and ``decisions_rewritten``."""
-    return editions_rewritten(old, new) + decisions_rewritten(old, new)
+    """The errors of ``editions_rewritten``, ``reopened`` and ``decisions_rewritten``."""
+    return editions_rewritten(old, new) + reopened(old, new) + decisions_rewritten(old, new)
+
+
+def reopened(old: Library, new: Library) -> list[Problem]:
+    """An error at book.yaml's current edition when the change makes current an edition published at the base, or one
+    that comes before the base's current edition. Which editions are published is the base's to say: a change opens
+    the next edition (``rulebook edition new``: one after the current one), and never opens a published one again
+    (its next change could then rewrite what its readers got, as the open edition's)."""
+    was, now = old.book.current, new.book.current
+    if now == was or (now not in {e.id for e in old.book.editions} and edition_key(now) > edition_key(was)):
+        return []
+    where = new.book_doc.where(("current",))
+    said = (f"{now} was published at its base, and a published edition is never opened again" if now in
+            {e.id for e in old.book.editions} else f"{now} comes before {was}, the edition open at its base")
+    return [Problem(where.path, where.line, "frozen.changed", (
+        f"this change makes {now} the current edition in place of {was}: {said}; put current back to {was}, and "
+        "open the next edition with `rulebook edition new`"))]
 
 
 def _edits(was: dict[str, object], now: dict[str, object]) -> list[str]:

@@ -11,8 +11,6 @@ is not laid out nor its site read then (the costliest steps), only for an editio
 from __future__ import annotations
 
 import difflib
-import hashlib
-import re
 from pathlib import Path
 
 from ...book import git
@@ -21,19 +19,18 @@ from ...book.library import Library, load_library
 from ...book.textdiff import mark_words
 from ...book.words import _, n_
 from ...errors import Problem, RulebookError, clean
-from ...render.pdf.pair import laid_out_exactly, layout_inputs
-from ...render.pdf.prints import Printed, page_prints
+from ...render.pdf.pair import BOOK, SHEETS
 from ...render.site.docs import write_docs
 from ...render.site.engine import CONFIG
+from ...render.site.worker import described
 from .judge import Judgement
+from .printed import printed_changed
+from .reading import SITE_MADE_FROM, digest_of, hooks_named, sites_read
 from .text import code_span, literal, plain
 
 SAID = 300  # characters of a page's changed words the error quotes
-PAGES_SAID = 12  # pages of one edition's printed book named one by one, each in a line; the rest counted in one
+PAGES_SAID = 12  # pages of one edition's site named one by one, each in a line; the rest counted in one
 MADE_FROM = ("rules_data", "content", "templates")  # what a book's PDF is made from, beside the code that makes it
-SITE_MADE_FROM = ("templates", CONFIG)  # what makes a site's pages of their Markdown, beside the code: styles, scripts
-PRINT_ONLY = "print"  # the folder of templates/ that only the printed book reads (its styles, fonts, templates)
-HOOKS = re.compile(r"^[ \t]*hooks[ \t]*:", re.M)  # mkdocs.yml's Python hooks: code of the book's, run by MkDocs
 
 
 def _pages(lib: Library, out: Path) -> dict[str, str]:
@@ -55,22 +52,26 @@ def _first_change(before: str, after: str) -> str:
 
 
 def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: Library, scratch: Path
-                     ) -> list[Problem]:
+                     ) -> tuple[list[Problem], list[str]]:
     """An error for each page of the site of an edition published at ``base`` (its sources at ``base_root``, its
-    templates unpacked beside them when it has any) that the change (``new``) makes say anything else."""
+    templates unpacked beside them when it has any) that the change (``new``) makes say anything else, for what its
+    site says of the book (its name, description and author: every page's meta tags), and for each page of its PDFs
+    (``_printed_changed``); and the summary's lines on which of those PDFs were laid out to tell."""
     published = [e.id for e in old.book.editions if e.id != old.book.current]
     if not published:
-        return []
+        return [], []
     for made in SITE_MADE_FROM:  # the base's pages by the base's templates and settings
         if not (base_root / made).exists() and git.present(repo, base, [made]):
             git.unpack(repo, base, [made], base_root)
-    found = []
+    found: list[Problem] = []
+    notes: list[str] = []
     for edition in published:
         if edition not in {e.id for e in new.book.editions}:
             continue  # (its entry removed: editions.py says so)
         try:
-            before = _pages(load_library(base_root, edition), scratch / f"released-{edition}" / "base")
-            after = _pages(load_library(new.root, edition), scratch / f"released-{edition}" / "change")
+            was, now = load_library(base_root, edition), load_library(new.root, edition)
+            before = _pages(was, scratch / f"released-{edition}" / "base")
+            after = _pages(now, scratch / f"released-{edition}" / "change")
         except Exception as exc:  # noqa: BLE001 - a source, a template or a bug: the comparison not made fails the check
             what = str(exc) if isinstance(exc, RulebookError) else f"{type(exc).__name__}: {exc}"
             found.append(Problem("", 0, "check.not_judged", f"the pages of {edition}, as published, could not be "
@@ -82,18 +83,27 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
             f"“{_first_change(before.get(page, ''), after.get(page, ''))}”: a published edition never "
             f"changes; put it back, or make the change in {new.book.current} (an erratum or a decision)"), "error")
             for page in sorted(set(before) | set(after)) if before.get(page) != after.get(page)]
+        said_was, said_now = described(was), described(now)
+        written += [Problem("", 0, "released.changed", (
+            f"this change changes what the readers of {edition}, published, read of the book on every page of its "
+            f"site (its {key.removeprefix('site_')}, in the pages' meta tags and the installed app's): "
+            f"“{said_was[key]}” → “{said_now[key]}”: a published edition never changes; put it back"), "error")
+            for key in sorted(said_was) if said_was[key] != said_now[key]]
         found += written
         if written:
             # Failed already, each page named with its words: its book is laid out and its site read (the check's
             # costliest steps) only for an edition whose site's words are the same, where nothing else would tell.
             continue
         try:
-            found += _printed_changed(base_root, new, edition, len(old.games) + len(new.games),
-                                      scratch / f"released-{edition}" / "book")
+            printed = _printed_changed(base_root, new, was, now, len(old.games) + len(new.games),
+                                       scratch / f"released-{edition}" / "book")
+            if printed is not None:  # (what its files are made of the same: nothing to say)
+                found += printed[0]
+                notes.append(_laid_out_note(edition, *printed[1:]))
         except Exception as exc:  # noqa: BLE001 - the layout or a PDF that cannot be read: not compared, so it fails
             what = str(exc) if isinstance(exc, RulebookError) else f"{type(exc).__name__}: {exc}"
-            found.append(Problem("", 0, "check.not_judged", f"the printed book of {edition}, as published, could not "
-                                 f"be laid out to compare it: {clean(' '.join(what.split()))[:SAID]}", "error"))
+            found.append(Problem("", 0, "check.not_judged", f"the printed files of {edition}, as published, could "
+                                 f"not be laid out to compare them: {clean(' '.join(what.split()))[:SAID]}", "error"))
         try:
             found += _read_changed(base_root, new, edition, scratch / f"released-{edition}" / "read")
         except Exception as exc:  # noqa: BLE001 - a site that cannot be built or read: not compared, so it fails
@@ -101,51 +111,32 @@ def released_changed(repo: Path, base: str, base_root: Path, old: Library, new: 
             found.append(Problem("", 0, "check.not_judged", f"the site of {edition}, as published, could not be read "
                                  f"as a browser shows it, to compare it: {clean(' '.join(what.split()))[:SAID]}",
                                  "error"))
-    return found
+    return found, notes
 
 
-def _digest(root: Path, names: tuple[str, ...]) -> str:
-    """A digest of the files ``names`` under ``root`` (by path and bytes; a link by its target's name)."""
-    from ...render.pdf.cache import add_files
-
-    digest = hashlib.sha256()
-    add_files(digest, root, names)
-    return digest.hexdigest()
-
-
-def _site_made_from(root: Path) -> str:
-    """A digest of what a book's site is made with beside its Markdown and the code (``SITE_MADE_FROM``), the
-    templates that only the printed book reads aside (a print font or style changes no page of the site)."""
-    top = root / SITE_MADE_FROM[0]
-    names = [f"{SITE_MADE_FROM[0]}/{p.name}" for p in sorted(top.iterdir()) if p.name != PRINT_ONLY] \
-        if top.is_dir() and not top.is_symlink() else [SITE_MADE_FROM[0]]
-    return _digest(root, (*names, *SITE_MADE_FROM[1:]))
+def _laid_out_note(edition: str, laid_out: tuple[str, ...], left: tuple[str, ...]) -> str:
+    """The summary's line on which of ``edition``'s PDFs were laid out from both sides and compared, and which were
+    ``left`` (their inputs differ, and the edition's book differs already)."""
+    named = {BOOK: "its book", SHEETS: "its score sheets and score pad"}
+    said = [f"- {literal(edition)}: its site's pages read the same"]
+    if laid_out:
+        said.append(f"{' and '.join(named[w] for w in laid_out)} laid out from both sides (their inputs differ) and "
+                    "compared page by page, by words, ink and what each file says of itself")
+    if left:
+        said.append(f"{' and '.join(named[w] for w in left)} not laid out: the book differs already")
+    same = [named[w] for w in named if w not in laid_out and w not in left]
+    if same:
+        said.append(f"{' and '.join(same)} not laid out: made from the same inputs on both sides, by the same code")
+    return "; ".join(said)
 
 
-def hooks_named(root: Path) -> bool:
-    """Whether the book's mkdocs.yml names hooks: Python of the book's own, which MkDocs runs as it builds."""
-    config = root / CONFIG
-    return config.is_file() and not config.is_symlink() and bool(HOOKS.search(read_file_text(config)))
-
-
-def _sites_read(old: Library, new: Library, out: Path) -> tuple[dict[str, str], dict[str, str]] | None:
-    """Every page of the site of ``old`` and of ``new`` (their editions, from their roots) as a browser shows it
-    (``render/site/reading.py``), both built by the running code into ``out``; None when both sides make the site
-    alike (the same templates, styles, scripts and settings: their Markdown pages, compared already, say it all)."""
-    from ...render.site.engine import render_site
-    from ...render.site.pictures import need_playwright
-    from ...render.site.reading import pages_read
-
-    if _site_made_from(old.root) == _site_made_from(new.root):
-        return None
-    need_playwright()  # (before two sites are built for nothing)
-    sites = []
-    for side, lib in (("base", old), ("change", new)):
-        (out / f"{side}-staging").mkdir(parents=True)
-        render_site(lib, out / side, out / f"{side}-staging", None)
-        sites.append(out / side)
-    before, after = pages_read(sites)
-    return before, after
+def released_lines(notes: list[str]) -> list[str]:
+    """The summary's section on the PDFs of the editions published the check laid out to compare them."""
+    if not notes:
+        return []
+    return ["### The printed files of the editions published", "", "Every PDF publish makes of each edition "
+            "published (its book, each score sheet, the score pad) is compared from both sides when what it is made "
+            "from differs:", "", *notes, ""]
 
 
 def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> list[Problem]:
@@ -159,7 +150,7 @@ def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> lis
             f"the site of {edition}, published, could not be built as this change would publish it: its {CONFIG} "
             "names hooks, Python of the change's that MkDocs runs as it builds, which the check never runs: a "
             "maintainer reads the hooks and builds each published edition with them"), "error")]
-    read = _sites_read(load_library(base_root, edition), load_library(new.root, edition), out)
+    read = sites_read(load_library(base_root, edition), load_library(new.root, edition), out)
     if read is None:
         return []
     before, after = read
@@ -178,37 +169,21 @@ def _read_changed(base_root: Path, new: Library, edition: str, out: Path) -> lis
     return found
 
 
-def _printed_changed(base_root: Path, new: Library, edition: str, games: int, out: Path) -> list[Problem]:
-    """An error for each page of ``edition``'s printed book that reads or inks otherwise from the change's sources,
-    templates, styles and fonts than from the base's (at most ``PAGES_SAID`` named, the rest counted in one more)."""
-    if _digest(base_root, MADE_FROM) == _digest(new.root, MADE_FROM):
-        return []  # the same sources, templates and fonts, laid out by the same code: the same book
-    if layout_inputs(base_root, edition) == layout_inputs(new.root, edition):
-        return []  # the same HTML, as printed, with the same print styles and fonts: the same book, laid out alike
-    before_pdf, after_pdf = laid_out_exactly(base_root, new.root, edition, games, out)
-    before, after = page_prints(before_pdf), page_prints(after_pdf)
-    blank = Printed("", b"", (0, 0))
-    differ = [n for n in range(max(len(before), len(after)))
-              if (before[n] if n < len(before) else blank) != (after[n] if n < len(after) else blank)]
-    found = []
-    for n in differ[:PAGES_SAID]:
-        was, now = (before[n] if n < len(before) else None), (after[n] if n < len(after) else None)
-        what = "new" if was is None else "gone" if now is None else "changed"
-        if was is not None and now is not None and was.text == now.text:
-            said = ("its words read the same, and the page's ink differs: a font, a style or a picture draws "
-                    "other marks than the published book's")
-        else:
-            said = f"“{_first_change(was.text if was else '', now.text if now else '')}”"
-        found.append(Problem("", 0, "released.pdf_changed", (
-            f"this change changes what the readers of {edition}, published, read in its printed book: page {n + 1} "
-            f"({what}): {said}: a published edition never changes; put it back, or make the change in "
-            f"{new.book.current} (an erratum or a decision)"), "error"))
-    if len(differ) > PAGES_SAID:
-        rest = differ[PAGES_SAID:]
-        found.append(Problem("", 0, "released.pdf_changed", (
-            f"this change changes {len(rest)} more pages of the printed book of {edition}, published: pages "
-            f"{', '.join(str(n + 1) for n in rest[:30])}{', …' if len(rest) > 30 else ''}"), "error"))
-    return found
+def _printed_changed(base_root: Path, new: Library, was: Library, now: Library, games: int, out: Path
+                     ) -> tuple[list[Problem], tuple[str, ...], tuple[str, ...]] | None:
+    """The errors of every PDF publish makes of a published edition (``was`` as the base has it, ``now`` as the change
+    does) that the change's sources, templates, styles and fonts make otherwise than the base's
+    (``printed.printed_changed``), which were laid out to tell, and which were not; None when both sides make them of
+    the same: the same templates, and the same sources as the edition prints them (``Library.printed_sources``, what
+    publish's build digest reads: equal, the same code builds the same files), as most changes to the open edition
+    leave a published one."""
+    if digest_of(base_root, MADE_FROM) == digest_of(new.root, MADE_FROM):
+        return None
+    if digest_of(base_root, MADE_FROM[2:]) == digest_of(new.root, MADE_FROM[2:]) and \
+            was.printed_sources() == now.printed_sources():
+        return None
+    edition = was.edition.id
+    return printed_changed(base_root, new, edition, games, out, _first_change)
 
 
 FEW = 50  # pages of the open edition the summary names, each with its first changed words
@@ -253,7 +228,7 @@ def _read_lines(old: Library, new: Library, out: Path) -> list[str]:
     if hooks_named(new.root):
         return [_("Not read as a browser shows them: this change's %(config)s names hooks, Python of its own that the "
                   "check never runs; a maintainer builds the site with them and reads it.", config=CONFIG), ""]
-    read = _sites_read(old, new, out)
+    read = sites_read(old, new, out)
     if read is None:
         return []
     before, after = read

@@ -7,9 +7,11 @@ before the change, ``root`` and ``edition`` the book after, ``out`` a folder) wr
 The two share one ``Layout`` that keeps its parts, as ``rulebook preview`` does, and more (``MovedLayout``): the second
 book lays out again only the parts the change touched, not those it only moved to another first page, so the pair costs
 about one book and the parts the change touched. With ``exact`` (the released editions' comparison, which reads every
-page), each book is laid out as the build lays it out: a part is shared only where it starts on the same page
-(``laid_out_exactly``, kept in the PDF cache by what each side was made from; ``layout_inputs`` says whether two
-sides need laying out at all).
+page), each book is laid out as the build lays it out: a part is shared only where it starts on the same page, and
+each side's PDFs the request's ``prints`` names (the book; the score sheets and pad, as publish's render writes them)
+go into a folder of its own, ``out/before/`` and ``out/after/``, by the names publish gives them
+(``laid_out_exactly``, kept in the PDF cache by what each side was made from; ``layout_inputs`` and ``sheet_inputs``
+say whether two sides need laying out at all).
 """
 
 from __future__ import annotations
@@ -80,12 +82,45 @@ def layout_inputs(root: Path, edition: str) -> tuple[str, str, dict[str, bytes]]
     return book_html(lib), repr(sorted(printed_pages(lib).items())), print_assets(root)
 
 
-def laid_out_exactly(base_root: Path, root: Path, edition: str, games: int, out: Path) -> tuple[Path, Path]:
-    """The edition's book as the base's sources make it and as the change's do (``out/before.pdf``,
-    ``out/after.pdf``), each with its own templates, styles and fonts, both laid out by the running code: never by
-    the change's. Kept in the PDF cache (``RULEBOOK_PDF_CACHE``) by what each was made from, when one is set."""
+BOOK, SHEETS = "book", "sheets"  # what publish makes of an edition: its book, and its score sheets and pad
+PUBLISHED_PAPER = "letter"  # the paper publish lays an edition out on (one-sided: ``render_pdfs``'s defaults)
+
+
+def sheet_inputs(root: Path, edition: str) -> str:
+    """What the score sheets and the score pad of ``edition`` at ``root`` are a function of, the code aside: each
+    sheet's HTML as the layout may set it and its sample (``scorepad.sheet_digests``), the pad's contents page as its
+    template writes it (the page each sheet starts on aside: the sheets' layout sets it), and the book's own print
+    styles, fonts and templates. Two sides alike lay out the same sheets and pad; opening an edition, which changes no sheet of an
+    earlier one, leaves them alike."""
+    import hashlib
+
+    from ...book.library import load_library
+    from ..views.sheets import sheet_files
+    from .book import _env, game_pages, names_sheets
+    from .scorepad import sheet_digests
+
+    lib = load_library(root, edition)
+    start = hashlib.sha256(f"score sheets\0{PUBLISHED_PAPER}".encode())
+    # Its print templates too, though the HTML shows what they make of it: a template may act on what only the layout
+    # gives it (the rows that fit, the page a sheet starts on), which no HTML worked out before the layout shows.
+    for name, body in sorted(print_assets(root).items()):
+        start.update(f"\0{name}\0".encode() + body)
+    pages = game_pages(lib)
+    sheets, _ = sheet_digests(lib, pages, PUBLISHED_PAPER, start=start)  # (its pad's: the whole book.yaml, broader)
+    contents = _env(lib).get_template("print/score-pad.html.j2").render(
+        sheets=[(file, 0) for file in sheet_files(pages)], named=names_sheets(lib))
+    return "\0".join([contents, *(f"{key}:{digest}" for key, digest in sorted(sheets.items()))])
+
+
+def laid_out_exactly(base_root: Path, root: Path, edition: str, games: int, out: Path,
+                     prints: tuple[str, ...] = (BOOK,)) -> tuple[Path, Path]:
+    """The PDFs ``prints`` names of the edition, as publish makes them (``BOOK``: the book; ``SHEETS``: every score
+    sheet and the score pad), from the base's sources and from the change's: two folders (before, after) holding
+    each PDF by the name publish gives it, each side with its own templates, styles and fonts, both laid out by the
+    running code: never by the change's. Kept in the PDF cache (``RULEBOOK_PDF_CACHE``) by what each side was made
+    from and what was asked, when one is set."""
     from ... import settings
-    from ...book.files import copy_file
+    from ...book.files import copy_tree
     from ...errors import RulebookError
     from ..process import PAIR, Request, run
     from . import cache
@@ -94,25 +129,26 @@ def laid_out_exactly(base_root: Path, root: Path, edition: str, games: int, out:
     keep = settings.read().pdf_cache
     names = {}
     for side, top in (("before", base_root), ("after", root)) if keep else ():
-        digest = cache.new_digest("released", edition, book=top)  # (the code, the versions, the book's templates)
+        # (the code, the versions, the book's templates; what is laid out)
+        digest = cache.new_digest("released", edition, *sorted(prints), book=top)
         cache.add_files(digest, top, ("rules_data", "content"))
         names[side] = digest.hexdigest()[:32]
     folder = keep / "released" / edition if keep else None
     if folder is not None and all(cache.proven(folder / name) for name in names.values()):
-        return folder / names["before"] / "book.pdf", folder / names["after"] / "book.pdf"
+        return folder / names["before"] / "pdf", folder / names["after"] / "pdf"
     out.mkdir(parents=True, exist_ok=True)
     timeout, memory = limits(games)
-    failed = run(MODULE, Request(PAIR, str(root), edition, str(out), before=str(base_root),
-                                        before_edition=edition, exact=True), timeout=timeout, memory_mb=memory).failure
+    failed = run(MODULE, Request(PAIR, str(root), edition, str(out), before=str(base_root), before_edition=edition,
+                                 exact=True, prints=sorted(prints)), timeout=timeout, memory_mb=memory).failure
     if failed is not None:
         raise RulebookError(f"the layout failed: {failed.message}")
     if folder is None:
-        return out / "before.pdf", out / "after.pdf"
+        return out / "before", out / "after"
     kept = {}
     for side, name in names.items():
         def made(staged: Path, side: str = side) -> None:
-            copy_file(out / f"{side}.pdf", staged / "book.pdf")
-        kept[side] = cache.kept(folder, name, made, newest=KEPT_BOOKS) / "book.pdf"
+            copy_tree(out / side, staged / "pdf", f"the {side} side's PDFs")
+        kept[side] = cache.kept(folder, name, made, newest=KEPT_BOOKS) / "pdf"
     return kept["before"], kept["after"]
 
 
@@ -136,21 +172,32 @@ def _render_pair(request: Request) -> None:
     from ...book.library import load_library
     from ...errors import RulebookError
     from ..process import PAIR
-    from .book import render_book
+    from ..views.describe import pdf_name
+    from .book import game_pages, render_book
+    from .scorepad import render_score_pad
     from .weasy import Engine
 
     if request.task != PAIR or request.before is None:
         raise RulebookError(f"the pair renders two books, not the {request.task!r} asked")
     out = Path(request.out)
     kind = Layout if request.exact else MovedLayout  # exact: a part is shared only where it starts on the same page
-    layout = kind(Engine("letter", Path(request.before)), keep=True)
+    layout = kind(Engine(PUBLISHED_PAPER, Path(request.before)), keep=True)
+    prints = set(request.prints or (BOOK,)) if request.exact else {BOOK}
     for name, root, edition in (("before", request.before, request.before_edition),
                                 ("after", request.root, request.edition)):
         if name == "after" and print_assets(Path(root)) != print_assets(Path(request.before)):
-            layout = kind(Engine("letter", Path(root)), keep=True)  # its own styles: nothing shared
-        anchors = render_book(load_library(Path(root), edition, validated=request.validated), out / f"{name}.pdf",
-                              layout=layout)
-        (out / f"{name}.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
+            layout = kind(Engine(PUBLISHED_PAPER, Path(root)), keep=True)  # its own styles: nothing shared
+        lib = load_library(Path(root), edition, validated=request.validated)
+        if not request.exact:  # the pictures' pair: the book alone, and its anchors
+            anchors = render_book(lib, out / f"{name}.pdf", layout=layout)
+            (out / f"{name}.json").write_text(json.dumps(anchors, sort_keys=True), encoding="utf-8")
+            continue
+        (out / name).mkdir(parents=True, exist_ok=True)
+        if BOOK in prints:  # as the build lays it out, by the name publish gives it
+            render_book(lib, out / name / pdf_name(lib), layout=layout)
+        if SHEETS in prints:  # every sheet on its own and the score pad, as publish's render writes them
+            (out / name / "score-sheets").mkdir(exist_ok=True)
+            render_score_pad(lib, game_pages(lib), out / name, Engine(PUBLISHED_PAPER, Path(root)))
 
 
 if __name__ == "__main__":

@@ -192,7 +192,7 @@ def render_sheet(lib: Library, page: GamePage, target: Path, paper: str = "lette
     return result
 
 
-def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict[str, str], str]:
+def sheet_digests(lib: Library, pages: list[GamePage], paper: str, start: Any = None) -> tuple[dict[str, str], str]:
     """A digest of everything each score sheet is made from, by its key, and one of the score pad's
     (``render/pdf/cache.py``).
 
@@ -201,12 +201,14 @@ def sheet_digests(lib: Library, pages: list[GamePage], paper: str) -> tuple[dict
     data, its HTML in both orientations and both styles, its sample page, the paper, and the code and
     templates, so that an edit to a game's prose or to any part of a game no sheet prints leaves it
     unchanged, and an edit to one sheet changes that sheet's alone. The pad's takes every sheet's
-    and the book's and the edition's data, which its contents page prints.
+    and the book's and the edition's data, which its contents page prints. With ``start`` (a hashlib digest), each is
+    started from it instead of the code and templates (two books' sheets compared, laid out by the same code).
     """
     from ..views.sheets import sheet_files
     from .cache import new_digest
 
-    base = new_digest("score sheet", paper, book=lib.root)  # the code's files are read once, not once a sheet
+    # The code's files are read once, not once a sheet
+    base = start.copy() if start is not None else new_digest("score sheet", paper, book=lib.root)
     pad = base.copy()
     pad.update(f"\0score pad\0{lib.edition.model_dump_json()}\0{lib.book.model_dump_json()}".encode())
     by_id, digests = {p.id: p for p in pages}, {}

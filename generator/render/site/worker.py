@@ -21,10 +21,20 @@ import threading
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ...errors import RulebookError
 from ..process import ERROR, Failure, Request, Result, die_with_parent
+
+if TYPE_CHECKING:
+    from ...book.library import Library
+
+
+def described(lib: Library) -> dict[str, str]:
+    """The site's name and what the theme says of the book on every page (its meta tags) and the installed app, as
+    typed (the plugin escapes them for the theme)."""
+    return {"site_name": f"{lib.book.title} · {lib.edition.id}", "site_description": lib.book.description,
+            "site_author": lib.book.author}
 
 
 def generate(request: Request, listed: Callable[[dict[str, Any]], None] | None = None,
@@ -40,10 +50,7 @@ def generate(request: Request, listed: Callable[[dict[str, Any]], None] | None =
     lib = load_library(root, request.edition, validated=request.validated)
     docs = Path(request.out) / lib.edition.id / "docs"
     repo = repository(root, request.repo) or ""  # configured, never built in: '' offers the book's own address
-    # The site's name and what the theme says of the book, as typed (the plugin escapes them for the theme).
-    where = {"docs": str(docs), "site_name": f"{lib.book.title} · {lib.edition.id}",
-             "site_description": lib.book.description, "site_author": lib.book.author, "accent": lib.book.accent,
-             "edition": lib.edition.id, "repo": repo}
+    where = {"docs": str(docs), **described(lib), "accent": lib.book.accent, "edition": lib.edition.id, "repo": repo}
 
     def tell(result: dict[str, Any]) -> None:
         if listed is not None:
