@@ -41,6 +41,28 @@ ENTRIES = {
 }
 
 
+# A sheet scored in halves (``halves: true``; the keeper's data-halves and the form's boxes' carry the book's decimal
+# sign): what a person types there, per sign, read as ENTRIES reads it (None: no number, the box marked). The whole
+# points are readScore's; a half is one digit, 5 (or 0), after "." or the sign, or "½".
+HALVES = {
+    ".": {"12.5": 12.5, "-0.5": -0.5, "−3.5": -3.5, "+.5": 0.5, "3½": 3.5, "½": 0.5, "12.0": 12,
+          "1,000.5": 1000.5, "1,000": 1000, "999999999999.5": 999999999999.5, "5": 5, "": "",
+          "12,5": None,  # English writes its decimals with a point: a comma is a thousands' group, and this no group
+          "12.25": None, "12.50": None, "12.7": None, "1.000": None, "12 .5": None, "--0.5": None, "12.5.5": None,
+          "1e3": None, ".": None, "-": None, "abc.5": None},
+    ",": {"12,5": 12.5, "12.5": 12.5, "-0,5": -0.5, "1,0": 1, "1 000,5": 1000.5, "3½": 3.5,
+          "12,25": None, "12,": None},
+}
+
+
+def _halves_total(reads: float | str | None, point: str) -> str:
+    """What a halves column's total shows with an entry that ``reads`` so and OTHER: a half with ``point``."""
+    if reads is None:
+        return "?"
+    total = int(OTHER) + (reads or 0)
+    return str(int(total) if total == int(total) else total).replace(".", point)
+
+
 def _total(entry: str) -> str:
     """What the column's total shows with ``entry`` and OTHER in its boxes."""
     reads = ENTRIES[entry]
@@ -49,8 +71,8 @@ def _total(entry: str) -> str:
 
 KEEPER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width"></head><body>
-<div class="keeper" data-key="test:game" data-counts="2,3,4" data-start="2" data-open="1" data-step="1"
- data-winner="high" data-keeps="points">
+<div class="keeper" data-key="test:game%s" data-counts="2,3,4" data-start="2" data-open="1" data-step="1"
+ data-winner="high" data-keeps="points"%s>
 <p class="keeper-status" role="status"></p>
 <button type="button" data-act="add">Add a player</button>
 <table class="keeper-table" data-table="1" data-per="1"><thead><tr><td class="keeper-corner"></td>
@@ -74,8 +96,12 @@ ADDRESS = "http://keeper.test/keep/"
 def keeper(browser):
     """A phone's page (360 px) that opens the keeper page made here at ADDRESS, with its script errors."""
     page = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block").new_page()
-    html = KEEPER_PAGE % read_file_text(KEEPER).replace("</script", "<\\/script")
-    page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
+    script = read_file_text(KEEPER).replace("</script", "<\\/script")
+    page.route(ADDRESS, lambda route: route.fulfill(body=KEEPER_PAGE % ("", "", script), content_type="text/html"))
+    for point in HALVES:  # the same keeper, its sheet scored in halves
+        html = KEEPER_PAGE % (":halves", f' data-halves="{point}"', script)
+        page.route(ADDRESS + "halves" + ("comma" if point == "," else ""),
+                   functools.partial(lambda html, route: route.fulfill(body=html, content_type="text/html"), html))
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     yield page
@@ -103,6 +129,26 @@ def test_the_keeper_reads_each_entry(keeper):
            for entry, (t, mark, s) in seen.items()}
     assert got == expected
     assert "no number" in seen["1e3"][2]  # the status says why it names no leader
+    assert not keeper.errors
+
+
+@pytest.mark.parametrize("point", HALVES)
+def test_a_sheet_scored_in_halves_adds_them_exactly(keeper, point):
+    """On a sheet scored in halves a half is added exactly and shown with the book's decimal sign; what is no number
+    is marked, as ENTRIES are on any sheet."""
+    keeper.goto(ADDRESS + "halves" + ("comma" if point == "," else ""))
+    keeper.evaluate("localStorage.clear()")
+    keeper.reload()
+    keeper.locator('[data-cell="t1_r2_c1"]').fill(OTHER)
+    box, total = keeper.locator('[data-cell="t1_r1_c1"]'), keeper.locator('output[data-col="1"]')
+    seen, expected = {}, {}
+    for entry, reads in HALVES[point].items():
+        box.fill(entry)
+        seen[entry] = (total.text_content(), box.get_attribute("aria-invalid"))
+        expected[entry] = (_halves_total(reads, point), "true" if reads is None else None)
+    assert seen == expected
+    box.fill("12.25")
+    assert "12.5" in box.get_attribute("title")  # the marked box says how a half is written
     assert not keeper.errors
 
 
@@ -137,12 +183,15 @@ def test_a_saved_game_is_checked_before_use(keeper, saved, players):
     assert not keeper.errors
 
 
-def _form(target: Path) -> Path:
-    """A one-page form as a sheet's column: two score boxes (a, b) and their Total (t), written by the writer."""
+def _form(target: Path, point: str | None = None) -> Path:
+    """A one-page form as a sheet's column: two score boxes (a, b) and their Total (t), written by the writer; scored
+    in halves with the decimal sign ``point``, if given."""
     from generator.render.pdf.weasy import Engine
 
-    box = '<input type="text" inputmode="numeric" name="{0}" title="{0}" style="appearance: auto; width: 4cm; height: 8mm">'
-    total = ('<input type="text" name="t" title="t" data-sum="a b" '
+    halves = f' data-halves="{point}"' if point else ""
+    box = ('<input type="text" inputmode="numeric" name="{0}" title="{0}"' + halves
+           + ' style="appearance: auto; width: 4cm; height: 8mm">')
+    total = (f'<input type="text" name="t" title="t" data-sum="a b"{halves} '
              'style="appearance: auto; width: 4cm; height: 8mm">')
     Engine.write([Engine().document(f"<html lang='en'><body><form>{box.format('a')}{box.format('b')}{total}"
                                     "</form></body></html>")], target)
@@ -150,8 +199,9 @@ def _form(target: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def viewer(browser, tmp_path_factory):
-    """PDF.js (its viewer, tests/js) open on the form, its scripting sandbox ready."""
+def served(browser, tmp_path_factory):
+    """PDF.js (its viewer, tests/js) served with the forms: one as any sheet's, one a sheet's scored in halves for
+    each decimal sign; a function that opens one of them, its scripting sandbox ready."""
     if (reason := _missing()) is not None:
         if os.environ.get("CI"):  # CI installs PDF.js (.ci/run): there the test must run, not skip
             pytest.fail(reason)
@@ -160,14 +210,27 @@ def viewer(browser, tmp_path_factory):
     (folder / "pdfjs").symlink_to(PDFJS)
     (folder / "viewer.html").symlink_to(JS / "viewer.html")
     _form(folder / "form.pdf")
+    for point, name in ((".", "point"), (",", "comma")):
+        _form(folder / f"halves-{name}.pdf", point)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Served, directory=str(folder)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    page = browser.new_context(viewport={"width": 700, "height": 900}).new_page()
-    page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file=form.pdf")
-    page.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
-    yield page
-    page.context.close()
+    context = browser.new_context(viewport={"width": 700, "height": 900})
+
+    def open_form(name: str):
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file={name}")
+        page.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
+        return page
+
+    yield open_form
+    context.close()
     httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def viewer(served):
+    """PDF.js open on the form of any sheet."""
+    return served("form.pdf")
 
 
 def _commit(page, name: str, text: str) -> str:
@@ -196,4 +259,21 @@ def test_the_pdf_form_reads_each_entry_as_the_keeper_does(viewer):
         seen[entry] = (viewer.locator('input[name="t"]').input_value(), box)
         shown_box = "" if reads == "" else ("? " + entry.strip() if reads is None else str(reads))
         expected[entry] = (_total(entry), shown_box)
+    assert seen == expected
+
+
+@pytest.mark.parametrize("point", HALVES)
+def test_the_pdf_form_reads_halves_as_the_keeper_does(served, point):
+    """HALVES in PDF.js, on a form scored in halves: the total, with the sign, and the box as the form leaves it (a
+    number written back with the sign, what is no number marked)."""
+    page = served(f"halves-{'comma' if point == ',' else 'point'}.pdf")
+    _commit(page, "b", OTHER)
+    seen, expected = {}, {}
+    for entry, reads in HALVES[point].items():
+        box = _commit(page, "a", entry)
+        seen[entry] = (page.locator('input[name="t"]').input_value(), box)
+        shown_box = "" if reads == "" else ("? " + entry.strip() if reads is None else
+                                            str(int(reads) if reads == int(reads) else reads).replace(".", point))
+        expected[entry] = (_halves_total(reads, point), shown_box)
+    page.close()
     assert seen == expected

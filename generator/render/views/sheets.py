@@ -15,7 +15,7 @@ from typing import Any
 from ...book.equipment import doubles_played, top_double
 from ...book.model import ScoreSheet, SheetBlock
 from ...book.phrases import parse_players
-from ...book.words import _
+from ...book.words import _, current
 from .describe import COINS, partnerships, players_phrase
 from .describe import goal as goal_words
 
@@ -353,6 +353,7 @@ class Sheet:
     negative: bool  # an entry can be below zero (``can_be_negative``): the keeper offers a minus key
     to_win: str | None  # the goal in the words of the book's box ("To win", ``describe.goal``); none if unstated
     back_to: int | None = None  # the score played back down to after the target (``goal.then_back_to``: Dice's 0)
+    halves: str | None = None  # a sheet scored in halves (``ScoreSheet.halves``): the book's language's decimal sign
 
 
 def _coins(body: Any) -> str | None:
@@ -461,7 +462,20 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
                  _coins(body),
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
-                 can_be_negative(body), goal_words(goal), goal.then_back_to if goal else None)
+                 can_be_negative(body), goal_words(goal), goal.then_back_to if goal else None,
+                 decimal_sign() if sheet.halves else None)
+
+
+def decimal_sign() -> str:
+    """The decimal sign of the book's language ('.' in English, ',' in German): what a score box scored in halves
+    reads between a score's whole points and its half, besides '.', and writes a half total with."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        sign = Locale.parse(current().language.replace("-", "_")).number_symbols.get("latn", {}).get("decimal", ".")
+    except (UnknownLocaleError, ValueError, TypeError):
+        return "."
+    return sign if sign in (".", ",") else "."  # a sign the keeper and the form read beside a digit, unquoted
 
 
 @dataclass(frozen=True)
@@ -512,7 +526,7 @@ def template_globals() -> dict[str, Any]:
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
             "is_team_sheet": is_team_sheet, "sample_totals": sample_totals, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
             "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles,
-            "player_groups": player_groups}
+            "player_groups": player_groups, "decimal_sign": decimal_sign}
 
 
 KEEPER_BLANK_ROWS = 12  # hand rows the site's score keeper starts with for a game whose rows are not listed
