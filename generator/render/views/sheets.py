@@ -204,6 +204,28 @@ def sample_totals(view: Any, sheet: Any, block: SheetBlock) -> list[str]:
     return out
 
 
+def sample_running(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
+    """A sample block's running totals, as a filled sheet of a block that keeps one (``is_running``) shows them: per
+    row, per column, the column's figures added down to that row, shown where the row has a figure in the column."""
+    from ...book.prose import format_value
+
+    figures = view.examples().get(sheet.example or "", {})
+    sums: dict[int, int | float] = {}
+    rows = []
+    for row in block.sample:
+        cells = []
+        for c, cell in enumerate(row):
+            computed, stated, _where = figures.get(cell, (None, None, None)) if cell is not None else (None, None, None)
+            value = stated if stated is not None else computed
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                sums[c] = sums.get(c, 0) + value
+                cells.append(format_value(sums[c]))
+            else:
+                cells.append("")
+        rows.append(cells)
+    return rows
+
+
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -524,7 +546,7 @@ def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
     return {"sheet_parts": sheet_parts, "sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
-            "is_team_sheet": is_team_sheet, "sample_totals": sample_totals, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
+            "is_team_sheet": is_team_sheet, "sample_totals": sample_totals, "sample_running": sample_running, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
             "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles,
             "player_groups": player_groups, "decimal_sign": decimal_sign}
 
