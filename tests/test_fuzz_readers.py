@@ -4,6 +4,8 @@ keeper's saved game as anything on the device may have left it.
 - A score box: the keeper's readScore (templates/site/assets/keeper.js, the function the PDF form's scripts carry)
   reads each random entry as an independent reading of its documented rule does (``expected``): a number (digits,
   thousands grouped by comma or space, a sign), else no number; never a misread, NaN where a number is, or Infinity.
+- A box of a sheet scored in halves: the keeper's readHalves (beside readScore) reads each random entry, with either
+  decimal sign, as an independent reading of its documented rule does (``expected_halves``).
 - A saved game: any JSON in localStorage leaves the keeper working (no script error, the players shown within what
   the keeper allows, totals that are numbers or '?').
 
@@ -57,14 +59,16 @@ def page(browser):
     """A phone's page with the keeper (ADDRESS) open: readScore is the page's (keeper.js's own text)."""
     context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
     page = context.new_page()
-    html = KEEPER_PAGE % read_file_text(TOOL_TEMPLATES / "site" / "assets" / "keeper.js").replace("</script", "<\\/script")
+    html = KEEPER_PAGE % ("", "", read_file_text(TOOL_TEMPLATES / "site" / "assets" / "keeper.js").replace("</script",
+                                                                                                     "<\\/script"))
     page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(ADDRESS)
     script = read_file_text(TOOL_TEMPLATES / "site" / "assets" / "keeper.js")
     reader = script[script.index("function readScore"):script.index("// score-box reader: end")]
-    page.evaluate(f"() => {{ window.readScoreForTest = (function () {{ {reader} return readScore; }})(); }}")
+    page.evaluate(f"() => {{ window.readScoreForTest = (function () {{ {reader} return readScore; }})(); "
+                  f"window.readHalvesForTest = (function () {{ {reader} return readHalves; }})(); }}")
     yield page
     context.close()
 
@@ -77,6 +81,38 @@ def test_a_score_box_reads_what_is_typed_by_its_rule(page, entries):
         return typeof v === "number" ? (Number.isNaN(v) ? null : (Number.isFinite(v) ? v : "infinite")) : v; })""",
                          entries)
     assert {e: r for e, r in zip(entries, read, strict=True) if r != expected(e)} == {}
+
+
+HALF = re.compile(r"([+\-\u2212]?)(.*?)(?:[.,]([05])|\u00bd)", re.S)
+
+
+def expected_halves(text: str, point: str) -> float | str | None:
+    """What a box of a sheet scored in halves reads ``text`` as, by the rule keeper.js documents for readHalves: a
+    score as ``expected`` reads it, or one whose last two characters are "." or ``point`` then 5 (or 0), or "\u00bd",
+    its whole points (possibly none) read by ``expected`` with no sign or space of their own."""
+    s = text.strip()
+    match = HALF.fullmatch(s) if len(s) <= 40 else None
+    if match is None or (match[3] is not None and s[-2] not in (".", point)):
+        return expected(s) if len(s) <= 40 else None
+    sign, whole = match[1], match[2]
+    if whole != whole.strip() or whole[:1] in ("+", "-", "\u2212"):
+        return None
+    points = 0 if whole == "" else expected(whole)
+    if points is None or points == "":
+        return None
+    n = points + (0 if match[3] == "0" else 0.5)
+    return -n if sign in ("-", "\u2212") and n else n
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entries=st.lists(st.tuples(ENTRY, st.sampled_from(["", ".5", ",5", ".0", ",0", "\u00bd", ".25", ".05"])).map(
+    "".join), min_size=1, max_size=200), point=st.sampled_from([".", ","]))
+def test_a_box_scored_in_halves_reads_what_is_typed_by_its_rule(page, entries, point):
+    read = page.evaluate("""([entries, point]) => entries.map(e => { const v = window.readHalvesForTest(e, point);
+        return typeof v === "number" ? (Number.isNaN(v) ? null : (Number.isFinite(v) ? v : "infinite")) : v; })""",
+                         [entries, point])
+    assert {e: r for e, r in zip(entries, read, strict=True) if r != expected_halves(e, point)} == {}
 
 
 SAVED = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
