@@ -7,7 +7,8 @@ bytes or a control character put in; a title's letter swapped for a look-alike; 
 word longer than a line or a placeholder with a format put in prose; the file removed, or a folder, a named pipe or
 a link (out of the project, in a circle, to nothing) put in its place. Two more searches: the user's cache damaged
 (validate must say what it says with no cache), and an --out folder holding the user's files (the build refuses it
-in one line, or builds; nothing of the user's is removed or renamed). `rulebook validate` runs in this process
+in one line, or builds; nothing of the user's is removed or renamed); and a random score card on a one-game book
+(validate refuses it, or the build makes it). `rulebook validate` runs in this process
 (``cli.main``), for the current or the published edition. `make test` runs a few examples with a fixed seed;
 `make fuzz` runs a long random search (RULEBOOK_FUZZ_EXAMPLES, default there 3000).
 """
@@ -622,3 +623,81 @@ def test_a_write_on_a_disk_with_any_room_left_loses_nothing(small_disk, command,
     assert (again[0] == 0) == bool(code), again[2]
     assert written in (root / "rules_data" / "book.yaml").read_text(encoding="utf-8")
     shutil.rmtree(root)
+
+
+# --- A score card: what validate accepts, the build makes (issue 60, item 5) -------------------------------------
+# A random card definition (blocks of columns, rows, totals, what a total adds, rows carrying other blocks' totals,
+# sample-only blocks, halves) on a one-game book: validate refuses it in lines of its findings, or the build (site,
+# keeper, PDF form, score pad) makes it. The build refusing what validate passed is the class issue 60 found (a
+# per-player block carried into a totals block: the PDF form's total read a field the form did not have).
+
+CARD_COLUMNS = ["Score", "Bid", "Made", "Points"]
+CARD_BLOCKS = ["Upper", "Lower", "Bonus"]
+
+
+@st.composite
+def score_cards(draw) -> dict:
+    """A score_sheet: as a transcriber might write one, right or wrong."""
+    blocks = []
+    for _ in range(draw(st.integers(1, 3))):
+        columns = draw(st.lists(st.sampled_from(CARD_COLUMNS), min_size=1, max_size=3, unique=True))
+        block: dict = {"title": draw(st.sampled_from(CARD_BLOCKS)), "columns": columns}
+        if draw(st.booleans()):
+            block["player_columns"] = True
+        rows = draw(st.lists(st.sampled_from(["Hand 1", "Hand 2", "Bonus", *CARD_BLOCKS]), max_size=4))
+        if rows:
+            block["rows"] = rows
+        if draw(st.booleans()):
+            block["total"] = "Total"
+        # (rare choices are a range's top: Hypothesis draws toward 0)
+        if "total" in block and draw(st.integers(0, 3)) == 3:  # what the total adds: mostly its columns
+            block["sums"] = draw(st.lists(st.sampled_from(columns), min_size=1, max_size=2, unique=True))
+        elif draw(st.integers(0, 11)) == 11:  # or what it cannot add
+            block["sums"] = draw(st.lists(st.sampled_from([*columns, "Other"]), max_size=2, unique=True))
+        if rows and draw(st.booleans()):
+            size = len(rows) + draw(st.sampled_from([0] * 7 + [1]))  # one too many, now and then
+            block["carries"] = draw(st.lists(st.sampled_from([*CARD_BLOCKS, None]), min_size=size, max_size=size))
+        if draw(st.integers(0, 5)) == 5:
+            block["sample_only"] = True
+        blocks.append(block)
+    card = {"title": "Demo score card", "blocks": blocks}
+    if draw(st.booleans()):
+        card["halves"] = True
+    return card
+
+
+@pytest.fixture(scope="module")
+def card_game(tmp_path_factory) -> Path:
+    from tests.test_faults import tiny
+
+    return tiny(tmp_path_factory.mktemp("card-game") / "project")
+
+
+CARD_EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "2"))  # a build is a few seconds: few in `make test`
+
+
+@settings(max_examples=CARD_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(card=score_cards(), keeps=st.sampled_from([None] * 4 + ["points", "bid_made", "melds"]))
+# A per-player block carried into a totals block (issue 60: validate passed it, the PDF form refused it).
+@example(card={"title": "Card", "blocks": [
+    {"title": "Upper", "columns": ["Score"], "player_columns": True, "rows": ["Hand 1"], "total": "Total"},
+    {"title": "Lower", "columns": ["Score"], "rows": ["Upper"], "total": "Total", "carries": ["Upper"]}]},
+    keeps=None)
+def test_a_score_card_validate_accepts_is_built(card_game, tmp_path_factory, card, keeps):
+    import yaml
+
+    from tests.checkfix import DEMO_GAME
+
+    game = yaml.safe_load(DEMO_GAME) | {"score_sheet": card} | ({"keeps": keeps} if keeps else {})
+    (card_game / "rules_data" / "demo.yaml").write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
+    _fresh_process()
+    code, out, err = validate(card_game, "2026.1")
+    assert "Traceback" not in out + err, out + err
+    if code != 0:  # refused: each finding one line at the card's file
+        assert any(line.startswith("rules_data/demo.yaml:") for line in (out + err).splitlines()), out + err
+        return
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), time_limit(cpu=120, wall=300):
+        built = main(["--root", str(card_game), "build", "--out", str(tmp_path_factory.mktemp("card") / "out")])
+    assert built == 0, f"validate passed the card, the build refused it:\n{yaml.safe_dump(card)}\n{printed.getvalue()}"
