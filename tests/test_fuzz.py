@@ -701,3 +701,56 @@ def test_a_score_card_validate_accepts_is_built(card_game, tmp_path_factory, car
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), time_limit(cpu=120, wall=300):
         built = main(["--root", str(card_game), "build", "--out", str(tmp_path_factory.mktemp("card") / "out")])
     assert built == 0, f"validate passed the card, the build refused it:\n{yaml.safe_dump(card)}\n{printed.getvalue()}"
+
+
+# --- Numbers the prose states (issue 60, item 6): any phrasing, read against the data ------------------------------
+# Sentences written by hand for this test (not made from the check's patterns), each stating one number the data
+# holds: said as the data says it, the check is silent; said otherwise, in digits or words, amid other sentences, it
+# reports that number. A frame the check could not read was a finding of this search: "The dealer gives each player
+# 7 cards", "Everyone gets 7 cards", "Shuffle 3 decks together" (read since).
+
+NUMBERS_BODY = {"players": "2-4", "equipment": {"cards": [{"decks": 2}]}, "deal": {"each": 10},
+                "goal": {"winner": "high", "target": 500, "rounds": 9}}
+STATED = {"deal": 10, "target": 500, "decks": 2, "players": 3, "rounds": 9}  # players: one count of 2-4
+FRAMES = [
+    ("deal", "Deal {n} cards to each player."), ("deal", "Each player is dealt {n} cards."),
+    ("deal", "{n} cards are dealt to each player."), ("deal", "The dealer gives each player {n} cards."),
+    ("deal", "Everyone gets {n} cards."), ("deal", "Each player receives {n} cards from the dealer."),
+    ("deal", "Deal out {n} cards to every player."), ("deal", "Players are each dealt {n} cards."),
+    ("deal", "A hand of {n} cards is dealt to each player."), ("deal", "Each person gets {n} cards."),
+    ("target", "The game is played to {n} points."), ("target", "The first player to reach {n} points wins."),
+    ("target", "Play continues until someone reaches {n} points."), ("target", "The first to {n} points wins."),
+    ("target", "The winner is the first player to score {n} points."), ("target", "Games are played to {n}."),
+    ("decks", "Use {n} decks of cards."), ("decks", "The game needs {n} decks."),
+    ("decks", "Shuffle {n} decks together."),
+    ("players", "{n} people can play."), ("players", "A game for {n} players."), ("players", "Best with {n} players."),
+    ("rounds", "{n} rounds are played."), ("rounds", "The game lasts {n} rounds."),
+    ("rounds", "After {n} rounds the game ends."),
+]
+AROUND = ["", "Shuffle well.", "The 2 of clubs leads.", "Turn one card face up.", "Ace is high.",
+          "Keep score on a pad."]
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None)
+@given(frame=st.sampled_from(FRAMES), said=st.integers(1, 999), as_data=st.booleans(), words=st.booleans(),
+       before=st.sampled_from(AROUND), after=st.sampled_from(AROUND))
+# The frames the check could not read, every time:
+@example(frame=FRAMES[3], said=7, as_data=False, words=False, before="", after="")
+@example(frame=FRAMES[4], said=7, as_data=False, words=True, before="Ace is high.", after="")
+@example(frame=FRAMES[18], said=3, as_data=False, words=True, before="", after="")
+def test_a_number_the_prose_states_is_read_against_the_data(frame, said, as_data, words, before, after):
+    from generator.book.model import GameBody
+    from generator.book.numwords import to_words
+    from generator.checks.prose_numbers import number_findings
+
+    kind, sentence = frame
+    value = STATED[kind] if as_data else said
+    number = to_words(value) if words else str(value)
+    text = sentence.replace("{n}", number)
+    line = " ".join(part for part in (before, text[0].upper() + text[1:], after) if part)
+    body = GameBody.model_validate(NUMBERS_BODY)
+    found = [message for _, message in number_findings("game.md", line, body, "")]
+    wrong = value != STATED[kind] and not (kind == "players" and 2 <= value <= 4)
+    assert bool(found) == wrong, (line, found)
+    if wrong:
+        assert all(f" says {value}," in message for message in found), found
