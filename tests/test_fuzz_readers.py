@@ -1,11 +1,13 @@
-"""Random search over what readers meet (issue 60, item 9), in Chromium: what a person types in a score box, and a
-keeper's saved game as anything on the device may have left it.
+"""Random search over what readers meet (issue 60, item 9), in Chromium: what a person types in a score box, a
+keeper's saved game as anything on the device may have left it, and the offline copy of editions published in turn.
 
 - A score box: the keeper's readScore (templates/site/assets/keeper.js, the function the PDF form's scripts carry)
   reads each random entry as an independent reading of its documented rule does (``expected``): a number (digits,
   thousands grouped by comma or space, a sign), else no number; never a misread, NaN where a number is, or Infinity.
 - A box of a sheet scored in halves: the keeper's readHalves (beside readScore) reads each random entry, with either
   decimal sign, as an independent reading of its documented rule does (``expected_halves``).
+- Offline editions: editions published one after another at /latest/, each file sent with a random Cache-Control,
+  pages read online between publishes in a random order; offline, every page is the last edition's (its worker's).
 - A saved game: any JSON in localStorage leaves the keeper working (no script error, the players shown within what
   the keeper allows, totals that are numbers or '?').
 
@@ -135,3 +137,56 @@ def test_any_saved_game_leaves_the_keeper_working(page, saved):
     totals = page.locator("tr.keeper-total output").all_text_contents()
     assert not page.errors and 2 <= shown <= 100
     assert all(t == "?" or re.fullmatch(r"-?\d+", t) for t in totals), totals
+
+
+# --- Offline, editions never mix (issue 60, item 3): editions published one after another at /latest/, each file sent
+# with a random Cache-Control, pages read online between the publishes in a random order; then, offline, every page
+# is the edition whose worker is in charge, the last published. A few examples in `make test` (each a browser's
+# session); `make fuzz` searches longer.
+
+HEADERS = ["max-age=600", "no-cache", "max-age=0", None, "public, max-age=31536000, immutable", "no-store"]
+WORKER_EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "2"))
+
+
+@settings(max_examples=WORKER_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(editions=st.lists(st.sampled_from(["2026.1", "2026.2", "2026.3"]), min_size=2, max_size=3, unique=True),
+       header=st.sampled_from(HEADERS), reads=st.lists(st.permutations([0, 1, 2, 3]), min_size=3, max_size=3))
+def test_offline_every_page_is_the_edition_in_charge(browser, tmp_path_factory, editions, header, reads):
+    import functools
+    import http.server
+    import threading
+
+    from tests.test_offline_editions import PAGES, _edition, _GitHubPages, _in_charge
+
+    class Served(_GitHubPages):
+        def end_headers(self):
+            if header is not None:
+                self.send_header("Cache-Control", header)
+            http.server.SimpleHTTPRequestHandler.end_headers(self)
+
+    root = tmp_path_factory.mktemp("gh-pages")
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Served, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    server = f"http://127.0.0.1:{httpd.server_address[1]}/latest/"
+    addresses = [rel.removesuffix("index.html") for rel in PAGES]
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        for edition, order in zip(editions, reads, strict=False):
+            _edition(root / "latest", edition)
+            page.goto(server)
+            # (a worker still installing refuses an update: the next edition's is fetched when it is done)
+            page.evaluate("navigator.serviceWorker.getRegistration().then(r => r && r.update()).catch(() => null)")
+            _in_charge(page, edition.replace(".", ""))
+            for i in order:  # read online, in this order: the browser may keep each as the header lets it
+                page.goto(server + addresses[i])
+        context.set_offline(True)
+        shown = {}
+        for address in addresses:
+            page.goto(server + address)
+            shown[address] = page.locator("h1").inner_text()
+        assert all(text.startswith(f"Edition {editions[-1]}:") for text in shown.values()), (header, shown)
+    finally:
+        context.close()
+        httpd.shutdown()
