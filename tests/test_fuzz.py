@@ -673,7 +673,8 @@ def card_game(tmp_path_factory) -> Path:
     return tiny(tmp_path_factory.mktemp("card-game") / "project")
 
 
-CARD_EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "2"))  # a build is a few seconds: few in `make test`
+# A build an example (a few seconds): two in `make test`, a tenth of `make fuzz`'s count (3000: 300).
+CARD_EXAMPLES = max(2, int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "20")) // 10)
 
 
 @settings(max_examples=CARD_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,

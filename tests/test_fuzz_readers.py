@@ -145,7 +145,8 @@ def test_any_saved_game_leaves_the_keeper_working(page, saved):
 # session); `make fuzz` searches longer.
 
 HEADERS = ["max-age=600", "no-cache", "max-age=0", None, "public, max-age=31536000, immutable", "no-store"]
-WORKER_EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "2"))
+# A browser's session an example (several seconds): `make fuzz` tries a thirtieth of its count (3000: 100).
+WORKER_EXAMPLES = max(2, int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "60")) // 30)
 
 
 @settings(max_examples=WORKER_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
