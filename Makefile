@@ -73,7 +73,7 @@ test: $(STAMP) ## run the test suite
 	@$(BIN)/python -m compileall -q generator tests bench > /dev/null
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-fuzz: $(STAMP) ## a long random search for a bad edit, a damaged cache or an --out folder that gets more than one clear line, a score box misread or a saved game that stops the keeper (FUZZ_EXAMPLES=3000 each)
+fuzz: $(STAMP) ## a long random search for a bad edit, a damaged cache or an --out folder that gets more than one clear line, a score card validate passes and the build refuses, a score box misread, a saved game that stops the keeper or editions mixed offline (FUZZ_EXAMPLES=3000 each)
 	RULEBOOK_FUZZ_EXAMPLES=$(or $(FUZZ_EXAMPLES),3000) $(BIN)/python -m pytest tests/test_fuzz.py tests/test_fuzz_readers.py -n 0 -q
 
 serve: $(STAMP) ## live preview of the site at http://127.0.0.1:8000

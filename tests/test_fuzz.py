@@ -7,7 +7,8 @@ bytes or a control character put in; a title's letter swapped for a look-alike; 
 word longer than a line or a placeholder with a format put in prose; the file removed, or a folder, a named pipe or
 a link (out of the project, in a circle, to nothing) put in its place. Two more searches: the user's cache damaged
 (validate must say what it says with no cache), and an --out folder holding the user's files (the build refuses it
-in one line, or builds; nothing of the user's is removed or renamed). `rulebook validate` runs in this process
+in one line, or builds; nothing of the user's is removed or renamed); and a random score card on a one-game book
+(validate refuses it, or the build makes it). `rulebook validate` runs in this process
 (``cli.main``), for the current or the published edition. `make test` runs a few examples with a fixed seed;
 `make fuzz` runs a long random search (RULEBOOK_FUZZ_EXAMPLES, default there 3000).
 """
@@ -622,3 +623,135 @@ def test_a_write_on_a_disk_with_any_room_left_loses_nothing(small_disk, command,
     assert (again[0] == 0) == bool(code), again[2]
     assert written in (root / "rules_data" / "book.yaml").read_text(encoding="utf-8")
     shutil.rmtree(root)
+
+
+# --- A score card: what validate accepts, the build makes (issue 60, item 5) -------------------------------------
+# A random card definition (blocks of columns, rows, totals, what a total adds, rows carrying other blocks' totals,
+# sample-only blocks, halves) on a one-game book: validate refuses it in lines of its findings, or the build (site,
+# keeper, PDF form, score pad) makes it. The build refusing what validate passed is the class issue 60 found (a
+# per-player block carried into a totals block: the PDF form's total read a field the form did not have).
+
+CARD_COLUMNS = ["Score", "Bid", "Made", "Points"]
+CARD_BLOCKS = ["Upper", "Lower", "Bonus"]
+
+
+@st.composite
+def score_cards(draw) -> dict:
+    """A score_sheet: as a transcriber might write one, right or wrong."""
+    blocks = []
+    for _ in range(draw(st.integers(1, 3))):
+        columns = draw(st.lists(st.sampled_from(CARD_COLUMNS), min_size=1, max_size=3, unique=True))
+        block: dict = {"title": draw(st.sampled_from(CARD_BLOCKS)), "columns": columns}
+        if draw(st.booleans()):
+            block["player_columns"] = True
+        rows = draw(st.lists(st.sampled_from(["Hand 1", "Hand 2", "Bonus", *CARD_BLOCKS]), max_size=4))
+        if rows:
+            block["rows"] = rows
+        if draw(st.booleans()):
+            block["total"] = "Total"
+        # (rare choices are a range's top: Hypothesis draws toward 0)
+        if "total" in block and draw(st.integers(0, 3)) == 3:  # what the total adds: mostly its columns
+            block["sums"] = draw(st.lists(st.sampled_from(columns), min_size=1, max_size=2, unique=True))
+        elif draw(st.integers(0, 11)) == 11:  # or what it cannot add
+            block["sums"] = draw(st.lists(st.sampled_from([*columns, "Other"]), max_size=2, unique=True))
+        if rows and draw(st.booleans()):
+            size = len(rows) + draw(st.sampled_from([0] * 7 + [1]))  # one too many, now and then
+            block["carries"] = draw(st.lists(st.sampled_from([*CARD_BLOCKS, None]), min_size=size, max_size=size))
+        if draw(st.integers(0, 5)) == 5:
+            block["sample_only"] = True
+        blocks.append(block)
+    card = {"title": "Demo score card", "blocks": blocks}
+    if draw(st.booleans()):
+        card["halves"] = True
+    return card
+
+
+@pytest.fixture(scope="module")
+def card_game(tmp_path_factory) -> Path:
+    from tests.test_faults import tiny
+
+    return tiny(tmp_path_factory.mktemp("card-game") / "project")
+
+
+# A build an example (a few seconds): two in `make test`, a tenth of `make fuzz`'s count (3000: 300).
+CARD_EXAMPLES = max(2, int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "20")) // 10)
+
+
+@settings(max_examples=CARD_EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(card=score_cards(), keeps=st.sampled_from([None] * 4 + ["points", "bid_made", "melds"]))
+# A per-player block carried into a totals block (issue 60: validate passed it, the PDF form refused it).
+@example(card={"title": "Card", "blocks": [
+    {"title": "Upper", "columns": ["Score"], "player_columns": True, "rows": ["Hand 1"], "total": "Total"},
+    {"title": "Lower", "columns": ["Score"], "rows": ["Upper"], "total": "Total", "carries": ["Upper"]}]},
+    keeps=None)
+def test_a_score_card_validate_accepts_is_built(card_game, tmp_path_factory, card, keeps):
+    import yaml
+
+    from tests.checkfix import DEMO_GAME
+
+    game = yaml.safe_load(DEMO_GAME) | {"score_sheet": card} | ({"keeps": keeps} if keeps else {})
+    (card_game / "rules_data" / "demo.yaml").write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
+    _fresh_process()
+    code, out, err = validate(card_game, "2026.1")
+    assert "Traceback" not in out + err, out + err
+    if code != 0:  # refused: each finding one line at the card's file
+        assert any(line.startswith("rules_data/demo.yaml:") for line in (out + err).splitlines()), out + err
+        return
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), time_limit(cpu=120, wall=300):
+        built = main(["--root", str(card_game), "build", "--out", str(tmp_path_factory.mktemp("card") / "out")])
+    assert built == 0, f"validate passed the card, the build refused it:\n{yaml.safe_dump(card)}\n{printed.getvalue()}"
+
+
+# --- Numbers the prose states (issue 60, item 6): any phrasing, read against the data ------------------------------
+# Sentences written by hand for this test (not made from the check's patterns), each stating one number the data
+# holds: said as the data says it, the check is silent; said otherwise, in digits or words, amid other sentences, it
+# reports that number. A frame the check could not read was a finding of this search: "The dealer gives each player
+# 7 cards", "Everyone gets 7 cards", "Shuffle 3 decks together" (read since).
+
+NUMBERS_BODY = {"players": "2-4", "equipment": {"cards": [{"decks": 2}]}, "deal": {"each": 10},
+                "goal": {"winner": "high", "target": 500, "rounds": 9}}
+STATED = {"deal": 10, "target": 500, "decks": 2, "players": 3, "rounds": 9}  # players: one count of 2-4
+FRAMES = [
+    ("deal", "Deal {n} cards to each player."), ("deal", "Each player is dealt {n} cards."),
+    ("deal", "{n} cards are dealt to each player."), ("deal", "The dealer gives each player {n} cards."),
+    ("deal", "Everyone gets {n} cards."), ("deal", "Each player receives {n} cards from the dealer."),
+    ("deal", "Deal out {n} cards to every player."), ("deal", "Players are each dealt {n} cards."),
+    ("deal", "A hand of {n} cards is dealt to each player."), ("deal", "Each person gets {n} cards."),
+    ("target", "The game is played to {n} points."), ("target", "The first player to reach {n} points wins."),
+    ("target", "Play continues until someone reaches {n} points."), ("target", "The first to {n} points wins."),
+    ("target", "The winner is the first player to score {n} points."), ("target", "Games are played to {n}."),
+    ("decks", "Use {n} decks of cards."), ("decks", "The game needs {n} decks."),
+    ("decks", "Shuffle {n} decks together."),
+    ("players", "{n} people can play."), ("players", "A game for {n} players."), ("players", "Best with {n} players."),
+    ("rounds", "{n} rounds are played."), ("rounds", "The game lasts {n} rounds."),
+    ("rounds", "After {n} rounds the game ends."),
+]
+AROUND = ["", "Shuffle well.", "The 2 of clubs leads.", "Turn one card face up.", "Ace is high.",
+          "Keep score on a pad."]
+
+
+@settings(max_examples=EXAMPLES, derandomize=not LONG_SEARCH, deadline=None, database=None)
+@given(frame=st.sampled_from(FRAMES), said=st.integers(1, 999), as_data=st.booleans(), words=st.booleans(),
+       before=st.sampled_from(AROUND), after=st.sampled_from(AROUND))
+# The frames the check could not read, every time:
+@example(frame=FRAMES[3], said=7, as_data=False, words=False, before="", after="")
+@example(frame=FRAMES[4], said=7, as_data=False, words=True, before="Ace is high.", after="")
+@example(frame=FRAMES[18], said=3, as_data=False, words=True, before="", after="")
+def test_a_number_the_prose_states_is_read_against_the_data(frame, said, as_data, words, before, after):
+    from generator.book.model import GameBody
+    from generator.book.numwords import to_words
+    from generator.checks.prose_numbers import number_findings
+
+    kind, sentence = frame
+    value = STATED[kind] if as_data else said
+    number = to_words(value) if words else str(value)
+    text = sentence.replace("{n}", number)
+    line = " ".join(part for part in (before, text[0].upper() + text[1:], after) if part)
+    body = GameBody.model_validate(NUMBERS_BODY)
+    found = [message for _, message in number_findings("game.md", line, body, "")]
+    wrong = value != STATED[kind] and not (kind == "players" and 2 <= value <= 4)
+    assert bool(found) == wrong, (line, found)
+    if wrong:
+        assert all(f" says {value}," in message for message in found), found

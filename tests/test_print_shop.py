@@ -778,3 +778,14 @@ def test_a_colour_interior_may_carry_colour_a_grey_one_may_not(printed, tmp_path
         results = {_item(r): r for r in preflight.check_interior(tmp_path / "interior.pdf", printshop.TRIMS["6x9"],
                                                                  kdp, grey=grey)}
         assert [k for k, r in results.items() if r.severity != "passed"] == ([] if not grey else ["colour"])
+
+
+@pytest.mark.parametrize(("service", "trim"), CASES)
+def test_no_heading_ends_a_page_of_the_interior(printed, service, trim):
+    """The print shop's interior keeps each heading with what follows it, as the book does (tests/test_headings_kept.py:
+    the next thing after each heading or table caption is on its page, read from the interior's structure tree)."""
+    from tests.pagetext import HEADING_TAGS, _marked, lone_headings
+
+    folder, _ = printed[service, trim]
+    assert sum(bool(set(path) & HEADING_TAGS) for path, _ in _marked(folder / "interior.pdf")) > 20  # it is tagged
+    assert lone_headings(folder / "interior.pdf") == []

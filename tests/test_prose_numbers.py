@@ -42,6 +42,10 @@ CASES = [
     ("Give 11 cards to each player.", 11),
     ("Each player is dealt 10 cards.", None),
     ("Deals 12 cards.", 12),
+    ("The dealer gives each player 7 cards.", 7),
+    ("The dealer gives each player ten cards.", None),
+    ("Everyone gets eight cards.", 8),
+    ("Shuffle three decks together.", 3),
 ]
 
 

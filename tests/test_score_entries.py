@@ -45,10 +45,32 @@ GERMAN = {
     "5": 5, "-5": -5, "": "", "1000": 1000,
     "1.000": 1000, "-1.000": -1000, "12.345.678": 12345678, "1 000": 1000, "1\u202f000": 1000,
     "1,000": None,  # one, to a German reader; never read as a thousand
-    "12,5": None,  # twelve and a half: no game of the book scores halves, and never read as 125
+    "12,5": None,  # twelve and a half, on a sheet not scored in halves: never read as 125
     "1.00": None, "1.000,5": None, "1.000.00": None, "1,000.5": None, "1e3": None,
 }
 TABLES = {"en": ENTRIES, "de": GERMAN}
+
+
+# A sheet scored in halves (``halves: true``; the keeper's data-halves and the form's boxes' carry the book's decimal
+# sign): what a person types there, per sign, read as ENTRIES reads it (None: no number, the box marked). The whole
+# points are readScore's; a half is one digit, 5 (or 0), after "." or the sign, or "½".
+HALVES = {
+    ".": {"12.5": 12.5, "-0.5": -0.5, "−3.5": -3.5, "+.5": 0.5, "3½": 3.5, "½": 0.5, "12.0": 12,
+          "1,000.5": 1000.5, "1,000": 1000, "999999999999.5": 999999999999.5, "5": 5, "": "",
+          "12,5": None,  # English writes its decimals with a point: a comma is a thousands' group, and this no group
+          "12.25": None, "12.50": None, "12.7": None, "1.000": None, "12 .5": None, "--0.5": None, "12.5.5": None,
+          "1e3": None, ".": None, "-": None, "abc.5": None},
+    ",": {"12,5": 12.5, "12.5": 12.5, "-0,5": -0.5, "1,0": 1, "1 000,5": 1000.5, "3½": 3.5,
+          "12,25": None, "12,": None},
+}
+
+
+def _halves_total(reads: float | str | None, point: str) -> str:
+    """What a halves column's total shows with an entry that ``reads`` so and OTHER: a half with ``point``."""
+    if reads is None:
+        return "?"
+    total = int(OTHER) + (reads or 0)
+    return str(int(total) if total == int(total) else total).replace(".", point)
 
 
 def _total(entry: str, table: dict | None = None) -> str:
@@ -59,8 +81,8 @@ def _total(entry: str, table: dict | None = None) -> str:
 
 KEEPER_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width"></head><body>
-<div class="keeper" data-key="test:game" data-counts="2,3,4" data-start="2" data-open="1" data-step="1"
- data-winner="high" data-keeps="points">
+<div class="keeper" data-key="test:game%s" data-counts="2,3,4" data-start="2" data-open="1" data-step="1"
+ data-winner="high" data-keeps="points"%s>
 <p class="keeper-status" role="status"></p>
 <button type="button" data-act="add">Add a player</button>
 <table class="keeper-table" data-table="1" data-per="1"><thead><tr><td class="keeper-corner"></td>
@@ -90,14 +112,18 @@ def _group(language: str) -> str:
 @pytest.fixture(scope="module")
 def keeper(browser):
     """A phone's page (360 px) that opens the keeper page made here at ADDRESS (an English page that gives no group
-    sign, as a book's own older keeper.md.j2 writes it) and at ADDRESS + "de/" (a German book's), with its script
-    errors."""
+    sign, as a book's own older keeper.md.j2 writes it), at ADDRESS + "de/" (a German book's) and at ADDRESS +
+    "halves…" (a sheet scored in halves), with its script errors."""
     page = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block").new_page()
     script = read_file_text(KEEPER).replace("</script", "<\\/script")
-    html = KEEPER_PAGE % script
+    html = KEEPER_PAGE % ("", "", script)
     german = html.replace('<div class="keeper"', _group("de") + '<div class="keeper"', 1)
     page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.route(ADDRESS + "de/", lambda route: route.fulfill(body=german, content_type="text/html"))
+    for point in HALVES:  # the same keeper, its sheet scored in halves
+        html = KEEPER_PAGE % (":halves", f' data-halves="{point}"', script)
+        page.route(ADDRESS + "halves" + ("comma" if point == "," else ""),
+                   functools.partial(lambda html, route: route.fulfill(body=html, content_type="text/html"), html))
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     yield page
@@ -127,6 +153,26 @@ def test_the_keeper_reads_each_entry(keeper, language):
            for entry, (t, mark, s) in seen.items()}
     assert got == expected
     assert "no number" in seen["1e3"][2]  # the status says why it names no leader
+    assert not keeper.errors
+
+
+@pytest.mark.parametrize("point", HALVES)
+def test_a_sheet_scored_in_halves_adds_them_exactly(keeper, point):
+    """On a sheet scored in halves a half is added exactly and shown with the book's decimal sign; what is no number
+    is marked, as ENTRIES are on any sheet."""
+    keeper.goto(ADDRESS + "halves" + ("comma" if point == "," else ""))
+    keeper.evaluate("localStorage.clear()")
+    keeper.reload()
+    keeper.locator('[data-cell="t1_r2_c1"]').fill(OTHER)
+    box, total = keeper.locator('[data-cell="t1_r1_c1"]'), keeper.locator('output[data-col="1"]')
+    seen, expected = {}, {}
+    for entry, reads in HALVES[point].items():
+        box.fill(entry)
+        seen[entry] = (total.text_content(), box.get_attribute("aria-invalid"))
+        expected[entry] = (_halves_total(reads, point), "true" if reads is None else None)
+    assert seen == expected
+    box.fill("12.25")
+    assert "12.5" in box.get_attribute("title")  # the marked box says how a half is written
     assert not keeper.errors
 
 
@@ -161,14 +207,17 @@ def test_a_saved_game_is_checked_before_use(keeper, saved, players):
     assert not keeper.errors
 
 
-def _form(target: Path, language: str = "en") -> Path:
+def _form(target: Path, point: str | None = None, language: str = "en") -> Path:
     """A one-page form as a sheet's column: two score boxes (a, b) and their Total (t), written by the writer for a
-    book in ``language`` (its scripts read a box by the language's group sign)."""
+    book in ``language`` (its scripts read a box by the language's group sign); scored in halves with the decimal sign
+    ``point``, if given."""
     from generator.book import words
     from generator.render.pdf.weasy import Engine
 
-    box = '<input type="text" inputmode="numeric" name="{0}" title="{0}" style="appearance: auto; width: 4cm; height: 8mm">'
-    total = ('<input type="text" name="t" title="t" data-sum="a b" '
+    halves = f' data-halves="{point}"' if point else ""
+    box = ('<input type="text" inputmode="numeric" name="{0}" title="{0}"' + halves
+           + ' style="appearance: auto; width: 4cm; height: 8mm">')
+    total = (f'<input type="text" name="t" title="t" data-sum="a b"{halves} '
              'style="appearance: auto; width: 4cm; height: 8mm">')
     words.use(words.Words(language))
     try:
@@ -180,8 +229,9 @@ def _form(target: Path, language: str = "en") -> Path:
 
 
 @pytest.fixture(scope="module")
-def viewer(browser, tmp_path_factory):
-    """PDF.js (its viewer, tests/js) open on the form, its scripting sandbox ready."""
+def served(browser, tmp_path_factory):
+    """PDF.js (its viewer, tests/js) served with the forms: one as any sheet's, one a sheet's scored in halves for
+    each decimal sign; a function that opens one of them, its scripting sandbox ready."""
     if (reason := _missing()) is not None:
         if os.environ.get("CI"):  # CI installs PDF.js (.ci/run): there the test must run, not skip
             pytest.fail(reason)
@@ -190,13 +240,21 @@ def viewer(browser, tmp_path_factory):
     (folder / "pdfjs").symlink_to(PDFJS)
     (folder / "viewer.html").symlink_to(JS / "viewer.html")
     for language in TABLES:
-        _form(folder / f"form-{language}.pdf", language)
+        _form(folder / f"form-{language}.pdf", language=language)
+    for point, name in ((".", "point"), (",", "comma")):
+        _form(folder / f"halves-{name}.pdf", point)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Served, directory=str(folder)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    page = browser.new_context(viewport={"width": 700, "height": 900}).new_page()
-    page.address = f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file=form-%s.pdf"
-    yield page
-    page.context.close()
+    context = browser.new_context(viewport={"width": 700, "height": 900})
+
+    def open_form(name: str):
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/viewer.html?file={name}")
+        page.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
+        return page
+
+    yield open_form
+    context.close()
     httpd.shutdown()
 
 
@@ -217,12 +275,11 @@ def _commit(page, name: str, text: str) -> str:
 
 
 @pytest.mark.parametrize("language", TABLES)
-def test_the_pdf_form_reads_each_entry_as_the_keeper_does(viewer, language):
+def test_the_pdf_form_reads_each_entry_as_the_keeper_does(served, language):
     """The same table in PDF.js: the total, and the box as the form leaves it (a number written back as its digits,
     what is no number marked with "? " before it)."""
     entries = TABLES[language]
-    viewer.goto(viewer.address % language)
-    viewer.wait_for_function("window.scriptingManager?.ready === true", polling=100, timeout=30_000)
+    viewer = served(f"form-{language}.pdf")
     _commit(viewer, "b", OTHER)
     seen, expected = {}, {}
     for entry, reads in entries.items():
@@ -230,4 +287,22 @@ def test_the_pdf_form_reads_each_entry_as_the_keeper_does(viewer, language):
         seen[entry] = (viewer.locator('input[name="t"]').input_value(), box)
         shown_box = "" if reads == "" else ("? " + entry.strip() if reads is None else str(reads))
         expected[entry] = (_total(entry, entries), shown_box)
+    viewer.close()
+    assert seen == expected
+
+
+@pytest.mark.parametrize("point", HALVES)
+def test_the_pdf_form_reads_halves_as_the_keeper_does(served, point):
+    """HALVES in PDF.js, on a form scored in halves: the total, with the sign, and the box as the form leaves it (a
+    number written back with the sign, what is no number marked)."""
+    page = served(f"halves-{'comma' if point == ',' else 'point'}.pdf")
+    _commit(page, "b", OTHER)
+    seen, expected = {}, {}
+    for entry, reads in HALVES[point].items():
+        box = _commit(page, "a", entry)
+        seen[entry] = (page.locator('input[name="t"]').input_value(), box)
+        shown_box = "" if reads == "" else ("? " + entry.strip() if reads is None else
+                                            str(int(reads) if reads == int(reads) else reads).replace(".", point))
+        expected[entry] = (_halves_total(reads, point), shown_box)
+    page.close()
     assert seen == expected

@@ -128,18 +128,22 @@ NAMES = r'"[\w-]+"(?:, "[\w-]+")*'  # quoted field names, as the writer checks t
 READER = re.escape(score_reader(read_file_text(KEEPER_SCRIPT)))
 # The sign the book's language groups thousands with, one character as JSON quotes it (writer._scripts, from Babel).
 GROUP = r'"(?:[^"\\\x00-\x1f]|\\u[0-9a-f]{4})"'
-SUM_ACTION = re.compile(re.escape('(function (doc, terms, awaited) { ') + READER + re.escape(
-    ' var sum = 0, shown = false, unread = false, value, i; '
+POINT = r'(null|"[.,]")'  # the decimal sign of a sheet scored in halves, or null
+SUM_ACTION = re.compile(re.escape('(function (doc, terms, awaited, point) { ') + READER + re.escape(
+    ' var sum = 0, shown = false, unread = false, value, i, read = point ? function (text) { return readHalves(text, '
+    'point, ') + GROUP + re.escape('); } : function (text) { return readScore(text, ') + GROUP + re.escape('); }; '
     'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
     'if (value !== "" && value !== null && value !== undefined) shown = true; } '
-    'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value, ') + GROUP + re.escape(
-    '); if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
-    'event.value = shown ? (unread ? "?" : sum) : ""; })(this, [') + f"({NAMES})" + re.escape("], [") + f"({NAMES})"
-    + re.escape("]);"))
-READ_ACTION = re.compile(re.escape('(function () { ') + READER + re.escape(
+    'for (i = 0; i < terms.length; i++) { value = read(doc.getField(terms[i]).value); '
+    'if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
+    'event.value = shown ? (unread ? "?" : (point ? String(sum).replace(".", point) : sum)) : ""; })(this, [')
+    + f"({NAMES})" + re.escape("], [") + f"({NAMES})" + re.escape("], ") + POINT + re.escape(");"))
+READ_ACTION = re.compile(re.escape('(function (point) { ') + READER + re.escape(
     ' var text = String(event.value === null || event.value === undefined ? "" : event.value), '
-    'value = readScore(text, ') + GROUP + re.escape('), mark = "? "; if (value === "") return; '
-    'if (!isNaN(value)) event.value = String(value); else if (text.indexOf(mark) !== 0) event.value = mark + text; })();'))
+    'value = point ? readHalves(text, point, ') + GROUP + re.escape(') : readScore(text, ') + GROUP + re.escape(
+    '), mark = "? "; if (value === "") return; '
+    'if (!isNaN(value)) event.value = String(value).replace(".", point || "."); '
+    'else if (text.indexOf(mark) !== 0) event.value = mark + text; })(') + POINT + re.escape(");"))
 
 
 def _adds_up(obj: dict, key: str) -> bool:
@@ -322,9 +326,12 @@ def _broken_sheet(tmp_path: Path, label: str, columns: int, rows: int, total: bo
     ("no total", dict(label="1", columns=4, rows=30, total=False), [None], "no total row"),
     ("script", dict(label="1", columns=4, rows=5, total=True, script="app.alert('hi');"), [5], "scripts in the PDF"),
     ("field script", dict(label="1", columns=4, rows=5, total=True, field_script=True,
-                          script=SUM_SCRIPT % ('"a"', '"a"') + ' app.alert("hi");'), [5], "scripts in the PDF"),
+                          script=SUM_SCRIPT % ('"a"', '"a"', "null") + ' app.alert("hi");'), [5], "scripts in the PDF"),
     ("field script in a name", dict(label="1", columns=4, rows=5, total=True, field_script=True,
-                                    script=SUM_SCRIPT % ('"a"], [app.alert("hi")', '"a"')), [5], "scripts in the PDF"),
+                                    script=SUM_SCRIPT % ('"a"], [app.alert("hi")', '"a"', "null")), [5], "scripts in the PDF"),
+    ("field script as the decimal sign", dict(label="1", columns=4, rows=5, total=True, field_script=True,
+                                              script=SUM_SCRIPT % ('"a"', '"a"', 'app.alert("hi")')), [5],
+     "scripts in the PDF"),
     ("the standard sum", dict(label="1", columns=4, rows=5, total=True, field_script=True,
                               script='AFSimple_Calculate("SUM", new Array("a"));'), [5], "scripts in the PDF"),
     ("two footers", dict(label="1", columns=4, rows=5, total=True, footers=2), [5], "two footers"),
@@ -1036,3 +1043,38 @@ def test_sheets_and_their_pad_give_the_print_engine_nothing_to_warn_of(library, 
     each = [anchors(tmp_path / "score-sheets" / r.file.filename) for r in results]
     assert all(each) and sum(len(a) for a in each) == len(set().union(*each))  # no two sheets share an anchor
     assert anchors(tmp_path / score_pad_name(library.edition.id)) == set().union(*each)
+
+
+# A sheet scored in halves (``halves: true``): the decimal sign each of its score boxes and totals carries, on the
+# keeper's page and in the PDF form, per book language; a sheet without it carries none.
+HALVES = [("en", "."), ("de", ","), (None, None)]
+
+
+@pytest.mark.parametrize(("language", "point"), HALVES, ids=["English", "German", "no halves"])
+def test_a_sheet_scored_in_halves_says_so_to_the_keeper_and_the_form(library, language, point):
+    """Court Whist's sheet (its own: games carried into a grand total) with ``halves`` set or not: the keeper's root
+    and every box the PDF form adds, and every total, carry the book's decimal sign, or none do."""
+    from dataclasses import replace
+
+    from generator.book import words
+    from generator.render.pdf.scorepad import sheet_html
+    from generator.render.site.docs import site_environment
+    from generator.render.views.sheets import keepers, sheet_parts
+
+    file, heading, view = next(d for d in _definitions(library) if d[0].key == "court-whist")
+    sheet = view.body.score_sheet.model_copy(update={"halves": language is not None})
+    view = replace(view, body=view.body.model_copy(update={"score_sheet": sheet}))
+    before = words.current()
+    words.use(words.Words(language or "en"))
+    try:
+        made = keepers(view, heading, "court-whist")
+        keeper = site_environment(library).get_template("site/keeper.md.j2").render(
+            page_id="court-whist", heading=heading, edition=library.edition.id, keepers=made)
+        html = sheet_html(library, file, heading, view, 2, (False,) * len(sheet_parts(view)))
+    finally:
+        words.use(before)
+    roots = re.findall(r'<div class="keeper"[^>]*>', keeper)
+    assert roots and {re.search(r'data-halves="([^"]*)"', r)[1] if "data-halves" in r else None for r in roots} == {point}
+    boxes = re.findall(r'<input type="text"[^>]*(?:inputmode="numeric"|data-sum=)[^>]*>', html)
+    assert len(boxes) > 20 and any("data-sum" in box for box in boxes)
+    assert {re.search(r'data-halves="([^"]*)"', box)[1] if "data-halves" in box else None for box in boxes} == {point}

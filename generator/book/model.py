@@ -577,6 +577,9 @@ class ScoreSheet(Strict):
     landscape: bool = False
     blocks: list[SheetBlock]
     example: str | None = Field(None, description="worked example filled into a sample sheet")
+    halves: bool = Field(False, description="a score may be a half ('12.5', or the book's language's decimal sign "
+                                            "before a 5): the keeper and the PDF form add it exactly; without it an "
+                                            "entry with a decimal is no number, and its box is marked")
 
 
 class GameBody(Strict):

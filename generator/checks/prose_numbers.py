@@ -38,13 +38,18 @@ PHRASES: list[tuple[str, tuple[tuple[str, ...], ...], re.Pattern[str]]] = [
     # '5 cards are dealt to each player', '7 cards dealt to each', 'each player is dealt a hand of 10 cards'
     ("cards each", (("card",), ("each",), ("dealt",)),
      re.compile(rf"\b{N}\s+cards?\s+(?:are\s+|is\s+)?dealt\s+(?:out\s+)?(?:to\s+)?each\b", re.I)),
+    # 'the dealer gives each player 7 cards', 'everyone gets 7 cards' (a frame of the fuzz's, tests/test_fuzz.py)
+    ("cards each", (("give",), ("each",), ("card",)),
+     re.compile(rf"\bgives?\s+each\s+(?:player|person)\s+{N}\s+cards?\b(?!\s+(?:at a time|face))", re.I)),
+    ("cards each", (("everyone", "everybody"), ("card",)),
+     re.compile(rf"\b(?:everyone|everybody)\s+(?:gets|receives|is\s+(?:dealt|given)|starts\s+with)\s+{N}\s+cards?\b", re.I)),
     ("cards each", (("deal",), ("each",), ("card",)),
      re.compile(rf"\bdeal(?:s|t)?\s+each\s+(?:player|person)\s+{N}\s+cards?\b", re.I)),
     ("cards each", (("hand",), ("card",)), re.compile(rf"\bhands?\s+of\s+{N}\s+cards?\b", re.I)),
     ("cards each", (("hand",), ("card",)), re.compile(rf"\b{N}[- ]card\s+hands?\b", re.I)),
     # What the game is played with, not decks merely mentioned ('two decks at hand', 'may be shuffled').
     ("decks", (("deck", "pack"),),
-     re.compile(rf"(?:^\s*+(?:[-*]|\d+\.)?\s*+|[.:;(]\s*+|\b(?:use|uses|using|with|needs?|requires?)\s++)"
+     re.compile(rf"(?:^\s*+(?:[-*]|\d+\.)?\s*+|[.:;(]\s*+|\b(?:use|uses|using|with|needs?|requires?|shuffled?|shuffles)\s++)"
                 rf"{N}\s+(?:decks?|packs?)\b", re.I)),
     ("players", (("for", "with"), ("players", "people")),
      re.compile(rf"\b(?:for|with)\s+{N}\s+(?:players|people)\b(?!\s+to\b)", re.I)),

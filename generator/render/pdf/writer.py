@@ -39,6 +39,8 @@ What differs from WeasyPrint's writer, and why:
   Each term is read by ``readScore``, the score keeper's own function (templates/site/assets/keeper.js, its text
   carried into each script: ``SCORE_READER``), so an entry reads the same on the site and in the PDF: "1,000" is
   1000, what is no number (``1e3``, ``12.5``) makes the total show ``UNREAD``, never a misread sum, NaN or Infinity.
+  A sheet scored in halves (its boxes' ``data-halves``: the book's decimal sign) reads them with the keeper's
+  ``readHalves`` instead, and adds "12.5" exactly.
 - A score box (an ``inputmode="numeric"`` input that is no total) gets a validate action (``/AA /V``,
   ``READ_SCRIPT``): when an entry is committed, a number is written back as its digits (PDF.js reads a field's text
   as a number only its own way, "1,000" as 1), and what is no number is marked with ``UNREAD`` before it.
@@ -97,21 +99,28 @@ def _scripts(group: str = ",") -> dict[str, str]:
     command needs (a checkout without the tool's templates, as a pull request's code is run, could not even start)."""
     reader = score_reader(read_file_text(KEEPER_SCRIPT))
     sign = json.dumps(group[:1] or ",")  # one character, quoted: what readScore is given on the site (data-group)
+    # The group sign is the same in both scripts, %-escaped: each is filled in (%s) where it is written.
+    grouped = sign.replace("%", "%%")
     # A total's calculate action (tests/test_sheets.py's SUM_ACTION allows this text and READ_SCRIPT, nothing else),
-    # filled in (%s) with the quoted names of the fields it adds and of those it waits for.
-    total = ('(function (doc, terms, awaited) { ' + reader.replace("%", "%%") + ' var sum = 0, shown = false, '
-             'unread = false, value, i; '
+    # filled in (%s) with the quoted names of the fields it adds and of those it waits for, and the sheet's decimal
+    # sign where it is scored in halves (else null).
+    total = ('(function (doc, terms, awaited, point) { ' + reader.replace("%", "%%") + ' var sum = 0, shown = false, '
+             'unread = false, value, i, read = point ? function (text) { return readHalves(text, point, ' + grouped
+             + '); } : function (text) { return readScore(text, ' + grouped + '); }; '
              'for (i = 0; i < awaited.length; i++) { value = doc.getField(awaited[i]).value; '
              'if (value !== "" && value !== null && value !== undefined) shown = true; } '
-             'for (i = 0; i < terms.length; i++) { value = readScore(doc.getField(terms[i]).value, ' + sign.replace("%", "%%") + '); '
+             'for (i = 0; i < terms.length; i++) { value = read(doc.getField(terms[i]).value); '
              'if (value === "") continue; if (isNaN(value)) unread = true; else sum += value; } '
-             'event.value = shown ? (unread ? ' + json.dumps(UNREAD) + ' : sum) : ""; })(this, [%s], [%s]);')
-    # A score box's validate action: the entry committed is read by readScore; a number is written back as its
-    # digits, what is no number is kept, marked by UNREAD before it.
-    read = ('(function () { ' + reader + ' var text = String(event.value === null || event.value === undefined '
-            '? "" : event.value), value = readScore(text, ' + sign + '), mark = ' + json.dumps(UNREAD + " ") + '; '
-            'if (value === "") return; if (!isNaN(value)) event.value = String(value); '
-            'else if (text.indexOf(mark) !== 0) event.value = mark + text; })();')
+             'event.value = shown ? (unread ? ' + json.dumps(UNREAD) + ' : (point ? String(sum).replace(".", point) '
+             ': sum)) : ""; })(this, [%s], [%s], %s);')
+    # A score box's validate action: the entry committed is read by readScore (readHalves on a sheet scored in
+    # halves, %s its decimal sign, else null), grouped as the book's language groups thousands; a number is written
+    # back as its digits, what is no number is kept, marked by UNREAD before it.
+    read = ('(function (point) { ' + reader.replace("%", "%%") + ' var text = String(event.value === null || '
+            'event.value === undefined ? "" : event.value), value = point ? readHalves(text, point, ' + grouped
+            + ') : readScore(text, ' + grouped + '), mark = ' + json.dumps(UNREAD + " ") + '; '
+            'if (value === "") return; if (!isNaN(value)) event.value = String(value).replace(".", point || "."); '
+            'else if (text.indexOf(mark) !== 0) event.value = mark + text; })(%s);')
     return {"SCORE_READER": reader, "SUM_SCRIPT": total, "READ_SCRIPT": read}
 
 
@@ -127,6 +136,18 @@ def __getattr__(name: str) -> str:
     if name in ("SCORE_READER", "SUM_SCRIPT", "READ_SCRIPT"):
         return _scripts()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _point(element: Any) -> str | None:
+    """The decimal sign a box of a sheet scored in halves reads (its ``data-halves``), or None: '.' or ',' only, as
+    the sheet's view makes it (a script quotes it)."""
+    point = element.get("data-halves")
+    if point is None:
+        return None
+    if point not in (".", ","):
+        raise BuildError(f"the score box {element.get('name')!r} is scored in halves with the decimal sign {point!r}: "
+                         "only '.' or ','")
+    return point
 
 
 @contextmanager
@@ -330,9 +351,10 @@ class PdfWriter:
             tagging.flag_links(pdf_page, {obj.reference: obj for obj in pdf.objects[first_object:]})
         add_forms(page.forms, matrix, pdf, pdf_page, self.resources, stream, self.font_config.font_map)
         sums = {box.element.get("name"): (box.element.get("data-sum").split(),
-                                          (box.element.get("data-show-when") or box.element.get("data-sum")).split())
+                                          (box.element.get("data-show-when") or box.element.get("data-sum")).split(),
+                                          _point(box.element))
                 for inputs in page.forms.values() for box, _ in inputs if box.element.get("data-sum")}
-        scores = {box.element.get("name") for inputs in page.forms.values() for box, _ in inputs
+        scores = {box.element.get("name"): _point(box.element) for inputs in page.forms.values() for box, _ in inputs
                   if box.element.get("inputmode") == "numeric" and not box.element.get("data-sum")}
         self._give_appearances(pdf.objects[first_object:], sums, scores)
         page.paint(stream, scale)
@@ -374,11 +396,12 @@ class PdfWriter:
             pdf.objects[number] = _Serialised(obj, isinstance(obj, pydyf.Stream))
         self.outline.append(((0 if first else 1, index), _OutlinePage(page)))
 
-    def _give_appearances(self, objects: list[Any], sums: dict[str, tuple[list[str], list[str]]],
-                          scores: set[str]) -> None:
+    def _give_appearances(self, objects: list[Any], sums: dict[str, tuple[list[str], list[str], str | None]],
+                          scores: dict[str, str | None]) -> None:
         """Give each empty text field among ``objects`` (a page's, just made) an empty appearance of its own,
-        each total in ``sums`` (its name: the fields it adds up, the fields it waits for) its calculation, and each
-        score box in ``scores`` the reading of what is written in it (``READ_SCRIPT``)."""
+        each total in ``sums`` (its name: the fields it adds up, the fields it waits for, the decimal sign of a sheet
+        scored in halves) its calculation, and each score box in ``scores`` (its name: that sign) the reading of what
+        is written in it (``READ_SCRIPT``)."""
         import pydyf
 
         for obj in objects:
@@ -390,7 +413,8 @@ class PdfWriter:
                 self._calculate(obj, name, *sums[name])
             elif name in scores:
                 obj["AA"] = pydyf.Dictionary({"V": pydyf.Dictionary({"S": "/JavaScript",
-                                                                     "JS": pydyf.String(_book_scripts()["READ_SCRIPT"])})})
+                                                                     "JS": pydyf.String(_book_scripts()["READ_SCRIPT"]
+                                                                                        % json.dumps(scores[name]))})})
             if "AP" in obj:
                 continue
             value = obj.get("V")
@@ -403,7 +427,7 @@ class PdfWriter:
             self.pdf.add_object(blank)
             obj["AP"] = pydyf.Dictionary({"N": blank.reference})
 
-    def _calculate(self, field: Any, name: str, terms: list[str], awaited: list[str]) -> None:
+    def _calculate(self, field: Any, name: str, terms: list[str], awaited: list[str], point: str | None) -> None:
         """Make ``field`` the sum of the fields named ``terms``, shown once a field of ``awaited`` is written: a
         calculate action (``/AA /C``) running ``SUM_SCRIPT``, which Acrobat, PDF.js and PDFium all run.
 
@@ -415,7 +439,8 @@ class PdfWriter:
         for term in terms + awaited:  # names go into a script: only the names the sheet macro makes (letters, digits, _ -)
             if not term.replace("_", "").replace("-", "").isalnum():
                 raise BuildError(f"the total {name!r} reads a field named {term!r}, which is not a field name")
-        script = _book_scripts()["SUM_SCRIPT"] % (", ".join(f'"{t}"' for t in terms), ", ".join(f'"{t}"' for t in awaited))
+        script = _book_scripts()["SUM_SCRIPT"] % (", ".join(f'"{t}"' for t in terms),
+                                                  ", ".join(f'"{t}"' for t in awaited), json.dumps(point))
         field["AA"] = pydyf.Dictionary({"C": pydyf.Dictionary({"S": "/JavaScript", "JS": pydyf.String(script)})})
         self.calculated.append((field.reference, name, terms + [t for t in awaited if t not in terms]))
 

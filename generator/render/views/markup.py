@@ -43,7 +43,7 @@ ALLOWED_ATTRIBUTES = {
           "data-equipment", "data-one-deck", "data-partnerships", "data-game", "hidden", "tabindex",
           # the score keeper's (keep/<game>/): its sheet's shape and winner rule, read by assets/keeper.js
           "data-key", "data-counts", "data-start", "data-keeps", "data-lives", "data-coins", "data-winner", "data-target",
-          "data-lose-at", "data-back-to", "data-teams", "data-open", "data-step", "data-per",
+          "data-lose-at", "data-back-to", "data-halves", "data-teams", "data-open", "data-step", "data-per",
           "data-player", "data-sum", "data-cell", "data-col", "data-table", "data-act", "data-carries",
           # the words the keeper's and finder's scripts write, in the book's language (JSON: book/words.py), and the
           # sign the language groups a number's thousands with, which the keeper reads a score box by

@@ -15,7 +15,7 @@ from typing import Any
 from ...book.equipment import doubles_played, top_double
 from ...book.model import ScoreSheet, SheetBlock
 from ...book.phrases import parse_players
-from ...book.words import _
+from ...book.words import _, current
 from .describe import coins_plural, partnerships, players_phrase
 from .describe import goal as goal_words
 
@@ -204,6 +204,28 @@ def sample_totals(view: Any, sheet: Any, block: SheetBlock) -> list[str]:
     return out
 
 
+def sample_running(view: Any, sheet: Any, block: SheetBlock) -> list[list[str]]:
+    """A sample block's running totals, as a filled sheet of a block that keeps one (``is_running``) shows them: per
+    row, per column, the column's figures added down to that row, shown where the row has a figure in the column."""
+    from ...book.prose import format_value
+
+    figures = view.examples().get(sheet.example or "", {})
+    sums: dict[int, int | float] = {}
+    rows = []
+    for row in block.sample:
+        cells = []
+        for c, cell in enumerate(row):
+            computed, stated, _where = figures.get(cell, (None, None, None)) if cell is not None else (None, None, None)
+            value = stated if stated is not None else computed
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                sums[c] = sums.get(c, 0) + value
+                cells.append(format_value(sums[c]))
+            else:
+                cells.append("")
+        rows.append(cells)
+    return rows
+
+
 def _generic_block(body: Any) -> SheetBlock:
     """The block a game without a sheet of its own keeps, by what its rules keep (``keeps``)."""
     rounds, goal, keeps = body.rounds, body.goal, body.keeps or "points"
@@ -353,6 +375,7 @@ class Sheet:
     negative: bool  # an entry can be below zero (``can_be_negative``): the keeper offers a minus key
     to_win: str | None  # the goal in the words of the book's box ("To win", ``describe.goal``); none if unstated
     back_to: int | None = None  # the score played back down to after the target (``goal.then_back_to``: Dice's 0)
+    halves: str | None = None  # a sheet scored in halves (``ScoreSheet.halves``): the book's language's decimal sign
 
 
 def _coins(body: Any) -> str | None:
@@ -461,7 +484,20 @@ def sheet_definition(view: Any, heading: str, part: SheetPart | None = None, bla
                  body.equipment.stakes.start if body.equipment and body.equipment.stakes else None,
                  _coins(body),
                  goal.winner if goal else None, goal.target if goal else None, goal.lose_at if goal else None,
-                 can_be_negative(body), goal_words(goal), goal.then_back_to if goal else None)
+                 can_be_negative(body), goal_words(goal), goal.then_back_to if goal else None,
+                 decimal_sign() if sheet.halves else None)
+
+
+def decimal_sign() -> str:
+    """The decimal sign of the book's language ('.' in English, ',' in German): what a score box scored in halves
+    reads between a score's whole points and its half, besides '.', and writes a half total with."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        sign = Locale.parse(current().language.replace("-", "_")).number_symbols.get("latn", {}).get("decimal", ".")
+    except (UnknownLocaleError, ValueError, TypeError):
+        return "."
+    return sign if sign in (".", ",") else "."  # a sign the keeper and the form read beside a digit, unquoted
 
 
 @dataclass(frozen=True)
@@ -510,9 +546,9 @@ def template_globals() -> dict[str, Any]:
     """What the score-sheet macros call, for the site's and the print templates' environments."""
     return {"sheet_parts": sheet_parts, "sheet_columns": sheet_columns, "sheet_rows": sheet_rows, "sheet_round": sheet_round,
             "sample_cells": sample_cells, "name_cells": name_cells, "fills_page": fills_page,
-            "is_team_sheet": is_team_sheet, "sample_totals": sample_totals, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
+            "is_team_sheet": is_team_sheet, "sample_totals": sample_totals, "sample_running": sample_running, "is_running": is_running, "carried_blocks": carried_blocks, "running_share": running_share,
             "summed_columns": summed_columns, "row_name": row_name, "column_titles": column_titles,
-            "player_groups": player_groups}
+            "player_groups": player_groups, "decimal_sign": decimal_sign}
 
 
 KEEPER_BLANK_ROWS = 12  # hand rows the site's score keeper starts with for a game whose rows are not listed

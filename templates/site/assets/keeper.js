@@ -15,6 +15,7 @@
     clear: "Clear every score on this sheet and start a new game?",
     unread: "?",  // a total that adds a box holding no number
     not_number: "Not a number: write digits, as 1000, 1,000 or -5",  // a box holding no number, as its tooltip
+    not_half: "Not a number: write digits, and a half as 12.5: as 12, 12.5 or -5",  // the same, on a sheet of halves
     no_leader: "A box holds no number (marked): correct it to see who leads."
   };
   var WORDS = null;
@@ -60,6 +61,22 @@
     var n = Number(digits);
     return m[1] === "-" || m[1] === "\u2212" ? -n : n;
   }
+  // A box of a sheet scored in halves: a score, or one with a half written after a decimal sign, "." or ``point``
+  // (the book's language's: "12,5"), or as "\u00bd" ("12\u00bd"); the whole points read by readScore. One digit after
+  // the sign, a 5 or a 0, so that "1,000" stays a thousand and "1.25" is no number; the whole points grouped by
+  // ``group``, the book's language's thousands sign, as readScore reads them. A half is exact as a number.
+  function readHalves(text, point, group) {
+    var s = String(text === null || text === undefined ? "" : text).trim();
+    if (s.length > 40) { return NaN; }
+    var m = /^([+\-\u2212]?)(.*?)(?:[.,]([05])|\u00bd)$/.exec(s);
+    if (!m || (m[3] !== undefined && s.charAt(s.length - 2) !== "." && s.charAt(s.length - 2) !== point)) {
+      return readScore(s, group);
+    }
+    var whole = m[2] === "" ? 0 : readScore(m[2], group);
+    if (whole === "" || isNaN(whole) || m[2] !== m[2].trim() || /^[+\-\u2212]/.test(m[2])) { return NaN; }
+    var n = whole + (m[3] === "0" ? 0 : 0.5);
+    return m[1] === "-" || m[1] === "\u2212" ? -n : n;
+  }
   // score-box reader: end
 
   // Limits on what a saved game (this browser's localStorage, which anything on the device may have written) may
@@ -67,13 +84,15 @@
   var MOST_PLAYERS = 100, LONGEST_ENTRY = 200, MOST_CELLS = 20000;
 
   function sum(value) { return value === undefined ? 0 : value; }  // a sum not begun is 0 (NaN stays NaN)
-  function shown(value) { return isNaN(value) ? say("unread") : String(value); }
+  // A number as a box shows it, a half with the sheet's decimal sign (``point``, none where it scores no halves).
+  function shown(value, point) { return isNaN(value) ? say("unread") : String(value).replace(".", point || "."); }
 
-  // A box is marked (and told why) while it holds what readScore reads as no number.
-  function mark(input, value) {
+  // A box is marked (and told why) while it holds what readScore (readHalves, on a sheet scored in ``halves``) reads
+  // as no number.
+  function mark(input, value, halves) {
     if (typeof value === "number" && isNaN(value)) {
       input.setAttribute("aria-invalid", "true");
-      input.title = say("not_number");
+      input.title = say(halves ? "not_half" : "not_number");
     } else if (input.hasAttribute("aria-invalid")) {
       input.removeAttribute("aria-invalid");
       input.removeAttribute("title");
@@ -112,6 +131,11 @@
     var open = root.dataset.open === "1", step = Number(root.dataset.step) || 1;
     var state = load();
     var lastCell = null;
+    // A sheet scored in halves (data-halves: the book's decimal sign) reads its boxes with readHalves.
+    var point = root.dataset.halves || null;
+    // Read as the book's language groups thousands (group(): "1.000" in German), and halves after its decimal sign.
+    var read = point ? function (text) { return readHalves(text, point, group()); }
+      : function (text) { return readScore(text, group()); };
 
     function allowed(n) {
       if (counts.indexOf(n) >= 0) { return true; }
@@ -222,7 +246,7 @@
         table.querySelectorAll("output[data-col]").forEach(function (out) { summed[out.dataset.col] = out.dataset.player || ""; });
         // A box whose entry is added up is marked while it holds no number; one nothing adds (a meld made, a bid) is not.
         table.querySelectorAll("input[data-col]").forEach(function (input) {
-          mark(input, input.dataset.col in summed && input.closest("tr[data-sum]") ? readScore(input.value, group()) : "");
+          mark(input, input.dataset.col in summed && input.closest("tr[data-sum]") ? read(input.value) : "", point);
         });
         var rows = Array.prototype.slice.call(table.querySelectorAll("tr[data-sum]"));
         rows.forEach(function (tr, i) {
@@ -232,7 +256,7 @@
         });
         rows.forEach(function (tr, i) {
           tr.querySelectorAll("input[data-col]").forEach(function (input) {
-            var c = input.dataset.col, value = readScore(input.value, group());
+            var c = input.dataset.col, value = read(input.value);
             if (!(c in summed) || value === "") { return; }
             sums[c] = sum(sums[c]) + value;  // a box holding no number makes the sum NaN, shown as say("unread")
             if (summed[c]) { entered[summed[c]] = true; }
@@ -240,11 +264,11 @@
           // A row that carries an earlier table's total (a grand total's 'Game 1 total') shows it and adds it.
           tr.querySelectorAll("output.keeper-carry").forEach(function (out) {
             var c = out.dataset.col, value = sum((tableSums[out.dataset.carries] || {})[c]);
-            out.textContent = shown(value);
+            out.textContent = shown(value, point);
             sums[c] = sum(sums[c]) + value;
           });
           tr.querySelectorAll("output.keeper-run").forEach(function (out) {
-            out.textContent = i <= last ? shown(sum(sums[out.dataset.col])) : "";
+            out.textContent = i <= last ? shown(sum(sums[out.dataset.col]), point) : "";
           });
           // Each player's highest total so far (a game played up to a target and back down: has it been reached?).
           var now = {};
@@ -258,7 +282,7 @@
           });
         });
         table.querySelectorAll(".keeper-total output[data-col]").forEach(function (out) {
-          out.textContent = shown(sum(sums[out.dataset.col]));
+          out.textContent = shown(sum(sums[out.dataset.col]), point);
         });
         Object.keys(summed).forEach(function (c) {
           var p = summed[c];
