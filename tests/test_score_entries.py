@@ -116,9 +116,9 @@ def keeper(browser):
     "halves…" (a sheet scored in halves), with its script errors."""
     page = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block").new_page()
     script = read_file_text(KEEPER).replace("</script", "<\\/script")
-    html = KEEPER_PAGE % ("", "", script)
-    german = html.replace('<div class="keeper"', _group("de") + '<div class="keeper"', 1)
-    page.route(ADDRESS, lambda route: route.fulfill(body=html, content_type="text/html"))
+    plain = KEEPER_PAGE % ("", "", script)
+    german = plain.replace('<div class="keeper"', _group("de") + '<div class="keeper"', 1)
+    page.route(ADDRESS, lambda route: route.fulfill(body=plain, content_type="text/html"))
     page.route(ADDRESS + "de/", lambda route: route.fulfill(body=german, content_type="text/html"))
     for point in HALVES:  # the same keeper, its sheet scored in halves
         html = KEEPER_PAGE % (":halves", f' data-halves="{point}"', script)
