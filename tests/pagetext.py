@@ -244,7 +244,10 @@ def stranded(pages: list[Page], found: _Openers) -> list[str]:
         texts = {clean(last.text)}
         if above:  # a heading that wraps ends the page with its second line
             texts.add(clean(above[-1].text + " " + last.text))
-        if texts & found.headings:
+        # A heading stands alone on its line; a line beside others is a table row's cell, whatever its words (an
+        # erratum's "Alphabetical Index of Games", wrapped in its cell, is no heading).
+        beside = [line for line in page.lines if line is not last and line.y0 < last.y1 and line.y1 > last.y0]
+        if texts & found.headings and not beside:
             out.append(f"page {page.number}: ends on the heading '{min(texts & found.headings)}'")
             continue
         line = clean(last.text)
@@ -257,10 +260,23 @@ def stranded(pages: list[Page], found: _Openers) -> list[str]:
     return out
 
 
-def sparse(pages: list[Page], exempt: set[int], least: float = 0.25) -> list[str]:
-    """Pages (not in ``exempt``) whose text reaches less than ``least`` of the way down the page."""
-    return [f"page {p.number}: {p.fill:.0%} full ({len(p.lines)} lines)" for p in pages
-            if p.number not in exempt and p.fill < least]
+def reaches(pdf: Path, pages: list[Page]) -> dict[int, float]:
+    """How far down its text area each page (from 1) reaches: its lowest line of text or its lowest anchored table row
+    (a blank score sheet's rows hold no text)."""
+    reach = {p.number: p.fill for p in pages}
+    for _name, (page, top) in anchor_places(pdf).items():
+        if top is not None and page in reach:
+            area = pages[page - 1].height - TOP - BOTTOM
+            reach[page] = max(reach[page], (top - TOP) / area)
+    return reach
+
+
+def sparse(pages: list[Page], exempt: set[int], least: float = 0.25, reach: dict[int, float] | None = None) -> list[str]:
+    """Pages (not in ``exempt``) that reach less than ``least`` of the way down the page: by their text, or as
+    ``reach`` (``reaches``) measures them."""
+    reach = reach or {p.number: p.fill for p in pages}
+    return [f"page {p.number}: {reach[p.number]:.0%} full ({len(p.lines)} lines)" for p in pages
+            if p.number not in exempt and reach[p.number] < least]
 
 
 def early_ends(pdf: Path, least: float = 0.75) -> list[str]:
@@ -268,11 +284,7 @@ def early_ends(pdf: Path, least: float = 0.75) -> list[str]:
     ``game-<id>`` before the page's end, its end mark ``end-<id>`` after it). How far a page reaches is its
     lowest line of text or its lowest anchored table row (a blank score sheet's rows hold no text)."""
     places, pages = anchor_places(pdf), read_pages(pdf)
-    reach = {p.number: p.fill for p in pages}
-    for _name, (page, top) in places.items():
-        if top is not None and page in reach:
-            area = pages[page - 1].height - TOP - BOTTOM
-            reach[page] = max(reach[page], (top - TOP) / area)
+    reach = reaches(pdf, pages)
     found = []
     for name, (start, _top) in places.items():
         ident = name[len("game-"):]

@@ -32,6 +32,7 @@ from tests.pagetext import (
     lone_trailers,
     openers,
     pdf_reader,
+    reaches,
     read_pages,
     section_head_mismatches,
     sparse,
@@ -104,7 +105,8 @@ def test_no_page_is_less_than_a_quarter_full(printed, edition, paper, library, p
     pdf, _ = printed(edition, paper)
     lib = library if edition == CURRENT else published_library
     has_errata = any(lib.in_edition(e.edition) for e in lib.errata)
-    assert sparse(read_pages(pdf), _exempt(pdf, has_errata, bool(book_index.printed_pages(lib)))) == []
+    pages = read_pages(pdf)  # a blank score sheet's page is as full as its rows reach (they hold no text)
+    assert sparse(pages, _exempt(pdf, has_errata, bool(book_index.printed_pages(lib))), reach=reaches(pdf, pages)) == []
 
 
 @pytest.mark.parametrize(("edition", "paper"), CASES)
