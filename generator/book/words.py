@@ -213,7 +213,8 @@ def plain_letters(text: str, language: str | None = None) -> str:
 
     own = LETTERS.get(base_language(language or _current.language), {})
     text = unicodedata.normalize("NFC", text)
-    return anyascii("".join(own.get(c, c) for c in text))
+    # A symbol is no letter: anyascii would write a card or a star as words ('🂡' -> 'As'), which a title never said.
+    return anyascii("".join(own.get(c, " " if unicodedata.category(c).startswith("S") else c) for c in text))
 
 
 def slug(text: str, language: str | None = None) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from ..book.files import TOOL_PREFIX, TOOL_TEMPLATES, read_source_text, template_bounds
+from ..book.files import TOOL_PREFIX, TOOL_TEMPLATES, read_file_text, read_source_text, template_bounds
 from ..book.library import Library
+from ..book.words import _
 from ..errors import Location, SourceError
 from . import Found, check
 
@@ -50,12 +51,13 @@ def unknown_block(lib: Library) -> Iterator[Found]:
         parts = [part for part in tool.split("/") if part not in ("", ".")]
         tool_path = TOOL_TEMPLATES.joinpath(*parts)  # '..' is no name: the loader finds no such template either
         if ".." in parts or not parts or not tool_path.is_file() or tool_path.is_symlink():
-            yield (Location(display, 1), f"extends '{TOOL_PREFIX}{tool}', which is none of the tool's templates: "
-                   "name one as docs/own-book.md lists them", None)
+            yield (Location(display, 1), _("extends '%(template)s', which is none of the tool's templates: name one "
+                                           "as docs/own-book.md lists them", template=f"{TOOL_PREFIX}{tool}"), None)
             continue
-        _, known = _blocks(tool_path.read_text(encoding="utf-8"))
+        _extends, known = _blocks(read_file_text(tool_path))
         names = sorted({name for name, _line in known})
         for name, line in blocks:
             if name not in names:
-                yield (Location(display, line), f"block '{name}' is no block of the tool's {tool}, so it changes "
-                       f"nothing: name one of {', '.join(names)}", None)
+                yield (Location(display, line), _("block '%(name)s' is no block of the tool's %(template)s, so it "
+                                                  "changes nothing: name one of %(blocks)s", name=name, template=tool,
+                                                  blocks=", ".join(names)), None)
