@@ -10,9 +10,12 @@ unchanged is the other tests' to show (test_checks.py, test_bad_input.py, test_c
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
+import os
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -244,3 +247,54 @@ def test_the_commands_lines_are_in_the_books_language(tmp_path, capsys, command)
     for line in lines:  # the paths and the commands it names are typed as written, in any language
         typed = re.sub(r"rulebook [\w-]+|`[^`]*`|\"[^\"]*\"|--[\w-]+ [\w-]+|\S*/\S*", " ", line)
         assert _english(typed) == [], line
+
+
+# --- print-shop's preflight ------------------------------------------------------------------------------------------
+
+def test_the_preflights_lines_are_in_the_books_language(tmp_path, capsys):
+    """The preflight's items and its count in German: a one-page PDF made here (no book built), its file, fonts and
+    annotations items, as `rulebook print-shop` prints them; the same in English says them in other words."""
+    import pikepdf
+
+    from generator.commands import print_shop
+    from generator.render.pdf import preflight
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.save(tmp_path / "one.pdf")
+    said = {}
+    for language in ("de", "en"):
+        words.use(Words(language))
+        try:
+            opened = preflight._open(tmp_path / "one.pdf")
+            try:
+                items = [replace(check(opened), path="one.pdf") for check in
+                         (preflight._safety, preflight.fonts, preflight.annotations)]
+            finally:
+                opened.pdf.close()
+            assert print_shop._report(items) == 0
+        finally:
+            words.use(Words())
+        said[language] = capsys.readouterr().out.splitlines()
+    assert said["de"][-1] == "Druckvorstufenprüfung: alle 3 Punkte bestanden", said["de"]
+    assert len(said["de"]) == len(said["en"]) == 4
+    for german, english in zip(said["de"], said["en"], strict=True):
+        assert _english(german.removeprefix("one.pdf: ")) == [] and german != english, (german, english)
+
+
+# --- the operating system's lines ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES, errno.ENOENT])
+def test_an_operating_system_problem_is_said_in_the_books_language(code):
+    from generator.errors import os_problem
+
+    problem = OSError(code, os.strerror(code), "out/site")
+    english = os_problem(problem)
+    words.use(Words("de"))
+    try:
+        german = os_problem(problem)
+    finally:
+        words.use(Words())
+    assert os_problem(problem) == english  # the book's words let go with it
+    assert german.startswith("out/site: ") and german != english, german
+    assert _english(german.removeprefix("out/site: ")) == [], german
