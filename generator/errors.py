@@ -24,13 +24,14 @@ def N_(message: str) -> str:
     return message
 
 
-def _as_written(message: str) -> str:
-    return message
+def _as_written(message: str, **values: object) -> str:
+    return message % values if values else message
 
 
-# The book's language, for the lines said here: generator.book.words.use sets it as a book is loaded (this module
-# is below every stage, and imports none); until then, and in a process that loads no book, the message as written.
-translate: Callable[[str], str] = _as_written
+# The book's language, for the lines said here and by the modules words.py itself reads through (book/files.py):
+# generator.book.words.use sets it as a book is loaded (this module is below every stage, and imports none); until
+# then, and in a process that loads no book, the message as written, its placeholders (%(name)s) filled in.
+translate: Callable[..., str] = _as_written
 
 
 @dataclass(frozen=True, order=True)

@@ -217,11 +217,13 @@ class _Builder:
         value = node.value
         found = CONTROL.search(value) if node.style == '"' else None  # an escape ("\\e", "\\u200b") makes what
         if found and found.group("invisible"):                      # the text cannot hold
-            raise self.fail(node, f"{invisible(found.group())} is written as an escape in this text: a reader sees "
-                                  "nothing there, and the text is read as other than it shows; delete it")
+            raise self.fail(node, _("%(character)s is written as an escape in this text: a reader sees nothing "
+                                    "there, and the text is read as other than it shows; delete it",
+                                    character=invisible(found.group())))
         if found:
-            raise self.fail(node, f"a control character (U+{ord(found.group()[0]):04X}) is written "
-                                  "as an escape in this text: a reader or a terminal would get it as it is; delete it")
+            raise self.fail(node, _("a control character (U+%(code)s) is written as an escape in this text: a reader "
+                                    "or a terminal would get it as it is; delete it",
+                                    code=f"{ord(found.group()[0]):04X}"))
         if node.style:  # quoted or block scalar: always text (plain is None or "")
             return value
         if value in ("", "~", "null"):
