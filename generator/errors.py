@@ -12,9 +12,26 @@ import contextlib
 import errno
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+
+def N_(message: str) -> str:
+    """``message`` as it is: marks a message the catalogue holds (tests/messages.py reads it), said through
+    ``translate`` where it is used."""
+    return message
+
+
+def _as_written(message: str, **values: object) -> str:
+    return message % values if values else message
+
+
+# The book's language, for the lines said here and by the modules words.py itself reads through (book/files.py):
+# generator.book.words.use sets it as a book is loaded (this module is below every stage, and imports none); until
+# then, and in a process that loads no book, the message as written, its placeholders (%(name)s) filled in.
+translate: Callable[..., str] = _as_written
 
 
 @dataclass(frozen=True, order=True)
@@ -157,20 +174,20 @@ class BuildError(RulebookError):
 
 # What an operating-system error means to someone running the book's commands, and what to do. A full disk
 # is said to be one, not taken for what it stopped (a PDF render running out of memory, say).
-DISK_FULL = "the disk is full: free some space, then run it again"
+DISK_FULL = N_("the disk is full: free some space, then run it again")
 _OS_PROBLEMS = {
     errno.ENOSPC: DISK_FULL,
     errno.EDQUOT: DISK_FULL,
-    errno.EROFS: "the folder is read-only: give a folder you may write to, or make this one writable",
-    errno.EACCES: "permission denied: give a folder you may write to, or ask for access",
-    errno.EPERM: "not permitted: give a folder you may write to, or ask for access",
-    errno.ENOENT: "no such file or folder",
-    errno.EISDIR: "is a folder where a file should be: move the folder away",
-    errno.ENOTDIR: "a file is where a folder should be: move the file away",
-    errno.ENOTEMPTY: "a folder that is not empty is in the way: move it away",
-    errno.EEXIST: "something is already there: move it away",
-    errno.ENAMETOOLONG: "the name is too long",
-    errno.ELOOP: "a symbolic link leads round in a circle",
+    errno.EROFS: N_("the folder is read-only: give a folder you may write to, or make this one writable"),
+    errno.EACCES: N_("permission denied: give a folder you may write to, or ask for access"),
+    errno.EPERM: N_("not permitted: give a folder you may write to, or ask for access"),
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EISDIR: N_("is a folder where a file should be: move the folder away"),
+    errno.ENOTDIR: N_("a file is where a folder should be: move the file away"),
+    errno.ENOTEMPTY: N_("a folder that is not empty is in the way: move it away"),
+    errno.EEXIST: N_("something is already there: move it away"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.ELOOP: N_("a symbolic link leads round in a circle"),
 }
 
 
@@ -180,7 +197,7 @@ def os_problem(exc: OSError, where: str | os.PathLike | None = None, root: Path 
     A path inside ``root`` is shown relative to it, as findings name files.
     """
     path = exc.filename if exc.filename is not None else where
-    what = _OS_PROBLEMS.get(exc.errno, exc.strerror or str(exc))
+    what = translate(_OS_PROBLEMS[exc.errno]) if exc.errno in _OS_PROBLEMS else exc.strerror or str(exc)
     if path is None:
         return what
     shown = Path(os.fsdecode(path))

@@ -28,7 +28,9 @@ def sources() -> list[tuple[str, Path]]:
     code = [("python", p) for p in sorted((ROOT / "generator").rglob("*.py"))]
     templates = [("jinja2.ext:babel_extract", p) for p in sorted((ROOT / "templates").rglob("*.j2"))
                  if "init" not in p.relative_to(ROOT / "templates").parts]
-    return code + templates
+    # the theme's pages the tool adds to (the rulebook plugin gives them _)
+    theme = [("jinja2.ext:babel_extract", p) for p in sorted((ROOT / "templates" / "site" / "overrides").rglob("*.html"))]
+    return code + templates + theme
 
 
 def extract() -> dict[str | tuple[str, str], list[tuple[str, int]]]:

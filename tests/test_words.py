@@ -202,7 +202,7 @@ def test_a_typed_id_with_the_books_letters_says_what_to_write(tmp_path):
                           capture_output=True, text=True)
     said = [line for line in (done.stdout + done.stderr).splitlines() if "kärtchen" in line]
     assert len(said) == 1 and said[0].startswith("rules_data/herzeln.yaml:4") and said[0].endswith(
-        "write kaertchen instead"), done.stdout + done.stderr
+        "schreiben Sie stattdessen kaertchen"), done.stdout + done.stderr  # in the book's language
 
 
 # --- the German book, built -----------------------------------------------------------------------------------------

@@ -10,9 +10,12 @@ unchanged is the other tests' to show (test_checks.py, test_bad_input.py, test_c
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
+import os
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -96,7 +99,7 @@ def said(books) -> dict[str, list[str]]:
 def _english(message: str) -> list[str]:
     # What the book wrote is quoted in a message ('Frabe', 'nirgendwo.md'), and a path of its YAML is named as
     # written (goal.target): the tool's words are the rest.
-    return found(re.sub(r"'[^']*'|“[^”]*”|\{[^}]*\}|\b[a-z_]+(?:\.[a-z_]+)+\b", " ", message), english_only("de"))
+    return found(re.sub(r"'[^']*'|“[^”]*”|\{[^}]*\}|\b[a-z_]+(?:\.[a-z_0-9]+)+\b", " ", message), english_only("de"))
 
 
 def _at(line: str) -> tuple[str, ...]:
@@ -129,6 +132,74 @@ def test_every_line_is_a_finding_or_the_summary_in_the_books_language(said):
         for line in lines:
             message = LINE.match(line).group("message") if check else line
             assert _english(message) == [], line
+
+
+# --- what the loader says: a game file it cannot read, or whose data the model refuses -----------------------------
+
+# area: (the file, what it says, what it is made to say, the start of the German line's message); a book with these
+# slips stops at loading (no check runs), so they are made in a book of their own
+LOAD_SLIPS = {
+    "YAML structure": ("rules_data/maexchen.yaml", "equipment:\n  dice: 2\n", "equipment:\n  dice: 2\n   faces: 6\n",
+                       "diese Zeile ist weiter eingerückt als Zeile 10"),
+    "model (a value of the wrong kind)": ("rules_data/grosser-schafkopf-fuer-anfaenger.yaml", 'introduced: "2026.1"\n',
+                                          "introduced: 2026.1\n", "introduced: Der Wert muss ein Text sein"),
+    "model (an unknown key)": ("rules_data/herzeln.yaml", "keeps: points\n", "keeps: points\nplayer: 3\n",
+                               "unbekannter Schlüssel 'player'"),
+    "card phrase": ("rules_data/herzeln.yaml", "cards: hearts,", "cards: herzen,",
+                    "scoring.strafen.items.0.cards: Kartenausdruck 'herzen'"),
+    "a character no text holds": ("content/maexchen.md", "einem Becher.", "einem Becher.\x07",
+                                  "ein Steuerzeichen (U+0007) steht im Text"),
+}
+SOURCE_LINE = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+):\d+: (?P<message>.+)$")
+
+
+def _refused(project: Path) -> list[str]:
+    """What `rulebook validate` says of a book it cannot load, through the command line, as a user reads it."""
+    from generator.cli import main
+
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            assert main(["--root", str(project), "validate"]) == 1
+    finally:
+        words.use(Words())
+    return out.getvalue().splitlines()
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory) -> tuple[dict[str, str], dict[str, str]]:
+    """validate's lines on the German book with every load slip made, and on it set to English, each by its place."""
+    said = []
+    for language in ("de", "en"):
+        project = tmp_path_factory.mktemp(f"load-{language}") / "book"
+        shutil.copytree(GERMAN_BOOK, project)
+        shutil.copytree(ROOT / "schema", project / "schema")
+        for path, old, new, _start in [*LOAD_SLIPS.values(), ("rules_data/book.yaml", "language: de",
+                                                                f"language: {language}", "")]:
+            text = (project / path).read_text(encoding="utf-8")
+            assert old in text, (path, old)
+            (project / path).write_text(text.replace(old, new, 1), encoding="utf-8")
+        lines = _refused(project)
+        said.append({f"{m['path']}:{m['line']}": line for line in lines if (m := SOURCE_LINE.match(line))}
+                    | {"": "\n".join(line for line in lines if not SOURCE_LINE.match(line))})
+    return said[0], said[1]
+
+
+@pytest.mark.parametrize("area", LOAD_SLIPS)
+def test_a_game_file_the_loader_refuses_is_said_in_the_books_language(loaded, area):
+    german, english = loaded
+    path, _old, _new, start = LOAD_SLIPS[area]
+    lines = [line for at, line in german.items() if at.startswith(f"{path}:") and start in line]
+    assert len(lines) == 1, (start, german)
+    message = SOURCE_LINE.match(lines[0]).group("message")
+    # the file's keys are named as it writes them (YAML's keys are the schema's, in any language)
+    keys = set(re.findall(r"^[\s-]*([a-z_]+):", (GERMAN_BOOK / path).read_text(encoding="utf-8"), re.M))
+    if keys:
+        message = re.sub(r"\b(?:" + "|".join(sorted(keys)) + r")\b", " ", message)
+    assert _english(message) == [], lines[0]
+    at = lines[0].split(":", 2)
+    assert english[f"{at[0]}:{at[1]}"] != lines[0]  # the same slip in an English book: the English words
+    assert german[""].startswith("Fehler: "), german[""]
 
 
 # --- the commands' lines ----------------------------------------------------------------------------------------
@@ -180,3 +251,54 @@ def test_the_commands_lines_are_in_the_books_language(tmp_path, capsys, command)
     for line in lines:  # the paths and the commands it names are typed as written, in any language
         typed = re.sub(r"rulebook [\w-]+|`[^`]*`|\"[^\"]*\"|--[\w-]+ [\w-]+|\S*/\S*", " ", line)
         assert _english(typed) == [], line
+
+
+# --- print-shop's preflight ------------------------------------------------------------------------------------------
+
+def test_the_preflights_lines_are_in_the_books_language(tmp_path, capsys):
+    """The preflight's items and its count in German: a one-page PDF made here (no book built), its file, fonts and
+    annotations items, as `rulebook print-shop` prints them; the same in English says them in other words."""
+    import pikepdf
+
+    from generator.commands import print_shop
+    from generator.render.pdf import preflight
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.save(tmp_path / "one.pdf")
+    said = {}
+    for language in ("de", "en"):
+        words.use(Words(language))
+        try:
+            opened = preflight._open(tmp_path / "one.pdf")
+            try:
+                items = [replace(check(opened), path="one.pdf") for check in
+                         (preflight._safety, preflight.fonts, preflight.annotations)]
+            finally:
+                opened.pdf.close()
+            assert print_shop._report(items) == 0
+        finally:
+            words.use(Words())
+        said[language] = capsys.readouterr().out.splitlines()
+    assert said["de"][-1] == "Druckvorstufenprüfung: alle 3 Punkte bestanden", said["de"]
+    assert len(said["de"]) == len(said["en"]) == 4
+    for german, english in zip(said["de"], said["en"], strict=True):
+        assert _english(german.removeprefix("one.pdf: ")) == [] and german != english, (german, english)
+
+
+# --- the operating system's lines ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EACCES, errno.ENOENT])
+def test_an_operating_system_problem_is_said_in_the_books_language(code):
+    from generator.errors import os_problem
+
+    problem = OSError(code, os.strerror(code), "out/site")
+    english = os_problem(problem)
+    words.use(Words("de"))
+    try:
+        german = os_problem(problem)
+    finally:
+        words.use(Words())
+    assert os_problem(problem) == english  # the book's words let go with it
+    assert german.startswith("out/site: ") and german != english, german
+    assert _english(german.removeprefix("out/site: ")) == [], german

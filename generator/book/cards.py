@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .words import _
+
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 RED = {"diamonds", "hearts"}
 JOKER = 0
@@ -122,25 +124,25 @@ def _atom(word: str, names: Mapping[str, Predicate]) -> Predicate:
     if match:
         low, high = parse_rank(match.group(1)), parse_rank(match.group(2))
         if low is None or high is None:
-            raise PredicateError(f"'{raw}' is not a range of ranks")
+            raise PredicateError(_("'%(word)s' is not a range of ranks", word=raw))
         ranks = _rank_range(low, high)
         return lambda c: c[0] in ranks
     match = re.fullmatch(r"(\w+?)([♣♦♥♠])", raw)
     if match:
         rank, suit = parse_rank(match.group(1)), _SUIT_WORDS[match.group(2)]
         if rank is None:
-            raise PredicateError(f"'{raw}' is not a card")
+            raise PredicateError(_("'%(word)s' is not a card", word=raw))
         return lambda c: c == (rank, suit)
     rank = parse_rank(word)
     if rank is None:
-        raise PredicateError(f"'{raw}' is not a rank, suit, colour or card group")
+        raise PredicateError(_("'%(word)s' is not a rank, suit, colour or card group", word=raw))
     return lambda c: c[0] == rank
 
 
 def _conjunction(phrase: str, names: Mapping[str, Predicate]) -> Predicate:
     words = [w for w in re.split(r"\s+", phrase.strip()) if w and w.lower() not in ("of", "the", "each", "in")]
     if not words:
-        raise PredicateError("empty card phrase")
+        raise PredicateError(_("empty card phrase"))
     parts = [_atom(w, names) for w in words]
     return lambda c: all(p(c) for p in parts)
 
@@ -174,10 +176,10 @@ def _parse(phrase: str, names: Mapping[str, str] | None = None) -> Predicate:
     for name, definition in (names or {}).items():
         compiled[name] = parse_cards(definition)
     text = phrase.strip()
-    base, _, exception = text.partition(" except ")
+    base, _sep, exception = text.partition(" except ")
     alternatives = [a for a in re.split(r",|\bor\b|\band\b|/", base) if a.strip()]
     if not alternatives:
-        raise PredicateError(f"empty card phrase '{phrase}'")
+        raise PredicateError(_("empty card phrase '%(phrase)s'", phrase=phrase))
     include = [_conjunction(a, compiled) for a in alternatives]
     exclude = parse_cards(exception, names) if exception else (lambda c: False)
     return lambda c: any(p(c) for p in include) and not exclude(c)

@@ -20,8 +20,14 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from .. import settings
+from .. import errors, settings
 from ..errors import Location, SourceError, echo
+
+
+def _(message: str, **values: object) -> str:
+    # The message in the book's language: words.py reads its catalogues through this module, so it is not imported
+    # here; its use() sets errors.translate
+    return errors.translate(message, **values)
 
 # The tool's own templates and assets: inside the installed package (pyproject.toml ships the repository's templates/
 # there as generator/templates), or at the top of the repository the code is run from (a checkout, an editable
@@ -120,16 +126,15 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
                                  "here instead of a link")
     try:  # told from what it is before it is opened: opening a device can do something
         if stat.S_ISDIR(info.st_mode):
-            raise SourceError(where, "is a folder, not a file: move the folder away and put the file back in its place")
+            raise SourceError(where, _("is a folder, not a file: move the folder away and put the file back in its "
+                                       "place"))
         if not stat.S_ISREG(info.st_mode):
-            raise SourceError(where, "is not a plain file (a device, a pipe or a socket): put the file back in its "
-                                     "place")
+            raise SourceError(where, _("is not a plain file (a device, a pipe or a socket): put the file back in its place"))
         fd = os.open(real, _READ_FLAGS)
         try:
             opened = os.fstat(fd)
             if not stat.S_ISREG(opened.st_mode):  # swapped for something else since
-                raise SourceError(where, "is not a plain file (a device, a pipe or a socket): put the file back in "
-                                         "its place")
+                raise SourceError(where, _("is not a plain file (a device, a pipe or a socket): put the file back in its place"))
             # As big as the file says it is, and one byte more to see it end (a buffer of the limit's size for
             # every file was most of the door's cost); read on while it grows, up to the limit.
             chunks, size = [], 0
@@ -145,8 +150,8 @@ def read_source(path: Path, display: str, inside: Path | None = None, limit: int
     except OSError as exc:
         raise SourceError(where, f"cannot be read ({_READ_PROBLEMS.get(exc.errno, exc.strerror or exc)})") from None
     if len(raw) > limit:
-        raise SourceError(Location(display, 1, 1), f"file is over {limit} bytes; the limit is {limit}: a game's "
-                                                   "file is a few thousand")
+        raise SourceError(Location(display, 1, 1), _("file is over %(limit)s bytes; the limit is %(limit)s: a game's "
+                                                     "file is a few thousand", limit=limit))
     if _READ is not None and display.startswith(SOURCE_FOLDERS):  # a source, while a command records what it read
         _READ[display] = hashlib.sha256(raw).hexdigest()
     return raw
@@ -203,16 +208,16 @@ def control_characters(text: str, path: str) -> None:
     if m.group() == "\r" and "\n" not in text:
         # Every line ended by a carriage return alone: old Mac line endings, not a stray character to delete (that
         # would join every line into one).
-        raise SourceError(Location(path, 1, col), "the lines end in a carriage return alone (old Mac line endings), "
-                                                  "which is no line end here: save the file with Unix line endings (LF)"
-                                                  " instead")
+        raise SourceError(Location(path, 1, col), _("the lines end in a carriage return alone (old Mac line "
+                                                    "endings), which is no line end here: save the file with Unix line "
+                                                    "endings (LF) instead"))
     if m.group("invisible"):
-        raise SourceError(Location(path, before.count("\n") + 1, col), f"{invisible(m.group())} is in the text: a "
-                                                                       "reader sees nothing there, and the text is read"
-                                                                       " as other than it shows; delete it")
+        raise SourceError(Location(path, before.count("\n") + 1, col),
+                          _("%(character)s is in the text: a reader sees nothing there, and the text is read as other "
+                            "than it shows; delete it", character=invisible(m.group())))
     raise SourceError(Location(path, before.count("\n") + 1, col),
-                      f"a control character (U+{ord(m.group()[0]):04X}) is in the text: a reader or a terminal would "
-                      "get it as it is; delete it")
+                      _("a control character (U+%(code)s) is in the text: a reader or a terminal would get it as it "
+                        "is; delete it", code=f"{ord(m.group()[0]):04X}"))
 
 
 def invisible(char: str) -> str:
@@ -220,7 +225,8 @@ def invisible(char: str) -> str:
     SPACE)")."""
     import unicodedata
 
-    return f"an invisible character (U+{ord(char):04X} {unicodedata.name(char, 'unnamed')})"
+    return _("an invisible character (U+%(code)s %(name)s)", code=f"{ord(char):04X}",
+             name=unicodedata.name(char, "unnamed"))
 
 
 # The bytes of text (all but the C0 controls and DEL, with tab, line feed and carriage return), and the UTF-8 forms of
@@ -312,14 +318,15 @@ def list_folder(folder: Path, display: str, suffix: str, inside: Path | None = N
 
 def _decode(raw: bytes, path: str, limit: int = MAX_FILE_BYTES) -> str:
     if len(raw) > limit:
-        raise SourceError(Location(path, 1, 1), f"file is {len(raw)} bytes; the limit is {limit}")
+        raise SourceError(Location(path, 1, 1), _("file is %(size)s bytes; the limit is %(limit)s", size=len(raw),
+                                                  limit=limit))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise SourceError(Location(path, line, col), f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); "
-                                                        "save the file as UTF-8 instead") from None
+        raise SourceError(Location(path, line, col), _("not UTF-8 text (byte 0x%(byte)s); save the file as UTF-8 "
+                                                       "instead", byte=f"{raw[exc.start]:02x}")) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from .lookalike import foreign_letters
 from .numwords import from_words
-from .words import slug
+from .words import N_, _, n_, slug
 
 
 def nearest(word: str, candidates: typing.Iterable[str]) -> str | None:
@@ -44,7 +44,7 @@ def _indent(line: str) -> int:
 
 
 def _spaces(n: int) -> str:
-    return f"{n} space" + ("" if n == 1 else "s")
+    return n_("%(count)s space", "%(count)s spaces", n)
 
 
 def _quoted(line: str, limit: int = 60) -> str:
@@ -54,10 +54,11 @@ def _quoted(line: str, limit: int = 60) -> str:
 
 def _no_colon(body: str) -> str:
     if len(body) > 60:  # a paragraph, not a key and its value: no 'write this instead' that long
-        return f"'{_quoted(body)}' has no colon after a key; write 'key: value' instead, or indent it as a line of the value above"
-    key, _, value = body.partition(" ")
+        return _("'%(line)s' has no colon after a key; write 'key: value' instead, or indent it as a line of the value "
+                 "above", line=_quoted(body))
+    key, _sep, value = body.partition(" ")
     fixed = f"{key}: {value}".rstrip() if value else f"{key}:"
-    return f"'{body}' has no colon after its key; write '{fixed}' instead"
+    return _("'%(line)s' has no colon after its key; write '%(fixed)s' instead", line=body, fixed=fixed)
 
 
 def yaml_syntax(text: str, problem: str, line: int, context_line: int | None,
@@ -69,33 +70,33 @@ def yaml_syntax(text: str, problem: str, line: int, context_line: int | None,
                      and not _line(lines, n).lstrip().startswith("#")), 0)
     above = _line(lines, previous)
     if "scanning a quoted scalar" in problem and context_line:
-        return context_line, ("a quote opened on this line is never closed; write the closing quote at the end of "
-                              "the value instead")
+        return context_line, _("a quote opened on this line is never closed; write the closing quote at the end of "
+                                "the value instead")
     if "flow" in problem and context_line:
-        return context_line, ("a bracket opened on this line is never closed; write [a, b] or {key: value} on one "
-                              "line instead")
+        return context_line, _("a bracket opened on this line is never closed; write [a, b] or {key: value} on one "
+                                "line instead")
     if "could not find expected ':'" in problem and context_line:
         body = _line(lines, context_line).strip().removeprefix("- ")
         return context_line, _no_colon(body)
     if "mapping values are not allowed" in problem:
         body = above.strip().removeprefix("- ")
         if previous and _indent(here) > _indent(above) and ": " in body:
-            return line, (f"this line is indented more than line {previous} ('{_quoted(above.strip())}'), so YAML reads it "
-                          f"as part of that value; write it with {_spaces(_indent(above))} like line {previous} "
-                          "instead")
+            return line, _("this line is indented more than line %(line)s ('%(text)s'), so YAML reads it as part of "
+                           "that value; write it with %(spaces)s like line %(line)s instead", line=previous,
+                           text=_quoted(above.strip()), spaces=_spaces(_indent(above)))
         if previous and body and ":" not in body:
             return previous, _no_colon(body)
-        return line, ("a colon in a value: YAML reads 'key: value' only once per line; put the value in quotes, "
-                      "e.g. write 'note: \"Score: 10\"' instead")
+        return line, _("a colon in a value: YAML reads 'key: value' only once per line; put the value in quotes, "
+                       "e.g. write 'note: \"Score: 10\"' instead")
     if "expected key" in problem or "expected '-'" in problem or "expected <block end>" in problem:
         if previous and _indent(above) != _indent(here):
-            return line, (f"wrong indentation: this line is indented {_spaces(_indent(here))} and line {previous} "
-                          f"above it {_indent(above)}; keys of one block start in the same column, so write them "
-                          "with the same indentation instead")
-        return line, ("wrong indentation: this line does not line up with the block it belongs to; write it with "
-                      "as many spaces as the key above it at the same level instead")
-    return line, (f"YAML syntax: {problem}; check this line and the one above for indentation, a missing colon "
-                  "or an unclosed quote, and write 'key: value' with spaces instead")
+            return line, _("wrong indentation: this line is indented %(spaces)s and line %(line)s above it "
+                           "%(above)s; keys of one block start in the same column, so write them with the same "
+                           "indentation instead", spaces=_spaces(_indent(here)), line=previous, above=_indent(above))
+        return line, _("wrong indentation: this line does not line up with the block it belongs to; write it with "
+                       "as many spaces as the key above it at the same level instead")
+    return line, _("YAML syntax: %(problem)s; check this line and the one above for indentation, a missing colon "
+                   "or an unclosed quote, and write 'key: value' with spaces instead", problem=problem)
 
 
 def _unwrap(tp: Any) -> list[Any]:
@@ -131,17 +132,55 @@ def unknown_key(model: type[BaseModel], loc: tuple, key: str) -> str:
     allowed = fields_at(model, loc)
     close = nearest(key, allowed)
     if close:
-        return f"unknown key '{key}'; write '{close}' instead"
-    return f"unknown key '{key}'; write one of {', '.join(allowed)} instead"
+        return _("unknown key '%(key)s'; write '%(close)s' instead", key=key, close=close)
+    return _("unknown key '%(key)s'; write one of %(keys)s instead", key=key, keys=", ".join(allowed))
 
 
-_TRY = re.compile(r"\s*\(try (.+?)\)")
+# What pydantic says of a value of the wrong kind, by its error's type, as pydantic words it in English (its context
+# filled in by name): said in the book's language. A type not here, or worded otherwise by another pydantic, is
+# said in pydantic's own words.
+PYDANTIC = {
+    "string_type": N_("Input should be a valid string"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "float_type": N_("Input should be a valid number"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "model_type": N_("Input should be a valid dictionary or instance of %(class_name)s"),
+    "model_attributes_type": N_("Input should be a valid dictionary or object to extract fields from"),
+    "literal_error": N_("Input should be %(expected)s"),
+    "greater_than": N_("Input should be greater than %(gt)s"),
+    "greater_than_equal": N_("Input should be greater than or equal to %(ge)s"),
+    "less_than": N_("Input should be less than %(lt)s"),
+    "less_than_equal": N_("Input should be less than or equal to %(le)s"),
+    "string_pattern_mismatch": N_("String should match pattern '%(pattern)s'"),
+}
+
+
+def _try() -> re.Pattern[str]:
+    # The example a message gives, '(try ...)', in English or the book's language (its own word for 'try').
+    # TRANSLATORS: the word before an example of what to write, as in "(try '2-4')"
+    word = _("try")
+    return re.compile(r"\s*\((?:try" + (f"|{re.escape(word)}" if word != "try" else "") + r") (.+?)\)")
+
+
 _SUCH_AS = re.compile(r"(?:such as|e\.g\.) (.+?)\)?$")
 
 
 def problem(err: dict) -> str:
-    """Pydantic's message without its own prefix, and without the example the hint will give."""
-    return _TRY.sub("", err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, "))
+    """Pydantic's message without its own prefix, and without the example the hint will give; in the book's language
+    where the message is one pydantic words as ``PYDANTIC`` has it."""
+    message = PYDANTIC.get(err["type"])
+    context = {k: str(v) for k, v in (err.get("ctx") or {}).items()}
+    try:
+        english = message % context if message else None
+    except (KeyError, ValueError, TypeError):
+        english = None
+    if english is not None and english == err["msg"]:
+        return _(message, **context)
+    return _try().sub("", err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, "))
 
 
 def value_hint(err: dict, field: str) -> str:
@@ -149,22 +188,24 @@ def value_hint(err: dict, field: str) -> str:
     kind, found = err["type"], err.get("input")
     number = from_words(found) if isinstance(found, str) else None
     if number is not None and kind in ("value_error", "int_type", "int_parsing"):  # 'each: seven'
-        return f"write {field}: {number} instead (the number in digits; a sentence may still print it as a word)"
+        return _("write %(field)s: %(number)s instead (the number in digits; a sentence may still print it as a word)",
+                 field=field, number=number)
     if kind in ("int_type", "int_parsing", "int_from_float") and not isinstance(found, str):
-        return f"write {field}: followed by a whole number instead (e.g. {field}: 12)"
+        return _("write %(field)s: followed by a whole number instead (e.g. %(field)s: 12)", field=field)
     if kind == "string_type" and isinstance(found, (int, float, bool)):
-        return f"write {field}: \"{found}\" (in quotes) instead: this place takes words, and YAML read a number"
+        return _("write %(field)s: \"%(found)s\" (in quotes) instead: this place takes words, and YAML read a number",
+                 field=field, found=found)
     if kind in ("int_type", "int_parsing") and isinstance(found, str):
-        return f"write {field}: followed by a whole number without quotes instead (e.g. {field}: 12)"
+        return _("write %(field)s: followed by a whole number without quotes instead (e.g. %(field)s: 12)", field=field)
     if kind == "bool_type":
-        return f"write {field}: true or {field}: false instead"
+        return _("write %(field)s: true or %(field)s: false instead", field=field)
     if kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
-        return f"write one of {expected} instead"
+        return _("write one of %(expected)s instead", expected=expected)
     if kind in ("list_type",):
-        return f"write {field} as a list, one '- item' per line, instead"
+        return _("write %(field)s as a list, one '- item' per line, instead", field=field)
     if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return f"write {field} as a block of 'key: value' lines indented under it instead"
+        return _("write %(field)s as a block of 'key: value' lines indented under it instead", field=field)
     if kind == "string_pattern_mismatch":
         letters = foreign_letters(found) if isinstance(found, str) else ""
         from .model import SLUG  # (the model is loaded before any of its errors is read)
@@ -172,12 +213,15 @@ def value_hint(err: dict, field: str) -> str:
         pattern = str(err.get("ctx", {}).get("pattern", ""))
         if isinstance(found, str) and not found.isascii() and pattern == SLUG and slug(found):
             # an id typed with the book's own letters ('großer-schafkopf'): as the language writes them plainly
-            return (f"{letters}: " if letters else "") + f"an id is written in plain Latin letters: write {slug(found)} instead"
-        return ((f"{letters}: write it in plain Latin letters, " if letters else "write it ")
-                + "in the form the field's description gives (see docs/transcribing.md) instead")
+            plain = _("an id is written in plain Latin letters: write %(id)s instead", id=slug(found))
+            return f"{letters}: {plain}" if letters else plain
+        if letters:
+            return _("%(letters)s: write it in plain Latin letters, in the form the field's description gives (see "
+                     "docs/transcribing.md) instead", letters=letters)
+        return _("write it in the form the field's description gives (see docs/transcribing.md) instead")
     if kind == "value_error":
-        example = _TRY.search(err["msg"]) or _SUCH_AS.search(err["msg"])
+        example = _try().search(err["msg"]) or _SUCH_AS.search(err["msg"])
         if example:
-            return f"write {example.group(1)} instead"
-        return "write it as docs/transcribing.md describes this field instead"
-    return "see docs/transcribing.md for what this field takes, and write that instead"
+            return _("write %(example)s instead", example=example.group(1))
+        return _("write it as docs/transcribing.md describes this field instead")
+    return _("see docs/transcribing.md for what this field takes, and write that instead")

@@ -197,14 +197,14 @@ def validation_errors(exc: ValidationError, doc: YamlDoc, model: type[BaseModel]
                 loc = loc + (part,)
         if err["type"] == "extra_forbidden":
             key = str(err["loc"][-1])
-            message = hints.unknown_key(model, err["loc"][:-1], key) if model else f"unknown key '{key}'"
+            message = hints.unknown_key(model, err["loc"][:-1], key) if model else _("unknown key '%(key)s'", key=key)
         elif err["type"] == "missing":
-            message = f"missing key '{err['loc'][-1]}'; write '{err['loc'][-1]}: ...' here instead"
+            message = _("missing key '%(key)s'; write '%(key)s: ...' here instead", key=err["loc"][-1])
         else:
             field_name = ".".join(str(p) for p in loc) or "file"
             message = f"{field_name}: {hints.problem(err)}"
             if "input" in err and not isinstance(err["input"], (dict, list)):
-                message += f" (found {echo(err['input'])})"
+                message += " (" + _("found %(value)s", value=echo(err["input"])) + ")"
             message += f"; {hints.value_hint(err, str(loc[-1]) if loc else 'it')}"
         seen.setdefault(loc, [])
         if message not in seen[loc]:
@@ -218,7 +218,7 @@ def validation_errors(exc: ValidationError, doc: YamlDoc, model: type[BaseModel]
 
 def _validate(model: type[BaseModel], doc: YamlDoc, errors: list[SourceError]) -> Any:
     if not isinstance(doc.data, dict):
-        errors.append(SourceError(doc.where(()), "expected a mapping of keys at the top"))
+        errors.append(SourceError(doc.where(()), _("expected a mapping of keys at the top")))
         return None
     try:
         return model.model_validate(doc.data)
@@ -312,7 +312,8 @@ def _no_file(root: Path, gid: str) -> str:
     deleted (its published record, rules_data/frozen/<edition>/<game>.yaml, says it was printed)."""
     printed = sorted(p.parent.name for p in (root / DATA_DIR / "frozen").glob(f"*/{gid}.yaml"))
     if not printed:
-        return f"no game file for '{gid}': write {DATA_DIR}/{gid}.yaml (rulebook new-game), or take this line out"
+        return _("no game file for '%(id)s': write %(file)s (rulebook new-game), or take this line out", id=gid,
+                 file=f"{DATA_DIR}/{gid}.yaml")
     return (f"no game file for '{gid}', which {', '.join(printed)} printed: a published game is never deleted: put "
             f"back {DATA_DIR}/{gid}.yaml and {CONTENT_DIR}/{gid}.md, and retire it: retired: in its file, and a "
             f"decision in {DATA_DIR}/{REVISIONS_FILE} (kind: game_retired, game: {gid}, why: ...)")
@@ -375,6 +376,23 @@ def changed_since(root: Path, snapshot: dict[str, str]) -> list[str]:
     return sorted(set(changed))
 
 
+def stated_words(data: Any) -> Words:
+    """The words book.yaml's data states (its ``language:`` and ``messages:``), before the model has checked them:
+    the language the rest of the book's findings are said in; English for a language or messages not well formed
+    (the model says what is wrong with them)."""
+    import re
+
+    language = data.get("language") if isinstance(data, dict) else None
+    if not isinstance(language, str) or not re.fullmatch(Book.model_fields["language"].metadata[0].pattern, language):
+        return Words()
+    own = data.get("messages")
+    if not isinstance(own, dict) or not all(isinstance(k, str) and (isinstance(v, str) or isinstance(v, list)
+                                                                          and all(isinstance(f, str) for f in v))
+                                                     for k, v in own.items()):
+        own = {}
+    return Words(language, own)
+
+
 def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool = False) -> Library:
     """Load and validate every source file; raise SourceErrors listing every bad file at once."""
     errors: list[SourceError] = []
@@ -387,10 +405,14 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
         listed_content = list_folder(content_dir, CONTENT_DIR, ".md", root)
     except SourceError as exc:
         raise SourceErrors([exc]) from None
-    for path in listed_data:
+    # book.yaml first: its language is what the game files' errors are said in (words.py), English until it is read
+    use(Words())
+    for path in sorted(listed_data, key=lambda p: p.name != BOOK_FILE):
         name = f"{DATA_DIR}/{path.name}"  # as findings name it, joined as text (no Path.relative_to per file)
         try:
             docs[name] = read_yaml(path, name, root)
+            if name == f"{DATA_DIR}/{BOOK_FILE}":
+                use(stated_words(docs[name].data))
         except SourceError as exc:
             errors.append(exc)
             unreadable.add(name)
@@ -450,14 +472,15 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
             continue
         expected = f"{DATA_DIR}/{game.id}.yaml"
         if path != expected:
-            errors.append(SourceError(doc.where(("id",)), f"id '{game.id}' does not match the file name (expected {expected})"))
+            errors.append(SourceError(doc.where(("id",)), _("id '%(id)s' does not match the file name (expected "
+                                                            "%(expected)s)", id=game.id, expected=expected)))
             continue
         every_game[game.id] = GameSource(game, doc, None)
         if not _in(game, edition_id):
             continue
         prose = texts.get(f"{CONTENT_DIR}/{game.id}.md")
         if prose is None and f"{CONTENT_DIR}/{game.id}.md" not in unreadable:
-            errors.append(SourceError(doc.where(("id",)), f"no prose file {CONTENT_DIR}/{game.id}.md"))
+            errors.append(SourceError(doc.where(("id",)), _("no prose file %(file)s", file=f"{CONTENT_DIR}/{game.id}.md")))
         variant_prose = {}
         for v in game.variants:
             vp = texts.get(f"{CONTENT_DIR}/{game.id}.{v.id}.md")
@@ -471,8 +494,9 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
         for j, gid in enumerate(section.games):
             if gid in seen:  # a game printed twice: its pages and sheets would be made twice, with one name
                 errors.append(SourceError(book_doc.where(("sections", i, "games", j)),
-                                          f"'{gid}' is listed twice (also in section '{seen[gid]}'): "
-                                          "remove this line instead: a game is listed once, in its section"))
+                                          _("'%(id)s' is listed twice (also in section '%(section)s'): remove this line "
+                                            "instead: a game is listed once, in its section", id=gid,
+                                            section=seen[gid])))
             seen.setdefault(gid, section.id)
             file = f"{DATA_DIR}/{gid}.yaml"
             if gid not in games and file not in docs and file not in unreadable and not allow_missing:
@@ -500,14 +524,16 @@ def _load_library(root: Path, edition_id: str | None = None, allow_missing: bool
                                           "of a game cannot share a heading: write a title that tells them apart"))
     for gid, gs in games.items():
         if gid not in listed:
-            errors.append(SourceError(gs.where(("id",)), f"game '{gid}' is not listed in any section of {DATA_DIR}/{BOOK_FILE}"))
+            errors.append(SourceError(gs.where(("id",)), _("game '%(id)s' is not listed in any section of %(file)s",
+                                                           id=gid, file=f"{DATA_DIR}/{BOOK_FILE}")))
     pages = {}
     for i, page in enumerate(book.pages):
         text = texts.get(f"{CONTENT_DIR}/{page.id}.md")
         if text is None and f"{CONTENT_DIR}/{page.id}.md" in unreadable:
             continue  # reported already
         if text is None and not allow_missing:
-            errors.append(SourceError(book_doc.where(("pages", i)), f"no prose file {CONTENT_DIR}/{page.id}.md"))
+            errors.append(SourceError(book_doc.where(("pages", i)), _("no prose file %(file)s",
+                                                                      file=f"{CONTENT_DIR}/{page.id}.md")))
         elif text is None:
             continue
         else:

@@ -36,6 +36,7 @@ from .files import (
     stored_text,
     user_cache,
 )
+from .words import N_, _
 
 READ_THROUGH_THE_LOADER = (MAX_FILE_BYTES, read_source, user_cache)  # their home before the door was a module
 
@@ -66,15 +67,17 @@ def _yaml() -> tuple[Any, type]:
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[-+]?(0|[1-9][0-9]*)\.[0-9]+")
 _AMBIGUOUS = [
-    (re.compile(r"(?i)yes|no|on|off|y|n"), "is a YAML 1.1 boolean; write true/false, or quote it"),
-    (re.compile(r"(?i)true|false"), "must be written in lower case (true/false)"),
-    (re.compile(r"[-+]?0[0-9_]+"), "has a leading zero (YAML 1.1 octal); quote it"),
-    (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9]*)?"), "looks like a sexagesimal number; quote it"),
-    (re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"), "looks like a date; quote it"),
-    (re.compile(r"(?i)[-+]?\.(inf|nan)"), "is a special float; quote it"),
-    (re.compile(r"[-+]?[0-9][0-9_]*+(\.[0-9_]*+)?([eE][-+]?[0-9]++)"), "is an exponent number; quote it"),
+    (re.compile(r"(?i)yes|no|on|off|y|n"), N_("unquoted value %(value)s is a YAML 1.1 boolean; write true/false, or quote it")),
+    (re.compile(r"(?i)true|false"), N_("unquoted value %(value)s must be written in lower case (true/false)")),
+    (re.compile(r"[-+]?0[0-9_]+"), N_("unquoted value %(value)s has a leading zero (YAML 1.1 octal); quote it")),
+    (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9]*)?"),
+     N_("unquoted value %(value)s looks like a sexagesimal number; quote it")),
+    (re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"), N_("unquoted value %(value)s looks like a date; quote it")),
+    (re.compile(r"(?i)[-+]?\.(inf|nan)"), N_("unquoted value %(value)s is a special float; quote it")),
+    (re.compile(r"[-+]?[0-9][0-9_]*+(\.[0-9_]*+)?([eE][-+]?[0-9]++)"),
+     N_("unquoted value %(value)s is an exponent number; quote it")),
     (re.compile(r"[-+]?+(?:[0-9][0-9_]*+)?\.[0-9_]++|[-+]?+[0-9][0-9_]*+\.|[-+]?+[0-9]++(?:_[0-9]++)++"),
-     "is an ambiguous number; write digits only, or quote it"),
+     N_("unquoted value %(value)s is an ambiguous number; write digits only, or quote it")),
 ]
 
 
@@ -145,21 +148,22 @@ def check_prose(text: str, path: str) -> None:
     open_ = 0  # emphasis and links open in this paragraph
     for n, line in enumerate(text.splitlines(), 1):
         if len(line) > MAX_LINE:
-            raise SourceError(Location(path, n, MAX_LINE), f"line is {len(line)} characters; the limit is {MAX_LINE}")
+            raise SourceError(Location(path, n, MAX_LINE), _("line is %(length)s characters; the limit is %(limit)s",
+                                                             length=len(line), limit=MAX_LINE))
         if not line.strip():
             open_ = 0
         elif "*" in line or "_" in line or "[" in line:
             depth, open_ = inline_depth(line, open_)
             if depth > MAX_INLINE_DEPTH:
-                raise SourceError(Location(path, n), f"emphasis or links nested {depth} deep in this paragraph (the "
-                                                     f"limit is {MAX_INLINE_DEPTH}): close each * or _ where its "
-                                                     "words end")
+                raise SourceError(Location(path, n), _("emphasis or links nested %(depth)s deep in this paragraph "
+                                                       "(the limit is %(limit)s): close each * or _ where its words "
+                                                       "end", depth=depth, limit=MAX_INLINE_DEPTH))
         if not line[:1].isspace() and not line.startswith(">"):
             continue  # neither quoted nor indented (``\s`` is what ``str.isspace`` says): most lines
         quotes = NESTING.match(line).group().count(">")
         indent = len(line) - len(line.lstrip(" \t"))
         if quotes > MAX_NESTING or indent > 4 * MAX_NESTING:
-            raise SourceError(Location(path, n, 1), f"nested more than {MAX_NESTING} levels deep")
+            raise SourceError(Location(path, n, 1), _("nested more than %(levels)s levels deep", levels=MAX_NESTING))
 
 
 def read_text(path: Path, display: str, inside: Path | None = None) -> TextDoc:
@@ -185,38 +189,41 @@ class _Builder:
         self.marks[loc] = _mark(node)
         if isinstance(node, yaml.MappingNode):
             if node.tag != "tag:yaml.org,2002:map":
-                raise self.fail(node, f"tags are not allowed ({node.tag})")
+                raise self.fail(node, _("tags are not allowed (%(tag)s)", tag=node.tag))
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-                    raise self.fail(key_node, "keys must be plain words")
+                    raise self.fail(key_node, _("keys must be plain words"))
                 key = key_node.value
                 if key == "<<":
-                    raise self.fail(key_node, "merge keys (<<) are not allowed")
+                    raise self.fail(key_node, _("merge keys (<<) are not allowed"))
                 if key in out:
                     first = self.marks[loc + (key,)][0]
-                    raise self.fail(key_node, f"duplicate key '{key}' (first given on line {first})")
+                    raise self.fail(key_node, _("duplicate key '%(key)s' (first given on line %(line)s)", key=key,
+                                                line=first))
                 self.marks[loc + (key,)] = _mark(key_node)
                 out[key] = self.build(value_node, loc + (key,))
                 self.marks[loc + (key,)] = _mark(key_node)
             return out
         if isinstance(node, yaml.SequenceNode):
             if node.tag != "tag:yaml.org,2002:seq":
-                raise self.fail(node, f"tags are not allowed ({node.tag})")
+                raise self.fail(node, _("tags are not allowed (%(tag)s)", tag=node.tag))
             return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
         if node.tag != "tag:yaml.org,2002:str":
-            raise self.fail(node, f"tags are not allowed ({node.tag})")
+            raise self.fail(node, _("tags are not allowed (%(tag)s)", tag=node.tag))
         return self.scalar(node)
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         value = node.value
         found = CONTROL.search(value) if node.style == '"' else None  # an escape ("\\e", "\\u200b") makes what
         if found and found.group("invisible"):                      # the text cannot hold
-            raise self.fail(node, f"{invisible(found.group())} is written as an escape in this text: a reader sees "
-                                  "nothing there, and the text is read as other than it shows; delete it")
+            raise self.fail(node, _("%(character)s is written as an escape in this text: a reader sees nothing "
+                                    "there, and the text is read as other than it shows; delete it",
+                                    character=invisible(found.group())))
         if found:
-            raise self.fail(node, f"a control character (U+{ord(found.group()[0]):04X}) is written "
-                                  "as an escape in this text: a reader or a terminal would get it as it is; delete it")
+            raise self.fail(node, _("a control character (U+%(code)s) is written as an escape in this text: a reader "
+                                    "or a terminal would get it as it is; delete it",
+                                    code=f"{ord(found.group()[0]):04X}"))
         if node.style:  # quoted or block scalar: always text (plain is None or "")
             return value
         if value in ("", "~", "null"):
@@ -226,18 +233,20 @@ class _Builder:
         if value == "false":
             return False
         if _INT.fullmatch(value) and len(value.lstrip("+-")) > MAX_DIGITS:
-            raise self.fail(node, f"a number of {len(value.lstrip('+-'))} digits: no count or score in a game has "
-                                  "that many; write the number the rules give instead (quoted, if it is text)")
+            raise self.fail(node, _("a number of %(digits)s digits: no count or score in a game has that many; write "
+                                    "the number the rules give instead (quoted, if it is text)",
+                                    digits=len(value.lstrip("+-"))))
         if _INT.fullmatch(value):
             return int(value)
         if _FLOAT.fullmatch(value):
             number = float(value)
             if repr(number) != value.lstrip("+"):  # 2026.10 would silently become 2026.1
-                raise self.fail(node, f"unquoted value {echo(value)} would be read as {echo(number)}; quote it")
+                raise self.fail(node, _("unquoted value %(value)s would be read as %(number)s; quote it",
+                                        value=echo(value), number=echo(number)))
             return number
         for pattern, why in _AMBIGUOUS:
             if pattern.fullmatch(value):
-                raise self.fail(node, f"unquoted value {echo(value)} {why}")
+                raise self.fail(node, _(why, value=echo(value)))
         return value
 
 
@@ -262,7 +271,7 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         line = text[: text.index("\t")].count("\n") + 1
         col = text.index("\t") - (text.rfind("\n", 0, text.index("\t")) + 1) + 1
         raise SourceError(Location(path, line, col),
-                          "a tab character; YAML is indented with spaces only: write spaces instead of the tab")
+                          _("a tab character; YAML is indented with spaces only: write spaces instead of the tab"))
     yaml, no_implicit_loader = _yaml()
     try:
         # Refuse anchors and aliases before composing, so an alias bomb is never expanded; and nesting deeper
@@ -273,14 +282,14 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
             if isinstance(event, yaml.AliasEvent) or anchor:
                 m = event.start_mark
                 raise SourceError(Location(path, m.line + 1, m.column + 1),
-                                  "anchors and aliases (&name, *name) are not allowed")
+                                  _("anchors and aliases (&name, *name) are not allowed"))
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_YAML_DEPTH:
                     m = event.start_mark
                     raise SourceError(Location(path, m.line + 1, m.column + 1),
-                                      f"nested more than {MAX_YAML_DEPTH} levels deep: no game's data is; "
-                                      "check the indentation and the brackets of this line instead")
+                                      _("nested more than %(levels)s levels deep: no game's data is; check the "
+                                        "indentation and the brackets of this line instead", levels=MAX_YAML_DEPTH))
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
         node = yaml.compose(text, Loader=no_implicit_loader)
@@ -292,9 +301,9 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
                                            context and context.column + 1)
         opened = _quote_closed_late(text, line)
         if opened:  # a quote left open runs on to the next quote, lines below, where libyaml then stumbles
-            (where, col), message = opened, (f"a quote opened on this line is closed only on line {line}, so the lines "
-                                      "between are read as its text: write the closing quote at the end of this "
-                                      "line's value instead")
+            (where, col), message = opened, _("a quote opened on this line is closed only on line %(line)s, so the "
+                                              "lines between are read as its text: write the closing quote at the end "
+                                              "of this line's value instead", line=line)
         elif where != line:  # the mistake is earlier than where libyaml noticed it
             col = context.column + 1 if context and where == context.line + 1 else 0
         raise SourceError(Location(path, where, col), message) from None
@@ -302,8 +311,8 @@ def parse_yaml(text: str, path: str) -> YamlDoc:
         where = text[: exc.position]
         line, col = where.count("\n") + 1, exc.position - (where.rfind("\n") + 1) + 1
         char = ord(exc.character) if isinstance(exc.character, str) else exc.character
-        raise SourceError(Location(path, line, col), f"a character YAML does not allow ({exc.reason}, "
-                                                     f"#x{char:04x}): delete it") from None
+        raise SourceError(Location(path, line, col), _("a character YAML does not allow (%(reason)s, #x%(code)s): "
+                                                       "delete it", reason=exc.reason, code=f"{char:04x}")) from None
     except yaml.YAMLError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise SourceError(Location(path, 1, 1), f"YAML: {first}") from None

@@ -110,8 +110,8 @@ def _check_cards(value: str | None) -> str | None:
         try:
             parse_cards(value, {"wild": "joker"})
         except PredicateError as exc:
-            raise ValueError(f"card phrase '{value}': {exc} (try a phrase such as 'K', 'red 7', '9-A', "
-                             "'hearts', 'jokers' or 'A, 2-9')") from None
+            raise ValueError(_("card phrase '%(phrase)s': %(problem)s (try a phrase such as 'K', 'red 7', '9-A', "
+                               "'hearts', 'jokers' or 'A, 2-9')", phrase=value, problem=exc)) from None
     return value
 
 

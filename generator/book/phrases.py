@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .words import _
+
 # How far an open-ended player count ("any", "2 or more") is checked against the equipment. A stated count
 # is held to it too: a count the checks cannot go through is no count a table plays with, and a loop over
 # '4-99999999' players never ended.
@@ -29,10 +31,11 @@ def _num(word: str) -> int:
     if word.isdigit() and len(word) <= MAX_DIGITS:
         return int(word)
     if word.isdigit():
-        raise ValueError(f"'{word[:MAX_DIGITS]}...' has {len(word)} digits: no count in a game has that many")
+        raise ValueError(_("'%(number)s...' has %(digits)s digits: no count in a game has that many",
+                           number=word[:MAX_DIGITS], digits=len(word)))
     if word in _WORDS:
         return _WORDS[word]
-    raise ValueError(f"'{word}' is not a number")
+    raise ValueError(_("'%(word)s' is not a number", word=word))
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,8 @@ def _players_within(spec: PlayerSpec, text: str | int) -> PlayerSpec:
     """``spec``, if every count it names is one a table could play with; ValueError saying what is allowed if not."""
     numbers = [spec.low, spec.step] + ([spec.high] if spec.high is not None else []) + sorted(spec.allowed or ())
     if any(not MIN_PLAYERS <= n <= MAX_PLAYERS for n in numbers):
-        raise ValueError(f"must be {MIN_PLAYERS} to {MAX_PLAYERS} players (try '2-4', '2 or 4', 'any' or a number "
-                         f"from {MIN_PLAYERS} to {MAX_PLAYERS})")
+        raise ValueError(_("must be %(low)s to %(high)s players (try '2-4', '2 or 4', 'any' or a number from %(low)s "
+                           "to %(high)s)", low=MIN_PLAYERS, high=MAX_PLAYERS))
     return spec
 
 
@@ -102,7 +105,7 @@ def _parse_players(text: str | int) -> PlayerSpec:
     if isinstance(text, int) and not isinstance(text, bool):
         return PlayerSpec(text, text, frozenset({text}))
     if not isinstance(text, str):
-        raise ValueError("a player count is a number or a phrase such as '2-4' or 'any'")
+        raise ValueError(_("a player count is a number or a phrase such as '2-4' or 'any'"))
     t = re.sub(r"\s+", " ", text.strip().lower().replace("–", "-").replace("—", "-"))
     t = re.sub(r"\b(people|players|player|persons|number( of)?)\b", "", t).strip()
     if t in ("any", "any number", ""):
@@ -120,13 +123,13 @@ def _parse_players(text: str | int) -> PlayerSpec:
     if m:
         low, high = _num(m.group(1)), _num(m.group(3))
         if low > high:
-            raise ValueError(f"player range '{text}' runs backwards")
+            raise ValueError(_("player range '%(range)s' runs backwards", range=text))
         return PlayerSpec(low, high)
     parts = [p for p in re.split(r",|\bor\b|\band\b", t) if p.strip()]
     try:
         nums = frozenset(_num(p) for p in parts)
     except ValueError:
-        raise ValueError(f"'{text}' is not a player count (try '2-4', '2 or 4', 'any')") from None
+        raise ValueError(_("'%(text)s' is not a player count (try '2-4', '2 or 4', 'any')", text=text)) from None
     return PlayerSpec(min(nums), max(nums), nums)
 
 
@@ -148,17 +151,17 @@ def parse_range(value: int | float | str) -> NumRange:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return NumRange(value, value)
     if len(str(value)) > 2 * MAX_DIGITS + 10:
-        raise ValueError(f"'{str(value)[:20]}...' is not a number or a range such as '3-4'")
+        raise ValueError(_("'%(value)s' is not a number or a range such as '3-4'", value=f"{str(value)[:20]}..."))
     m = re.fullmatch(r"\s*(-?\d+)\s*(?:-|–|to)\s*(-?\d+)\s*", str(value))
     if m:
         low, high = int(m.group(1)), int(m.group(2))
         if low > high:
-            raise ValueError(f"range '{value}' runs backwards")
+            raise ValueError(_("range '%(range)s' runs backwards", range=value))
         return NumRange(low, high)
     m = re.fullmatch(r"\s*(-?\d+)\s*", str(value))
     if m:
         return NumRange(int(m.group(1)), int(m.group(1)))
-    raise ValueError(f"'{value}' is not a number or a range such as '3-4'")
+    raise ValueError(_("'%(value)s' is not a number or a range such as '3-4'", value=value))
 
 
 @dataclass(frozen=True)
@@ -180,10 +183,10 @@ def parse_meld(text: str) -> list[MeldPart]:
             continue
         m = re.fullmatch(r"(\w+) (set|run)s? of (\w+)( in (the )?same suit)?", chunk)
         if not m:
-            raise ValueError(f"'{chunk}' is not a meld such as '2 sets of 3' or '1 run of 4'")
+            raise ValueError(_("'%(text)s' is not a meld such as '2 sets of 3' or '1 run of 4'", text=chunk))
         parts.append(MeldPart(_num(m.group(1)), m.group(2), _num(m.group(3)), bool(m.group(4))))
     if not parts:
-        raise ValueError("empty meld requirement")
+        raise ValueError(_("empty meld requirement"))
     return parts
 
 

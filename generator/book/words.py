@@ -152,6 +152,9 @@ def use(words: Words) -> None:
     """Make ``words`` the words every later message is written in (the book being loaded's)."""
     global _current
     _current = words
+    from .. import errors
+
+    errors.translate = words  # the operating system's lines (errors.os_problem), said without importing a stage
 
 
 def current() -> Words:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..book.library import Library, load_library
+from ..book.words import _
 from ..errors import BuildError, OutputError, Problem, RulebookError, os_problem, problem_line
 
 FILES = ("interior.pdf", "cover.pdf")
@@ -49,10 +50,11 @@ def make(lib: Library, folder: Path, trim: str, stock: str = "white", service: s
     chosen, size = _choices(service, trim, stock)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        pages, _ = printshop.render_interior(lib, folder / FILES[0], size, chosen, grey)
+        pages, _layout = printshop.render_interior(lib, folder / FILES[0], size, chosen, grey)
         printshop.render_cover(lib, folder / FILES[1], size, pages, stock, chosen)
     except OSError as exc:
-        raise OutputError(f"the print files were not written: {os_problem(exc, folder, lib.root)}") from None
+        raise OutputError(_("the print files were not written: %(problem)s",
+                            problem=os_problem(exc, folder, lib.root))) from None
     return pages
 
 
@@ -75,8 +77,8 @@ def _report(items: list[Problem]) -> int:
     failed = [item for item in items if item.severity == "error"]
     for item in items:
         print(problem_line(item))
-    print(f"preflight: {len(failed)} of {len(items)} items failed" if failed
-          else f"preflight: all {len(items)} items pass")
+    print(_("preflight: %(failed)s of %(items)s items failed", failed=len(failed), items=len(items)) if failed
+          else _("preflight: all %(items)s items pass", items=len(items)))
     return 1 if failed else 0
 
 
@@ -100,30 +102,32 @@ def run(root: Path, trim: str, edition: str | None = None, stock: str = "white",
         errors = [f for f in run_checks(lib) if f.severity == "error"]
         if errors:
             listing = "\n".join(problem_line(f) for f in errors)
-            raise BuildError(f"validation failed; nothing was written:\n{listing}")
+            raise BuildError(_("validation failed; nothing was written:") + f"\n{listing}")
     out = (out or default_out(root, lib, service, trim)).resolve()
     try:
         out.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=".print-shop-", dir=out))
     except OSError as exc:
-        raise OutputError(f"cannot write the print files: {os_problem(exc, out, lib.root)}") from None
+        raise OutputError(_("cannot write the print files: %(problem)s", problem=os_problem(exc, out, lib.root))) from None
     try:
         pages = make(lib, scratch, trim, stock, service, grey)
         items = preflight(scratch / FILES[0], scratch / FILES[1], trim, stock, service, barcode, grey)
         items = [_moved(item, out) for item in items]
         status = _report(items)
         chosen, size = _choices(service, trim, stock)
-        print(f"the cover: {printshop.spine_words(lib, size, pages, stock, chosen)[2]}")
+        print(_("the cover: %(spine)s", spine=printshop.spine_words(lib, size, pages, stock, chosen)[2]))
         if status:
-            print(f"the files failed the preflight: {out} keeps the last files that passed")
+            print(_("the files failed the preflight: %(folder)s keeps the last files that passed", folder=out))
             return status
         for name in FILES:  # both passed: each replaces the last one whole
             (scratch / name).replace(out / name)
     except OSError as exc:
-        raise OutputError(f"the print files were not written: {os_problem(exc, out, lib.root)}") from None
+        raise OutputError(_("the print files were not written: %(problem)s",
+                            problem=os_problem(exc, out, lib.root))) from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"wrote {out / FILES[0]} ({pages} pages) and {out / FILES[1]}")
+    print(_("wrote %(interior)s (%(pages)s pages) and %(cover)s", interior=out / FILES[0], pages=pages,
+            cover=out / FILES[1]))
     return 0
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ...book.files import MAX_OUTPUT_BYTES, read_file
+from ...book.words import N_, _, n_
 from ...errors import Problem, RulebookError
 from .printshop import BLEED, GUTTERS, POINT, Service, Trim, gutter, spine_type, spine_width
 
@@ -72,6 +73,9 @@ class Opened:
         self.pdf.close()
 
 
+ENCRYPTED = N_("the file is encrypted: a service prints no file it cannot open and change")
+
+
 def _open(path: Path) -> Opened | Problem:
     """The file opened, or the one item that says why it cannot be checked (unreadable, not a PDF, encrypted)."""
     import pikepdf
@@ -84,21 +88,21 @@ def _open(path: Path) -> Opened | Problem:
     try:
         pdf = pikepdf.open(io.BytesIO(data))
     except pikepdf.PasswordError:
-        return _failed("file", "the file is encrypted: a service prints no file it cannot open and change")
+        return _failed("file", _(ENCRYPTED))
     except pikepdf.PdfError as exc:
         said = re.sub(r"^stream <[^>]*>: ", "", str(exc).splitlines()[0])  # the in-memory stream's address: noise
-        return _failed("file", f"not a PDF a service can read: {said[:120]}")
+        return _failed("file", _("not a PDF a service can read: %(said)s", said=said[:120]))
     if pdf.is_encrypted:
         pdf.close()
-        return _failed("file", "the file is encrypted: a service prints no file it cannot open and change")
+        return _failed("file", _(ENCRYPTED))
     if not len(pdf.pages):
         pdf.close()
-        return _failed("file", "the file has no pages")
+        return _failed("file", _("the file has no pages"))
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
         pdf.close()
-        return _failed("file", f"PDFium cannot read the file: {exc}")
+        return _failed("file", _("PDFium cannot read the file: %(problem)s", problem=exc))
     return Opened(path, pdf, document)
 
 
@@ -128,7 +132,8 @@ def _safety(opened: Opened) -> Problem:
         for annot in page.obj.get("/Annots") or []:
             if annot.get("/Subtype") == "/FileAttachment" or _is_script(annot.get("/A")):
                 return _failed("file", f"page {n} has an attached file or a script: a print file has neither")
-    return _passed("file", f"{len(opened.pdf.pages)} pages, not encrypted, no script, no attached file")
+    return _passed("file", n_("%(count)s page, not encrypted, no script, no attached file",
+                              "%(count)s pages, not encrypted, no script, no attached file", len(opened.pdf.pages)))
 
 
 def _is_script(action: Any) -> bool:
@@ -162,8 +167,8 @@ def boxes(opened: Opened, width: float | None, height: float) -> Problem:
             return _failed("boxes", f"page {n}'s TrimBox is {found[0]:.3f} x {found[1]:.3f} in, not "
                                     f"{want} x {height:.3f} in")
         size = found
-    return _passed("boxes", f"TrimBox {size[0]:.3f} x {size[1]:.3f} in and BleedBox on all "
-                            f"{len(opened.pdf.pages)} pages")
+    return _passed("boxes", _("TrimBox %(width)s x %(height)s in and BleedBox on all %(pages)s pages",
+                              width=f"{size[0]:.3f}", height=f"{size[1]:.3f}", pages=len(opened.pdf.pages)))
 
 
 def _bleeds(opened: Opened) -> Iterator[tuple[int, tuple[float, float, float, float] | None, bool]]:
@@ -201,10 +206,10 @@ def bleed(opened: Opened, kind: str, bleed_in: float) -> Problem:
                                     "on each side")
         if not holds:
             return _failed("bleed", f"page {n}'s MediaBox does not hold its BleedBox: the bleed is not drawn")
-    return _passed("bleed", "the trim alone on every page" if kind == "none" and all(
-        s is not None and all(_near(v, 0) for v in s) for _, s, _ in _bleeds(opened))
-        else f"{bleed_in} in on each side of every page" if kind != "none"
-        else f"{bleed_in} in on the outside, top and bottom of the pages that bleed")
+    return _passed("bleed", _("the trim alone on every page") if kind == "none" and all(
+        s is not None and all(_near(v, 0) for v in s) for _n, s, _b in _bleeds(opened))
+        else _("%(bleed)s in on each side of every page", bleed=bleed_in) if kind != "none"
+        else _("%(bleed)s in on the outside, top and bottom of the pages that bleed", bleed=bleed_in))
 
 
 def pdfx(opened: Opened) -> Problem:
@@ -249,7 +254,7 @@ def output_intent(opened: Opened, painted: set[str]) -> Problem:
         if wrong:
             return _failed("output-intent", f"the pages paint in {', '.join(wrong)} under a {space} output intent "
                                             f"({name}): the printer would guess those colours")
-        return _passed("output-intent", f"{name} ({space} printer profile embedded)")
+        return _passed("output-intent", _("%(name)s (%(space)s printer profile embedded)", name=name, space=space))
     return _failed("output-intent", "no PDF/X output intent (/OutputIntents with /S /GTS_PDFX)")
 
 
@@ -285,7 +290,7 @@ def fonts(opened: Opened) -> Problem:
             if not _embedded(font):
                 return _failed("fonts", f"page {n} uses {name.lstrip('/')}, which is not embedded")
             names.add(name)
-    return _passed("fonts", f"{len(names)} fonts, all embedded")
+    return _passed("fonts", n_("%(count)s font, embedded", "%(count)s fonts, all embedded", len(names)))
 
 
 def annotations(opened: Opened) -> Problem:
@@ -299,7 +304,7 @@ def annotations(opened: Opened) -> Problem:
     form = opened.pdf.Root.get("/AcroForm")
     if form is not None and len(form.get("/Fields") or []):
         return _failed("annotations", "the document has form fields: a printed book has none")
-    return _passed("annotations", "no annotations, no form fields")
+    return _passed("annotations", _("no annotations, no form fields"))
 
 
 # --- what the pages paint: their colour spaces and the tints they fill with -----------------------------------------
@@ -433,14 +438,14 @@ def interior_ink(opened: Opened, trim: Trim, service: Service, grey: bool = True
         if grey and coloured is None:
             coloured = _coloured(page.image, n)
     ink = _failed("ink", strayed) if strayed else _passed(
-        "ink", f"the ink of all {pages} pages inside the safe area ({service.safe:g} in inside the trim, "
-               f"{inside:g} in on the gutter)")
+        "ink", _("the ink of all %(pages)s pages inside the safe area (%(safe)s in inside the trim, %(gutter)s in on "
+                 "the gutter)", pages=pages, safe=f"{service.safe:g}", gutter=f"{inside:g}"))
     blanks = _blank_runs(service, longest, blanks_at, run, inked)
     if coloured is not None:
         colour = _failed("colour", coloured)
     else:
-        colour = _passed("colour", "no colour on any page" if grey
-                         else "a colour interior: its colours colour-managed")
+        colour = _passed("colour", _("no colour on any page") if grey
+                         else _("a colour interior: its colours colour-managed"))
     return ink, blanks, colour
 
 
@@ -477,7 +482,8 @@ def _blank_runs(service: Service, longest: int, at: int, end: int, inked: int) -
     if service.blank_run_end is not None and end > service.blank_run_end:
         return _failed("blanks", f"{end} blank pages in a row at the end: {service.label} takes at most "
                                  f"{service.blank_run_end}")
-    return _passed("blanks", f"at most {longest} blank pages in a row, {end} at the end")
+    return _passed("blanks", _("at most %(longest)s blank pages in a row, %(end)s at the end", longest=longest,
+                               end=end))
 
 
 def colour_objects(opened: Opened, grey: bool, found: dict[str, Any] | None = None) -> Problem | None:
@@ -541,7 +547,8 @@ def type_size(opened: Opened, service: Service) -> Problem:
     if smallest < service.least_type - TYPE_TOLERANCE:
         return _failed("type", f"{where} is set at {smallest:.1f} pt: {service.label} prints type of at least "
                                f"{service.least_type:g} pt")
-    return _passed("type", f"the smallest type is {smallest:.1f} pt" if smallest != float("inf") else "no text")
+    return _passed("type", _("the smallest type is %(size)s pt", size=f"{smallest:.1f}") if smallest != float("inf")
+                   else _("no text"))
 
 
 def _outside(box: Box, area: Box) -> str:
@@ -569,8 +576,8 @@ def interior_safe_area(opened: Opened, trim: Trim, service: Service) -> Problem:
         if where := _outside(box, area):
             return _failed("safe-area", f"page {n}: {_quote(text)} is {where} (trim less {service.safe:g} in, "
                                         f"{inside / POINT:g} in on the inside)")
-    return _passed("safe-area", f"{words} lines of text inside the safe area (trim less {service.safe:g} in, gutter "
-                                f"{inside / POINT:g} in)")
+    return _passed("safe-area", _("%(lines)s lines of text inside the safe area (trim less %(safe)s in, gutter "
+                                  "%(gutter)s in)", lines=words, safe=f"{service.safe:g}", gutter=f"{inside / POINT:g}"))
 
 
 def page_count(opened: Opened, service: Service, stock: str) -> Problem:
@@ -581,7 +588,7 @@ def page_count(opened: Opened, service: Service, stock: str) -> Problem:
         upto = f" and at most {most} on {stock} paper" if most is not None else ""
         return _failed("pages", f"{count} pages: {service.label} binds an even number, at least "
                                 f"{service.least_pages}{upto}")
-    return _passed("pages", f"{count} pages")
+    return _passed("pages", n_("%(count)s page", "%(count)s pages", count))
 
 
 # --- the cover ---------------------------------------------------------------------------------------------------------
@@ -594,7 +601,7 @@ def cover_safe_area(opened: Opened, trim: Trim, pages: int, stock: str, service:
     safe, clear = service.cover_safe * POINT, service.spine_clearance * POINT
     texted = spine_type(pages, stock, service) is not None
     words = 0
-    for _, (x, y), text, box in text_boxes(opened):
+    for _page, (x, y), text, box in text_boxes(opened):
         words += 1
         panels = {"back": (x + safe, y + safe, x + width - safe, y + height - safe),
                   "front": (x + width + spine + safe, y + safe, x + 2 * width + spine - safe, y + height - safe)}
@@ -611,7 +618,8 @@ def cover_safe_area(opened: Opened, trim: Trim, pages: int, stock: str, service:
             return _failed("safe-area", f"{_quote(text)} is {_outside(box, panels[panel])} of the {panel}")
     if where := _cover_text_ink(opened, trim, spine / POINT, service, texted):
         return _failed("safe-area", where)
-    return _passed("safe-area", f"{words} lines of text inside the cover's safe areas, on their ink too")
+    return _passed("safe-area", _("%(lines)s lines of text inside the cover's safe areas, on their ink too",
+                                  lines=words))
 
 
 def _cover_text_ink(opened: Opened, trim: Trim, spine: float, service: Service, texted: bool) -> str:
@@ -663,7 +671,7 @@ def cover_ink(opened: Opened, trim: Trim, pages: int, stock: str, service: Servi
               "right": ((right - 2 * step, top, right - step, bottom), (image.width - step, top, image.width, bottom)),
               "top": ((left, top + step, right, top + 2 * step), (left, 0, right, step)),
               "bottom": ((left, bottom - 2 * step, right, bottom - step), (left, image.height - step, right, image.height))}
-    ink = _passed("ink", "what reaches the trim goes on into the bleed on every side")
+    ink = _passed("ink", _("what reaches the trim goes on into the bleed on every side"))
     for edge, (inner, outer) in strips.items():
         if left < step or top < step:
             ink = _failed("ink", "the cover has no bleed to measure its art in")
@@ -674,8 +682,8 @@ def cover_ink(opened: Opened, trim: Trim, pages: int, stock: str, service: Servi
                                  f"{outside_ink:.0%} of the bleed): a white sliver shows where the cut wanders")
             break
     if not barcode or service.barcode is None:
-        return ink, _passed("barcode", "no barcode zone kept" + (f": {service.label} states none"
-                                                                  if service.barcode is None else " (--barcode none)"))
+        return ink, _passed("barcode", _("no barcode zone kept: %(service)s states none", service=service.label)
+                            if service.barcode is None else _("no barcode zone kept (--barcode none)"))
     zw, zh, inset = service.barcode
     zone = (left + (trim.width - inset - zw) * s, bottom - (inset + zh) * s, left + (trim.width - inset) * s,
             bottom - inset * s)
@@ -684,7 +692,8 @@ def cover_ink(opened: Opened, trim: Trim, pages: int, stock: str, service: Servi
     if marks is not None:
         return ink, _failed("barcode", f"something is drawn in the barcode's zone ({zw:g} x {zh:g} in, {inset:g} in "
                                        "from the foot and the spine): the service prints the barcode there")
-    return ink, _passed("barcode", f"the barcode's zone ({zw:g} x {zh:g} in) holds the back's background alone")
+    return ink, _passed("barcode", _("the barcode's zone (%(width)s x %(height)s in) holds the back's background "
+                                     "alone", width=f"{zw:g}", height=f"{zh:g}"))
 
 
 def _inked_share(image: Any) -> float:
@@ -709,9 +718,12 @@ def spine(opened: Opened, trim: Trim, pages: int, stock: str, service: Service) 
                                 f"the trim {trim.height:.3f} in")
     size = spine_type(pages, stock, service)
     short = service.spine_text_pages is not None and pages < service.spine_text_pages
-    why = f"under {service.spine_text_pages} pages" if short else f"too thin for {service.least_type:g} pt type"
-    return _passed("spine", f"{want:.4f} in ({pages} pages, {stock} paper, {service.label}), "
-                            + (f"text on it allowed, at {size:g} pt" if size else f"no spine text: {why}"))
+    why = (_("under %(pages)s pages", pages=service.spine_text_pages) if short
+           else _("too thin for %(size)s pt type", size=f"{service.least_type:g}"))
+    allowed = (_("text on it allowed, at %(size)s pt", size=f"{size:g}") if size
+               else _("no spine text: %(why)s", why=why))
+    return _passed("spine", _("%(width)s in (%(pages)s pages, %(stock)s paper, %(service)s), %(text)s",
+                              width=f"{want:.4f}", pages=pages, stock=stock, service=service.label, text=allowed))
 
 
 SPINE_TOLERANCE = 0.01  # in: the issue's "within 0.01 in"; KDP's own check allows more

@@ -198,20 +198,23 @@ def spine_words(lib: Library, trim: Trim, pages: int, stock: str, service: Servi
     title shortened by its last words, or nothing (a spine too thin or short for type of ``least_type``)."""
     size = spine_type(pages, stock, service)
     if size is None:
-        reason = (f"under {service.spine_text_pages} pages" if service.spine_text_pages is not None
-                  and pages < service.spine_text_pages else f"too thin for {service.least_type:g} pt type")
-        return "", 0.0, f"no spine text: the spine is {reason}"
+        reason = (_("under %(pages)s pages", pages=service.spine_text_pages) if service.spine_text_pages is not None
+                  and pages < service.spine_text_pages
+                  else _("too thin for %(size)s pt type", size=f"{service.least_type:g}"))
+        return "", 0.0, _("no spine text: the spine is %(reason)s", reason=reason)
     room = trim.height - 2 * max(service.cover_safe, COVER_PADDING)
     title, author = print_title(lib), lib.book.author
     if text_length(f"{title}  ·  {author}", size) <= room:
-        return f"{title}  ·  {author}", size, f"the title and author on the spine at {size:g} pt"
+        return f"{title}  ·  {author}", size, _("the title and author on the spine at %(size)s pt", size=f"{size:g}")
     words = title.split()
     for keep in range(len(words), 0, -1):
         shortened = " ".join(words[:keep]) + ("" if keep == len(words) else "…")
         if text_length(shortened, size) <= room:
-            said = "the title" if keep == len(words) else f"the title shortened to {shortened!r}"
-            return shortened, size, f"{said} on the spine at {size:g} pt"
-    return "", 0.0, "no spine text: not one word of the title fits along it"
+            if keep == len(words):
+                return shortened, size, _("the title on the spine at %(size)s pt", size=f"{size:g}")
+            return shortened, size, _("the title shortened to %(title)s on the spine at %(size)s pt",
+                                      title=repr(shortened), size=f"{size:g}")
+    return "", 0.0, _("no spine text: not one word of the title fits along it")
 
 
 def spine_type(pages: int, stock: str, service: Service) -> float | None:

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ... import settings
+from ... import errors, settings
 from ...book.files import read_file_text
 from ...errors import DISK_FULL, BuildError, OutputError
 from ...progress import Report, quiet
@@ -97,7 +97,7 @@ def _render_pdfs(lib: Library, pdf_dir: Path, paper: str, duplex: bool, keep: Pa
     if failed is not None and failed.kind == TIMEOUT:
         raise BuildError(f"the PDF render took longer than {timeout:g} s and was stopped")
     if failed is not None and failed.kind == DISK:
-        raise OutputError(failed.message or f"{pdf_dir}: {DISK_FULL}")
+        raise OutputError(failed.message or f"{pdf_dir}: {errors.translate(DISK_FULL)}")
     if failed is not None and failed.kind == MEMORY:
         if process.granted(memory) < memory:  # the shell's limit, not ours: the user's to raise
             raise BuildError(f"the PDF render was stopped: it needed more than {process.granted(memory)} MB of memory, "

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from ...book.files import read_source_text
-from ...book.words import _
+from ...book.words import Words, _
 from ...errors import Problem
 
 CONFIG = "mkdocs.yml"
@@ -38,14 +38,26 @@ def theme_language(language: str) -> str:
     return "en"
 
 
+def _book_data(root: Path) -> Any:
+    try:
+        return yaml.safe_load(io.StringIO(read_source_text(root / BOOK, BOOK, root)))
+    except Exception:  # noqa: BLE001 - a book.yaml that cannot be read fails the build, with its line, later
+        return None
+
+
 def book_language(root: Path) -> str:
     """book.yaml's ``language:`` read alone (the plugin has not loaded the book yet); 'en' when it says none."""
-    try:
-        data = yaml.safe_load(io.StringIO(read_source_text(root / BOOK, BOOK, root)))
-    except Exception:  # noqa: BLE001 - a book.yaml that cannot be read fails the build, with its line, later
-        return "en"
+    data = _book_data(root)
     language = data.get("language") if isinstance(data, dict) else None
     return language if isinstance(language, str) and language else "en"
+
+
+def book_words(root: Path) -> Words:
+    """The words book.yaml states (its language and its own messages), read alone: what the theme's pages the tool
+    adds to (templates/site/overrides) write their words in, in the process MkDocs runs in."""
+    from ...book.library import stated_words
+
+    return stated_words(_book_data(root))
 
 
 def follow(config: Any, language: str) -> None:

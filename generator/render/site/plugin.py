@@ -33,7 +33,7 @@ from ...errors import RulebookError, problem_line
 from ..process import PAGES, Request
 from ..views.markup import PROSE_EXTENSIONS, sanitize
 from . import offline
-from .language import book_language, follow
+from .language import book_language, book_words, follow
 
 SITE_PAGES = "site pages written and checked"  # the stage a build's site reports (progress.py)
 # The script that joins the editions when mike deploys them (an earlier edition's banner links the same page in the
@@ -245,6 +245,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             self._without_worker(config)
 
     def on_env(self, env: Any, config: Any, files: Any) -> Any:
+        # The theme's pages the tool adds to (404.html, the earlier edition's banner) write the book's words
+        env.globals["_"] = book_words(Path(config["config_file_path"]).resolve().parent)
         # Every page is read: the worker has ended, or is about to.
         if self.asked:
             if self.worker.finish():
