@@ -330,9 +330,10 @@ def test_kill_9_during_a_build_leaves_no_process_and_the_next_build_no_staging_f
     out = project / "build"
     code = ("import sys; from generator.render.pdf import worker; worker.WORKER = 'tests.stalled_worker'; "
             f"from generator.cli import main; main(['--root', {str(project)!r}, 'build'])")
-    started = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env={**os.environ, "RULEBOOK_PDF_JOBS": "2"})
+    said = tmp_path / "build.err"  # what the build said, should it end before its render started
+    with said.open("w", encoding="utf-8") as err:
+        started = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
+                                   stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, "RULEBOOK_PDF_JOBS": "2"})
     def stalled() -> list[str]:  # (what else a render runs on the way, such as ctypes's look for a library: not these)
         return [p for p in render_processes(started.pid, wait=False) if p.split()[1:3] == ["-m", "tests.stalled_worker"]]
 
@@ -342,7 +343,8 @@ def test_kill_9_during_a_build_leaves_no_process_and_the_next_build_no_staging_f
         deadline = time.monotonic() + 600
         while len(stalled()) < 2 and started.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)  # the worker, and the process it forked for the sheets
-        assert len(stalled()) == 2, "the render never started"
+        assert len(stalled()) == 2, (f"the render never started (the build: {started.poll()}, "
+                                     f"{said.read_text(encoding='utf-8')[-2000:]!r})")
     finally:
         os.kill(started.pid, signal.SIGKILL)
         started.wait()
