@@ -223,6 +223,12 @@ def _new_game_refused(tmp_path: Path) -> None:
     assert main(["--root", str(_german_copy(tmp_path)), "new-game", "Herzeln", "--section", "cards"]) == 1
 
 
+def _new_game_reserved(tmp_path: Path) -> None:
+    from generator.cli import main
+
+    assert main(["--root", str(_german_copy(tmp_path)), "new-game", "Index", "--section", "cards"]) == 1
+
+
 def _german_copy(tmp_path: Path) -> Path:
     project = tmp_path / "book"
     shutil.copytree(GERMAN_BOOK, project)
@@ -235,6 +241,7 @@ COMMANDS = {
     "init, in the language it is given": (_init, "weiter: cd "),
     "new-game": (_new_game, "weiter: füllen Sie die Regeln aus"),
     "new-game refused, through the command line": (_new_game_refused, "Fehler: "),
+    "new-game of a name the site keeps": (_new_game_reserved, "Fehler: 'Index' ergibt eine Kennung"),
 }
 
 

@@ -51,10 +51,10 @@ WINDOWS_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in rang
 def reserved(given_id: str) -> str | None:
     """Why a game or page may not have ``given_id`` (the files it names could not be written), or None."""
     if given_id.lower() in SITE_NAMES:
-        return (f"'{given_id}' is the name of one of the site's own pages or folders "
-                f"({', '.join(sorted(SITE_NAMES))})")
+        return _("'%(id)s' is the name of one of the site's own pages or folders (%(names)s)", id=given_id,
+                 names=", ".join(f"'{name}'" for name in sorted(SITE_NAMES)))
     if given_id.split(".")[0].lower() in WINDOWS_NAMES:
-        return f"'{given_id}' is a name Windows keeps for a device: a checkout there cannot hold its files"
+        return _("'%(id)s' is a name Windows keeps for a device: a checkout there cannot hold its files", id=given_id)
     return None
 
 REVISIONS_FILE = "revisions.yaml"

@@ -146,8 +146,9 @@ def new_game(root: Path, name: str, edition: str, section: str | None = None, se
         raise RulebookError(f"{echo(name)}: {exc.problem}") from None
     why = reserved(slug)
     if why:
-        raise RulebookError(f"{echo(name)} makes an id the book cannot use: {why}: give the game a longer name "
-                            f"(for example {echo(title + ' Rummy')} or {echo('House ' + title)})")
+        raise RulebookError(_("%(name)s makes an id the book cannot use: %(why)s: give the game a longer name (for "
+                              "example %(longer)s or %(other)s)", name=echo(name), why=why,
+                              longer=echo(title + " Rummy"), other=echo("House " + title)))
     sources = sources or []
     if seed is not None and seed not in sources:
         listed = ", ".join(sources) or "none"
