@@ -128,11 +128,14 @@ def long_word(lib: Library) -> Iterator[Found]:
                                                   word=echo(word, 50), word_count=len(word), line_letters=LINE_LETTERS), game)
 
 
-_ROW = re.compile(r"^\s*\|?(.*?)\|?\s*$")
-
-
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in re.split(r"(?<!\\)\|", _ROW.match(line).group(1))]
+    # The row without its spaces and its outer pipes, each optional; by string methods, not a pattern: '^\s*\|?(.*?)\|?
+    # \s*$' read the row's trailing spaces again for each character of it (quadratic, tests/test_regex_bounded.py).
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row.rstrip()
+    row = row[:-1] if row.endswith("|") else row
+    return [c.strip() for c in re.split(r"(?<!\\)\|", row)]
 
 
 @check("prose.wide_table")

@@ -388,7 +388,10 @@ def suit_name(suit: str) -> str:
             "spades": lambda: _("spades")}[suit]()
 
 
-_SEPARATOR = re.compile(r"(\s*,\s*|\s+(?:or|and|except)\s+)")
+# Between a phrase's card groups: a comma, or one of the joining words between spaces. The space before a comma stays
+# with the group before it, and only one space is read before a joining word: taken as a run (\s*, \s+), it was read
+# again from each space of a long run of them (quadratic, tests/test_regex_bounded.py).
+_SEPARATOR = re.compile(r"(,\s*|\s(?:or|and|except)\s+)")
 
 
 def _card_group(group: str) -> str | None:
